@@ -1,0 +1,3 @@
+"""MCP Lens: a desktop inspector and debugger for Model Context Protocol servers."""
+
+__version__ = "0.1.0"
