@@ -1,0 +1,246 @@
+"""The user's saved server profiles, in an `mcp.json`-shaped file written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from inspector.config import jsonc
+from inspector.config.profile import ProfileError, ServerProfile
+
+EXTRAS_KEY = "x-mcp-lens"
+STORE_VERSION = 1
+FILE_NAME = "servers.json"
+
+
+def default_path(
+    *, environ: Mapping[str, str] | None = None, platform: str | None = None, home: Path | None = None
+) -> Path:
+    """Where the profiles live: XDG config dir, `~/Library/Application Support`, or `%APPDATA%`."""
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    home = Path.home() if home is None else home
+    if platform == "darwin":
+        base = home / "Library" / "Application Support"
+    elif platform == "win32":
+        base = Path(environ["APPDATA"]) if environ.get("APPDATA") else home / "AppData" / "Roaming"
+    else:
+        xdg = environ.get("XDG_CONFIG_HOME", "")
+        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".config"
+    return base / "mcp-lens" / FILE_NAME
+
+
+def extras_of(profile: ServerProfile) -> dict[str, Any]:
+    """Our fields that have no place in an `mcp.json` entry (empty when there are none)."""
+    extras: dict[str, Any] = {}
+    if profile.secret_headers:
+        extras["secretHeaders"] = list(profile.secret_headers)
+    if profile.roots:
+        extras["roots"] = list(profile.roots)
+    return extras
+
+
+def apply_extras(profile: ServerProfile, extras: Any, *, source: str | None = None) -> None:
+    """Copy `secretHeaders` / `roots` from an `x-mcp-lens` server record into `profile`."""
+    if not isinstance(extras, dict):
+        return
+    for key, attr in (("secretHeaders", "secret_headers"), ("roots", "roots")):
+        value = extras.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ProfileError(
+                "expected a list of strings", source=source, server=profile.name, field=f"{EXTRAS_KEY}.{key}"
+            )
+        setattr(profile, attr, list(value))
+
+
+class ProfileStore:
+    """An ordered set of named profiles backed by one JSON file.
+
+    Call `load()` first; mutations change memory only until `save()`. A file that fails to
+    parse is never overwritten: `save()` refuses until `backup_corrupt()` moves it aside.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self._profiles: dict[str, ServerProfile] = {}
+        self._loaded = False
+
+    # -- reading -------------------------------------------------------------------------
+    def load(self) -> list[ServerProfile]:
+        """Read the file (a missing file means no profiles); raise `ProfileError` if it is corrupt."""
+        self._loaded = False
+        self._profiles = {}
+        source = str(self.path)
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            self._loaded = True
+            return []
+        except OSError as exc:
+            raise ProfileError(f"cannot read file: {exc.strerror or exc}", source=source) from exc
+        data = jsonc.loads(text, source=source)
+        self._profiles = self._parse(data, source)
+        self._loaded = True
+        return self.profiles()
+
+    @staticmethod
+    def _parse(data: Any, source: str) -> dict[str, ServerProfile]:
+        if not isinstance(data, dict):
+            raise ProfileError(
+                f"expected a JSON object at the top level, got {type(data).__name__}", source=source
+            )
+        table = data.get("mcpServers", {})
+        if not isinstance(table, dict):
+            raise ProfileError(
+                f"expected an object, got {type(table).__name__}", source=source, field="mcpServers"
+            )
+        extras = data.get(EXTRAS_KEY, {})
+        servers = extras.get("servers", {}) if isinstance(extras, dict) else {}
+        servers = servers if isinstance(servers, dict) else {}
+        out: dict[str, ServerProfile] = {}
+        for name, entry in table.items():
+            profile = ServerProfile.from_entry(name, entry, source=source)
+            apply_extras(profile, servers.get(name), source=source)
+            out[name] = profile
+        return out
+
+    def profiles(self) -> list[ServerProfile]:
+        """The profiles, in file order."""
+        return list(self._profiles.values())
+
+    def names(self) -> list[str]:
+        return list(self._profiles)
+
+    def get(self, name: str) -> ServerProfile:
+        """The profile called `name`; `ProfileError` (listing the names) if there is none."""
+        try:
+            return self._profiles[name]
+        except KeyError:
+            available = ", ".join(repr(n) for n in self._profiles) or "none"
+            raise ProfileError(
+                f"no server named {name!r}; available: {available}", source=str(self.path)
+            ) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._profiles
+
+    def __len__(self) -> int:
+        return len(self._profiles)
+
+    # -- editing -------------------------------------------------------------------------
+    def add(self, profile: ServerProfile) -> ServerProfile:
+        """Add a new profile; its name must be unused."""
+        profile.validate()
+        if profile.name in self._profiles:
+            raise ProfileError("a server with this name already exists", server=profile.name)
+        self._profiles[profile.name] = profile
+        return profile
+
+    def update(self, profile: ServerProfile) -> ServerProfile:
+        """Replace the profile with the same name, keeping its position."""
+        profile.validate()
+        self.get(profile.name)
+        self._profiles[profile.name] = profile
+        return profile
+
+    def rename(self, old: str, new: str) -> ServerProfile:
+        """Rename a profile in place (its position is kept)."""
+        profile = self.get(old)
+        if new == old:
+            return profile
+        if not new.strip():
+            raise ProfileError("server name must be a non-empty string", server=new, field="name")
+        if new in self._profiles:
+            raise ProfileError("a server with this name already exists", server=new)
+        renamed = profile.clone(name=new)
+        self._profiles = {
+            (new if k == old else k): (renamed if k == old else v) for k, v in self._profiles.items()
+        }
+        return renamed
+
+    def duplicate(self, name: str, new_name: str | None = None) -> ServerProfile:
+        """Copy a profile under `new_name` (default "<name> (copy)", "<name> (copy 2)", …)."""
+        source = self.get(name)
+        if new_name is None:
+            new_name, n = f"{name} (copy)", 2
+            while new_name in self._profiles:
+                new_name, n = f"{name} (copy {n})", n + 1
+        return self.add(source.clone(name=new_name))
+
+    def delete(self, name: str) -> None:
+        self.get(name)
+        del self._profiles[name]
+
+    # -- writing -------------------------------------------------------------------------
+    def to_data(self) -> dict[str, Any]:
+        """The file contents as a JSON-ready dict."""
+        data: dict[str, Any] = {"mcpServers": {n: p.to_entry() for n, p in self._profiles.items()}}
+        extras = {n: e for n, p in self._profiles.items() if (e := extras_of(p))}
+        data[EXTRAS_KEY] = {"version": STORE_VERSION, "servers": extras}
+        return data
+
+    def has_secrets(self) -> bool:
+        return any(p.has_secrets() for p in self._profiles.values())
+
+    def save(self) -> None:
+        """Write atomically (temp file + fsync + `os.replace`); mode 0600 when any profile has secrets."""
+        if not self._loaded:
+            raise ProfileError(
+                "refusing to save: the file was not loaded successfully (call load(), or backup_corrupt() "
+                "if it is corrupt)",
+                source=str(self.path),
+            )
+        for profile in self._profiles.values():
+            profile.validate()
+        payload = (json.dumps(self.to_data(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+        mode = 0o600 if self.has_secrets() else 0o644
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _atomic_write(self.path, payload, mode)
+
+    def backup_corrupt(self) -> Path | None:
+        """Move an unreadable file to `servers.json.corrupt-<timestamp>`; start empty. Returns the backup."""
+        if not self.path.exists():
+            self._profiles, self._loaded = {}, True
+            return None
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        backup = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        n = 1
+        while backup.exists():
+            n += 1
+            backup = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+        os.replace(self.path, backup)
+        self._profiles, self._loaded = {}, True
+        return backup
+
+
+def _atomic_write(path: Path, payload: bytes, mode: int) -> None:
+    """Write `payload` to a new file created with `mode` in `path`'s folder, then replace `path`."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp, flags, mode)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    if os.name == "posix":
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)

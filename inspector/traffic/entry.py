@@ -1,0 +1,88 @@
+"""One recorded wire event: the exact bytes, and what we could make of them."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Direction(StrEnum):
+    OUT = "out"  # client → server
+    IN = "in"  # server → client
+    META = "meta"  # produced by the inspector itself (process exit, connect failure, …)
+
+
+class Kind(StrEnum):
+    REQUEST = "request"
+    RESPONSE = "response"
+    NOTIFICATION = "notification"
+    ERROR = "error"  # a JSON-RPC error response
+    STDERR = "stderr"
+    HTTP_META = "http-meta"
+    UNPARSABLE = "unparsable"
+    LIFECYCLE = "lifecycle"  # process started / exited, connection opened / closed
+
+
+@dataclass(slots=True)
+class Entry:
+    """A wire event. `raw` is exactly what crossed the wire; everything else is derived or metadata."""
+
+    seq: int
+    wall: float
+    mono: float
+    direction: Direction
+    transport: str
+    kind: Kind
+    raw: bytes
+    parse_error: str | None = None
+    rpc_id: int | str | None = None
+    method: str | None = None
+    # Correlation: for a response, the seq of its request; for a request, the seq of its response.
+    peer_seq: int | None = None
+    latency_ms: float | None = None
+    error_code: int | None = None
+    is_tool_error: bool = False
+    http: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return len(self.raw)
+
+    @property
+    def flagged(self) -> bool:
+        """Whether the entry deserves attention: broken, an error, or annotated by the recorder."""
+        return (
+            self.kind in (Kind.UNPARSABLE, Kind.ERROR)
+            or self.is_tool_error
+            or bool(self.notes)
+            or self.parse_error is not None
+        )
+
+    def parsed(self) -> Any:
+        """The JSON value of `raw`, parsed on demand (entries do not keep parsed trees alive)."""
+        if self.parse_error is not None or self.kind in (Kind.STDERR, Kind.LIFECYCLE):
+            return None
+        try:
+            return json.loads(self.raw)
+        except ValueError:
+            return None
+
+    def text(self) -> str:
+        """The raw bytes as text, with undecodable bytes shown as replacement characters."""
+        return self.raw.decode("utf-8", errors="replace")
+
+    @property
+    def status(self) -> str:
+        """Short status for a traffic list: ok / JSON-RPC error code / isError / unparsable."""
+        if self.kind is Kind.UNPARSABLE:
+            return "unparsable"
+        if self.error_code is not None:
+            return f"error {self.error_code}"
+        if self.is_tool_error:
+            return "isError"
+        if self.notes:
+            return self.notes[0]
+        return "ok"

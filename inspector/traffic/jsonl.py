@@ -1,0 +1,181 @@
+"""Save and re-open a traffic record as JSON Lines (versioned).
+
+The first line is a header. Every later line is one entry. Where the entry's raw bytes are a
+single line of valid JSON (every stdio message is), they are spliced into the line verbatim as
+the value of ``"msg"``, first in the object: the record then holds the server's bytes unchanged,
+and a reader recovers them exactly from the ``"len"`` field. Other payloads (stderr, garbage,
+pretty-printed HTTP bodies) are stored as a ``"raw"`` string or, when not UTF-8, ``"raw_b64"``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from inspector.traffic.entry import Direction, Entry, Kind
+from inspector.traffic.store import TrafficStore
+
+FORMAT = "mcp-lens-traffic"
+VERSION = 1
+_MSG_PREFIX = b'{"msg":'
+
+
+class RecordFormatError(ValueError):
+    """The file is not a traffic record this version can read."""
+
+
+def _splicable(raw: bytes) -> bool:
+    if b"\n" in raw or b"\r" in raw or not raw.strip():
+        return False
+    try:
+        json.loads(raw)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _meta(entry: Entry) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "seq": entry.seq,
+        "wall": entry.wall,
+        "mono": entry.mono,
+        "dir": entry.direction.value,
+        "transport": entry.transport,
+        "kind": entry.kind.value,
+    }
+    optional = {
+        "parse_error": entry.parse_error,
+        "id": entry.rpc_id,
+        "method": entry.method,
+        "peer": entry.peer_seq,
+        "latency_ms": entry.latency_ms,
+        "error_code": entry.error_code,
+        "tool_error": entry.is_tool_error or None,
+        "http": entry.http,
+        "notes": entry.notes or None,
+    }
+    meta.update({key: value for key, value in optional.items() if value is not None})
+    return meta
+
+
+def encode_entry(entry: Entry, *, splice: bool = True) -> bytes:
+    """One JSONL line (without the newline) for `entry`."""
+    meta = _meta(entry)
+    if splice and entry.kind not in (Kind.STDERR, Kind.LIFECYCLE) and _splicable(entry.raw):
+        meta["len"] = len(entry.raw)
+        rest = json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()
+        return _MSG_PREFIX + entry.raw + b"," + rest[1:]
+    try:
+        meta["raw"] = entry.raw.decode("utf-8")
+    except UnicodeDecodeError:
+        meta["raw_b64"] = base64.b64encode(entry.raw).decode("ascii")
+    return json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def decode_entry(line: bytes) -> Entry:
+    try:
+        obj = json.loads(line)
+    except ValueError as exc:
+        raise RecordFormatError(f"not a JSON line: {exc}") from exc
+    if not isinstance(obj, dict):
+        raise RecordFormatError("entry line is not a JSON object")
+    if "msg" in obj:
+        length = obj.get("len")
+        if not line.startswith(_MSG_PREFIX) or not isinstance(length, int):
+            raise RecordFormatError('"msg" entry without its verbatim prefix or "len"')
+        raw = line[len(_MSG_PREFIX) : len(_MSG_PREFIX) + length]
+    elif "raw_b64" in obj:
+        raw = base64.b64decode(obj["raw_b64"])
+    else:
+        raw = str(obj.get("raw", "")).encode("utf-8")
+    try:
+        return Entry(
+            seq=int(obj["seq"]),
+            wall=float(obj["wall"]),
+            mono=float(obj["mono"]),
+            direction=Direction(obj["dir"]),
+            transport=str(obj["transport"]),
+            kind=Kind(obj["kind"]),
+            raw=raw,
+            parse_error=obj.get("parse_error"),
+            rpc_id=obj.get("id"),
+            method=obj.get("method"),
+            peer_seq=obj.get("peer"),
+            latency_ms=obj.get("latency_ms"),
+            error_code=obj.get("error_code"),
+            is_tool_error=bool(obj.get("tool_error", False)),
+            http=obj.get("http"),
+            notes=list(obj.get("notes") or ()),
+        )
+    except (KeyError, ValueError, TypeError) as exc:
+        raise RecordFormatError(f"entry is missing or has a bad field: {exc}") from exc
+
+
+def header(meta: dict[str, Any] | None = None) -> bytes:
+    return json.dumps({"format": FORMAT, "version": VERSION, "meta": meta or {}}).encode()
+
+
+def write_entries(stream: IO[bytes], entries: Iterable[Entry], meta: dict[str, Any] | None = None) -> int:
+    stream.write(header(meta) + b"\n")
+    count = 0
+    for entry in entries:
+        stream.write(encode_entry(entry) + b"\n")
+        count += 1
+    return count
+
+
+def save(path: str | os.PathLike[str], store: Iterable[Entry], meta: dict[str, Any] | None = None) -> int:
+    """Write the record atomically (temp file, then rename). Returns the number of entries."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    with open(tmp, "wb") as stream:
+        count = write_entries(stream, store, meta)
+    os.replace(tmp, target)
+    return count
+
+
+def read_header(line: bytes) -> dict[str, Any]:
+    try:
+        head = json.loads(line)
+    except ValueError as exc:
+        raise RecordFormatError(f"the first line is not a record header: {exc}") from exc
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        raise RecordFormatError(f"not an MCP Lens traffic record (no {FORMAT!r} header)")
+    version = head.get("version")
+    if not isinstance(version, int) or version > VERSION:
+        raise RecordFormatError(f"record format version {version!r} is newer than this app reads ({VERSION})")
+    return head
+
+
+def load(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any]]:
+    """Re-open a saved record into a new store. Raises `RecordFormatError` naming the bad line."""
+    store = TrafficStore()
+    with open(path, "rb") as stream:
+        head = read_header(stream.readline())
+        for number, line in enumerate(stream, start=2):
+            line = line.rstrip(b"\n")
+            if not line:
+                continue
+            try:
+                store.add_entry(decode_entry(line))
+            except RecordFormatError as exc:
+                raise RecordFormatError(f"{path}: line {number}: {exc}") from exc
+    return store, head.get("meta") or {}
+
+
+class RecordWriter:
+    """Streams entries to a JSONL file as they are appended (for `--record`)."""
+
+    def __init__(self, path: str | os.PathLike[str], meta: dict[str, Any] | None = None) -> None:
+        self._stream = open(path, "wb")  # noqa: SIM115 - closed in close()
+        self._stream.write(header(meta) + b"\n")
+
+    def __call__(self, entry: Entry) -> None:
+        self._stream.write(encode_entry(entry) + b"\n")
+
+    def close(self) -> None:
+        self._stream.close()

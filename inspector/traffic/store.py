@@ -1,0 +1,194 @@
+"""The traffic recorder: an append-only store of wire entries with listeners and correlation."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from inspector.traffic.classify import classify
+from inspector.traffic.entry import Direction, Entry, Kind
+
+AppendListener = Callable[[Entry], None]
+ClearListener = Callable[[], None]
+
+_OPPOSITE = {Direction.OUT: Direction.IN, Direction.IN: Direction.OUT}
+
+
+def _id_key(rpc_id: int | str) -> int | str:
+    """JSON-RPC peers echo "7" for 7 now and then; correlate them as the SDK does."""
+    if isinstance(rpc_id, str):
+        try:
+            return int(rpc_id)
+        except ValueError:
+            return rpc_id
+    return rpc_id
+
+
+class TrafficStore:
+    """Append-only list of `Entry`. Listeners run synchronously on every append.
+
+    Requests and responses are paired as they arrive: a response's `peer_seq` names its
+    request, the request's `peer_seq` names its response, and the response carries the latency.
+    """
+
+    def __init__(self) -> None:
+        self._entries: list[Entry] = []
+        self._append_listeners: list[AppendListener] = []
+        self._clear_listeners: list[ClearListener] = []
+        # (direction of the request, id) → seq of the request still waiting for its response
+        self._pending: dict[tuple[Direction, int | str], int] = {}
+        self._methods: dict[int, str] = {}  # seq of request → method, for tool-error detection
+        self._next_seq = 1
+
+    # -- reading ---------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, index: int) -> Entry:
+        return self._entries[index]
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self._entries)
+
+    def by_seq(self, seq: int) -> Entry | None:
+        """Entries are stored in seq order; seqs may have gaps after an import, so search."""
+        entries = self._entries
+        lo, hi = 0, len(entries)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if entries[mid].seq < seq:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < len(entries) and entries[lo].seq == seq:
+            return entries[lo]
+        return None
+
+    # -- listeners -------------------------------------------------------------------------
+    def subscribe(self, on_append: AppendListener, on_clear: ClearListener | None = None) -> None:
+        self._append_listeners.append(on_append)
+        if on_clear is not None:
+            self._clear_listeners.append(on_clear)
+
+    def unsubscribe(self, on_append: AppendListener) -> None:
+        if on_append in self._append_listeners:
+            self._append_listeners.remove(on_append)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._pending.clear()
+        self._methods.clear()
+        for listener in list(self._clear_listeners):
+            listener()
+
+    # -- writing ---------------------------------------------------------------------------
+    def record_message(
+        self,
+        direction: Direction,
+        transport: str,
+        raw: bytes,
+        *,
+        http: dict[str, Any] | None = None,
+        notes: list[str] | None = None,
+    ) -> Entry:
+        """Record one JSON-RPC message exactly as it crossed the wire; classify and correlate it."""
+        c = classify(raw)
+        entry = self._new(direction, transport, c.kind, raw, http=http, notes=list(notes or ()))
+        entry.parse_error = c.parse_error
+        entry.rpc_id = c.rpc_id
+        entry.method = c.method
+        entry.error_code = c.error_code
+        if c.note:
+            entry.notes.append(c.note)
+        if c.kind is Kind.REQUEST and c.rpc_id is not None and direction in _OPPOSITE:
+            self._pending[(direction, _id_key(c.rpc_id))] = entry.seq
+            self._methods[entry.seq] = c.method or ""
+        elif c.kind in (Kind.RESPONSE, Kind.ERROR) and direction in _OPPOSITE:
+            self._correlate(entry, direction, c.is_tool_error)
+        elif c.method == "notifications/cancelled":
+            self._mark_cancelled(entry, direction)
+        return self._append(entry)
+
+    def record(
+        self,
+        direction: Direction,
+        transport: str,
+        kind: Kind,
+        raw: bytes,
+        *,
+        http: dict[str, Any] | None = None,
+        notes: list[str] | None = None,
+    ) -> Entry:
+        """Record a non-JSON-RPC event (stderr line, HTTP exchange metadata, lifecycle)."""
+        return self._append(self._new(direction, transport, kind, raw, http=http, notes=list(notes or ())))
+
+    def add_entry(self, entry: Entry) -> None:
+        """Append a fully formed entry (used when re-opening a saved session)."""
+        self._next_seq = max(self._next_seq, entry.seq + 1)
+        if entry.peer_seq is not None and (peer := self.by_seq(entry.peer_seq)) is not None:
+            peer.peer_seq = entry.seq  # a streamed record wrote the request before its response
+        self._append(entry)
+
+    def _new(
+        self,
+        direction: Direction,
+        transport: str,
+        kind: Kind,
+        raw: bytes,
+        *,
+        http: dict[str, Any] | None,
+        notes: list[str],
+    ) -> Entry:
+        seq = self._next_seq
+        self._next_seq += 1
+        return Entry(
+            seq=seq,
+            wall=time.time(),
+            mono=time.monotonic(),
+            direction=direction,
+            transport=transport,
+            kind=kind,
+            raw=raw,
+            http=http,
+            notes=notes,
+        )
+
+    def _correlate(self, entry: Entry, direction: Direction, tool_error: bool) -> None:
+        if entry.rpc_id is None:
+            entry.notes.append("response without an id")
+            return
+        request_seq = self._pending.pop((_OPPOSITE[direction], _id_key(entry.rpc_id)), None)
+        request = self.by_seq(request_seq) if request_seq is not None else None
+        if request is None:
+            entry.notes.append("unknown id")
+            return
+        request.peer_seq = entry.seq
+        entry.peer_seq = request.seq
+        entry.method = request.method
+        entry.latency_ms = (entry.mono - request.mono) * 1000.0
+        method = self._methods.pop(request.seq, "")
+        entry.is_tool_error = tool_error and method == "tools/call"
+
+    def _mark_cancelled(self, entry: Entry, direction: Direction) -> None:
+        """A cancelled request gets no response; note it on the request so it does not look lost."""
+        parsed = entry.parsed()
+        params = parsed.get("params") if isinstance(parsed, dict) else None
+        rpc_id = params.get("requestId") if isinstance(params, dict) else None
+        if isinstance(rpc_id, int | str) and not isinstance(rpc_id, bool):
+            request_seq = self._pending.get((direction, _id_key(rpc_id)))
+            request = self.by_seq(request_seq) if request_seq is not None else None
+            if request is not None:
+                request.notes.append("cancelled")
+                entry.peer_seq = request.seq
+
+    def _append(self, entry: Entry) -> Entry:
+        self._entries.append(entry)
+        for listener in list(self._append_listeners):
+            listener(entry)
+        return entry
+
+    def pending_requests(self) -> list[Entry]:
+        """Requests still waiting for a response, oldest first."""
+        found = (self.by_seq(seq) for seq in sorted(self._pending.values()))
+        return [entry for entry in found if entry is not None]

@@ -1,0 +1,74 @@
+"""Streamable HTTP and legacy SSE, through the SDK's clients with our tap underneath."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx2
+from mcp.client.sse import sse_client
+from mcp.client.streamable_http import streamable_http_client
+
+from inspector.traffic.store import TrafficStore
+from inspector.transports.http_tap import TapTransport
+
+CONNECT_TIMEOUT = 30.0
+READ_TIMEOUT = 300.0
+
+
+class HttpTransport:
+    """Opens a Streamable HTTP (``kind="http"``) or legacy SSE (``kind="sse"``) connection."""
+
+    def __init__(
+        self,
+        url: str,
+        store: TrafficStore,
+        *,
+        kind: str = "http",
+        headers: dict[str, str] | None = None,
+        bearer_token: str | None = None,
+        secret_headers: Iterable[str] = (),
+        timeout: float = CONNECT_TIMEOUT,
+        verify: bool = True,
+    ) -> None:
+        if kind not in ("http", "sse"):
+            raise ValueError(f"unknown HTTP transport {kind!r}: use 'http' or 'sse'")
+        self.url = url
+        self.kind = kind
+        self.store = store
+        self.headers = dict(headers or {})
+        if bearer_token:
+            self.headers["Authorization"] = f"Bearer {bearer_token}"
+        self.tap = TapTransport(
+            store,
+            kind,
+            inner=httpx2.AsyncHTTPTransport(verify=verify),
+            secret_headers=secret_headers,
+        )
+        self.timeout = timeout
+
+    def _client(self, headers: dict[str, Any] | None = None, timeout: Any = None, auth: Any = None):
+        merged = {**self.headers, **(headers or {})}
+        return httpx2.AsyncClient(
+            transport=self.tap,
+            headers=merged,
+            timeout=timeout or httpx2.Timeout(self.timeout, read=READ_TIMEOUT),
+            auth=auth,
+        )
+
+    def describe_exit(self) -> str:
+        if self.tap.last_status is not None and self.tap.last_status >= 400:
+            return f"the server answered HTTP {self.tap.last_status}"
+        return "the HTTP connection closed"
+
+    @asynccontextmanager
+    async def open(self) -> AsyncIterator[tuple[Any, Any]]:
+        if self.kind == "sse":
+            async with sse_client(
+                self.url, httpx_client_factory=self._client, timeout=self.timeout
+            ) as streams:
+                yield streams
+            return
+        async with self._client() as client, streamable_http_client(self.url, http_client=client) as streams:
+            yield streams

@@ -1,0 +1,179 @@
+"""An httpx2 transport wrapper that records every HTTP exchange the SDK's clients make.
+
+Request bodies and JSON response bodies are recorded as JSON-RPC messages with their exact bytes.
+Event-stream responses are split into SSE events as the bytes pass; each event's data is recorded
+as a message. Status lines and headers go into ``http-meta`` entries with secrets redacted.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
+
+import httpx2
+
+from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.store import TrafficStore
+from inspector.transports.redact import redact_headers
+
+
+class SSEFrameSplitter:
+    """Incremental SSE parser that keeps each event's exact bytes."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, chunk: bytes) -> list[tuple[bytes, dict[str, str], bytes]]:
+        """Returns complete events as ``(frame bytes, fields, data bytes)``."""
+        self._buffer += chunk.replace(b"\r\n", b"\n") if b"\r" in chunk else chunk
+        events = []
+        while (end := self._buffer.find(b"\n\n")) != -1:
+            frame = bytes(self._buffer[: end + 2])
+            del self._buffer[: end + 2]
+            events.append(self._parse(frame))
+        return events
+
+    @staticmethod
+    def _parse(frame: bytes) -> tuple[bytes, dict[str, str], bytes]:
+        fields: dict[str, str] = {}
+        data: list[bytes] = []
+        for line in frame.split(b"\n"):
+            if not line or line.startswith(b":"):
+                continue
+            name, _, value = line.partition(b":")
+            if value.startswith(b" "):
+                value = value[1:]
+            if name == b"data":
+                data.append(value)
+            else:
+                fields[name.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
+        return frame, fields, b"\n".join(data)
+
+
+class _TappedStream(httpx2.AsyncByteStream):
+    def __init__(self, inner: Any, tap: TapTransport, name: str, meta: dict[str, Any], sse: bool) -> None:
+        self._inner = inner
+        self._tap = tap
+        self._name = name
+        self._meta = meta
+        self._sse = SSEFrameSplitter() if sse else None
+        self._body: list[bytes] = []
+        self._done = False
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._inner:
+            if self._sse is not None:
+                for frame, fields, data in self._sse.feed(chunk):
+                    self._tap.record_sse(self._name, frame, fields, data, self._meta)
+            else:
+                self._body.append(chunk)
+            yield chunk
+        self._finish()
+
+    def _finish(self) -> None:
+        if self._done:
+            return
+        self._done = True
+        if self._sse is None:
+            self._tap.record_body(self._name, b"".join(self._body), self._meta)
+
+    async def aclose(self) -> None:
+        self._finish()
+        await self._inner.aclose()
+
+
+class TapTransport(httpx2.AsyncBaseTransport):
+    """Wraps a real httpx2 transport; never changes what goes on the wire."""
+
+    def __init__(
+        self,
+        store: TrafficStore,
+        name: str,
+        *,
+        inner: httpx2.AsyncBaseTransport | None = None,
+        secret_headers: Iterable[str] = (),
+    ) -> None:
+        self.store = store
+        self.name = name
+        self.inner = inner or httpx2.AsyncHTTPTransport()
+        self.secret_headers = tuple(secret_headers)
+        self.last_status: int | None = None
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        body = await request.aread()
+        request_meta = {
+            "method": request.method,
+            "url": str(request.url),
+            "headers": redact_headers(request.headers.multi_items(), self.secret_headers),
+        }
+        if body:
+            sent = self.store.record_message(Direction.OUT, self.name, body, http=request_meta)
+        else:
+            line = f"{request.method} {request.url}".encode()
+            sent = self.store.record(Direction.OUT, self.name, Kind.HTTP_META, line, http=request_meta)
+        started = time.monotonic()
+        try:
+            response = await self.inner.handle_async_request(request)
+        except httpx2.TransportError as exc:
+            self.store.record(
+                Direction.META,
+                self.name,
+                Kind.LIFECYCLE,
+                f"{request.method} {request.url} failed: {type(exc).__name__}: {exc}".encode(),
+                http={**request_meta, "request_seq": sent.seq},
+            )
+            raise
+        self.last_status = response.status_code
+        content_type = response.headers.get("content-type", "")
+        response_meta = {
+            "status": response.status_code,
+            "reason": response.reason_phrase,
+            "headers": redact_headers(response.headers.multi_items(), self.secret_headers),
+            "request_seq": sent.seq,
+            "elapsed_ms": round((time.monotonic() - started) * 1000.0, 3),
+        }
+        status_line = (
+            f"HTTP {response.status_code} {response.reason_phrase} ({content_type or 'no body type'})"
+        )
+        notes = [] if response.status_code < 400 else [f"HTTP {response.status_code}"]
+        self.store.record(
+            Direction.IN, self.name, Kind.HTTP_META, status_line.encode(), http=response_meta, notes=notes
+        )
+        sse = content_type.startswith("text/event-stream")
+        response.stream = _TappedStream(response.stream, self, self.name, response_meta, sse)
+        return response
+
+    def record_body(self, name: str, body: bytes, meta: dict[str, Any]) -> None:
+        if not body:
+            return
+        content_type = _header(meta, "content-type")
+        status = meta.get("status", 0)
+        http = {"status": status, "request_seq": meta.get("request_seq")}
+        if "json" in content_type and status < 400:
+            self.store.record_message(Direction.IN, name, body, http=http)
+        else:
+            notes = [f"HTTP {status} body"] if status >= 400 else []
+            self.store.record(Direction.IN, name, Kind.HTTP_META, body, http=http, notes=notes)
+
+    def record_sse(
+        self, name: str, frame: bytes, fields: dict[str, str], data: bytes, meta: dict[str, Any]
+    ) -> None:
+        http = {
+            "sse": {"event": fields.get("event", "message"), **fields},
+            "request_seq": meta.get("request_seq"),
+        }
+        if fields.get("event", "message") == "message" and data.strip():
+            self.store.record_message(Direction.IN, name, data, http=http)
+        else:
+            self.store.record(Direction.IN, name, Kind.HTTP_META, frame, http=http)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def _header(meta: dict[str, Any], name: str) -> str:
+    for key, value in meta.get("headers", ()):
+        if key.lower() == name:
+            return value
+    return ""

@@ -1,0 +1,53 @@
+"""Spawning a stdio server process. Stdlib only, so the CLI can start the server before heavy imports."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+
+
+class SpawnError(OSError):
+    """The server process could not be started. The message says what to check."""
+
+
+@dataclass(slots=True)
+class StdioCommand:
+    command: str
+    args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+
+    def argv(self) -> list[str]:
+        return [self.command, *self.args]
+
+
+def spawn(cmd: StdioCommand) -> subprocess.Popen[bytes]:
+    """Start the server with an argument list (never a shell), in its own process group.
+
+    The environment is ours with the profile's variables on top: a developer debugging their
+    server expects it to see their PATH and tools.
+    """
+    env = {**os.environ, **cmd.env}
+    if cmd.cwd is not None and not os.path.isdir(cmd.cwd):
+        raise SpawnError(f"working directory does not exist: {cmd.cwd}")
+    try:
+        return subprocess.Popen(
+            cmd.argv(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cmd.cwd,
+            start_new_session=True,
+            bufsize=0,
+        )
+    except FileNotFoundError as exc:
+        found = shutil.which(cmd.command, path=env.get("PATH"))
+        hint = "" if found else " Check the command name and that its folder is on PATH."
+        raise SpawnError(f"command not found: {cmd.command!r}.{hint}") from exc
+    except PermissionError as exc:
+        raise SpawnError(f"command is not executable: {cmd.command!r} ({exc.strerror}).") from exc
+    except OSError as exc:
+        raise SpawnError(f"could not start {cmd.command!r}: {exc.strerror or exc}") from exc

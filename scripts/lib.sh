@@ -1,0 +1,301 @@
+# shellcheck shell=bash
+# Common set-up steps for scripts/test and scripts/run-app. Source it; don't run it.
+#
+# Every step is idempotent and quick when there is nothing to do:
+#   ensure_system_libs   Debian/Ubuntu packages that PySide6's bundled Qt loads (apt-get)
+#   ensure_venv          .venv on Python 3.12 (found by find_python312)
+#   ensure_project EXTRA pip install -e '.[EXTRA]', skipped while pyproject.toml is unchanged
+#   ensure_node_servers  npm test servers in tests/servers, then a real MCP handshake with one
+#
+# Environment knobs:
+#   PYTHON=/path/to/python3.12   use this interpreter to create .venv
+#   MCP_LENS_SKIP_APT=1          don't check or install system packages (non-Debian machines)
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$REPO_ROOT/.venv"
+NODE_SERVERS="$REPO_ROOT/tests/servers"
+# Entry point of @modelcontextprotocol/server-everything: `node $EVERYTHING_SERVER [stdio|sse|streamableHttp]`.
+EVERYTHING_SERVER="$NODE_SERVERS/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+
+# --- output -----------------------------------------------------------------
+
+step() { printf '\n==> %s\n' "$*"; }
+info() { printf '    %s\n' "$*"; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() {
+    printf '\nerror: %s\n' "$*" >&2
+    exit 1
+}
+
+# Run a command as root: directly when we are root (CI), else through sudo (a person).
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        die "need root to run: $* (run as root, or install sudo)"
+    fi
+}
+
+# --- system packages ----------------------------------------------------------
+
+# What PySide6 6.12's bundled Qt links against (ELF NEEDED entries of QtCore/Gui/Widgets/Network/DBus/
+# OpenGL/Svg/Charts/Multimedia/Test, the offscreen/minimal/xcb platform plugins, xcbglintegrations,
+# imageformats, iconengines, platforminputcontexts and the FFmpeg multimedia plugin), mapped to
+# packages with `dpkg -S`. Their own dependencies come with them through apt.
+# "a|b" = either package will do: the first one apt knows is installed (Ubuntu 24.04 / Debian 13
+# renamed some libraries with a t64 suffix).
+QT_SYSTEM_PACKAGES=(
+    # QtCore, QtGui, QtWidgets (offscreen platform included)
+    "libglib2.0-0t64|libglib2.0-0" libegl1 libgl1 libfontconfig1 libfreetype6
+    libxkbcommon0 libx11-6 libdbus-1-3 zlib1g libzstd1
+    fonts-dejavu-core # offscreen has no system fonts otherwise
+    # QtNetwork (pulled in by QtMultimedia)
+    "libgssapi-krb5-2" libbrotli1
+    # QtMultimedia: libpulse at import time; the FFmpeg plugin needs drm, Xext, Xrandr, bz2
+    libpulse0 libdrm2 libxext6 libxrandr2 "libbz2-1.0"
+    # xcb platform plugin (a real X11 window) and its GLX/EGL integrations
+    libxcb1 libx11-xcb1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-glx0 libxcb-icccm4 libxcb-image0
+    libxcb-keysyms1 libxcb-randr0 libxcb-render0 libxcb-render-util0 libxcb-shape0 libxcb-shm0
+    libxcb-sync1 libxcb-util1 libxcb-xfixes0 libxcb-xkb1
+)
+# Only for a real desktop session: the wayland platform plugin (Qt falls back to xcb without them).
+WAYLAND_SYSTEM_PACKAGES=(libwayland-client0 libwayland-cursor0 libwayland-egl1)
+
+_APT_UPDATED=0
+
+pkg_installed() {
+    local status
+    status="$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" || return 1
+    [[ "$status" == *" ok installed" ]]
+}
+
+# True when apt has an installable version of $1 (not a purely virtual or unknown name).
+pkg_available() {
+    local cand
+    cand="$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2}')"
+    [ -n "$cand" ] && [ "$cand" != "(none)" ]
+}
+
+apt_update_once() {
+    if [ "$_APT_UPDATED" -eq 0 ]; then
+        info "apt-get update"
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        _APT_UPDATED=1
+    fi
+}
+
+# ensure_apt_packages SPEC... — install whichever SPECs ("pkg" or "pkg1|pkg2") are missing.
+ensure_apt_packages() {
+    if [ "${MCP_LENS_SKIP_APT:-0}" = 1 ]; then
+        info "MCP_LENS_SKIP_APT=1: not checking system packages"
+        return 0
+    fi
+    if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+        warn "not a Debian/Ubuntu system: install the equivalents of these yourself: $*"
+        return 0
+    fi
+    local spec alt missing=()
+    local -a alts
+    for spec in "$@"; do
+        local have=0
+        IFS='|' read -r -a alts <<<"$spec"
+        for alt in "${alts[@]}"; do
+            if pkg_installed "$alt"; then
+                have=1
+                break
+            fi
+        done
+        [ "$have" -eq 1 ] || missing+=("$spec")
+    done
+    if [ "${#missing[@]}" -eq 0 ]; then
+        info "all $# packages present"
+        return 0
+    fi
+    apt_update_once
+    local to_install=()
+    for spec in "${missing[@]}"; do
+        local chosen=""
+        IFS='|' read -r -a alts <<<"$spec"
+        for alt in "${alts[@]}"; do
+            if pkg_available "$alt"; then
+                chosen="$alt"
+                break
+            fi
+        done
+        [ -n "$chosen" ] || die "no installable package for '$spec' in this distribution's apt sources"
+        to_install+=("$chosen")
+    done
+    info "installing: ${to_install[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq --no-install-recommends "${to_install[@]}" >/dev/null
+}
+
+ensure_system_libs() {
+    step "System libraries for Qt (apt)"
+    ensure_apt_packages "${QT_SYSTEM_PACKAGES[@]}" "$@"
+}
+
+# --- Python 3.12 --------------------------------------------------------------
+
+# Print the interpreter if it runs and is Python 3.12+ (a pyenv shim can exist and still fail).
+_python_ok() {
+    [ -n "$1" ] && "$1" -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 12) else 1)' \
+        >/dev/null 2>&1
+}
+
+# Print the path of a working Python 3.12, trying in order: $PYTHON, python3.12 on PATH, pyenv's
+# versions, then apt's python3.12 (Ubuntu 24.04). Exits with a message when there is none.
+find_python312() {
+    local cand root
+    if [ -n "${PYTHON:-}" ]; then
+        _python_ok "$PYTHON" || die "PYTHON=$PYTHON does not run, or is older than Python 3.12"
+        command -v "$PYTHON"
+        return 0
+    fi
+    if cand="$(command -v python3.12 2>/dev/null)" && _python_ok "$cand"; then
+        echo "$cand"
+        return 0
+    fi
+    local roots=()
+    if command -v pyenv >/dev/null 2>&1 && root="$(pyenv root 2>/dev/null)"; then
+        roots+=("$root")
+    fi
+    roots+=("${PYENV_ROOT:-}" "${HOME:-/nonexistent}/.pyenv" /root/.pyenv)
+    for root in "${roots[@]}"; do
+        [ -n "$root" ] && [ -d "$root/versions" ] || continue
+        # Newest 3.12.x first; skip 3.12-dev style folders that don't hold a working binary.
+        while IFS= read -r cand; do
+            if _python_ok "$cand"; then
+                echo "$cand"
+                return 0
+            fi
+        done < <(ls -d "$root"/versions/3.12*/bin/python3.12 2>/dev/null | sort -rV)
+    done
+    if command -v apt-get >/dev/null 2>&1 && [ "${MCP_LENS_SKIP_APT:-0}" != 1 ]; then
+        # stdout is the answer here: keep apt's chatter on stderr.
+        {
+            apt_update_once
+            if pkg_available python3.12; then
+                info "installing python3.12 from apt"
+                as_root env DEBIAN_FRONTEND=noninteractive \
+                    apt-get install -y -qq --no-install-recommends python3.12 python3.12-venv >/dev/null
+            fi
+        } >&2
+        if _python_ok /usr/bin/python3.12; then
+            echo /usr/bin/python3.12
+            return 0
+        fi
+    fi
+    die "Python 3.12 not found. Install it (Ubuntu 24.04: apt-get install python3.12 python3.12-venv;
+       elsewhere: pyenv install 3.12) or point PYTHON at it: PYTHON=/path/to/python3.12 $0"
+}
+
+_venv_ok() {
+    [ -x "$VENV/bin/python" ] &&
+        "$VENV/bin/python" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 12) else 1)' \
+            >/dev/null 2>&1
+}
+
+ensure_venv() {
+    step "Python 3.12 virtualenv (.venv)"
+    if _venv_ok; then
+        info "reusing .venv ($("$VENV/bin/python" -V 2>&1))"
+        return 0
+    fi
+    local py
+    py="$(find_python312)"
+    info "using $py ($("$py" -V 2>&1))"
+    if [ -e "$VENV" ]; then
+        info "removing .venv: it is broken or not Python 3.12"
+        rm -rf "$VENV"
+    fi
+    # Debian/Ubuntu's python3.12 creates venvs only with python3.12-venv (ensurepip) installed.
+    if ! "$py" -c 'import ensurepip' >/dev/null 2>&1; then
+        ensure_apt_packages python3.12-venv
+    fi
+    "$py" -m venv "$VENV"
+    info "created .venv"
+}
+
+# --- the project itself -------------------------------------------------------
+
+# ensure_project [EXTRA] — pip install -e '.[EXTRA]' (or -e . without EXTRA). A stamp inside .venv
+# holds pyproject.toml's hash; the install is skipped while it matches and the package is there.
+ensure_project() {
+    local extra="${1:-}" spec="." name="base"
+    if [ -n "$extra" ]; then
+        spec=".[$extra]"
+        name="$extra"
+    fi
+    step "Project install (pip install -e '$spec')"
+    local stamp="$VENV/.mcp-lens-installed-$name" hash
+    hash="$(sha256sum "$REPO_ROOT/pyproject.toml" | cut -d' ' -f1)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ] &&
+        "$VENV/bin/python" -c 'import importlib.metadata as m; m.version("mcp-lens")' >/dev/null 2>&1; then
+        info "up to date (pyproject.toml unchanged since the last install)"
+        return 0
+    fi
+    (cd "$REPO_ROOT" && "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$spec")
+    echo "$hash" >"$stamp"
+    # The extra's install includes the base one.
+    [ -z "$extra" ] || echo "$hash" >"$VENV/.mcp-lens-installed-base"
+    info "installed"
+}
+
+# --- npm test servers ---------------------------------------------------------
+
+ensure_node_servers() {
+    step "npm test servers (tests/servers)"
+    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+        ensure_apt_packages nodejs npm
+    fi
+    local major
+    major="$(node -p 'process.versions.node.split(".")[0]')"
+    if [ "$major" -lt 20 ]; then
+        warn "Node.js $(node -v) is older than 20, which some of server-everything's dependencies declare"
+    fi
+    local stamp="$NODE_SERVERS/node_modules/.mcp-lens-installed" hash
+    hash="$(cat "$NODE_SERVERS/package.json" "$NODE_SERVERS/package-lock.json" 2>/dev/null | sha256sum | cut -d' ' -f1)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ] && [ -f "$EVERYTHING_SERVER" ]; then
+        info "up to date (node $(node -v))"
+    else
+        if [ -f "$NODE_SERVERS/package-lock.json" ]; then
+            (cd "$NODE_SERVERS" && npm ci --no-audit --no-fund --loglevel=error)
+        else
+            (cd "$NODE_SERVERS" && npm install --no-audit --no-fund --loglevel=error)
+        fi
+        echo "$hash" >"$stamp"
+        info "installed (node $(node -v))"
+    fi
+    check_everything_server
+}
+
+# Start server-everything over stdio, send `initialize`, expect a result with serverInfo.
+check_everything_server() {
+    [ -f "$EVERYTHING_SERVER" ] || die "missing $EVERYTHING_SERVER after npm install"
+    "$VENV/bin/python" - "$EVERYTHING_SERVER" <<'PY' || die "server-everything did not answer initialize"
+import json, subprocess, sys, threading
+
+proc = subprocess.Popen(
+    ["node", sys.argv[1], "stdio"],
+    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+)
+init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "mcp-lens-setup", "version": "0"}}}
+proc.stdin.write(json.dumps(init) + "\n")
+proc.stdin.flush()
+timer = threading.Timer(30, proc.kill)  # a hung server fails the check instead of the script
+timer.start()
+line = proc.stdout.readline()
+timer.cancel()
+proc.kill()
+proc.wait()
+info = json.loads(line)["result"]["serverInfo"] if line else None
+if not info:
+    sys.exit(1)
+print(f"    MCP handshake ok: {info['name']} {info['version']}")
+PY
+}
