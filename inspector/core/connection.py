@@ -155,11 +155,7 @@ class Connection:
 
     @property
     def server_info(self) -> dict[str, Any]:
-        return (
-            self.init_result.server_info.model_dump(by_alias=True, exclude_none=True)
-            if self.init_result
-            else {}
-        )
+        return self.init_result.server_info.model_dump(by_alias=True, exclude_none=True) if self.init_result else {}
 
     @property
     def capabilities(self) -> dict[str, Any]:

@@ -68,9 +68,7 @@ def check_tool(tool: Any, path: str) -> list[Finding]:
     annotations = tool.get("annotations")
     if annotations is not None:
         if not isinstance(annotations, dict):
-            findings.append(
-                Finding(f"annotations is {_type_name(annotations)}", f"{path}.annotations", "an object")
-            )
+            findings.append(Finding(f"annotations is {_type_name(annotations)}", f"{path}.annotations", "an object"))
         else:
             for hint in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"):
                 if hint in annotations and not isinstance(annotations[hint], bool):
@@ -114,9 +112,7 @@ def check_tools(tools: list[Any], base: str = "$.tools") -> list[Finding]:
         if isinstance(name, str):
             if name in seen:
                 findings.append(
-                    Finding(
-                        f"duplicate tool name {name!r} (also at index {seen[name]})", path, "unique names"
-                    )
+                    Finding(f"duplicate tool name {name!r} (also at index {seen[name]})", path, "unique names")
                 )
             seen.setdefault(name, index)
     return findings
@@ -129,9 +125,7 @@ def check_call_result(result: Any, tool: dict[str, Any] | None = None) -> list[F
     findings: list[Finding] = []
     content = result.get("content")
     if not isinstance(content, list):
-        findings.append(
-            Finding(f"content is {_type_name(content)}", "$.content", "an array of content blocks")
-        )
+        findings.append(Finding(f"content is {_type_name(content)}", "$.content", "an array of content blocks"))
         content = []
     for index, block in enumerate(content):
         findings.extend(check_content_block(block, f"$.content[{index}]"))

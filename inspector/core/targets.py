@@ -9,9 +9,7 @@ from inspector.traffic.store import TrafficStore
 from inspector.transports.process import StdioCommand
 
 
-def make_transport(
-    profile: Any, store: TrafficStore, *, process: subprocess.Popen[bytes] | None = None
-) -> Any:
+def make_transport(profile: Any, store: TrafficStore, *, process: subprocess.Popen[bytes] | None = None) -> Any:
     """`profile` is duck-typed on `inspector.config.profile.ServerProfile`'s fields."""
     if profile.transport == "stdio":
         from inspector.transports.stdio import StdioTransport

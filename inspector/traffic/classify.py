@@ -39,9 +39,7 @@ def classify_value(message: Any) -> Classified:
         first.note = f"batch of {len(message)}"
         return first
     if not isinstance(message, dict):
-        return Classified(
-            Kind.UNPARSABLE, parse_error=f"not a JSON-RPC object: JSON {type(message).__name__}"
-        )
+        return Classified(Kind.UNPARSABLE, parse_error=f"not a JSON-RPC object: JSON {type(message).__name__}")
     method = message.get("method")
     rpc_id = _id_of(message)
     note = None if message.get("jsonrpc") == "2.0" else 'missing or wrong "jsonrpc": "2.0"'

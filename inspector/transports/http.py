@@ -65,9 +65,7 @@ class HttpTransport:
     @asynccontextmanager
     async def open(self) -> AsyncIterator[tuple[Any, Any]]:
         if self.kind == "sse":
-            async with sse_client(
-                self.url, httpx_client_factory=self._client, timeout=self.timeout
-            ) as streams:
+            async with sse_client(self.url, httpx_client_factory=self._client, timeout=self.timeout) as streams:
                 yield streams
             return
         async with self._client() as client, streamable_http_client(self.url, http_client=client) as streams:

@@ -133,9 +133,7 @@ class TapTransport(httpx2.AsyncBaseTransport):
             "request_seq": sent.seq,
             "elapsed_ms": round((time.monotonic() - started) * 1000.0, 3),
         }
-        status_line = (
-            f"HTTP {response.status_code} {response.reason_phrase} ({content_type or 'no body type'})"
-        )
+        status_line = f"HTTP {response.status_code} {response.reason_phrase} ({content_type or 'no body type'})"
         notes = [] if response.status_code < 400 else [f"HTTP {response.status_code}"]
         self.store.record(
             Direction.IN, self.name, Kind.HTTP_META, status_line.encode(), http=response_meta, notes=notes
@@ -156,9 +154,7 @@ class TapTransport(httpx2.AsyncBaseTransport):
             notes = [f"HTTP {status} body"] if status >= 400 else []
             self.store.record(Direction.IN, name, Kind.HTTP_META, body, http=http, notes=notes)
 
-    def record_sse(
-        self, name: str, frame: bytes, fields: dict[str, str], data: bytes, meta: dict[str, Any]
-    ) -> None:
+    def record_sse(self, name: str, frame: bytes, fields: dict[str, str], data: bytes, meta: dict[str, Any]) -> None:
         http = {
             "sse": {"event": fields.get("event", "message"), **fields},
             "request_seq": meta.get("request_seq"),

@@ -164,9 +164,7 @@ class StdioTransport:
                 writer.write(data + b"\n")
                 await writer.drain()
             except (ConnectionError, OSError, RuntimeError) as exc:
-                self.store.record(
-                    Direction.META, NAME, Kind.LIFECYCLE, f"write to server stdin failed: {exc}".encode()
-                )
+                self.store.record(Direction.META, NAME, Kind.LIFECYCLE, f"write to server stdin failed: {exc}".encode())
                 read_send.close()
                 return
 
