@@ -60,9 +60,7 @@ def detect_format(path: Path, data: Mapping[str, Any]) -> str:
 
 def _servers_table(data: Any, fmt: str, source: str) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise ProfileError(
-            f"expected a JSON object at the top level, got {type(data).__name__}", source=source
-        )
+        raise ProfileError(f"expected a JSON object at the top level, got {type(data).__name__}", source=source)
     if fmt == "vscode":
         table = data["mcp"]["servers"] if "servers" not in data and "mcp" in data else data.get("servers")
         key = "servers"
@@ -83,9 +81,7 @@ def _workspace(path: Path, marker: str) -> Path | None:
     return None if parent.parent == Path.home() else parent.parent
 
 
-def _expander(
-    fmt: str, path: Path, data: Any, environ: Mapping[str, str], workspace: Path | None
-) -> Expander | None:
+def _expander(fmt: str, path: Path, data: Any, environ: Mapping[str, str], workspace: Path | None) -> Expander | None:
     if fmt == "claude-code":
         return claude_expander(environ)
     if fmt not in ("vscode", "cursor"):
@@ -107,9 +103,7 @@ def _apply_env_file(entry: dict[str, Any], base: Path, where: str) -> list[str]:
     try:
         loaded = parse_env_file(file.read_text(encoding="utf-8"))
     except OSError as exc:
-        return [
-            f"{where}, field 'envFile': cannot read {file}: {exc.strerror or exc}; its variables are missing"
-        ]
+        return [f"{where}, field 'envFile': cannot read {file}: {exc.strerror or exc}; its variables are missing"]
     env = entry.get("env")
     entry["env"] = {**loaded, **env} if isinstance(env, dict) else loaded
     return [f"{where}: loaded {len(loaded)} variable(s) from envFile {file} into env"]
@@ -126,9 +120,7 @@ def _entries(
         raise ProfileError(f"cannot read file: {exc.strerror or exc}", source=source) from exc
     data = jsonc.loads(text, source=source, jsonc=True)
     if not isinstance(data, dict):
-        raise ProfileError(
-            f"expected a JSON object at the top level, got {type(data).__name__}", source=source
-        )
+        raise ProfileError(f"expected a JSON object at the top level, got {type(data).__name__}", source=source)
     fmt = fmt or detect_format(path, data)
     if fmt not in FORMATS:
         raise ProfileError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})", source=source)

@@ -89,9 +89,7 @@ def loads(text: str, *, source: str | None = None, jsonc: bool = False) -> Any:
             text = strip_jsonc(text)
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ProfileError(
-            f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", source=source
-        ) from exc
+        raise ProfileError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", source=source) from exc
     except ValueError as exc:
         raise ProfileError(f"invalid JSONC: {exc}", source=source) from exc
 

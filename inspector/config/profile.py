@@ -119,9 +119,7 @@ class ServerProfile:
         """True if saving this profile would write a secret (token, auth header, secret env/arg/URL)."""
         if is_secret_value(self.bearer_token):
             return True
-        if any(
-            is_secret_header(k, self.secret_headers) and is_secret_value(v) for k, v in self.headers.items()
-        ):
+        if any(is_secret_header(k, self.secret_headers) and is_secret_value(v) for k, v in self.headers.items()):
             return True
         if any(is_secret_env(k) and is_secret_value(v) for k, v in self.env.items()):
             return True
@@ -196,9 +194,7 @@ def _str_list(name: str, entry: dict[str, Any], key: str) -> list[str]:
         raise ProfileError(f"expected a list of strings, got {type(value).__name__}", server=name, field=key)
     for i, item in enumerate(value):
         if not isinstance(item, str):
-            raise ProfileError(
-                f"expected a string, got {type(item).__name__}", server=name, field=f"{key}[{i}]"
-            )
+            raise ProfileError(f"expected a string, got {type(item).__name__}", server=name, field=f"{key}[{i}]")
     return list(value)
 
 
@@ -207,9 +203,7 @@ def _str_map(name: str, entry: dict[str, Any], key: str) -> dict[str, str]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ProfileError(
-            f"expected an object of strings, got {type(value).__name__}", server=name, field=key
-        )
+        raise ProfileError(f"expected an object of strings, got {type(value).__name__}", server=name, field=key)
     for k, v in value.items():
         if not isinstance(v, str):
             raise ProfileError(f"expected a string, got {type(v).__name__}", server=name, field=f"{key}.{k}")
@@ -224,9 +218,7 @@ def _from_entry(name: str, entry: dict[str, Any]) -> ServerProfile:
     transport: Transport
     if kind is not None:
         if kind.lower() not in _TYPE_ALIASES:
-            raise ProfileError(
-                f"unknown type {kind!r} (expected stdio, http or sse)", server=name, field="type"
-            )
+            raise ProfileError(f"unknown type {kind!r} (expected stdio, http or sse)", server=name, field="type")
         transport = _TYPE_ALIASES[kind.lower()]
     elif "command" in entry:
         transport = "stdio"

@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 REDACTED = "<redacted>"
 
 _SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
-_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"})
+_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"})
 _SECRET_HEADER_NAME = re.compile(r"token|key|secret|password|auth", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\$\{[^}]*\}")
 _AUTH_SCHEME = re.compile(r"^\s*(Bearer|Basic|Token)\s+", re.IGNORECASE)
@@ -29,14 +29,14 @@ def is_secret_env(name: str) -> bool:
 def is_secret_header(name: str, extra: Iterable[str] = ()) -> bool:
     """True for Authorization-like header names, or any name listed in `extra` (case-insensitive)."""
     low = name.lower()
-    return (
-        low in _SECRET_HEADERS or bool(_SECRET_HEADER_NAME.search(low)) or low in {e.lower() for e in extra}
-    )
+    return low in _SECRET_HEADERS or bool(_SECRET_HEADER_NAME.search(low)) or low in {e.lower() for e in extra}
 
 
 def is_secret_value(value: str | None) -> bool:
-    """True for a non-empty value that is not just a variable reference."""
-    return bool(value) and not is_placeholder(value or "")
+    """True for a non-empty value that is neither a variable reference nor already redacted."""
+    if not value or is_placeholder(value):
+        return False
+    return _AUTH_SCHEME.sub("", value).strip() != REDACTED
 
 
 def redact_value(value: str) -> str:
@@ -58,9 +58,7 @@ def secret_arg_indexes(args: list[str]) -> list[int]:
             continue
         if eq and is_secret_value(value):
             out.append(i)
-        elif (
-            not eq and i + 1 < len(args) and not args[i + 1].startswith("-") and is_secret_value(args[i + 1])
-        ):
+        elif not eq and i + 1 < len(args) and not args[i + 1].startswith("-") and is_secret_value(args[i + 1]):
             out.append(i + 1)
     return out
 
@@ -81,10 +79,7 @@ def redact_url(url: str) -> str:
     netloc = parts.netloc
     if parts.password:
         netloc = f"{parts.username or ''}:{REDACTED}@{netloc.rpartition('@')[2]}"
-    query = [
-        (k, REDACTED if _SECRET_NAME.search(k) and is_secret_value(v) else v)
-        for k, v in parse_qsl(parts.query)
-    ]
+    query = [(k, REDACTED if _SECRET_NAME.search(k) and is_secret_value(v) else v) for k, v in parse_qsl(parts.query)]
     return urlunsplit(parts._replace(netloc=netloc, query=urlencode(query, safe="<>${}")))
 
 

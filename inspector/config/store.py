@@ -92,14 +92,10 @@ class ProfileStore:
     @staticmethod
     def _parse(data: Any, source: str) -> dict[str, ServerProfile]:
         if not isinstance(data, dict):
-            raise ProfileError(
-                f"expected a JSON object at the top level, got {type(data).__name__}", source=source
-            )
+            raise ProfileError(f"expected a JSON object at the top level, got {type(data).__name__}", source=source)
         table = data.get("mcpServers", {})
         if not isinstance(table, dict):
-            raise ProfileError(
-                f"expected an object, got {type(table).__name__}", source=source, field="mcpServers"
-            )
+            raise ProfileError(f"expected an object, got {type(table).__name__}", source=source, field="mcpServers")
         extras = data.get(EXTRAS_KEY, {})
         servers = extras.get("servers", {}) if isinstance(extras, dict) else {}
         servers = servers if isinstance(servers, dict) else {}
@@ -123,9 +119,7 @@ class ProfileStore:
             return self._profiles[name]
         except KeyError:
             available = ", ".join(repr(n) for n in self._profiles) or "none"
-            raise ProfileError(
-                f"no server named {name!r}; available: {available}", source=str(self.path)
-            ) from None
+            raise ProfileError(f"no server named {name!r}; available: {available}", source=str(self.path)) from None
 
     def __contains__(self, name: object) -> bool:
         return name in self._profiles
@@ -159,9 +153,7 @@ class ProfileStore:
         if new in self._profiles:
             raise ProfileError("a server with this name already exists", server=new)
         renamed = profile.clone(name=new)
-        self._profiles = {
-            (new if k == old else k): (renamed if k == old else v) for k, v in self._profiles.items()
-        }
+        self._profiles = {(new if k == old else k): (renamed if k == old else v) for k, v in self._profiles.items()}
         return renamed
 
     def duplicate(self, name: str, new_name: str | None = None) -> ServerProfile:

@@ -1,12 +1,15 @@
-"""In-flight requests: a timeout that progress resets, a hard maximum, and cancellation."""
+"""In-flight requests: a timeout that progress resets, a hard maximum, and cancellation.
+
+No SDK or anyio import: both the SDK-based connection and the CLI's lean client use it. Times
+are event-loop times (`loop.time()`, which is also anyio's clock on asyncio).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-
-import anyio
 
 ProgressCallback = Callable[["Progress"], Awaitable[None] | None]
 
@@ -22,7 +25,8 @@ class Progress:
 class RequestHandle:
     """Lets a caller watch and cancel one request while it runs.
 
-    `cancel()` abandons the request: the SDK dispatcher then sends `notifications/cancelled`.
+    `timeout` restarts on every progress notification; `max_total` never moves. `cancel()`
+    abandons the request, and the client sends `notifications/cancelled`.
     """
 
     method: str
@@ -30,32 +34,38 @@ class RequestHandle:
     max_total: float | None = None
     progress: list[Progress] = field(default_factory=list)
     cancelled: bool = False
-    timed_out: bool = False
-    _scope: anyio.CancelScope | None = None
+    request_id: int | str | None = None
+    _set_deadline: Callable[[float], None] | None = None
+    _cancel: Callable[[], None] | None = None
     _hard_deadline: float = math.inf
 
     def cancel(self) -> None:
         self.cancelled = True
-        if self._scope is not None:
-            self._scope.cancel()
+        if self._cancel is not None:
+            self._cancel()
 
-    def _arm(self, scope: anyio.CancelScope) -> None:
-        self._scope = scope
-        now = anyio.current_time()
+    def arm(self, set_deadline: Callable[[float], None], cancel: Callable[[], None]) -> None:
+        """Called by the client when the request starts, with its timeout scope's controls."""
+        self._set_deadline, self._cancel = set_deadline, cancel
+        now = asyncio.get_running_loop().time()
         self._hard_deadline = now + self.max_total if self.max_total is not None else math.inf
         self._reset(now)
+        if self.cancelled:
+            cancel()
 
     def _reset(self, now: float) -> None:
         """Push the deadline out by `timeout` from now, never past the hard maximum."""
-        assert self._scope is not None
-        soft = now + self.timeout if self.timeout is not None else math.inf
-        self._scope.deadline = min(soft, self._hard_deadline)
+        if self._set_deadline is not None:
+            soft = now + self.timeout if self.timeout is not None else math.inf
+            self._set_deadline(min(soft, self._hard_deadline))
 
-    def _on_progress(self, item: Progress) -> None:
+    def on_progress(self, item: Progress) -> None:
         self.progress.append(item)
-        if self._scope is not None and not self.cancelled:
-            self._reset(anyio.current_time())
+        if not self.cancelled:
+            self._reset(asyncio.get_running_loop().time())
 
-    @property
-    def deadline_hit(self) -> bool:
-        return self._scope is not None and self._scope.cancelled_caught and not self.cancelled
+    def describe_timeout(self) -> str:
+        now = asyncio.get_running_loop().time()
+        if now >= self._hard_deadline - 1e-3 and self.max_total is not None:
+            return f"{self.method} ran past its maximum of {self.max_total:g}s"
+        return f"{self.method} timed out after {self.timeout:g}s without a response or progress"

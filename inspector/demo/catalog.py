@@ -80,9 +80,7 @@ def register(server: MCPServer, state: DemoState) -> None:
     @server.prompt(title="Summarise a note")
     def summarize_note(
         note_id: Annotated[str, Field(description="Which note, e.g. welcome.")],
-        style: Annotated[
-            Literal["bullets", "one-line", "haiku"], Field(description="Summary style.")
-        ] = "bullets",
+        style: Annotated[Literal["bullets", "one-line", "haiku"], Field(description="Summary style.")] = "bullets",
     ) -> list[UserMessage]:
         """Ask the model to summarise one of the server's notes (the note is embedded)."""
         text = state.notes.get(note_id, f"(note {note_id!r} does not exist)")

@@ -16,9 +16,10 @@ EXTRA_TOOL = "roll_dice"
 def roll_dice(
     sides: Annotated[int, Field(ge=2, le=1000, description="Faces per die.")] = 6,
     count: Annotated[int, Field(ge=1, le=20, description="Number of dice.")] = 1,
-) -> list[int]:
+) -> str:
     """Roll some dice. This tool only exists while toggle_extra_tool has switched it on."""
-    return [random.randint(1, sides) for _ in range(count)]
+    rolls = [random.randint(1, sides) for _ in range(count)]
+    return f"{count}d{sides}: {', '.join(map(str, rolls))} (total {sum(rolls)})"
 
 
 async def announce_tools_changed(ctx: Context) -> None:
@@ -56,7 +57,12 @@ def register(server: MCPServer, state: DemoState) -> None:
         if wanted == state.extra_tool_enabled:
             return f"{EXTRA_TOOL} is already {'available' if wanted else 'absent'}; nothing changed."
         if wanted:
-            server.add_tool(roll_dice, title="Roll dice", annotations=ToolAnnotations(read_only_hint=True))
+            server.add_tool(
+                roll_dice,
+                title="Roll dice",
+                annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+                structured_output=False,
+            )
         else:
             server.remove_tool(EXTRA_TOOL)
         state.extra_tool_enabled = wanted

@@ -74,23 +74,6 @@ class Agenda(BaseModel):
 Location = Annotated[InPerson | Online, Field(discriminator="kind")]
 
 
-class MeetingRequest(BaseModel):
-    """Everything needed to book a meeting."""
-
-    title: str = Field(min_length=1, max_length=120, description="Short meeting title.")
-    day: date = Field(description="Calendar day of the meeting.")
-    starts_at: datetime = Field(description="Start time, ISO 8601 with time zone.")
-    duration_minutes: int = Field(default=30, ge=5, le=480, multiple_of=5, description="Length in minutes.")
-    organizer: Person = Field(description="Who owns the meeting.")
-    attendees: list[Person] = Field(default_factory=list, max_length=50, description="Invited people.")
-    location: Location = Field(description="Where the meeting happens: a room or a video call.")
-    agenda: list[Agenda] = Field(default_factory=list, description="Optional agenda items, in order.")
-    priority: Priority = Field(default=Priority.NORMAL, description="Urgency.")
-    reminder: ReminderMinutes = Field(default=ReminderMinutes.FIFTEEN, description="Reminder lead time.")
-    notes: str | None = Field(default=None, description="Free-form notes; null for none.")
-    series_id: UUID | None = Field(default=None, description="Recurring series this meeting belongs to.")
-
-
 class Booking(BaseModel):
     """The confirmation returned after booking."""
 

@@ -78,9 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         run = server.run_stdio_async
     else:
         host = f"[{args.host}]" if ":" in args.host else args.host
-        print(
-            f"{NAME} {__version__}: serving MCP at http://{host}:{args.http}/mcp", file=sys.stderr, flush=True
-        )
+        print(f"{NAME} {__version__}: serving MCP at http://{host}:{args.http}/mcp", file=sys.stderr, flush=True)
         run = partial(server.run_streamable_http_async, host=args.host, port=args.http)
     try:
         anyio.run(run)

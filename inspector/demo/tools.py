@@ -69,9 +69,7 @@ def generate_image(
 
 
 def generate_tone(
-    frequency: Annotated[
-        float, Field(ge=20, le=8000, description="Pitch in hertz (440 is concert A).")
-    ] = 440,
+    frequency: Annotated[float, Field(ge=20, le=8000, description="Pitch in hertz (440 is concert A).")] = 440,
     duration: Annotated[float, Field(ge=0.1, le=2.0, description="Length in seconds.")] = 1.0,
 ) -> Audio:
     """Synthesise a sine tone as a WAV file (16-bit mono, 22 050 Hz)."""
@@ -155,9 +153,7 @@ def schedule_meeting(
     location: Annotated[Location, Field(description="Where: a room (in_person) or a video call (online).")],
     attendees: Annotated[Sequence[Person], Field(max_length=50, description="Invited people.")] = (),
     agenda: Annotated[Sequence[Agenda], Field(description="Agenda items, in order.")] = (),
-    duration_minutes: Annotated[
-        int, Field(ge=5, le=480, multiple_of=5, description="Length in minutes.")
-    ] = 30,
+    duration_minutes: Annotated[int, Field(ge=5, le=480, multiple_of=5, description="Length in minutes.")] = 30,
     priority: Annotated[Priority, Field(description="Urgency.")] = Priority.NORMAL,
     reminder: Annotated[ReminderMinutes, Field(description="Reminder lead time, in minutes.")] = (
         ReminderMinutes.FIFTEEN
@@ -197,9 +193,7 @@ async def simulate_error(
         is_error=True,
         content=[
             TextContent(text="The simulated upstream service refused the request (HTTP 503)."),
-            TextContent(
-                text="This is a tool *result* with isError: true, so the model can read it and retry."
-            ),
+            TextContent(text="This is a tool *result* with isError: true, so the model can read it and retry."),
         ],
     )
 
@@ -239,30 +233,33 @@ def register(server: MCPServer, state: DemoState) -> None:
         annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
     )
     server.add_tool(simulate_error, title="Simulate an error", annotations=READ_ONLY, structured_output=False)
-    server.add_tool(slow_task, title="Slow task with progress", annotations=READ_ONLY)
+    server.add_tool(slow_task, title="Slow task with progress", annotations=READ_ONLY, structured_output=False)
     server.add_tool(
-        _emit_logs_tool(state), name="emit_logs", title="Emit log messages", annotations=READ_ONLY
+        _emit_logs_tool(state),
+        name="emit_logs",
+        title="Emit log messages",
+        annotations=READ_ONLY,
+        structured_output=False,
     )
 
 
 def _emit_logs_tool(state: DemoState):
     async def emit_logs(
         ctx: Context,
-        message: Annotated[
-            str, Field(description="Text carried by every log message.")
-        ] = "Hello from the demo",
-        levels: Annotated[
-            Sequence[LoggingLevel], Field(min_length=1, description="Levels to emit, in order.")
-        ] = ("debug", "info", "warning", "error"),
+        message: Annotated[str, Field(description="Text carried by every log message.")] = "Hello from the demo",
+        levels: Annotated[Sequence[LoggingLevel], Field(min_length=1, description="Levels to emit, in order.")] = (
+            "debug",
+            "info",
+            "warning",
+            "error",
+        ),
     ) -> str:
         """Send notifications/message log entries at several levels (honours logging/setLevel)."""
         minimum = state.min_log_level(ctx.headers)
         sent = [level for level in levels if level_allows(minimum, level)]
         for index, level in enumerate(sent):
             data: object = message if index % 2 == 0 else {"message": message, "level": level, "index": index}
-            await ctx.session.send_log_message(
-                level, data, logger="mcp-lens-demo", related_request_id=ctx.request_id
-            )
+            await ctx.session.send_log_message(level, data, logger="mcp-lens-demo", related_request_id=ctx.request_id)
         skipped = len(levels) - len(sent)
         note = f"; skipped {skipped} below the requested level {minimum!r}" if skipped else ""
         return f"Sent {len(sent)} log message(s){note}."

@@ -13,9 +13,9 @@ from typing import Any
 
 import httpx2
 
+from inspector.config.redact import is_secret_header, redact_value
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
-from inspector.transports.redact import redact_headers
 
 
 class SSEFrameSplitter:
@@ -166,6 +166,12 @@ class TapTransport(httpx2.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+def redact_headers(headers: Iterable[tuple[str, str]], extra: Iterable[str] = ()) -> list[list[str]]:
+    """Headers as ``[name, value]`` pairs in wire order, secret values replaced (the wire keeps them)."""
+    extra = tuple(extra)
+    return [[name, redact_value(value) if is_secret_header(name, extra) else value] for name, value in headers]
 
 
 def _header(meta: dict[str, Any], name: str) -> str:

@@ -1,0 +1,221 @@
+"""A lean JSON-RPC client over `StdioPipes`, for the headless CLI's stdio runs.
+
+Why not the SDK here: importing `mcp` costs ~1.1 s warm on these machines, which alone breaks the
+CLI's 0.8 s connect-and-list budget. This client speaks only what a one-shot CLI run needs
+(initialize, requests with progress, timeouts and cancellation, ping answers) with raw dicts, and
+imports nothing heavier than asyncio. The desktop app and every HTTP run use the SDK
+(`connection.py`); both share the MCP layer in `operations.py`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+from contextlib import suppress
+from typing import Any
+
+from inspector import __version__
+from inspector.core.calls import Progress, ProgressCallback, RequestHandle
+from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
+from inspector.core.operations import Operations
+from inspector.traffic.entry import Kind
+from inspector.transports.stdio_pipes import StdioPipes
+
+# Handshake versions this client negotiates, newest first (as the SDK's handshake list).
+SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+METHOD_NOT_FOUND = -32601
+
+
+class LiteConnection(Operations):
+    """Use as ``async with LiteConnection(pipes) as conn:``; raises `ConnectFailed` on failure."""
+
+    def __init__(
+        self, pipes: StdioPipes, *, connect_timeout: float = 30.0, request_timeout: float | None = 60.0
+    ) -> None:
+        super().__init__()
+        self.pipes = pipes
+        self.store = pipes.store
+        self.connect_timeout = connect_timeout
+        self.request_timeout = request_timeout
+        self._next_id = 0
+        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], RequestHandle, ProgressCallback | None]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
+
+    def describe_exit(self) -> str:
+        return self.pipes.describe_exit()
+
+    async def __aenter__(self) -> LiteConnection:
+        try:
+            await self.pipes.start()
+            self._reader = asyncio.ensure_future(self._read_loop())
+            params = {
+                "protocolVersion": SUPPORTED_VERSIONS[0],
+                "capabilities": {},
+                "clientInfo": {"name": "mcp-lens", "version": __version__},
+            }
+            handle = RequestHandle("initialize", timeout=self.connect_timeout)
+            self.init = await self.request("initialize", params, handle=handle)
+            version = self.init.get("protocolVersion")
+            if version not in SUPPORTED_VERSIONS:
+                raise ConnectFailed(f"unsupported protocol version from the server: {version!r}")
+            await self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        except BaseException as exc:
+            await self.aclose()
+            if isinstance(exc, RequestTimeout):
+                raise ConnectFailed(
+                    f"no answer to initialize within {self.connect_timeout:g}s ({self.describe_exit()})",
+                    hint="Check that the command starts an MCP server on stdio.",
+                ) from exc
+            if isinstance(exc, ProtocolError):
+                raise ConnectFailed(f"the server refused initialize: {exc.message}") from exc
+            if isinstance(exc, OSError) and not isinstance(exc, ConnectionError):
+                raise ConnectFailed(str(exc)) from exc
+            raise
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        self._closed = True
+        for task in (self._reader, *self._tasks):
+            if task is not None:
+                task.cancel()
+        await self.pipes.close()
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
+        try:
+            await self.pipes.send(data)
+        except ConnectionError as exc:
+            raise ConnectFailed(f"{exc} ({self.describe_exit()})") from exc
+
+    async def request(
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        handle: RequestHandle | None = None,
+        on_progress: ProgressCallback | None = None,
+        with_progress: bool = False,
+    ) -> dict[str, Any]:
+        if self._closed:
+            raise ConnectFailed(f"connection closed: {self.describe_exit()}")
+        handle = handle or self.new_handle(method)
+        self._next_id += 1
+        rpc_id = handle.request_id = self._next_id
+        out_params = dict(params or {})
+        if with_progress or on_progress is not None:
+            out_params["_meta"] = {**out_params.get("_meta", {}), "progressToken": rpc_id}
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "method": method}
+        if out_params:
+            message["params"] = out_params
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[rpc_id] = (future, handle, on_progress)
+        try:
+            await self._send(message)
+            async with asyncio.timeout(None) as scope:
+                handle.arm(scope.reschedule, future.cancel)
+                return await future
+        except TimeoutError:
+            await self._cancel_remote(rpc_id, "timed out")
+            raise RequestTimeout(
+                handle.describe_timeout(),
+                hint="Raise the timeout, or check the server's stderr for where it is stuck.",
+                method=method,
+            ) from None
+        except asyncio.CancelledError:
+            if not handle.cancelled:
+                await asyncio.shield(self._cancel_remote(rpc_id, "caller cancelled"))
+                raise
+            await self._cancel_remote(rpc_id, "cancelled by the user")
+            raise RequestTimeout(f"{method} was cancelled", method=method, cancelled=True) from None
+        finally:
+            self._pending.pop(rpc_id, None)
+
+    async def _cancel_remote(self, rpc_id: int, reason: str) -> None:
+        if not self._closed:
+            params = {"requestId": rpc_id, "reason": reason}
+            with suppress(ConnectFailed):
+                await self._send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params})
+
+    async def _read_loop(self) -> None:
+        try:
+            while (item := await self.pipes.next_line()) is not None:
+                line, entry = item
+                if entry.kind is Kind.UNPARSABLE:
+                    continue
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(message, dict):
+                    self._dispatch(message, entry.kind)
+        finally:
+            self._closed = True
+            lost = ConnectFailed(f"connection lost: {self.describe_exit()}")
+            for future, _, _ in self._pending.values():
+                if not future.done():
+                    future.set_exception(lost)
+
+    def _dispatch(self, message: dict[str, Any], kind: Kind) -> None:
+        if kind is Kind.RESPONSE or kind is Kind.ERROR:
+            pending = self._pending.get(message.get("id"))  # type: ignore[arg-type]
+            if pending is None or pending[0].done():
+                return  # unknown id: recorded and flagged by the store
+            future, handle, _ = pending
+            error = message.get("error")
+            if kind is Kind.ERROR and isinstance(error, dict):
+                code = error.get("code") if isinstance(error.get("code"), int) else -1
+                future.set_exception(
+                    ProtocolError(
+                        f"{handle.method} failed: {error.get('message')} (JSON-RPC error {code})",
+                        code=code,
+                        data=error.get("data"),
+                        method=handle.method,
+                    )
+                )
+            else:
+                result = message.get("result")
+                future.set_result(result if isinstance(result, dict) else {"_result": result})
+        elif kind is Kind.REQUEST:
+            self._spawn(self._answer(message))
+        elif kind is Kind.NOTIFICATION:
+            self._notification(message)
+
+    def _notification(self, message: dict[str, Any]) -> None:
+        method = message.get("method")
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        if method == "notifications/progress":
+            pending = self._pending.get(params.get("progressToken"))  # type: ignore[arg-type]
+            if pending is not None:
+                _, handle, callback = pending
+                item = Progress(params.get("progress", 0), params.get("total"), params.get("message"))
+                handle.on_progress(item)
+                if callback is not None and inspect.isawaitable(outcome := callback(item)):
+                    self._spawn(outcome)
+            return
+        if method == "notifications/message":
+            self.emit("log", level=params.get("level"), logger=params.get("logger"), data=params.get("data"))
+            return
+        if method == "notifications/tools/list_changed":
+            self._spawn(self.relist_tools())
+        self.emit("notification", method=method, params=params)
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        """Server-to-client requests: answer ping; refuse what this client did not declare."""
+        reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message.get("id")}
+        if message.get("method") == "ping":
+            reply["result"] = {}
+        else:
+            reply["error"] = {"code": METHOD_NOT_FOUND, "message": f"the CLI does not handle {message.get('method')}"}
+        with suppress(ConnectFailed):
+            await self._send(reply)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

@@ -1,0 +1,157 @@
+"""A stdio server process and its three pipes, tapped. Pure asyncio: no SDK import.
+
+Every line read from stdout and written to stdin is recorded exactly (without the newline that
+frames it) before anything parses it; stderr lines are recorded as their own entries, live.
+Both the SDK adapter (`stdio.py`) and the CLI's lean client (`core/lite.py`) sit on this.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import time
+from collections import deque
+from collections.abc import Callable
+from contextlib import suppress
+
+from inspector.traffic.entry import Direction, Entry, Kind
+from inspector.traffic.store import TrafficStore
+from inspector.transports.lines import LineProtocol
+from inspector.transports.process import StdioCommand, spawn
+
+NAME = "stdio"
+GRACE_SECONDS = 2.0
+STDERR_TAIL = 20
+
+
+class StdioPipes:
+    """Start with `await start()`, read with `await next_message()`, write with `await send()`."""
+
+    def __init__(
+        self,
+        command: StdioCommand,
+        store: TrafficStore,
+        *,
+        process: subprocess.Popen[bytes] | None = None,
+        on_stderr: Callable[[str], None] | None = None,
+    ) -> None:
+        self.command = command
+        self.store = store
+        self.process = process
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
+        self.exit_code: int | None = None
+        self.closing = False
+        self._on_stderr = on_stderr
+        self._out = LineProtocol()
+        self._err = LineProtocol()
+        self._transports: list[asyncio.BaseTransport] = []
+        self._writer: asyncio.StreamWriter | None = None
+        self._stderr_task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Spawn (unless a process was handed in) and connect the pipes to the running loop."""
+        if self.process is None:
+            self.process = spawn(self.command)
+        proc = self.process
+        argv = " ".join(self.command.argv())
+        self.store.record(Direction.META, NAME, Kind.LIFECYCLE, f"started pid {proc.pid}: {argv}".encode())
+        loop = asyncio.get_running_loop()
+        assert proc.stdout and proc.stderr and proc.stdin
+        out_transport, _ = await loop.connect_read_pipe(lambda: self._out, proc.stdout)
+        err_transport, _ = await loop.connect_read_pipe(lambda: self._err, proc.stderr)
+        w_transport, w_protocol = await loop.connect_write_pipe(
+            lambda: asyncio.streams.FlowControlMixin(loop=loop), proc.stdin
+        )
+        self._transports = [out_transport, err_transport]
+        self._writer = asyncio.StreamWriter(w_transport, w_protocol, None, loop)
+        self._stderr_task = asyncio.ensure_future(self._pump_stderr())
+
+    # -- reading -----------------------------------------------------------------------------
+    async def next_line(self) -> tuple[bytes, Entry] | None:
+        """The next non-blank stdout line, already recorded; None at end of stream (exit recorded)."""
+        while (line := await self._out.next_line()) is not None:
+            if line.strip():
+                return line, self.store.record_message(Direction.IN, NAME, line)
+        await self.wait_exit(0.0 if self.closing else GRACE_SECONDS)
+        self.record_exit()
+        return None
+
+    async def _pump_stderr(self) -> None:
+        while (line := await self._err.next_line()) is not None:
+            self._stderr_line(line)
+
+    def _stderr_line(self, line: bytes) -> None:
+        text = line.decode("utf-8", errors="replace").rstrip("\r")
+        self.stderr_tail.append(text)
+        self.store.record(Direction.IN, NAME, Kind.STDERR, line)
+        if self._on_stderr is not None:
+            self._on_stderr(text)
+
+    # -- writing -----------------------------------------------------------------------------
+    async def send(self, data: bytes) -> Entry:
+        """Record `data` (one JSON-RPC message, no newline) and write it. Raises `ConnectionError`."""
+        entry = self.store.record_message(Direction.OUT, NAME, data)
+        assert self._writer is not None, "start() first"
+        try:
+            self._writer.write(data + b"\n")
+            await self._writer.drain()
+        except (ConnectionError, OSError, RuntimeError) as exc:
+            self.store.record(Direction.META, NAME, Kind.LIFECYCLE, f"write to server stdin failed: {exc}".encode())
+            raise ConnectionError(f"could not write to the server: {exc}") from exc
+        return entry
+
+    # -- ending ------------------------------------------------------------------------------
+    def describe_exit(self) -> str:
+        """What happened to the process, with its last stderr lines, for an error message."""
+        code = self.exit_code if self.exit_code is not None else (self.process.poll() if self.process else None)
+        if code is None:
+            text = "the server closed its stdout" if self._out.eof else "the server is still running"
+        else:
+            text = f"the server exited with code {code}"
+            if code < 0:
+                with suppress(ValueError):
+                    text += f" (killed by {signal.Signals(-code).name})"
+        if self.stderr_tail:
+            text += "; last stderr lines:\n" + "\n".join(self.stderr_tail)
+        return text
+
+    async def wait_exit(self, timeout: float) -> bool:
+        assert self.process is not None
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None:
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.01)
+        return True
+
+    def record_exit(self) -> None:
+        code = self.process.poll() if self.process else None
+        if code is None or self.exit_code is not None:
+            return
+        self.exit_code = code
+        self.store.record(Direction.META, NAME, Kind.LIFECYCLE, f"process exited with code {code}".encode())
+
+    async def close(self) -> None:
+        """Close stdin, give the server a grace period, then SIGTERM and SIGKILL its process group."""
+        self.closing = True
+        proc = self.process
+        if proc is None:
+            return
+        if self._writer is not None:
+            with suppress(Exception):
+                self._writer.close()
+        if not await self.wait_exit(GRACE_SECONDS):
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                with suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, sig)
+                if await self.wait_exit(GRACE_SECONDS):
+                    break
+        self.record_exit()
+        if self._stderr_task is not None:
+            with suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(self._stderr_task), 0.5)
+            self._stderr_task.cancel()
+        for transport in self._transports:
+            transport.close()
