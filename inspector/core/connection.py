@@ -120,7 +120,7 @@ class Connection(Operations):
         if isinstance(message, Exception):
             self.emit("stream_error", error=f"{type(message).__name__}: {message}")
             return
-        if isinstance(message, types.ToolListChangedNotification) and self._tg is not None:
+        if isinstance(message, types.ToolListChangedNotification) and self._tg and self.relist_on_change:
             self._tg.start_soon(self.relist_tools)
         method = getattr(message, "method", "")
         if method != "notifications/message":

@@ -201,7 +201,7 @@ class LiteConnection(Operations):
         if method == "notifications/message":
             self.emit("log", level=params.get("level"), logger=params.get("logger"), data=params.get("data"))
             return
-        if method == "notifications/tools/list_changed":
+        if method == "notifications/tools/list_changed" and self.relist_on_change:
             self._spawn(self.relist_tools())
         self.emit("notification", method=method, params=params)
 

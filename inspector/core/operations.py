@@ -61,6 +61,7 @@ class Operations:
     def __init__(self) -> None:
         self.init: dict[str, Any] = {}
         self.tools: ToolListing | None = None
+        self.relist_on_change = True  # a one-shot CLI run turns this off
         self._listeners: list[Callable[[Event], None]] = []
 
     async def request(

@@ -36,8 +36,10 @@ class StdioPipes:
         *,
         process: subprocess.Popen[bytes] | None = None,
         on_stderr: Callable[[str], None] | None = None,
+        grace: float = GRACE_SECONDS,
     ) -> None:
         self.command = command
+        self.grace = grace
         self.store = store
         self.process = process
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
@@ -142,7 +144,7 @@ class StdioPipes:
         if self._writer is not None:
             with suppress(Exception):
                 self._writer.close()
-        if not await self.wait_exit(GRACE_SECONDS):
+        if not await self.wait_exit(self.grace):
             for sig in (signal.SIGTERM, signal.SIGKILL):
                 with suppress(ProcessLookupError, PermissionError):
                     os.killpg(proc.pid, sig)

@@ -3,7 +3,6 @@
 import os
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -11,13 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from demo_support import DEMO_COMMAND, DEMO_ENV, REPO_ROOT
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEMO_COMMAND = [sys.executable, "-m", "inspector.demo"]
-DEMO_ENV = {"PYTHONPATH": str(REPO_ROOT)}
 
 SessionFactory = Callable[..., AbstractAsyncContextManager[ClientSession]]
 
@@ -47,6 +43,12 @@ class Recorder:
 def recorder() -> Recorder:
     """A fresh notification recorder to pass to a session factory."""
     return Recorder()
+
+
+@pytest.fixture
+def new_recorder() -> Callable[[], Recorder]:
+    """Make more recorders, for tests with several sessions."""
+    return Recorder
 
 
 @asynccontextmanager

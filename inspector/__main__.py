@@ -1,0 +1,25 @@
+"""``mcp-lens``: the desktop app; ``--cli`` for headless runs; ``--demo-server`` runs the demo server."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ours = argv[: argv.index("--")] if "--" in argv else argv
+    if "--cli" in ours:
+        from inspector.cli import main as cli_main
+
+        return cli_main(argv)
+    if argv[:1] == ["--demo-server"]:
+        from inspector.demo.server import main as demo_main
+
+        return demo_main(argv[1:])
+    from inspector.app import main as app_main
+
+    return app_main(argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,197 @@
+"""Headless mode: ``mcp-lens --cli …``. Never imports Qt.
+
+For speed the stdio server is spawned before any heavy import, so its start-up overlaps ours,
+and stdio runs use the lean client (`core/lite.py`) rather than the SDK.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from inspector.cliargs import CliArgs, UsageError, parse
+
+EXIT_USAGE = 2
+CLI_GRACE = 0.25  # seconds between closing the server's stdin and SIGTERM
+
+
+def _fail(error: dict[str, Any], code: int) -> int:
+    sys.stderr.write(json.dumps(error, ensure_ascii=False, default=str) + "\n")
+    return code
+
+
+def _profile(args: CliArgs) -> Any:
+    from inspector.config.profile import ServerProfile
+
+    if args.config:
+        from inspector.config.formats import load_server, load_servers
+
+        if args.server:
+            profile = load_server(args.config, args.server)
+        else:
+            found = load_servers(args.config)
+            if len(found.profiles) != 1:
+                names = ", ".join(found.names) or "(none)"
+                raise UsageError(f"{args.config} has {len(found.profiles)} servers; pick one with --server ({names})")
+            profile = found.profiles[0]
+        profile.env.update(args.env)
+        profile.headers.update(args.headers)
+        if args.cwd:
+            profile.cwd = args.cwd
+        return profile
+    if args.server_url:
+        return ServerProfile(name="cli", transport=args.transport or "http", url=args.server_url, headers=args.headers)
+    if args.demo:
+        command, words = sys.executable, ["-m", "inspector.demo"]
+    else:
+        command, words = args.target[0], args.target[1:]
+    return ServerProfile(name="cli", transport="stdio", command=command, args=words, env=args.env, cwd=args.cwd)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = parse(argv)
+        profile = _profile(args)
+    except (UsageError, ValueError) as exc:
+        return _fail({"error": "usage", "message": str(exc)}, EXIT_USAGE)
+    process = None
+    if profile.transport == "stdio":
+        from inspector.transports.process import SpawnError, StdioCommand, spawn
+
+        try:  # start the server now, so its start-up overlaps our imports
+            process = spawn(StdioCommand(profile.command, list(profile.args), dict(profile.env), profile.cwd))
+        except SpawnError as exc:
+            return _fail({"error": "connection", "message": str(exc)}, 3)
+    import asyncio
+
+    from inspector.core.errors import LensError
+
+    try:
+        return asyncio.run(_run(args, profile, process))
+    except LensError as exc:
+        return _fail(exc.to_json(), exc.exit_code)
+    except KeyboardInterrupt:
+        return _fail({"error": "interrupted", "message": "interrupted by the user"}, 130)
+
+
+async def _run(args: CliArgs, profile: Any, process: Any) -> int:
+    from inspector.traffic.store import TrafficStore
+
+    store = TrafficStore()
+    writer = None
+    if args.record:
+        from inspector.traffic.jsonl import RecordWriter
+
+        writer = RecordWriter(args.record, meta={"server": profile.redacted().to_entry(), "method": args.method})
+        store.subscribe(writer)
+    try:
+        async with _connect(args, profile, store, process) as conn:
+            return await _execute(args, conn)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def _connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
+    timeouts = {"connect_timeout": args.connect_timeout, "request_timeout": args.request_timeout}
+    if profile.transport == "stdio":
+        from inspector.core.lite import LiteConnection
+        from inspector.transports.process import StdioCommand
+        from inspector.transports.stdio_pipes import StdioPipes
+
+        command = StdioCommand(profile.command, list(profile.args), dict(profile.env), profile.cwd)
+        # A one-shot run has printed its answer before shutdown; the server gets a short grace.
+        conn = LiteConnection(StdioPipes(command, store, process=process, grace=CLI_GRACE), **timeouts)
+        conn.relist_on_change = False
+        return conn
+    from inspector.core.connection import Connection
+    from inspector.core.targets import make_transport
+
+    conn = Connection(make_transport(profile, store), **timeouts)
+    conn.relist_on_change = False
+    return conn
+
+
+async def _execute(args: CliArgs, conn: Any) -> int:
+    from inspector.core.errors import ToolFailed
+
+    if args.method == "initialize":
+        _print(args, conn.init, _text_initialize)
+    elif args.method == "ping":
+        latency = await conn.ping()
+        _print(args, {"ok": True, "latency_ms": round(latency, 3)}, lambda r: f"pong in {r['latency_ms']} ms")
+    elif args.method == "tools/list":
+        listing = await conn.list_tools()
+        out: dict[str, Any] = {"tools": listing.tools}
+        if listing.findings:
+            out["findings"] = [f.to_json() for f in listing.findings]
+        _print(args, out, _text_tools)
+    else:
+        outcome = await conn.call_tool(
+            args.tool_name,
+            args.tool_args,
+            max_total=args.max_timeout,
+            check_known=True,
+        )
+        _print(args, outcome.result, _text_call)
+        for finding in outcome.findings:
+            sys.stderr.write(json.dumps({"finding": finding.to_json()}) + "\n")
+        if outcome.is_error:
+            error = ToolFailed(f"tool {args.tool_name!r} returned isError: true")
+            return _fail(error.to_json(), error.exit_code)
+    return 0
+
+
+def _print(args: CliArgs, value: Any, text: Any) -> None:
+    if args.format == "json":
+        sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(text(value).rstrip("\n") + "\n")
+    sys.stdout.flush()
+
+
+def _text_initialize(init: dict[str, Any]) -> str:
+    info = init.get("serverInfo") or {}
+    lines = [
+        f"server: {info.get('name', '?')} {info.get('version', '')}".rstrip(),
+        f"protocol: {init.get('protocolVersion')}",
+        "capabilities: " + ", ".join(sorted((init.get("capabilities") or {}).keys())),
+    ]
+    if init.get("instructions"):
+        lines.append("instructions: " + str(init["instructions"]))
+    return "\n".join(lines)
+
+
+def _text_tools(out: dict[str, Any]) -> str:
+    lines = []
+    for tool in out["tools"]:
+        if not isinstance(tool, dict):
+            continue
+        description = " ".join(str(tool.get("description") or "").split())
+        lines.append(f"{tool.get('name')}  {description[:100]}".rstrip())
+    for finding in out.get("findings", ()):
+        lines.append(f"! {finding['path']}: {finding['message']}")
+    return "\n".join(lines) or "(no tools)"
+
+
+def _text_call(result: dict[str, Any]) -> str:
+    lines = []
+    for block in result.get("content") or ():
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text":
+            lines.append(str(block.get("text", "")))
+        elif kind in ("image", "audio"):
+            size = len(str(block.get("data", ""))) * 3 // 4
+            lines.append(f"[{kind} {block.get('mimeType')}, about {size} bytes]")
+        elif kind == "resource_link":
+            lines.append(f"[resource link {block.get('uri')}]")
+        elif kind == "resource":
+            resource = block.get("resource") or {}
+            lines.append(f"[resource {resource.get('uri')}]\n{resource.get('text', '')}".rstrip())
+        else:
+            lines.append(f"[unknown content block {kind!r}]")
+    if result.get("structuredContent") is not None:
+        lines.append("structuredContent: " + json.dumps(result["structuredContent"], ensure_ascii=False))
+    return "\n".join(lines)

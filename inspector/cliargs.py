@@ -1,0 +1,181 @@
+"""Command-line parsing for the headless CLI, in the shape of the official Inspector's CLI.
+
+Our own options may come before or after the server command; everything else is the target
+(command words, or a URL). After ``--`` everything is the target, for servers whose own flags
+collide with ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+METHODS = ("initialize", "tools/list", "tools/call", "ping")
+FORMATS = ("json", "text")
+
+# option → takes a value
+_OPTIONS: dict[str, bool] = {
+    "--cli": False,
+    "--demo": False,
+    "--help": False,
+    "-h": False,
+    "--method": True,
+    "--tool-name": True,
+    "--tool-arg": True,
+    "--tool-args-json": True,
+    "--server-url": True,
+    "--transport": True,
+    "--config": True,
+    "--server": True,
+    "-e": True,
+    "--env": True,
+    "--cwd": True,
+    "--header": True,
+    "--format": True,
+    "--connect-timeout": True,
+    "--request-timeout": True,
+    "--max-timeout": True,
+    "--record": True,
+}
+
+
+class UsageError(ValueError):
+    """Bad command line; the message says which option and why."""
+
+
+@dataclass
+class CliArgs:
+    method: str = "tools/list"
+    target: list[str] = field(default_factory=list)
+    demo: bool = False
+    server_url: str | None = None
+    transport: str | None = None
+    config: str | None = None
+    server: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    tool_name: str | None = None
+    tool_args: dict[str, Any] = field(default_factory=dict)
+    format: str = "json"
+    connect_timeout: float = 30.0
+    request_timeout: float = 60.0
+    max_timeout: float | None = None
+    record: str | None = None
+
+
+def coerce(value: str) -> Any:
+    """`--tool-arg k=v` values are JSON when they parse as JSON (numbers, booleans, objects), else strings."""
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+def _split(argv: list[str]) -> tuple[list[str], list[str]]:
+    ours: list[str] = []
+    target: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            target.extend(argv[i + 1 :])
+            break
+        name = arg.split("=", 1)[0] if arg.startswith("--") else arg
+        if name in _OPTIONS:
+            ours.append(arg)
+            if _OPTIONS[name] and "=" not in arg:
+                if i + 1 >= len(argv):
+                    raise UsageError(f"{arg} needs a value")
+                ours.append(argv[i + 1])
+                i += 1
+        else:
+            target.append(arg)
+        i += 1
+    return ours, target
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mcp-lens --cli",
+        description="Connect to an MCP server, run one method, print the result.",
+        epilog="Exit codes: 0 ok, 2 usage, 3 connection, 4 JSON-RPC error, 5 tool isError, "
+        "6 unknown tool, 7 timeout. Use -- before a server command whose flags collide with ours.",
+    )
+    p.add_argument("--cli", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--demo", action="store_true", help="target the embedded demo server")
+    p.add_argument("--method", default="tools/list", choices=METHODS)
+    p.add_argument("--tool-name")
+    p.add_argument("--tool-arg", action="append", default=[], metavar="KEY=VALUE", help="JSON-coerced")
+    p.add_argument("--tool-args-json", metavar="JSON", help="all tool arguments as one JSON object")
+    p.add_argument("--server-url", metavar="URL")
+    p.add_argument("--transport", choices=("stdio", "http", "sse"))
+    p.add_argument("--config", metavar="FILE", help="mcp.json / claude_desktop_config.json / .vscode/mcp.json")
+    p.add_argument("--server", metavar="NAME", help="server name inside --config")
+    p.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--cwd")
+    p.add_argument("--header", action="append", default=[], metavar='"Name: value"')
+    p.add_argument("--format", default="json", choices=FORMATS)
+    p.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS")
+    p.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS", help="reset by progress")
+    p.add_argument("--max-timeout", type=float, metavar="SECONDS", help="hard limit, not reset by progress")
+    p.add_argument("--record", metavar="FILE.jsonl", help="write the exact wire record of the run")
+    return p
+
+
+def parse(argv: list[str]) -> CliArgs:
+    """Raises `UsageError`; `--help` prints and raises SystemExit(0) as argparse does."""
+    ours, target = _split(argv)
+    parser = _parser()
+    ns = parser.parse_args(ours)
+    args = CliArgs(
+        method=ns.method,
+        target=target,
+        demo=ns.demo,
+        server_url=ns.server_url,
+        transport=ns.transport,
+        config=ns.config,
+        server=ns.server,
+        cwd=ns.cwd,
+        tool_name=ns.tool_name,
+        format=ns.format,
+        connect_timeout=ns.connect_timeout,
+        request_timeout=ns.request_timeout,
+        max_timeout=ns.max_timeout,
+        record=ns.record,
+    )
+    for item in ns.env:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"-e expects KEY=VALUE, got {item!r}")
+        args.env[key] = value
+    for item in ns.header:
+        key, sep, value = item.partition(":")
+        if not sep or not key.strip():
+            raise UsageError(f'--header expects "Name: value", got {item!r}')
+        args.headers[key.strip()] = value.strip()
+    if ns.tool_args_json:
+        try:
+            loaded = json.loads(ns.tool_args_json)
+        except ValueError as exc:
+            raise UsageError(f"--tool-args-json is not valid JSON: {exc}") from exc
+        if not isinstance(loaded, dict):
+            raise UsageError("--tool-args-json must be a JSON object")
+        args.tool_args.update(loaded)
+    for item in ns.tool_arg:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--tool-arg expects KEY=VALUE, got {item!r}")
+        args.tool_args[key] = coerce(value)
+    if args.method == "tools/call" and not args.tool_name:
+        raise UsageError("--method tools/call needs --tool-name")
+    if target and target[0].startswith(("http://", "https://")) and not args.server_url:
+        args.server_url, args.target = target[0], target[1:]
+    sources = sum(bool(x) for x in (args.demo, args.server_url, args.config, args.target))
+    if sources == 0:
+        raise UsageError("no server given: pass a command, --server-url URL, --config FILE, or --demo")
+    if sources > 1:
+        raise UsageError("give exactly one server: a command, --server-url, --config or --demo")
+    return args
