@@ -1,0 +1,115 @@
+"""Sequential `tools/call` round trips of the demo server's `echo` tool over stdio.
+
+Three clients against the same server: our SDK-based core (tap on), our lean CLI client (tap on),
+and the bare SDK session over the SDK's own stdio client (no tap). Each variant runs three times,
+interleaved, and the median counts. Wall time per call includes the server's own work, so the
+client's CPU time per call is reported beside it (the server is another process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+from common import DEMO, Row, median, quick
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from inspector.core.connection import Connection
+from inspector.core.lite import LiteConnection
+from inspector.traffic.store import TrafficStore
+from inspector.transports.process import StdioCommand
+from inspector.transports.stdio import StdioTransport
+from inspector.transports.stdio_pipes import StdioPipes
+
+ARGS = {"message": "hi"}
+WARMUP = 50
+REPEATS = 3
+TARGET = 1.2  # our time per call / the bare SDK's
+
+Call = Callable[[], Awaitable[Any]]
+
+
+def _command() -> StdioCommand:
+    return StdioCommand(DEMO[0], DEMO[1:])
+
+
+@asynccontextmanager
+async def _core() -> AsyncIterator[Call]:
+    async with Connection(StdioTransport(_command(), TrafficStore())) as conn:
+        yield lambda: conn.call_tool("echo", ARGS)
+
+
+@asynccontextmanager
+async def _lite() -> AsyncIterator[Call]:
+    async with LiteConnection(StdioPipes(_command(), TrafficStore())) as conn:
+        yield lambda: conn.call_tool("echo", ARGS)
+
+
+@asynccontextmanager
+async def _sdk() -> AsyncIterator[Call]:
+    params = StdioServerParameters(command=DEMO[0], args=DEMO[1:])
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            yield lambda: session.call_tool("echo", ARGS)
+
+
+VARIANTS: dict[str, Callable[[], AbstractAsyncContextManager[Call]]] = {
+    "core (SDK session + tap)": _core,
+    "lite (CLI client + tap)": _lite,
+    "bare SDK (no tap)": _sdk,
+}
+
+
+async def _measure(variant: Callable[[], AbstractAsyncContextManager[Call]], calls: int) -> tuple[float, float]:
+    """(wall seconds per call, client CPU seconds per call) over `calls` timed calls."""
+    async with variant() as call:
+        for _ in range(WARMUP):
+            await call()
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(calls):
+            await call()
+        return (time.perf_counter() - wall) / calls, (time.process_time() - cpu) / calls
+
+
+def run() -> list[Row]:
+    calls = 300 if quick() else 2000
+    wall: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    cpu: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    for _ in range(REPEATS):
+        for name, variant in VARIANTS.items():
+            per_call, cpu_per_call = asyncio.run(_measure(variant, calls))
+            wall[name].append(per_call)
+            cpu[name].append(cpu_per_call)
+    sdk_wall, sdk_cpu = median(wall["bare SDK (no tap)"]), median(cpu["bare SDK (no tap)"])
+    rows: list[Row] = []
+    for name in VARIANTS:
+        per_call, cpu_per_call = median(wall[name]), median(cpu[name])
+        ours = not name.startswith("bare")
+        ratio = per_call / sdk_wall
+        rows.append(
+            Row(
+                f"echo round trip: {name}",
+                1.0 / per_call,
+                "calls/s",
+                1.0 / sdk_wall,
+                ratio,
+                f"ratio <= {TARGET}" if ours else "",
+                ratio <= TARGET if ours else None,
+            )
+        )
+        rows.append(
+            Row(f"  client CPU per call: {name}", cpu_per_call * 1e6, "µs", sdk_cpu * 1e6, cpu_per_call / sdk_cpu)
+        )
+    return rows
+
+
+if __name__ == "__main__":
+    from run import print_table
+
+    print_table(run())

@@ -1,0 +1,31 @@
+"""The floor: raw JSON-RPC over pipes with the stdlib. Usage: raw_list_tools.py CMD [ARG…]"""
+
+import json
+import subprocess
+import sys
+
+proc = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+assert proc.stdin is not None and proc.stdout is not None
+
+
+def send(message: dict) -> None:
+    proc.stdin.write(json.dumps(message).encode() + b"\n")
+    proc.stdin.flush()
+
+
+def answer(rpc_id: int) -> dict:
+    while line := proc.stdout.readline():
+        message = json.loads(line)
+        if message.get("id") == rpc_id and "method" not in message:
+            return message["result"]
+    raise SystemExit("server closed stdout")
+
+
+params = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params})
+answer(1)
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+print(len(answer(2)["tools"]))
+proc.stdin.close()
+proc.kill()

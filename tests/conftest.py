@@ -1,0 +1,85 @@
+"""Shared fixtures: real server processes (our demo, server-everything, hostile servers)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EVERYTHING = REPO / "tests/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+HOSTILE = REPO / "tests/servers/hostile.py"
+DEMO = [sys.executable, "-m", "inspector.demo"]
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode} before listening on {port}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listening on 127.0.0.1:{port} after {timeout}s")
+
+
+def _serve(argv: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[int]:
+    process = subprocess.Popen(
+        argv, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port, process)
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def everything() -> str:
+    """Path to server-everything's entry point; `scripts/test` installs it."""
+    if not EVERYTHING.exists():
+        pytest.fail(f"{EVERYTHING} is missing: run scripts/test, which installs the npm test servers")
+    return str(EVERYTHING)
+
+
+@pytest.fixture
+def demo_http() -> Iterator[str]:
+    """The demo server over Streamable HTTP on a free loopback port; yields its URL."""
+    port = free_port()
+    for _ in _serve([*DEMO, "--http", str(port)], port, {"PYTHONPATH": str(REPO)}):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+@pytest.fixture
+def everything_http(everything: str) -> Iterator[str]:
+    """server-everything over Streamable HTTP; yields its URL."""
+    port = free_port()
+    for _ in _serve(["node", everything, "streamableHttp"], port, {"PORT": str(port)}):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+@pytest.fixture
+def hostile() -> Callable[[str], list[str]]:
+    """argv of the hostile test server in a given mode."""
+    return lambda mode: [sys.executable, str(HOSTILE), mode]

@@ -1,0 +1,51 @@
+"""Helpers for the core tests: open a connection of either flavour and run a body in a fresh loop."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from inspector.config.profile import ServerProfile
+from inspector.core.connection import Connection
+from inspector.core.lite import LiteConnection
+from inspector.core.operations import Operations
+from inspector.core.targets import make_transport
+from inspector.traffic.store import TrafficStore
+from inspector.transports.process import StdioCommand
+from inspector.transports.stdio_pipes import StdioPipes
+
+
+def stdio_profile(argv: list[str], **env: str) -> ServerProfile:
+    return ServerProfile(name="test", transport="stdio", command=argv[0], args=argv[1:], env=dict(env))
+
+
+def http_profile(url: str, transport: str = "http", **kwargs: Any) -> ServerProfile:
+    return ServerProfile(name="test", transport=transport, url=url, **kwargs)
+
+
+def open_connection(
+    profile: ServerProfile, store: TrafficStore, *, lite: bool = False, **kwargs: Any
+) -> Connection | LiteConnection:
+    if lite:
+        command = StdioCommand(profile.command, list(profile.args), dict(profile.env), profile.cwd)
+        return LiteConnection(StdioPipes(command, store), **kwargs)
+    return Connection(make_transport(profile, store), **kwargs)
+
+
+def run_with(
+    profile: ServerProfile,
+    body: Callable[[Operations], Awaitable[Any]],
+    *,
+    lite: bool = False,
+    store: TrafficStore | None = None,
+    **kwargs: Any,
+) -> Any:
+    """Connect, run ``await body(conn)``, disconnect; in a fresh event loop."""
+    store = store if store is not None else TrafficStore()
+
+    async def main() -> Any:
+        async with open_connection(profile, store, lite=lite, **kwargs) as conn:
+            return await body(conn)
+
+    return asyncio.run(main())
