@@ -139,9 +139,10 @@ ensure_system_libs() {
 
 # --- Python 3.12 --------------------------------------------------------------
 
-# Print the interpreter if it runs and is Python 3.12+ (a pyenv shim can exist and still fail).
+# True if $1 runs and is Python 3.12 (a pyenv shim can exist and still fail). Exactly 3.12: it is what
+# CI uses, and .venv is recreated whenever it is anything else.
 _python_ok() {
-    [ -n "$1" ] && "$1" -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 12) else 1)' \
+    [ -n "$1" ] && "$1" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 12) else 1)' \
         >/dev/null 2>&1
 }
 
@@ -150,7 +151,7 @@ _python_ok() {
 find_python312() {
     local cand root
     if [ -n "${PYTHON:-}" ]; then
-        _python_ok "$PYTHON" || die "PYTHON=$PYTHON does not run, or is older than Python 3.12"
+        _python_ok "$PYTHON" || die "PYTHON=$PYTHON does not run, or is not Python 3.12"
         command -v "$PYTHON"
         return 0
     fi
@@ -192,11 +193,7 @@ find_python312() {
        elsewhere: pyenv install 3.12) or point PYTHON at it: PYTHON=/path/to/python3.12 $0"
 }
 
-_venv_ok() {
-    [ -x "$VENV/bin/python" ] &&
-        "$VENV/bin/python" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 12) else 1)' \
-            >/dev/null 2>&1
-}
+_venv_ok() { _python_ok "$VENV/bin/python"; }
 
 ensure_venv() {
     step "Python 3.12 virtualenv (.venv)"

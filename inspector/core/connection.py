@@ -22,6 +22,7 @@ from inspector import __version__
 from inspector.core.calls import Progress, ProgressCallback, RequestHandle
 from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
 from inspector.core.operations import Operations
+from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 
 CLIENT_INFO = types.Implementation(name="mcp-lens", version=__version__)
@@ -76,8 +77,13 @@ class Connection(Operations):
                 result = await self.session.initialize()
             self.init = result.model_dump(by_alias=True, mode="json", exclude_none=True)
         except BaseException as exc:
-            await stack.aclose()  # not in a new scope: the stack's task groups must exit in theirs
-            raise self._connect_error(exc) from exc
+            cause: BaseException = exc
+            try:
+                await stack.aclose()  # not in a new scope: the stack's task groups must exit in theirs
+            except Exception as close_exc:  # the transport's own failure says more than "closed"
+                if not isinstance(exc, OSError | ConnectFailed):
+                    cause = close_exc
+            raise self._connect_error(cause) from cause
         self._stack = stack
         return self
 
@@ -86,14 +92,20 @@ class Connection(Operations):
 
     async def aclose(self) -> None:
         stack, self._stack = self._stack, None
-        if stack is not None:
-            await stack.aclose()
         self.closed = True
+        if stack is not None:
+            try:
+                await stack.aclose()
+            except Exception as exc:  # a transport failing at teardown must not lose the session
+                leaf = _leaf_exception(exc)
+                note = f"transport error while closing: {type(leaf).__name__}: {leaf}"
+                self.store.record(Direction.META, "client", Kind.LIFECYCLE, note.encode())
 
     def describe_exit(self) -> str:
         return self.transport.describe_exit()
 
     def _connect_error(self, exc: BaseException) -> BaseException:
+        exc = _leaf_exception(exc)
         if isinstance(exc, ConnectFailed) or not isinstance(exc, Exception):
             return exc
         if isinstance(exc, OSError):  # SpawnError and friends carry their own hint
@@ -106,11 +118,15 @@ class Connection(Operations):
         if isinstance(exc, MCPError):
             if exc.code == types.CONNECTION_CLOSED:
                 return ConnectFailed(f"connection closed during initialize: {self.describe_exit()}")
-            return ConnectFailed(f"the server refused initialize: {exc.message} (code {exc.code})")
+            status = getattr(self.transport, "last_status", None)
+            http = f", after HTTP {status}" if status is not None and status >= 400 else ""
+            return ConnectFailed(
+                f"the server refused initialize: {exc.message} (code {exc.code}{http})",
+                hint="Check the URL's path (often /mcp) and the transport (Streamable HTTP or SSE)." if http else None,
+            )
         if isinstance(exc, ValidationError):
             return ConnectFailed(f"the server's initialize result does not conform to the spec: {exc}")
-        leaf = _leaf_exception(exc)
-        return ConnectFailed(f"{type(leaf).__name__}: {leaf} ({self.describe_exit()})")
+        return ConnectFailed(f"{type(exc).__name__}: {exc} ({self.describe_exit()})")
 
     # -- notifications -----------------------------------------------------------------------
     async def _on_log(self, params: types.LoggingMessageNotificationParams) -> None:

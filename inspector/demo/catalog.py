@@ -1,6 +1,6 @@
 """Resources, a resource template, prompts and argument completion for the demo server."""
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from mcp.server.mcpserver import Image, MCPServer, UserMessage
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
@@ -21,7 +21,8 @@ from inspector.demo import media
 from inspector.demo.state import DemoState
 
 NOTE_TEMPLATE = "demo://notes/{note_id}"
-STYLES = ("bullets", "one-line", "haiku")
+Style = Literal["bullets", "one-line", "haiku"]
+STYLES: tuple[str, ...] = get_args(Style)
 
 GUIDE = """# MCP Lens demo server
 
@@ -71,16 +72,16 @@ def register(server: MCPServer, state: DemoState) -> None:
         server.add_resource(FunctionResource(uri=uri, name=name, mime_type=mime, fn=render, description=name))
 
     @server.resource(NOTE_TEMPLATE, name="note", title="Note", mime_type="text/markdown")
-    def read_note(note_id: str) -> str:
+    async def read_note(note_id: str) -> str:
         """A note kept in the demo server's memory (see delete_note)."""
         if note_id not in state.notes:
             raise ResourceNotFoundError(f"No note {note_id!r}; notes: {', '.join(state.notes) or 'none'}")
         return state.notes[note_id]
 
     @server.prompt(title="Summarise a note")
-    def summarize_note(
+    async def summarize_note(
         note_id: Annotated[str, Field(description="Which note, e.g. welcome.")],
-        style: Annotated[Literal["bullets", "one-line", "haiku"], Field(description="Summary style.")] = "bullets",
+        style: Annotated[Style, Field(description="Summary style.")] = "bullets",
     ) -> list[UserMessage]:
         """Ask the model to summarise one of the server's notes (the note is embedded)."""
         text = state.notes.get(note_id, f"(note {note_id!r} does not exist)")
@@ -89,7 +90,7 @@ def register(server: MCPServer, state: DemoState) -> None:
         return [UserMessage(f"Summarise this note as {style}."), UserMessage(note)]
 
     @server.prompt(title="Describe an image")
-    def describe_image() -> list[UserMessage]:
+    async def describe_image() -> list[UserMessage]:
         """A prompt whose second message is an image."""
         return [
             UserMessage("Describe the colours in this picture."),
@@ -102,6 +103,7 @@ def register(server: MCPServer, state: DemoState) -> None:
         argument: CompletionArgument,
         context: CompletionContext | None,
     ) -> Completion | None:
+        """Suggest note ids and summary styles that start with what was typed."""
         if argument.name == "note_id":
             options = list(state.notes)
         elif argument.name == "style":

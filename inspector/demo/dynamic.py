@@ -73,7 +73,7 @@ def register(server: MCPServer, state: DemoState) -> None:
         delete_note,
         title="Delete a note",
         annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
         ),
         structured_output=False,
     )

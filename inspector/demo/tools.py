@@ -3,7 +3,7 @@
 import base64
 import random
 import zlib
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Literal
 from uuid import UUID, uuid4
@@ -243,7 +243,9 @@ def register(server: MCPServer, state: DemoState) -> None:
     )
 
 
-def _emit_logs_tool(state: DemoState):
+def _emit_logs_tool(state: DemoState) -> Callable[..., Awaitable[str]]:
+    """The ``emit_logs`` tool, bound to ``state`` for the per-connection log level."""
+
     async def emit_logs(
         ctx: Context,
         message: Annotated[str, Field(description="Text carried by every log message.")] = "Hello from the demo",

@@ -57,6 +57,10 @@ class HttpTransport:
             auth=auth,
         )
 
+    @property
+    def last_status(self) -> int | None:
+        return self.tap.last_status
+
     def describe_exit(self) -> str:
         if self.tap.last_status is not None and self.tap.last_status >= 400:
             return f"the server answered HTTP {self.tap.last_status}"

@@ -83,6 +83,14 @@ class _TappedStream(httpx2.AsyncByteStream):
         await self._inner.aclose()
 
 
+class _Replay(httpx2.AsyncByteStream):
+    def __init__(self, body: bytes) -> None:
+        self._body = body
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        yield self._body
+
+
 class TapTransport(httpx2.AsyncBaseTransport):
     """Wraps a real httpx2 transport; never changes what goes on the wire."""
 
@@ -139,7 +147,14 @@ class TapTransport(httpx2.AsyncBaseTransport):
             Direction.IN, self.name, Kind.HTTP_META, status_line.encode(), http=response_meta, notes=notes
         )
         sse = content_type.startswith("text/event-stream")
-        response.stream = _TappedStream(response.stream, self, self.name, response_meta, sse)
+        tapped = _TappedStream(response.stream, self, self.name, response_meta, sse)
+        if response.status_code >= 400:
+            # The SDK gives up on an error status without reading the body; the user needs it.
+            body = b"".join([chunk async for chunk in tapped])
+            await tapped.aclose()
+            response.stream = _Replay(body)
+        else:
+            response.stream = tapped
         return response
 
     def record_body(self, name: str, body: bytes, meta: dict[str, Any]) -> None:
