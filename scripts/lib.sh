@@ -61,6 +61,7 @@ QT_SYSTEM_PACKAGES=(
     libxcb-sync1 libxcb-util1 libxcb-xfixes0 libxcb-xkb1
 )
 # Only for a real desktop session: the wayland platform plugin (Qt falls back to xcb without them).
+# shellcheck disable=SC2034 # used by scripts/run-app
 WAYLAND_SYSTEM_PACKAGES=(libwayland-client0 libwayland-cursor0 libwayland-egl1)
 
 _APT_UPDATED=0
@@ -165,14 +166,16 @@ find_python312() {
     fi
     roots+=("${PYENV_ROOT:-}" "${HOME:-/nonexistent}/.pyenv" /root/.pyenv)
     for root in "${roots[@]}"; do
-        [ -n "$root" ] && [ -d "$root/versions" ] || continue
+        if [ -z "$root" ] || [ ! -d "$root/versions" ]; then
+            continue
+        fi
         # Newest 3.12.x first; skip 3.12-dev style folders that don't hold a working binary.
         while IFS= read -r cand; do
             if _python_ok "$cand"; then
                 echo "$cand"
                 return 0
             fi
-        done < <(ls -d "$root"/versions/3.12*/bin/python3.12 2>/dev/null | sort -rV)
+        done < <(printf '%s\n' "$root"/versions/3.12*/bin/python3.12 | sort -rV)
     done
     if command -v apt-get >/dev/null 2>&1 && [ "${MCP_LENS_SKIP_APT:-0}" != 1 ]; then
         # stdout is the answer here: keep apt's chatter on stderr.
@@ -234,7 +237,13 @@ ensure_project() {
         info "up to date (pyproject.toml unchanged since the last install)"
         return 0
     fi
-    (cd "$REPO_ROOT" && "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$spec")
+    # pip's and setuptools' chatter goes to a log, shown only when the install fails.
+    local log="$VENV/.mcp-lens-pip.log"
+    if ! (cd "$REPO_ROOT" && "$VENV/bin/python" -m pip install --disable-pip-version-check -e "$spec") \
+        >"$log" 2>&1; then
+        tail -n 60 "$log" >&2
+        die "pip install -e '$spec' failed (full log: $log)"
+    fi
     echo "$hash" >"$stamp"
     # The extra's install includes the base one.
     [ -z "$extra" ] || echo "$hash" >"$VENV/.mcp-lens-installed-base"
