@@ -43,7 +43,9 @@ def _profile(args: CliArgs) -> Any:
     if args.server_url:
         return ServerProfile(name="cli", transport=args.transport or "http", url=args.server_url, headers=args.headers)
     if args.demo:
-        command, words = sys.executable, ["-m", "inspector.demo"]
+        from inspector.demo.launch import demo_argv
+
+        command, *words = demo_argv()
     else:
         command, words = args.target[0], args.target[1:]
     return ServerProfile(name="cli", transport="stdio", command=command, args=words, env=args.env, cwd=args.cwd)

@@ -104,6 +104,13 @@ class Connection(Operations):
     def describe_exit(self) -> str:
         return self.transport.describe_exit()
 
+    async def wait_closed(self) -> None:
+        """Returns when the transport reports the server gone; never, for transports that cannot tell."""
+        waiter = getattr(self.transport, "wait_closed", None)
+        if waiter is None:
+            await anyio.sleep_forever()
+        await waiter()
+
     def _connect_error(self, exc: BaseException) -> BaseException:
         exc = _leaf_exception(exc)
         if isinstance(exc, ConnectFailed) or not isinstance(exc, Exception):

@@ -40,6 +40,12 @@ class StdioTransport:
     def describe_exit(self) -> str:
         return self.pipes.describe_exit()
 
+    async def wait_closed(self) -> None:
+        """Returns when the server has gone (stdout ended); the exit is in the record by then."""
+        while self.pipes.finished is None:
+            await anyio.sleep(0.05)
+        await self.pipes.finished.wait()
+
     @asynccontextmanager
     async def open(self) -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
         await self.pipes.start()

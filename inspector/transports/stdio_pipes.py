@@ -51,6 +51,7 @@ class StdioPipes:
         self._transports: list[asyncio.BaseTransport] = []
         self._writer: asyncio.StreamWriter | None = None
         self._stderr_task: asyncio.Task[None] | None = None
+        self.finished: asyncio.Event | None = None  # set once stdout has ended and the exit is recorded
 
     async def start(self) -> None:
         """Spawn (unless a process was handed in) and connect the pipes to the running loop."""
@@ -69,6 +70,7 @@ class StdioPipes:
         self._transports = [out_transport, err_transport]
         self._writer = asyncio.StreamWriter(w_transport, w_protocol, None, loop)
         self._stderr_task = asyncio.ensure_future(self._pump_stderr())
+        self.finished = asyncio.Event()
 
     # -- reading -----------------------------------------------------------------------------
     async def next_line(self) -> tuple[bytes, Entry] | None:
@@ -78,6 +80,8 @@ class StdioPipes:
                 return line, self.store.record_message(Direction.IN, NAME, line)
         await self.wait_exit(0.0 if self.closing else GRACE_SECONDS)
         self.record_exit()
+        if self.finished is not None:
+            self.finished.set()
         return None
 
     async def _pump_stderr(self) -> None:
