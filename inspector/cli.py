@@ -13,7 +13,9 @@ from typing import Any
 from inspector.cliargs import CliArgs, UsageError, parse
 
 EXIT_USAGE = 2
-CLI_GRACE = 0.25  # seconds between closing the server's stdin and SIGTERM
+# Seconds between closing the server's stdin and SIGTERM. The answer is printed by then; servers
+# such as server-everything keep a timer alive for ~0.35 s after stdin closes.
+CLI_GRACE = 0.05
 
 
 def _fail(error: dict[str, Any], code: int) -> int:
@@ -66,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             process = spawn(StdioCommand(profile.command, list(profile.args), dict(profile.env), profile.cwd))
         except SpawnError as exc:
             return _fail({"error": "connection", "message": str(exc)}, 3)
+        _preload_schema_checker()
     import asyncio
 
     from inspector.core.errors import LensError
@@ -76,6 +79,16 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(exc.to_json(), exc.exit_code)
     except KeyboardInterrupt:
         return _fail({"error": "interrupted", "message": "interrupted by the user"}, 130)
+
+
+def _preload_schema_checker() -> None:
+    """Import jsonschema on a thread while the main thread waits for the server to start."""
+    import threading
+
+    def load() -> None:
+        import jsonschema.validators  # noqa: F401
+
+    threading.Thread(target=load, name="preload-jsonschema", daemon=True).start()
 
 
 async def _run(args: CliArgs, profile: Any, process: Any) -> int:

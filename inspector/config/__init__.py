@@ -1,17 +1,5 @@
-"""Server profiles, the user's profile store, and import/export of `mcp.json`-style files."""
+"""Server profiles, the user's profile store, and import/export of `mcp.json`-style files.
 
-from inspector.config.formats import ImportResult, export_entry, export_file, load_server, load_servers
-from inspector.config.profile import ProfileError, ServerProfile
-from inspector.config.store import ProfileStore, default_path
-
-__all__ = [
-    "ImportResult",
-    "ProfileError",
-    "ProfileStore",
-    "ServerProfile",
-    "default_path",
-    "export_entry",
-    "export_file",
-    "load_server",
-    "load_servers",
-]
+Import from the submodules (`profile`, `formats`, `store`): this package imports nothing itself,
+so the CLI pays only for what it uses before it starts the server.
+"""

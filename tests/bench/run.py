@@ -56,6 +56,7 @@ def main(argv: list[str]) -> int:
             crashed.append(name)
         print(f"[{name}: {time.perf_counter() - started:.1f} s]", file=sys.stderr, flush=True)
     print_table(rows)
+    sys.stdout.flush()
     if crashed:
         print(f"crashed: {', '.join(crashed)}", file=sys.stderr)
     return 1 if crashed else 0

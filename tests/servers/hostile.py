@@ -7,6 +7,7 @@
   unknown-id    answers tools/call first with a wrong id, then with the right one
   huge          answers tools/call with a 20 MB text block (one 20 MB line)
   bad-tools     a tool without inputSchema, a content block of an unknown type
+  html          markup in every server-controlled string (names, descriptions, instructions, stderr)
 Every line written to stdout is also appended to the file named by $HOSTILE_LOG, if set.
 """
 
@@ -32,7 +33,12 @@ def send(message: dict) -> None:
     write_raw(json.dumps(message).encode())
 
 
+MARKUP = '<img src="file:///etc/passwd"> <a href="https://x">x</a> <b>bold</b>'
+
+
 def tools() -> list[dict]:
+    if MODE == "html":
+        return [{"name": "markup<b>", "description": MARKUP, "inputSchema": {"type": "object"}}]
     if MODE == "bad-tools":
         return [
             {"name": "no_schema", "description": "has no inputSchema"},
@@ -53,6 +59,8 @@ def call(rpc_id: object, params: dict) -> None:
     if MODE == "huge":
         send({"jsonrpc": "2.0", "id": rpc_id, "result": {"content": [{"type": "text", "text": "x" * 20_000_000}]}})
         return
+    if MODE == "html":
+        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": MARKUP}})
     if MODE == "bad-tools":
         block = {"type": "hologram", "data": "???"}
         send({"jsonrpc": "2.0", "id": rpc_id, "result": {"content": [block]}})
@@ -77,6 +85,11 @@ def main() -> None:
                 "capabilities": {"tools": {}},
                 "serverInfo": {"name": f"hostile-{MODE}", "version": "0"},
             }
+            if MODE == "html":
+                result["instructions"] = MARKUP
+                result["serverInfo"]["title"] = MARKUP
+                sys.stderr.write(MARKUP + "\n")
+                sys.stderr.flush()
             send({"jsonrpc": "2.0", "id": rpc_id, "result": result})
         elif method == "tools/list":
             if MODE == "garbage":

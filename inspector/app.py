@@ -1,0 +1,102 @@
+"""Composition root: the QApplication, the qasync loop, the main window and the first connection.
+
+``mcp-lens`` opens connected to the embedded demo server (or to the last server used);
+``mcp-lens --config FILE --server NAME`` and ``mcp-lens <command…>`` open on that server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from dataclasses import dataclass, field
+
+from inspector.config.profile import ServerProfile
+
+ORGANIZATION = "mcp-lens"
+APPLICATION = "MCP Lens"
+
+
+@dataclass
+class AppArgs:
+    config: str | None = None
+    server: str | None = None
+    command: list[str] = field(default_factory=list)
+
+
+def parse_args(argv: list[str]) -> AppArgs:
+    parser = argparse.ArgumentParser(
+        prog="mcp-lens",
+        description="Inspect and debug MCP servers. With no arguments, opens on the embedded demo server.",
+        epilog="Headless: mcp-lens --cli … (see mcp-lens --cli --help).",
+    )
+    parser.add_argument("--config", metavar="FILE", help="an mcp.json-style file to open a server from")
+    parser.add_argument("--server", metavar="NAME", help="the server's name in --config")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="a stdio server command to open")
+    ns = parser.parse_args(argv)
+    command = ns.command[1:] if ns.command[:1] == ["--"] else ns.command
+    return AppArgs(config=ns.config, server=ns.server, command=command)
+
+
+def demo_profile() -> ServerProfile:
+    from inspector.demo.launch import demo_argv
+
+    command, *args = demo_argv()
+    return ServerProfile(name="Demo server", transport="stdio", command=command, args=args)
+
+
+def initial_profile(args: AppArgs, profiles: object, last: str | None) -> ServerProfile:
+    """What to connect to first: the command line, else the last server used, else the demo."""
+    if args.config:
+        from inspector.config.formats import load_server, load_servers
+
+        if args.server:
+            return load_server(args.config, args.server)
+        found = load_servers(args.config)
+        if len(found.profiles) != 1:
+            raise ValueError(f"{args.config} has {len(found.profiles)} servers: pick one with --server NAME")
+        return found.profiles[0]
+    if args.command:
+        return ServerProfile(name=args.command[0], transport="stdio", command=args.command[0], args=args.command[1:])
+    names = getattr(profiles, "names", lambda: [])()
+    if last and last in names:
+        return profiles.get(last)  # type: ignore[attr-defined]
+    return demo_profile()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setDesktopFileName("mcp-lens")
+    import qasync
+
+    return qasync.run(run(app, args))
+
+
+async def run(app: object, args: AppArgs) -> int:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QMessageBox
+
+    from inspector.config.profile import ProfileError
+    from inspector.config.store import ProfileStore
+    from inspector.ui.main_window import MainWindow
+
+    settings = QSettings(ORGANIZATION, "mcp-lens")
+    profiles = ProfileStore()
+    window = MainWindow(profiles, demo_profile(), settings)
+    window.show()
+    try:
+        profile = initial_profile(args, profiles, settings.value("session/lastServer"))
+    except (ProfileError, ValueError, OSError) as exc:
+        QMessageBox.warning(window, "Cannot open that server", str(exc))
+        profile = demo_profile()
+    window.connect_profile(profile)
+    closed = asyncio.get_running_loop().create_future()
+    app.lastWindowClosed.connect(lambda: closed.done() or closed.set_result(None))  # type: ignore[attr-defined]
+    await closed
+    await window.session.shutdown()
+    return 0

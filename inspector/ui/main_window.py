@@ -1,0 +1,221 @@
+"""The main window: servers on the left, tabs in the middle, traffic / output / notifications below."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QWidget,
+)
+
+from inspector.config.profile import ServerProfile
+from inspector.config.store import ProfileStore
+from inspector.core.errors import LensError
+from inspector.traffic import jsonl
+from inspector.traffic.store import TrafficStore
+from inspector.ui.about import show_about
+from inspector.ui.output_panes import NotificationsPane, ServerOutputPane
+from inspector.ui.servers_panel import ServersPanel
+from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.status_panel import StatusPanel
+from inspector.ui.tools_tab import ToolsTab
+from inspector.ui.traffic_view import TrafficView
+from inspector.ui.viewer_window import ViewerWindow
+
+
+class MainWindow(QMainWindow):
+    def __init__(
+        self,
+        profiles: ProfileStore,
+        demo: ServerProfile,
+        settings: QSettings,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("MCP Lens")
+        self.settings = settings
+        self.store = TrafficStore()
+        self.session = SessionController(self.store, self)
+        self.viewers: list[ViewerWindow] = []
+
+        self.servers = ServersPanel(profiles, demo)
+        self.status_panel = StatusPanel()
+        self.left = QSplitter(Qt.Orientation.Vertical)
+        self.left.setObjectName("leftSplitter")
+        self.left.addWidget(self.servers)
+        self.left.addWidget(self.status_panel)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("centralTabs")
+        self.tools_tab = ToolsTab()
+        self.tabs.addTab(self.tools_tab, "Tools")
+        self.main_split = QSplitter()
+        self.main_split.setObjectName("mainSplitter")
+        self.main_split.addWidget(self.left)
+        self.main_split.addWidget(self.tabs)
+        self.main_split.setStretchFactor(1, 1)
+        self.main_split.setSizes([300, 900])
+        self.setCentralWidget(self.main_split)
+
+        self.traffic = TrafficView(self.store)
+        self.output = ServerOutputPane(self.store)
+        self.notifications = NotificationsPane(self.store)
+        self.bottom = QTabWidget()
+        self.bottom.setObjectName("bottomTabs")
+        self.bottom.addTab(self.traffic, "Traffic")
+        self.bottom.addTab(self.output, "Server output")
+        self.bottom.addTab(self.notifications, "Notifications")
+        self.dock = QDockWidget("Traffic, output and notifications", self)
+        self.dock.setObjectName("bottomDock")
+        self.dock.setWidget(self.bottom)
+        self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
+        self.state_label = QLabel()
+        self.state_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.statusBar().addWidget(self.state_label, 1)
+
+        self._build_menus()
+        self.servers.connectRequested.connect(self.connect_profile)
+        self.session.stateChanged.connect(self._on_state)
+        self.session.connected.connect(self.status_panel.show_connection)
+        self.session.toolsChanged.connect(self.tools_tab.show_listing)
+        self.session.requestFinished.connect(self._on_request_finished)
+        self.traffic.resendRequested.connect(self._resend)
+        self._restore()
+
+    # -- menus and shortcuts -----------------------------------------------------------------
+    def _action(self, menu: Any, text: str, slot: Any, shortcut: QKeySequence | str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        self._action(file, "&Open session…", self.open_session, QKeySequence.StandardKey.Open)
+        self._action(file, "&Export session…", self.export_session, QKeySequence.StandardKey.Save)
+        file.addSeparator()
+        self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        server = bar.addMenu("&Server")
+        self._action(server, "&Connect", self._connect_selected, "Ctrl+Return")
+        self._action(server, "&Disconnect", self.session.disconnect, "Ctrl+Shift+D")
+        self._action(server, "&Reconnect", self.session.reconnect, "Ctrl+R")
+        view = bar.addMenu("&View")
+        view.addAction(self.dock.toggleViewAction())
+        for index, name in enumerate(("Traffic", "Server output", "Notifications")):
+            self._action(view, name, lambda _=False, i=index: self._show_bottom(i), f"Alt+{index + 1}")
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&About MCP Lens", lambda: show_about(self))
+
+    def _show_bottom(self, index: int) -> None:
+        self.dock.show()
+        self.bottom.setCurrentIndex(index)
+
+    # -- connecting --------------------------------------------------------------------------
+    def connect_profile(self, profile: ServerProfile) -> None:
+        self.tools_tab.clear()
+        self.traffic.set_cli_target(cli_target(profile))
+        self.servers.select(profile.name)
+        self.settings.setValue("session/lastServer", profile.name)
+        self.session.connect_profile(profile)
+
+    def _connect_selected(self) -> None:
+        profile = self.servers.selected_profile()
+        if profile is not None:
+            self.connect_profile(profile)
+
+    def _on_state(self, state: str, detail: str) -> None:
+        self.status_panel.show_state(state, detail)
+        self.state_label.setText(detail.splitlines()[0] if detail else state)
+        if self.session.profile is not None:
+            self.servers.set_state(self.session.profile.name, state)
+        if state == "failed":
+            self.statusBar().showMessage("Connection failed — see the server panel for what to check", 8000)
+
+    def _resend(self, method: str, params: Any) -> None:
+        if self.session.state != CONNECTED or self.session.send_request(method, params) is None:
+            QMessageBox.warning(self, "Not connected", "Connect to a server before re-sending a request.")
+
+    def _on_request_finished(self, method: str, outcome: Any) -> None:
+        if isinstance(outcome, LensError):
+            self.statusBar().showMessage(f"{method}: {outcome.message}", 10000)
+
+    # -- sessions on disk --------------------------------------------------------------------
+    def export_session(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export session", "session.jsonl", "Traffic (*.jsonl)")
+        if path:
+            self.save_session(Path(path))
+
+    def save_session(self, path: Path) -> None:
+        profile = self.session.profile
+        meta = {"server": profile.redacted().to_entry(), "name": profile.name} if profile else {}
+        try:
+            count = jsonl.save(path, self.store, meta=meta)
+        except OSError as exc:
+            QMessageBox.critical(self, "Export failed", f"Could not write {path}: {exc.strerror or exc}")
+            return
+        self.statusBar().showMessage(f"Exported {count} entries to {path}", 8000)
+
+    def open_session(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open session", "", "Traffic (*.jsonl);;All files (*)")
+        if path:
+            self.open_session_file(Path(path))
+
+    def open_session_file(self, path: Path) -> ViewerWindow | None:
+        viewer = ViewerWindow.open(path, self)
+        if viewer is not None:
+            self.viewers.append(viewer)
+            viewer.show()
+        return viewer
+
+    # -- window state ------------------------------------------------------------------------
+    def _restore(self) -> None:
+        if (geometry := self.settings.value("window/geometry")) is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 860)
+        if (state := self.settings.value("window/state")) is not None:
+            self.restoreState(state)
+        for splitter in (self.main_split, self.left):
+            if (sizes := self.settings.value(f"splitters/{splitter.objectName()}")) is not None:
+                splitter.restoreState(sizes)
+
+    def save_window_state(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        for splitter in (self.main_split, self.left):
+            self.settings.setValue(f"splitters/{splitter.objectName()}", splitter.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        self.save_window_state()
+        for viewer in self.viewers:
+            viewer.close()
+        asyncio.ensure_future(self.session.shutdown())
+        super().closeEvent(event)
+
+
+def cli_target(profile: ServerProfile) -> list[str]:
+    """The `mcp-lens --cli` target words for "copy as command" (secrets redacted)."""
+    safe = profile.redacted()
+    if safe.transport == "stdio":
+        words = [f"-e={key}={value}" for key, value in safe.env.items()]
+        return [*words, "--", safe.command, *safe.args]
+    words = ["--server-url", safe.url, "--transport", safe.transport]
+    for name, value in safe.headers.items():
+        words += ["--header", f"{name}: {value}"]
+    return words

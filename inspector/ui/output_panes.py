@@ -1,0 +1,196 @@
+"""The bottom dock's "Server output" (stderr, live) and "Notifications" panes, fed by the recorder.
+
+Both subscribe to the store, queue what arrives and flush once per event-loop tick, so a server
+flooding stderr or notifications costs one widget update per tick, not one per line.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.traffic.entry import Direction, Entry, Kind
+from inspector.traffic.store import TrafficStore
+
+MAX_OUTPUT_LINES = 50_000
+SUMMARY_CHARS = 300
+
+
+def clock(wall: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(wall)) + f".{int(wall * 1000) % 1000:03d}"
+
+
+class _Batcher:
+    """Collects items and hands them over once per event-loop tick."""
+
+    def __init__(self, flush: Any) -> None:
+        self.items: list[Any] = []
+        self._flush = flush
+        self._timer = QTimer()
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._run)
+
+    def add(self, item: Any) -> None:
+        self.items.append(item)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _run(self) -> None:
+        items, self.items = self.items, []
+        if items:
+            self._flush(items)
+
+
+class ServerOutputPane(QWidget):
+    """The server's stderr lines as they arrive, with timestamps; process lifecycle lines marked •."""
+
+    def __init__(self, store: TrafficStore, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text = QPlainTextEdit(readOnly=True)
+        self.text.setObjectName("serverOutput")
+        self.text.setMaximumBlockCount(MAX_OUTPUT_LINES)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        copy = QPushButton("Copy all")
+        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.text.toPlainText()))
+        clear = QPushButton("Clear")
+        clear.clicked.connect(self.text.clear)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("stderr of the server process, live"))
+        bar.addStretch(1)
+        bar.addWidget(copy)
+        bar.addWidget(clear)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(bar)
+        layout.addWidget(self.text)
+        self._batch = _Batcher(self._flush)
+        store.subscribe(self._on_entry)
+
+    def _on_entry(self, entry: Entry) -> None:
+        if entry.kind is Kind.STDERR:
+            self._batch.add(f"{clock(entry.wall)}  {entry.raw.decode('utf-8', 'replace').rstrip()}")
+        elif entry.kind is Kind.LIFECYCLE:
+            self._batch.add(f"{clock(entry.wall)}  • {entry.raw.decode('utf-8', 'replace')}")
+
+    def _flush(self, lines: list[str]) -> None:
+        bar = self.text.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum() - 2
+        self.text.appendPlainText("\n".join(lines))  # plain text: server output is never rich text
+        if at_bottom:
+            bar.setValue(bar.maximum())
+
+
+def summarize(method: str, params: Any) -> tuple[str, str, str]:
+    """(level, logger, summary) for a notification."""
+    if not isinstance(params, dict):
+        return "", "", ""
+    if method == "notifications/message":
+        data = params.get("data")
+        text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+        return str(params.get("level", "")), str(params.get("logger") or ""), text[:SUMMARY_CHARS]
+    if method == "notifications/progress":
+        total = params.get("total")
+        done = f"{params.get('progress')}" + (f"/{total}" if total is not None else "")
+        message = params.get("message")
+        return "", "", f"token {params.get('progressToken')!r}: {done}" + (f" — {message}" if message else "")
+    shown = {k: v for k, v in params.items() if k != "_meta"}
+    return "", "", json.dumps(shown, ensure_ascii=False)[:SUMMARY_CHARS] if shown else ""
+
+
+class NotificationsModel(QAbstractTableModel):
+    COLUMNS = ("Time", "Notification", "Level", "Logger", "Details")
+
+    def __init__(self, store: TrafficStore) -> None:
+        super().__init__()
+        self.rows: list[tuple[str, str, str, str, str, int]] = []
+        self._batch = _Batcher(self._flush)
+        store.subscribe(self._on_entry)
+
+    def _on_entry(self, entry: Entry) -> None:
+        if entry.kind is Kind.NOTIFICATION and entry.direction is Direction.IN:
+            self._batch.add(entry)
+
+    def _flush(self, entries: list[Entry]) -> None:
+        rows = []
+        for entry in entries:
+            parsed = entry.parsed()
+            params = parsed.get("params") if isinstance(parsed, dict) else None
+            level, logger, summary = summarize(entry.method or "", params)
+            rows.append((clock(entry.wall), entry.method or "", level, logger, summary, entry.seq))
+        first = len(self.rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
+        self.rows.extend(rows)
+        self.endInsertRows()
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self.rows.clear()
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole) and index.isValid():
+            return self.rows[index.row()][index.column()]
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.COLUMNS[section]
+        return None
+
+
+class NotificationsPane(QWidget):
+    """Logging messages (with level), progress, list_changed and every other server notification."""
+
+    def __init__(self, store: TrafficStore, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = NotificationsModel(store)
+        self.table = QTableView()
+        self.table.setObjectName("notifications")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        for column, width in enumerate((100, 230, 70, 110)):
+            header.resizeSection(column, width)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        clear = QPushButton("Clear")
+        clear.clicked.connect(self.model.clear)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("notifications from the server"))
+        bar.addStretch(1)
+        bar.addWidget(clear)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(bar)
+        layout.addWidget(self.table)
+        self.model.rowsInserted.connect(self._follow)
+
+    def _follow(self) -> None:
+        bar = self.table.verticalScrollBar()
+        if bar.value() >= bar.maximum() - 2:
+            QTimer.singleShot(0, self.table.scrollToBottom)

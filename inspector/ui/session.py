@@ -1,0 +1,150 @@
+"""Runs one server connection at a time on the qasync loop and reports it to the window as Qt signals.
+
+A connection is entered and left by one dedicated task (the SDK's cancel scopes are task-bound);
+requests the user makes run as tasks of their own on the same loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from inspector.config.profile import ServerProfile
+from inspector.core.errors import LensError
+from inspector.core.operations import Event
+from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.store import TrafficStore
+
+DISCONNECTED, CONNECTING, CONNECTED, FAILED = "disconnected", "connecting", "connected", "failed"
+
+
+class SessionController(QObject):
+    """Owns the current `Connection`. States: disconnected → connecting → connected | failed."""
+
+    stateChanged = Signal(str, str)  # state, detail (plain text)
+    connected = Signal(object)  # the Connection
+    toolsChanged = Signal(object)  # ToolListing
+    requestFinished = Signal(str, object)  # method, result dict or LensError
+    serverEvent = Signal(object)  # core Event
+
+    def __init__(self, store: TrafficStore, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.profile: ServerProfile | None = None
+        self.connection: Any = None
+        self.state = DISCONNECTED
+        self.detail = ""
+        self._runner: asyncio.Task[None] | None = None
+        self._stop: asyncio.Event | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.connect_timeout = 30.0
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def connect_profile(self, profile: ServerProfile) -> None:
+        """Disconnect from the current server (if any) and connect to `profile`."""
+        previous = self._runner
+        self.profile = profile
+        self._set_state(CONNECTING, f"connecting to {profile.name}…")
+        self._runner = asyncio.ensure_future(self._run(profile, previous))
+
+    def reconnect(self) -> None:
+        if self.profile is not None:
+            self.connect_profile(self.profile)
+
+    def disconnect(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+
+    async def shutdown(self) -> None:
+        """Disconnect and wait until the server process is gone (used when the window closes)."""
+        self.disconnect()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._runner is not None:
+            await asyncio.gather(self._runner, return_exceptions=True)
+
+    async def _run(self, profile: ServerProfile, previous: asyncio.Task[None] | None) -> None:
+        if previous is not None and not previous.done():
+            if self._stop is not None:
+                self._stop.set()
+            await asyncio.gather(previous, return_exceptions=True)
+        stop = self._stop = asyncio.Event()
+        from inspector.core.connection import Connection  # the SDK import is slow: only when needed
+        from inspector.core.targets import make_transport
+
+        try:
+            transport = make_transport(profile, self.store)
+            async with Connection(transport, connect_timeout=self.connect_timeout) as conn:
+                self.connection = conn
+                conn.subscribe(self._on_event)
+                name = conn.server_info.get("name", profile.name)
+                self._set_state(CONNECTED, f"connected to {name} (protocol {conn.protocol_version})")
+                self.connected.emit(conn)
+                self._spawn(self._list_tools())
+                closed = asyncio.ensure_future(conn.wait_closed())
+                stopped = asyncio.ensure_future(stop.wait())
+                await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                for waiter in (closed, stopped):
+                    waiter.cancel()
+                lost = not stop.is_set()
+                reason = conn.describe_exit()
+            self.connection = None
+            if lost:
+                self._set_state(FAILED, f"the connection ended: {reason}")
+            else:
+                self._set_state(DISCONNECTED, "disconnected")
+        except LensError as exc:
+            self.connection = None
+            self._note(f"connect failed: {exc.message}")
+            self._set_state(FAILED, exc.message + (f"\n{exc.hint}" if exc.hint else ""))
+        except Exception as exc:  # never let a broken server take the window down
+            self.connection = None
+            self._set_state(FAILED, f"{type(exc).__name__}: {exc}")
+
+    def _note(self, text: str) -> None:
+        self.store.record(Direction.META, "client", Kind.LIFECYCLE, text.encode())
+
+    def _set_state(self, state: str, detail: str) -> None:
+        self.state, self.detail = state, detail
+        self.stateChanged.emit(state, detail)
+
+    def _on_event(self, event: Event) -> None:
+        if event.kind == "tools_changed":
+            self.toolsChanged.emit(event.data["listing"])
+        self.serverEvent.emit(event)
+
+    # -- requests ----------------------------------------------------------------------------
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _list_tools(self) -> None:
+        conn = self.connection
+        if conn is None:
+            return
+        try:
+            listing = await conn.list_tools()
+        except LensError as exc:
+            self.requestFinished.emit("tools/list", exc)
+            return
+        self.toolsChanged.emit(listing)
+
+    def send_request(self, method: str, params: Any) -> asyncio.Task[Any] | None:
+        """Send a request the user wrote (e.g. a re-send from the traffic log) as a new request."""
+        conn = self.connection
+        if conn is None:
+            return None
+
+        async def run() -> None:
+            try:
+                result = await conn.request(method, params if isinstance(params, dict) else None)
+            except LensError as exc:
+                self.requestFinished.emit(method, exc)
+                return
+            self.requestFinished.emit(method, result)
+
+        return self._spawn(run())

@@ -1,0 +1,73 @@
+"""What was negotiated with the server: state, protocol version, server info, capabilities, instructions."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+
+def _label(object_name: str) -> QLabel:
+    label = QLabel()
+    label.setObjectName(object_name)
+    label.setTextFormat(Qt.TextFormat.PlainText)  # server-controlled text is never rich text
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def describe_capabilities(capabilities: dict[str, Any]) -> str:
+    parts = []
+    for name in sorted(capabilities):
+        value = capabilities[name]
+        flags = [k for k, v in value.items() if v is True] if isinstance(value, dict) else []
+        parts.append(f"{name} ({', '.join(flags)})" if flags else name)
+    return ", ".join(parts) or "none"
+
+
+class StatusPanel(QWidget):
+    """Shown under the server list; empty fields read "—"."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = _label("connectionState")
+        self.server = _label("serverInfo")
+        self.protocol = _label("protocolVersion")
+        self.capabilities = _label("capabilities")
+        self.instructions = QPlainTextEdit(readOnly=True)
+        self.instructions.setObjectName("instructions")
+        self.instructions.setMaximumHeight(120)
+        self.instructions.setPlaceholderText("The server sent no instructions.")
+        form = QFormLayout()
+        form.addRow("State", self.state)
+        form.addRow("Server", self.server)
+        form.addRow("Protocol", self.protocol)
+        form.addRow("Capabilities", self.capabilities)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(form)
+        layout.addWidget(QLabel("Instructions"))
+        layout.addWidget(self.instructions)
+        self.show_state("disconnected", "not connected")
+
+    def show_state(self, state: str, detail: str) -> None:
+        self.state.setText(detail or state)
+        self.state.setProperty("state", state)
+        if state != "connected":
+            self.show_connection(None)
+
+    def show_connection(self, conn: Any) -> None:
+        if conn is None:
+            for label in (self.server, self.protocol, self.capabilities):
+                label.setText("—")
+            self.instructions.setPlainText("")
+            return
+        info = conn.server_info
+        title = f" — {info['title']}" if info.get("title") else ""
+        self.server.setText(f"{info.get('name', '?')} {info.get('version', '')}".strip() + title)
+        self.protocol.setText(conn.protocol_version or "—")
+        self.capabilities.setText(describe_capabilities(conn.capabilities))
+        self.capabilities.setToolTip(json.dumps(conn.capabilities, indent=2))
+        self.instructions.setPlainText(conn.instructions or "")

@@ -1,0 +1,52 @@
+"""Qt + asyncio for the UI tests: one qasync loop over the test QApplication, for this package only.
+
+Pattern from DESIGN.md: the loop is created with ``already_running=True`` so qtbot's event
+processing drives asyncio callbacks. It is never stopped with ``loop.stop()`` (that would quit the
+QApplication and make every later ``waitUntil`` return at once): at the end it is marked not
+running and closed, so tests outside this package can use ``asyncio.run`` again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+@pytest.fixture(scope="package")
+def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
+    import qasync
+
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    yield loop
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
+    loop._QEventLoop__is_running = False  # type: ignore[attr-defined]  # see the module docstring
+    asyncio.events._set_running_loop(None)
+    asyncio.set_event_loop(None)
+    loop.close()
+
+
+@pytest.fixture
+def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Profiles file and QSettings in a temporary folder, never the user's."""
+    from PySide6.QtCore import QSettings
+
+    config = tmp_path / "config"
+    config.mkdir()
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(config))
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(config))
+    return config
+
+
+def screenshot(widget, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    assert widget.grab().save(str(path)), f"could not save {path}"
+    return path
