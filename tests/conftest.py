@@ -80,6 +80,14 @@ def everything_http(everything: str) -> Iterator[str]:
 
 
 @pytest.fixture
+def everything_sse(everything: str) -> Iterator[str]:
+    """server-everything over legacy SSE; yields the SSE endpoint URL."""
+    port = free_port()
+    for _ in _serve(["node", everything, "sse"], port, {"PORT": str(port)}):
+        yield f"http://127.0.0.1:{port}/sse"
+
+
+@pytest.fixture
 def hostile() -> Callable[[str], list[str]]:
     """argv of the hostile test server in a given mode."""
     return lambda mode: [sys.executable, str(HOSTILE), mode]

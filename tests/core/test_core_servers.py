@@ -127,6 +127,21 @@ def test_everything_over_streamable_http(everything_http: str) -> None:
     assert any(e.http and "sse" in e.http for e in store), "SSE events were tapped"
 
 
+def test_everything_over_legacy_sse(everything_sse: str) -> None:
+    store = TrafficStore()
+
+    async def body(conn: Operations) -> tuple:
+        listing = await conn.list_tools()
+        return listing, await conn.call_tool("echo", {"message": "over sse"})
+
+    listing, echo = run_with(http_profile(everything_sse, "sse"), body, store=store)
+    assert "echo" in listing.names() and echo.result["content"][0]["text"] == "Echo: over sse"
+    endpoint = [e for e in store if e.http and e.http.get("sse", {}).get("event") == "endpoint"]
+    assert endpoint and endpoint[0].kind is Kind.HTTP_META, "the endpoint event is recorded, not parsed as JSON"
+    responses = [e for e in store if e.kind is Kind.RESPONSE and e.transport == "sse"]
+    assert responses and all(e.peer_seq for e in responses)
+
+
 def test_bearer_token_is_on_the_wire_but_not_in_the_record(demo_http: str) -> None:
     store = TrafficStore()
     profile = http_profile(demo_http, bearer_token="s3cret-token", headers={"X-Trace": "visible"})
