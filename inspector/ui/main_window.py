@@ -201,11 +201,11 @@ class MainWindow(QMainWindow):
             self.settings.setValue(f"splitters/{splitter.objectName()}", splitter.saveState())
         self.settings.sync()
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.save_window_state()
         for viewer in self.viewers:
             viewer.close()
-        asyncio.ensure_future(self.session.shutdown())
+        self._shutdown = asyncio.ensure_future(self.session.shutdown())
         super().closeEvent(event)
 
 

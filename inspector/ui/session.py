@@ -12,7 +12,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from inspector.config.profile import ServerProfile
-from inspector.core.errors import LensError
+from inspector.core.errors import LensError, RequestTimeout
+from inspector.core.history import CallRecord
 from inspector.core.operations import Event
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
@@ -28,6 +29,7 @@ class SessionController(QObject):
     toolsChanged = Signal(object)  # ToolListing
     requestFinished = Signal(str, object)  # method, result dict or LensError
     serverEvent = Signal(object)  # core Event
+    callUpdated = Signal(object)  # CallRecord: started, progressed or finished
 
     def __init__(self, store: TrafficStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -132,6 +134,36 @@ class SessionController(QObject):
             self.requestFinished.emit("tools/list", exc)
             return
         self.toolsChanged.emit(listing)
+
+    def call_tool(
+        self, name: str, arguments: dict[str, Any], *, timeout: float | None, max_total: float | None
+    ) -> CallRecord | None:
+        """Start a tool call; progress and the outcome arrive through `callUpdated`. Several may run."""
+        conn = self.connection
+        if conn is None:
+            return None
+        record = CallRecord(name, dict(arguments), conn.new_handle("tools/call", timeout, max_total))
+
+        def progressed(_item: Any) -> None:
+            self.callUpdated.emit(record)
+
+        async def run() -> None:
+            try:
+                outcome = await conn.call_tool(name, arguments, handle=record.handle, on_progress=progressed)
+            except LensError as exc:
+                record.finish(error=exc)
+            except asyncio.CancelledError:
+                record.finish(error=RequestTimeout("the call was abandoned", cancelled=True))
+                self.callUpdated.emit(record)
+                raise
+            else:
+                record.findings = outcome.findings
+                record.finish(result=outcome.result)
+            self.callUpdated.emit(record)
+
+        self._spawn(run())
+        self.callUpdated.emit(record)
+        return record
 
     def send_request(self, method: str, params: Any) -> asyncio.Task[Any] | None:
         """Send a request the user wrote (e.g. a re-send from the traffic log) as a new request."""

@@ -1,0 +1,71 @@
+"""The record of tool calls made by hand: arguments, duration, outcome; for re-running and copying."""
+
+from __future__ import annotations
+
+import itertools
+import shlex
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.core.calls import RequestHandle
+from inspector.core.errors import LensError, ProtocolError, RequestTimeout
+
+PENDING, OK, TOOL_ERROR, PROTOCOL_ERROR, TIMEOUT, CANCELLED, FAILED = (
+    "running",
+    "ok",
+    "isError",
+    "protocol error",
+    "timeout",
+    "cancelled",
+    "failed",
+)
+
+_ids = itertools.count(1)
+
+
+@dataclass
+class CallRecord:
+    """One `tools/call` the user made. `result` is the raw result dict; `error` the core's error."""
+
+    tool: str
+    arguments: dict[str, Any]
+    handle: RequestHandle
+    id: int = field(default_factory=lambda: next(_ids))
+    started: float = field(default_factory=time.time)
+    duration_ms: float | None = None
+    outcome: str = PENDING
+    result: dict[str, Any] | None = None
+    error: LensError | None = None
+    findings: list[Any] = field(default_factory=list)
+
+    def finish(self, result: dict[str, Any] | None = None, error: LensError | None = None) -> None:
+        self.duration_ms = (time.time() - self.started) * 1000.0
+        self.result, self.error = result, error
+        if error is None:
+            self.outcome = TOOL_ERROR if isinstance(result, dict) and result.get("isError") is True else OK
+        elif isinstance(error, ProtocolError):
+            self.outcome = PROTOCOL_ERROR
+        elif isinstance(error, RequestTimeout):
+            self.outcome = CANCELLED if error.details.get("cancelled") else TIMEOUT
+        else:
+            self.outcome = FAILED
+
+    @property
+    def done(self) -> bool:
+        return self.outcome != PENDING
+
+
+def cli_command(target: list[str] | None, tool: str, arguments: dict[str, Any]) -> str:
+    """`mcp-lens --cli` command line that repeats a call (shell-quoted; target words come first)."""
+    import json
+
+    words = ["mcp-lens", "--cli", "--method", "tools/call", "--tool-name", tool]
+    words += ["--tool-args-json", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
+    if target:
+        if "--" in target:
+            cut = target.index("--")
+            words = [*words[:2], *target[:cut], *words[2:], *target[cut:]]
+        else:
+            words = [*words[:2], *target, *words[2:]]
+    return shlex.join(words)
