@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import HOSTILE, REPO
+from lens_support import HOSTILE, REPO
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction

@@ -7,7 +7,7 @@ import pkgutil
 import subprocess
 import sys
 
-from conftest import REPO
+from lens_support import REPO
 
 import inspector
 

@@ -7,6 +7,7 @@ shown and flagged (see `findings`), never rejected wholesale.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from contextlib import AsyncExitStack
 from typing import Any, Protocol
@@ -108,7 +109,7 @@ class Connection(Operations):
         """Returns when the transport reports the server gone; never, for transports that cannot tell."""
         waiter = getattr(self.transport, "wait_closed", None)
         if waiter is None:
-            await anyio.sleep_forever()
+            await asyncio.get_running_loop().create_future()  # never resolves
         await waiter()
 
     def _connect_error(self, exc: BaseException) -> BaseException:

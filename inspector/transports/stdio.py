@@ -7,6 +7,7 @@ and the session carries on.
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -43,7 +44,7 @@ class StdioTransport:
     async def wait_closed(self) -> None:
         """Returns when the server has gone (stdout ended); the exit is in the record by then."""
         while self.pipes.finished is None:
-            await anyio.sleep(0.05)
+            await asyncio.sleep(0.05)
         await self.pipes.finished.wait()
 
     @asynccontextmanager

@@ -72,7 +72,7 @@ class KeyValueTable(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setColumnWidth(0, 180)
+        self.table.setColumnWidth(0, 220)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
@@ -86,7 +86,7 @@ class KeyValueTable(QWidget):
         self.add_button = QPushButton("Add", self)
         self.remove_button = QPushButton("Remove", self)
         self.reveal_check = QCheckBox("Show secret values", self)
-        self.add_button.clicked.connect(lambda: self.table.editItem(self.table.item(self.add_row(), 0)))
+        self.add_button.clicked.connect(self._add_and_edit)
         self.remove_button.clicked.connect(self.remove_selected)
         self.reveal_check.toggled.connect(self.set_revealed)
         buttons = QHBoxLayout()
@@ -114,9 +114,13 @@ class KeyValueTable(QWidget):
         self.table.setItem(row, 0, QTableWidgetItem(key))
         self.table.setItem(row, 1, QTableWidgetItem(value))
         self.table.blockSignals(False)
-        self.table.setCurrentCell(row, 0)
         self.changed.emit()
         return row
+
+    def _add_and_edit(self) -> None:
+        row = self.add_row()
+        self.table.setCurrentCell(row, 0)
+        self.table.editItem(self.table.item(row, 0))
 
     def remove_selected(self) -> None:
         rows = sorted({i.row() for i in self.table.selectedIndexes()} or {self.table.currentRow()}, reverse=True)
@@ -190,6 +194,7 @@ class StringListEditor(QWidget):
         self._placeholder = placeholder
         self.list = QListWidget(self)
         self.list.setMinimumHeight(96)
+        self.list.setAlternatingRowColors(True)  # shows where one argument ends, even an empty one
         self.list.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
             | QAbstractItemView.EditTrigger.EditKeyPressed

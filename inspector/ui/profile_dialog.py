@@ -98,14 +98,18 @@ class ProfileDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
 
         form = QFormLayout()
-        form.addRow("Name:", self.name_edit)
-        form.addRow("Transport:", self.transport_combo)
+        _add_row(form, "Name:", self.name_edit)
+        _add_row(form, "Transport:", self.transport_combo)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
         self._load(profile or ServerProfile(name=""))
+        labels = [label for label in self.findChildren(QLabel) if label.buddy() is not None]
+        width = max(label.sizeHint().width() for label in labels)
+        for label in labels:  # the outer form and both pages line up in one column
+            label.setMinimumWidth(width)
 
     # -- pages ---------------------------------------------------------------------------
     def _build_stdio_page(self) -> QWidget:
@@ -129,11 +133,11 @@ class ProfileDialog(QDialog):
 
         form = QFormLayout(page)
         form.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Command:", _row(self.command_edit, self.command_browse, self.paste_button))
-        form.addRow("Arguments:", self.args_editor)
-        form.addRow("", hint)
-        form.addRow("Environment:", self.env_table)
-        form.addRow("Working dir:", _row(self.cwd_edit, self.cwd_browse))
+        _add_row(form, "Command:", _row(self.command_edit, self.command_browse, self.paste_button))
+        _add_row(form, "Arguments:", self.args_editor)
+        _add_row(form, "", hint)
+        _add_row(form, "Environment:", self.env_table)
+        _add_row(form, "Working dir:", _row(self.cwd_edit, self.cwd_browse))
         return page
 
     def _build_http_page(self) -> QWidget:
@@ -150,9 +154,9 @@ class ProfileDialog(QDialog):
         self.token_reveal.toggled.connect(self._reveal_token)
         form = QFormLayout(page)
         form.setContentsMargins(0, 0, 0, 0)
-        form.addRow("URL:", self.url_edit)
-        form.addRow("Headers:", self.headers_table)
-        form.addRow("Bearer token:", _row(self.token_edit, self.token_reveal))
+        _add_row(form, "URL:", self.url_edit)
+        _add_row(form, "Bearer token:", _row(self.token_edit, self.token_reveal))
+        _add_row(form, "Headers:", self.headers_table)
         return page
 
     # -- loading and building ------------------------------------------------------------
@@ -290,6 +294,13 @@ class ProfileDialog(QDialog):
             return dialog.profile() if dialog.exec() == QDialog.DialogCode.Accepted else None
         finally:
             dialog.deleteLater()
+
+
+def _add_row(form: QFormLayout, text: str, field: QWidget) -> None:
+    """A form row whose label is plain text too."""
+    label = plain_label(text, field.parentWidget())
+    label.setBuddy(field)
+    form.addRow(label, field)
 
 
 def _row(*widgets: QWidget) -> QWidget:

@@ -92,6 +92,8 @@ class SessionController(QObject):
                     waiter.cancel()
                 lost = not stop.is_set()
                 reason = conn.describe_exit()
+                if closed.done() and not closed.cancelled() and closed.exception() is not None:
+                    reason = f"{reason} ({closed.exception()!r})"
             self.connection = None
             if lost:
                 self._set_state(FAILED, f"the connection ended: {reason}")

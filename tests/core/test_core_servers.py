@@ -7,8 +7,8 @@ import base64
 import sys
 
 import pytest
-from conftest import DEMO, REPO
 from core_support import http_profile, run_with, stdio_profile
+from lens_support import DEMO, REPO
 
 from inspector.core.errors import RequestTimeout, UnknownTool
 from inspector.core.operations import Event, Operations

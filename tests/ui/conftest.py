@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-
 
 @pytest.fixture(scope="package")
 def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
@@ -43,10 +41,3 @@ def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(config))
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(config))
     return config
-
-
-def screenshot(widget, name: str) -> Path:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / name
-    assert widget.grab().save(str(path)), f"could not save {path}"
-    return path
