@@ -63,6 +63,8 @@ class Connection(Operations):
         await stack.__aenter__()
         try:
             # Contexts are entered outside any timeout scope: they outlive this method.
+            if hasattr(self.transport, "notification_sink"):
+                self.transport.notification_sink = self._on_notification
             read, write = await stack.enter_async_context(self.transport.open())
             self._dispatcher = JSONRPCDispatcher(read, write)
             self.session = ClientSession(
@@ -141,16 +143,25 @@ class Connection(Operations):
         self.emit("log", level=params.level, logger=params.logger, data=params.data)
 
     async def _on_message(self, message: Any) -> None:
+        """Notifications that came through the SDK (HTTP transports; progress on stdio)."""
         if isinstance(message, Exception):
             self.emit("stream_error", error=f"{type(message).__name__}: {message}")
             return
-        if isinstance(message, types.ToolListChangedNotification) and self._tg and self.relist_on_change:
-            self._tg.start_soon(self.relist_tools)
         method = getattr(message, "method", "")
         if method != "notifications/message":
             params = getattr(message, "params", None)
             dumped = params.model_dump(by_alias=True, mode="json", exclude_none=True) if params is not None else {}
-            self.emit("notification", method=method, params=dumped)
+            self._on_notification(method, dumped, log=False)
+
+    def _on_notification(self, method: str, params: dict[str, Any], *, log: bool = True) -> None:
+        """Every server notification ends here, whichever path it took (see `StdioTransport`)."""
+        if method == "notifications/message":
+            if log:
+                self.emit("log", level=params.get("level"), logger=params.get("logger"), data=params.get("data"))
+            return
+        if method == "notifications/tools/list_changed" and self._tg is not None and self.relist_on_change:
+            self._tg.start_soon(self.relist_tools)
+        self.emit("notification", method=method, params=params)
 
     # -- requests ----------------------------------------------------------------------------
     async def request(

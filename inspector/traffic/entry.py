@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -45,7 +45,12 @@ class Entry:
     error_code: int | None = None
     is_tool_error: bool = False
     http: dict[str, Any] | None = None
-    notes: list[str] = field(default_factory=list)
+    # A tuple, shared when empty: one fewer object per entry for the garbage collector to walk.
+    notes: tuple[str, ...] = ()
+
+    def note(self, text: str) -> None:
+        """Annotate the entry (unknown id, cancelled, not JSON-RPC, …)."""
+        self.notes = (*self.notes, text)
 
     @property
     def size(self) -> int:

@@ -109,7 +109,7 @@ def decode_entry(line: bytes) -> Entry:
             error_code=obj.get("error_code"),
             is_tool_error=bool(obj.get("tool_error", False)),
             http=obj.get("http"),
-            notes=list(obj.get("notes") or ()),
+            notes=tuple(obj.get("notes") or ()),
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise RecordFormatError(f"entry is missing or has a bad field: {exc}") from exc

@@ -94,13 +94,13 @@ class TrafficStore:
     ) -> Entry:
         """Record one JSON-RPC message exactly as it crossed the wire; classify and correlate it."""
         c = classify(raw)
-        entry = self._new(direction, transport, c.kind, raw, http=http, notes=list(notes or ()))
+        entry = self._new(direction, transport, c.kind, raw, http=http, notes=tuple(notes or ()))
         entry.parse_error = c.parse_error
         entry.rpc_id = c.rpc_id
         entry.method = c.method
         entry.error_code = c.error_code
         if c.note:
-            entry.notes.append(c.note)
+            entry.note(c.note)
         if c.kind is Kind.REQUEST and c.rpc_id is not None and direction in _OPPOSITE:
             self._pending[(direction, _id_key(c.rpc_id))] = entry.seq
             self._methods[entry.seq] = c.method or ""
@@ -121,7 +121,7 @@ class TrafficStore:
         notes: list[str] | None = None,
     ) -> Entry:
         """Record a non-JSON-RPC event (stderr line, HTTP exchange metadata, lifecycle)."""
-        return self._append(self._new(direction, transport, kind, raw, http=http, notes=list(notes or ())))
+        return self._append(self._new(direction, transport, kind, raw, http=http, notes=tuple(notes or ())))
 
     def add_entry(self, entry: Entry) -> None:
         """Append a fully formed entry (used when re-opening a saved session)."""
@@ -138,7 +138,7 @@ class TrafficStore:
         raw: bytes,
         *,
         http: dict[str, Any] | None,
-        notes: list[str],
+        notes: tuple[str, ...],
     ) -> Entry:
         seq = self._next_seq
         self._next_seq += 1
@@ -156,12 +156,12 @@ class TrafficStore:
 
     def _correlate(self, entry: Entry, direction: Direction, tool_error: bool) -> None:
         if entry.rpc_id is None:
-            entry.notes.append("response without an id")
+            entry.note("response without an id")
             return
         request_seq = self._pending.pop((_OPPOSITE[direction], _id_key(entry.rpc_id)), None)
         request = self.by_seq(request_seq) if request_seq is not None else None
         if request is None:
-            entry.notes.append("unknown id")
+            entry.note("unknown id")
             return
         request.peer_seq = entry.seq
         entry.peer_seq = request.seq
@@ -179,7 +179,7 @@ class TrafficStore:
             request_seq = self._pending.get((direction, _id_key(rpc_id)))
             request = self.by_seq(request_seq) if request_seq is not None else None
             if request is not None:
-                request.notes.append("cancelled")
+                request.note("cancelled")
                 entry.peer_seq = request.seq
 
     def _append(self, entry: Entry) -> Entry:

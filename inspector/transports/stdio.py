@@ -8,6 +8,7 @@ and the session carries on.
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -23,6 +24,9 @@ from inspector.traffic.store import TrafficStore
 from inspector.transports.process import StdioCommand
 from inspector.transports.stdio_pipes import StdioPipes
 
+SDK_NOTIFICATIONS = frozenset({"notifications/progress", "notifications/cancelled"})
+BUFFER = 256  # messages queued for the SDK before the pump waits
+
 
 class StdioTransport:
     """Use `open()` as an async context manager yielding the SDK's (read, write) stream pair."""
@@ -37,6 +41,8 @@ class StdioTransport:
     ) -> None:
         self.store = store
         self.pipes = StdioPipes(command, store, process=process, on_stderr=on_stderr)
+        # Set by the connection: receives (method, params) of notifications that bypass the SDK.
+        self.notification_sink: Callable[[str, dict[str, Any]], None] | None = None
 
     def describe_exit(self) -> str:
         return self.pipes.describe_exit()
@@ -50,7 +56,7 @@ class StdioTransport:
     @asynccontextmanager
     async def open(self) -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
         await self.pipes.start()
-        read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](BUFFER)
         write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
         try:
             async with anyio.create_task_group() as tg:
@@ -72,17 +78,37 @@ class StdioTransport:
                 line, entry = item
                 if entry.kind is Kind.UNPARSABLE:
                     continue  # recorded and flagged; the session never sees garbage
+                if entry.kind is Kind.NOTIFICATION and self._deliver_directly(line, entry.method):
+                    continue
                 try:
                     message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
                 except ValueError as exc:
-                    entry.notes.append("not a valid JSON-RPC message: " + str(exc).splitlines()[0])
+                    entry.note("not a valid JSON-RPC message: " + str(exc).splitlines()[0])
                     continue
-                try:
+                try:  # no await per message while the buffer has room: a flood stays one loop pass
+                    read_send.send_nowait(SessionMessage(message))
+                except anyio.WouldBlock:
                     await read_send.send(SessionMessage(message))
-                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                    return
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            return
         finally:
             read_send.close()
+
+    def _deliver_directly(self, line: bytes, method: str | None) -> bool:
+        """Hand a notification the SDK need not see straight to the connection.
+
+        The SDK's dispatcher starts a task per notification; a server flooding log messages would
+        spend most of the loop there. Progress and cancellation still go through the SDK, which
+        owns the requests they refer to.
+        """
+        if self.notification_sink is None or method in SDK_NOTIFICATIONS or method is None:
+            return False
+        try:
+            params = json.loads(line).get("params")
+        except (ValueError, AttributeError):
+            return False
+        self.notification_sink(method, params if isinstance(params, dict) else {})
+        return True
 
     async def _pump_out(
         self,

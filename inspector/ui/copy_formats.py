@@ -1,0 +1,131 @@
+"""Turn a recorded request into a command a developer can paste into a shell. Pure: no Qt.
+
+Every word goes through `shlex` quoting: method names, tool arguments and header values come
+from the traffic and may be hostile (``'; rm -rf ~``); they must stay single shell words.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from inspector.config.redact import REDACTED
+from inspector.traffic.entry import Direction, Entry, Kind
+
+CLI_METHODS = ("initialize", "tools/list", "tools/call", "ping")
+# Set by curl itself, or wrong once the body is edited.
+_CURL_SKIP_HEADERS = frozenset({"host", "content-length", "connection", "accept-encoding", "transfer-encoding"})
+
+
+def request_message(entry: Entry) -> dict[str, Any] | None:
+    """The JSON object of an outgoing request, or None for anything else."""
+    if entry.direction is not Direction.OUT or entry.kind is not Kind.REQUEST:
+        return None
+    message = entry.parsed()
+    return message if isinstance(message, dict) and isinstance(message.get("method"), str) else None
+
+
+# -- mcp-lens --cli ------------------------------------------------------------------------------
+def cli_words(target: Sequence[str], method: str, params: Any) -> list[str] | None:
+    """argv of an `mcp-lens --cli` run repeating this request, or None if the CLI cannot express it.
+
+    A target given as our own options (``--server-url URL``, ``--config F --server S``) goes first;
+    a server command goes last after ``--``, so its flags can never be taken for ours.
+    """
+    if method not in CLI_METHODS or not target:
+        return None
+    options = ["--method", method]
+    if method == "tools/call":
+        if not isinstance(params, dict) or not isinstance(params.get("name"), str):
+            return None
+        options += ["--tool-name", params["name"]]
+        arguments = params.get("arguments")
+        if arguments is not None and not isinstance(arguments, dict):
+            return None
+        if arguments:
+            options += ["--tool-args-json", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
+    if target[0].startswith("-"):
+        return ["mcp-lens", "--cli", *target, *options]
+    return ["mcp-lens", "--cli", *options, "--", *target]
+
+
+def cli_command(target: Sequence[str] | None, entry: Entry) -> str | None:
+    """`mcp-lens --cli …` for an outgoing initialize / tools/list / tools/call / ping request."""
+    message = request_message(entry)
+    if message is None or not target:
+        return None
+    words = cli_words(target, message["method"], message.get("params"))
+    return shlex.join(words) if words is not None else None
+
+
+# -- curl ----------------------------------------------------------------------------------------
+def http_request_of(entry: Entry, by_seq: Callable[[int], Entry | None]) -> Entry | None:
+    """The recorded HTTP request behind `entry`: itself, or the request its `http.request_seq` names."""
+    http = entry.http
+    if not http:
+        return None
+    if isinstance(http.get("url"), str):
+        return entry
+    request_seq = http.get("request_seq")
+    request = by_seq(request_seq) if isinstance(request_seq, int) else None
+    if request is not None and request.http and isinstance(request.http.get("url"), str):
+        return request
+    return None
+
+
+def _heredoc_tag(body: str) -> str:
+    lines = set(body.split("\n"))
+    tag, n = "EOF", 0
+    while tag in lines:
+        n += 1
+        tag = f"EOF_{n}"
+    return tag
+
+
+def curl_command(http: dict[str, Any], body: bytes) -> str:
+    """A curl command line repeating an HTTP request recorded by the tap.
+
+    Headers were redacted when recorded (`<redacted>`); they stay redacted here, with a comment
+    asking the user to fill them in.
+    """
+    method = str(http.get("method") or "POST")
+    lines: list[str] = []
+    redacted: list[str] = []
+    words = ["curl"] + (["-X", method] if method != "GET" or body else []) + [str(http.get("url", ""))]
+    parts = [shlex.join(words)]
+    for pair in http.get("headers") or ():
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            continue
+        name, value = str(pair[0]), str(pair[1])
+        if name.lower() in _CURL_SKIP_HEADERS:
+            continue
+        if REDACTED in value:
+            redacted.append(name)
+        parts.append("-H " + shlex.quote(f"{name}: {value}"))
+    if redacted:
+        names = ", ".join(redacted)
+        lines.append(f"# {names}: redacted when recorded; replace {REDACTED} with your own token before running.")
+    text = body.decode("utf-8", errors="replace")
+    if text != body.decode("utf-8", errors="ignore"):
+        lines.append("# The body was not valid UTF-8; undecodable bytes were replaced by U+FFFD.")
+    heredoc: list[str] = []
+    if body:
+        if "\n" in text or "\r" in text:
+            tag = _heredoc_tag(text)
+            parts.append(f"--data-binary @- <<'{tag}'")
+            heredoc = [text, tag]
+        else:
+            parts.append("--data-binary " + shlex.quote(text))
+    lines.append(" \\\n  ".join(parts))
+    return "\n".join(lines + heredoc)
+
+
+def curl_for_entry(entry: Entry, by_seq: Callable[[int], Entry | None]) -> str | None:
+    """curl for the HTTP request behind `entry` (a request, or a response or SSE event of one)."""
+    request = http_request_of(entry, by_seq)
+    if request is None or request.http is None:
+        return None
+    body = b"" if request.kind is Kind.HTTP_META else request.raw
+    return curl_command(request.http, body)

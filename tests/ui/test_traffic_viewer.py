@@ -1,0 +1,70 @@
+"""Export a live log to JSONL and re-open it read-only in a ViewerWindow: the same rows come back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.store import TrafficStore
+from inspector.ui.traffic_view import TrafficView
+from inspector.ui.viewer_window import ViewerWindow
+
+OUT, IN = Direction.OUT, Direction.IN
+
+
+def rows(view: TrafficView) -> list[list[str]]:
+    model = view.model
+    return [[model.data(model.index(r, c)) for c in range(model.columnCount())] for r in range(model.rowCount())]
+
+
+def test_export_then_open_shows_the_same_rows(qtbot, tmp_path: Path) -> None:
+    store = TrafficStore()
+    view = TrafficView(store)
+    qtbot.addWidget(view)
+    store.record(Direction.META, "stdio", Kind.LIFECYCLE, b"started pid 1: server")
+    store.record_message(OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}')
+    store.record(IN, "stdio", Kind.STDERR, b"log \xff line")
+    store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}')
+    store.record_message(IN, "stdio", b"{not json")
+    http = {"method": "POST", "url": "http://h/mcp", "headers": [["authorization", "Bearer <redacted>"]]}
+    store.record_message(OUT, "http", b'{\n "jsonrpc": "2.0", "id": 2, "method": "ping"\n}', http=http)
+    path = tmp_path / "session.jsonl"
+    assert view.export_jsonl(path) == 6
+
+    window = ViewerWindow.open(path)
+    assert window is not None
+    qtbot.addWidget(window)
+    assert window.windowTitle() == "session.jsonl — MCP Lens (read-only)"
+    assert rows(window.view) == rows(view)
+    assert [e.raw for e in window.store] == [e.raw for e in store]
+    viewer = window.view
+    assert viewer.read_only and not viewer.clear_action.isEnabled()
+    viewer.select_seq(2)
+    assert not viewer.resend_action.isEnabled() and viewer.resend_selected() is None
+    viewer.clear_log()
+    assert len(window.store) == 6, "a saved session cannot be cleared"
+    assert viewer.jump_to_pair() and viewer.selected_entry().seq == 4
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b'{"format": "something-else"}\n', "not an MCP Lens traffic record"),
+        (json.dumps({"format": "mcp-lens-traffic", "version": 1}).encode() + b"\n<b>not json</b>\n", "line 2"),
+    ],
+)
+def test_bad_file_shows_the_reason_as_plain_text(qtbot, tmp_path: Path, monkeypatch, content, expected) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(content)
+    shown: list[tuple[str, Qt.TextFormat]] = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append((box.text(), box.textFormat())) or 0)
+    assert ViewerWindow.open(path) is None
+    assert len(shown) == 1 and expected in shown[0][0]
+    assert shown[0][1] == Qt.TextFormat.PlainText
+    assert ViewerWindow.open(tmp_path / "missing.jsonl") is None
+    assert "missing.jsonl" in shown[-1][0]
