@@ -10,6 +10,7 @@ from typing import Any
 
 from inspector.core.calls import RequestHandle
 from inspector.core.errors import LensError, ProtocolError, RequestTimeout
+from inspector.traffic.commands import cli_words
 
 PENDING, OK, TOOL_ERROR, PROTOCOL_ERROR, TIMEOUT, CANCELLED, FAILED = (
     "running",
@@ -56,16 +57,7 @@ class CallRecord:
         return self.outcome != PENDING
 
 
-def cli_command(target: list[str] | None, tool: str, arguments: dict[str, Any]) -> str:
-    """`mcp-lens --cli` command line that repeats a call (shell-quoted; target words come first)."""
-    import json
-
-    words = ["mcp-lens", "--cli", "--method", "tools/call", "--tool-name", tool]
-    words += ["--tool-args-json", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
-    if target:
-        if "--" in target:
-            cut = target.index("--")
-            words = [*words[:2], *target[:cut], *words[2:], *target[cut:]]
-        else:
-            words = [*words[:2], *target, *words[2:]]
-    return shlex.join(words)
+def cli_command(target: list[str] | None, tool: str, arguments: dict[str, Any]) -> str | None:
+    """`mcp-lens --cli` command line that repeats a call, or None without a known target."""
+    words = cli_words(target or [], "tools/call", {"name": tool, "arguments": arguments})
+    return shlex.join(words) if words else None

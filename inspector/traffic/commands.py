@@ -32,7 +32,8 @@ def cli_words(target: Sequence[str], method: str, params: Any) -> list[str] | No
     """argv of an `mcp-lens --cli` run repeating this request, or None if the CLI cannot express it.
 
     A target given as our own options (``--server-url URL``, ``--config F --server S``) goes first;
-    a server command goes last after ``--``, so its flags can never be taken for ours.
+    a server command goes last after ``--``, so its flags can never be taken for ours. A target may
+    hold both: options (e.g. ``-e K=V``), then ``--``, then the command.
     """
     if method not in CLI_METHODS or not target:
         return None
@@ -46,6 +47,9 @@ def cli_words(target: Sequence[str], method: str, params: Any) -> list[str] | No
             return None
         if arguments:
             options += ["--tool-args-json", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
+    if "--" in target:
+        cut = list(target).index("--")
+        return ["mcp-lens", "--cli", *target[:cut], *options, *target[cut:]]
     if target[0].startswith("-"):
         return ["mcp-lens", "--cli", *target, *options]
     return ["mcp-lens", "--cli", *options, "--", *target]

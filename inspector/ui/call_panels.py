@@ -174,5 +174,6 @@ class HistoryView(QWidget):
         if record is None:
             return None
         text = cli_command(self.cli_target, record.tool, record.arguments)
-        QGuiApplication.clipboard().setText(text)
+        if text is not None:
+            QGuiApplication.clipboard().setText(text)
         return text

@@ -29,9 +29,9 @@ from inspector.ui.output_panes import NotificationsPane, ServerOutputPane
 from inspector.ui.servers_panel import ServersPanel
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.status_panel import StatusPanel
-from inspector.ui.tools_tab import ToolsTab
 from inspector.ui.traffic_view import TrafficView
 from inspector.ui.viewer_window import ViewerWindow
+from inspector.ui.workbench import ToolWorkbench
 
 
 class MainWindow(QMainWindow):
@@ -58,8 +58,8 @@ class MainWindow(QMainWindow):
         self.left.addWidget(self.status_panel)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("centralTabs")
-        self.tools_tab = ToolsTab()
-        self.tabs.addTab(self.tools_tab, "Tools")
+        self.workbench = ToolWorkbench(self.session, settings)
+        self.tabs.addTab(self.workbench, "Tools")
         self.main_split = QSplitter()
         self.main_split.setObjectName("mainSplitter")
         self.main_split.addWidget(self.left)
@@ -89,7 +89,6 @@ class MainWindow(QMainWindow):
         self.servers.connectRequested.connect(self.connect_profile)
         self.session.stateChanged.connect(self._on_state)
         self.session.connected.connect(self.status_panel.show_connection)
-        self.session.toolsChanged.connect(self.tools_tab.show_listing)
         self.session.requestFinished.connect(self._on_request_finished)
         self.traffic.resendRequested.connect(self._resend)
         self._restore()
@@ -127,8 +126,10 @@ class MainWindow(QMainWindow):
 
     # -- connecting --------------------------------------------------------------------------
     def connect_profile(self, profile: ServerProfile) -> None:
-        self.tools_tab.clear()
-        self.traffic.set_cli_target(cli_target(profile))
+        self.workbench.clear()
+        target = cli_target(profile)
+        self.traffic.set_cli_target(target)
+        self.workbench.history.cli_target = target
         self.servers.select(profile.name)
         self.settings.setValue("session/lastServer", profile.name)
         self.session.connect_profile(profile)
@@ -190,6 +191,9 @@ class MainWindow(QMainWindow):
             self.resize(1280, 860)
         if (state := self.settings.value("window/state")) is not None:
             self.restoreState(state)
+        else:  # first run: the workbench gets most of the height
+            self.resizeDocks([self.dock], [320], Qt.Orientation.Vertical)
+            self.left.setSizes([260, 400])
         for splitter in (self.main_split, self.left):
             if (sizes := self.settings.value(f"splitters/{splitter.objectName()}")) is not None:
                 splitter.restoreState(sizes)
@@ -213,7 +217,9 @@ def cli_target(profile: ServerProfile) -> list[str]:
     """The `mcp-lens --cli` target words for "copy as command" (secrets redacted)."""
     safe = profile.redacted()
     if safe.transport == "stdio":
-        words = [f"-e={key}={value}" for key, value in safe.env.items()]
+        words = [word for key, value in safe.env.items() for word in ("-e", f"{key}={value}")]
+        if safe.cwd:
+            words += ["--cwd", safe.cwd]
         return [*words, "--", safe.command, *safe.args]
     words = ["--server-url", safe.url, "--transport", safe.transport]
     for name, value in safe.headers.items():

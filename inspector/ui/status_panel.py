@@ -38,7 +38,6 @@ class StatusPanel(QWidget):
         self.capabilities = _label("capabilities")
         self.instructions = QPlainTextEdit(readOnly=True)
         self.instructions.setObjectName("instructions")
-        self.instructions.setMaximumHeight(120)
         self.instructions.setPlaceholderText("The server sent no instructions.")
         form = QFormLayout()
         form.addRow("State", self.state)
@@ -49,7 +48,7 @@ class StatusPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(form)
         layout.addWidget(QLabel("Instructions"))
-        layout.addWidget(self.instructions)
+        layout.addWidget(self.instructions, 1)
         self.show_state("disconnected", "not connected")
 
     def show_state(self, state: str, detail: str) -> None:

@@ -48,8 +48,8 @@ class ToolRow:
     def label(self) -> str:
         head = f"{self.title} ({self.name})" if self.title and self.title != self.name else self.name
         marks = "  ⚠" if self.findings else ""
-        tail = f"\n[{'] ['.join(self.badges)}]" if self.badges else ""
-        return head + marks + tail
+        # Always two lines, so uniform row heights hold for every row.
+        return f"{head}{marks}\n    {' · '.join(self.badges)}"
 
 
 def findings_by_tool(listing: Any) -> dict[int, list[str]]:

@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.traffic import commands as copy_formats
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
-from inspector.ui import copy_formats
 from inspector.ui.resend_dialog import ResendDialog
 from inspector.ui.traffic_detail import EntryDetail
 from inspector.ui.traffic_filter import TrafficFilter

@@ -7,6 +7,7 @@
   unknown-id    answers tools/call first with a wrong id, then with the right one
   huge          answers tools/call with a 20 MB text block (one 20 MB line)
   bad-tools     a tool without inputSchema, a content block of an unknown type
+  bad-output    structuredContent that violates the tool's outputSchema
   html          markup in every server-controlled string (names, descriptions, instructions, stderr)
 Every line written to stdout is also appended to the file named by $HOSTILE_LOG, if set.
 """
@@ -39,6 +40,9 @@ MARKUP = '<img src="file:///etc/passwd"> <a href="https://x">x</a> <b>bold</b>'
 def tools() -> list[dict]:
     if MODE == "html":
         return [{"name": "markup<b>", "description": MARKUP, "inputSchema": {"type": "object"}}]
+    if MODE == "bad-output":
+        schema = {"type": "object", "properties": {"temp": {"type": "number"}}, "required": ["temp", "unit"]}
+        return [{"name": "weather", "inputSchema": {"type": "object"}, "outputSchema": schema}]
     if MODE == "bad-tools":
         return [
             {"name": "no_schema", "description": "has no inputSchema"},
@@ -56,6 +60,10 @@ def call(rpc_id: object, params: dict) -> None:
         return
     if MODE == "unknown-id":
         send({"jsonrpc": "2.0", "id": 987654, "result": {"content": [{"type": "text", "text": "stray"}]}})
+    if MODE == "bad-output":
+        result = {"content": [{"type": "text", "text": "hot"}], "structuredContent": {"temp": "hot"}}
+        send({"jsonrpc": "2.0", "id": rpc_id, "result": result})
+        return
     if MODE == "huge":
         send({"jsonrpc": "2.0", "id": rpc_id, "result": {"content": [{"type": "text", "text": "x" * 20_000_000}]}})
         return

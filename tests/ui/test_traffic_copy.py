@@ -1,4 +1,4 @@
-"""copy_formats: `mcp-lens --cli` and curl command lines built from recorded requests, shell-safe."""
+"""traffic.commands: `mcp-lens --cli` and curl command lines built from recorded requests, shell-safe."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import subprocess
 from pathlib import Path
 
 from inspector.cliargs import parse
+from inspector.traffic.commands import cli_command, cli_words, curl_command, curl_for_entry, http_request_of
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
-from inspector.ui.copy_formats import cli_command, cli_words, curl_command, curl_for_entry, http_request_of
 
 OUT, IN = Direction.OUT, Direction.IN
 HOSTILE = "'; rm -rf ~"

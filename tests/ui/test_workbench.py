@@ -1,0 +1,184 @@
+"""The Tools workbench in the real window, against the demo server and server-everything."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from lens_support import DEMO, HOSTILE, REPO
+from PySide6.QtCore import QSettings
+from ui_support import screenshot
+
+from inspector.config.profile import ServerProfile
+from inspector.config.store import ProfileStore
+from inspector.core.history import CANCELLED, OK, TOOL_ERROR
+from inspector.traffic.entry import Direction
+from inspector.ui.main_window import MainWindow
+from inspector.ui.results import AudioBlockWidget, ImageBlockWidget
+
+DEMO_PROFILE = ServerProfile(
+    name="Demo server", transport="stdio", command=DEMO[0], args=DEMO[1:], env={"PYTHONPATH": str(REPO)}
+)
+
+
+@pytest.fixture
+def window(qtbot, qloop, isolated_config: Path) -> Iterator[MainWindow]:
+    settings = QSettings(str(isolated_config / "lens.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(ProfileStore(isolated_config / "servers.json"), DEMO_PROFILE, settings)
+    qtbot.addWidget(win)
+    win.resize(1400, 1000)
+    win.show()
+    yield win
+    done = asyncio.ensure_future(win.session.shutdown())
+    qtbot.waitUntil(done.done, timeout=15000)
+
+
+def connect(qtbot, win: MainWindow, profile: ServerProfile = DEMO_PROFILE) -> None:
+    win.connect_profile(profile)
+    qtbot.waitUntil(lambda: win.session.state in ("connected", "failed"), timeout=30000)
+    assert win.session.state == "connected", win.session.detail
+    qtbot.waitUntil(lambda: win.workbench.tools.model.rowCount() > 0, timeout=10000)
+
+
+def call(qtbot, win: MainWindow, tool: str, arguments: dict | None = None, timeout: int = 20000):
+    bench = win.workbench
+    assert bench.tools.select(tool)
+    if arguments is not None:
+        bench.form.set_arguments(arguments)
+    record = bench.call_current()
+    assert record is not None
+    qtbot.waitUntil(lambda: record.done, timeout=timeout)
+    return record
+
+
+def test_nested_form_call_and_media_results(qtbot, window: MainWindow) -> None:
+    connect(qtbot, window)
+    bench = window.workbench
+    meeting = {
+        "title": "Design review",
+        "day": "2026-11-23",
+        "starts_at": "2026-11-23T10:00:00Z",
+        "organizer": {"name": "Ada", "email": "ada@example.com"},
+        "attendees": [{"name": "Grace", "email": "grace@example.com"}],
+        "location": {"kind": "online", "url": "https://meet.example.com/x"},
+    }
+    assert bench.tools.select("schedule_meeting")
+    problems = bench.form.set_arguments(meeting)
+    assert not problems, problems
+    assert bench.form.validate() == []
+    record = call(qtbot, window, "schedule_meeting")
+    assert record.outcome == OK, record.error
+    assert record.result["structuredContent"]["title"] == "Design review"
+    qtbot.wait(300)
+    screenshot(window, "workbench_form.png")
+
+    image = call(qtbot, window, "generate_image", {"size": 96, "pattern": "rings"})
+    assert image.outcome == OK
+    widgets = [b for b in bench.result.blocks if isinstance(b, ImageBlockWidget)]
+    assert widgets and widgets[0].viewer.image_size == (96, 96)
+
+    tone = call(qtbot, window, "generate_tone", {"duration": 0.5})
+    assert tone.outcome == OK
+    audio = [b for b in bench.result.blocks if isinstance(b, AudioBlockWidget)]
+    assert audio
+    qtbot.waitUntil(lambda: (audio[0].duration_ms or 0) > 0, timeout=10000)
+    assert 400 <= audio[0].duration_ms <= 600
+    qtbot.wait(300)
+    call_entry = next(
+        e for e in reversed(list(window.store)) if e.method == "tools/call" and e.kind.value == "response"
+    )
+    window.traffic.select_seq(call_entry.seq)
+    qtbot.wait(100)
+    path = screenshot(window, "workbench_result.png")
+    (REPO / "docs").mkdir(exist_ok=True)
+    shutil.copyfile(path, REPO / "docs" / "workbench.png")
+
+
+def test_destructive_tool_asks_first(qtbot, window: MainWindow) -> None:
+    connect(qtbot, window)
+    bench = window.workbench
+    asked: list[tuple[str, dict]] = []
+    bench.confirm = lambda name, arguments: asked.append((name, arguments)) or False
+    assert bench.tools.select("delete_note")
+    assert bench.ask_first.isVisible() and bench.ask_first.isChecked()
+    bench.form.set_arguments({"note_id": "groceries"})
+    assert bench.call_current() is None, "declined: nothing is sent"
+    assert asked == [("delete_note", {"note_id": "groceries"})]
+    assert not any(e.method == "tools/call" for e in window.store)
+    bench.confirm = lambda name, arguments: True
+    record = call(qtbot, window, "delete_note")
+    assert record.outcome == OK and "Deleted" in record.result["content"][0]["text"]
+
+
+def test_progress_moves_and_cancel_works(qtbot, window: MainWindow) -> None:
+    connect(qtbot, window)
+    bench = window.workbench
+    assert bench.tools.select("slow_task")
+    bench.form.set_arguments({"steps": 40, "delay": 0.1})
+    record = bench.call_current()
+    row = lambda: bench.calls.rows.get(record.id)  # noqa: E731
+    qtbot.waitUntil(lambda: row() is not None and len(record.handle.progress) >= 2, timeout=10000)
+    row().refresh()
+    assert row().bar.value() > 0 and "Step" in row().message.text()
+    row().cancel.click()
+    qtbot.waitUntil(lambda: record.done, timeout=10000)
+    assert record.outcome == CANCELLED
+    assert record.id not in bench.calls.rows
+    assert any(e.method == "notifications/cancelled" and e.direction is Direction.OUT for e in window.store)
+
+
+def test_several_calls_in_flight_and_history(qtbot, window: MainWindow) -> None:
+    connect(qtbot, window)
+    bench = window.workbench
+    assert bench.tools.select("slow_task")
+    bench.form.set_arguments({"steps": 3, "delay": 0.2})
+    first, second = bench.call_current(), bench.call_current()
+    qtbot.waitUntil(lambda: len(bench.calls.rows) == 2, timeout=5000)
+    qtbot.waitUntil(lambda: first.done and second.done, timeout=15000)
+    assert bench.history.records[:2] == [second, first]
+    error = call(qtbot, window, "simulate_error", {"mode": "result"})
+    assert error.outcome == TOOL_ERROR and bench.result.state == "tool_error"
+    protocol = call(qtbot, window, "simulate_error", {"mode": "protocol"})
+    assert protocol.outcome == "protocol error" and bench.result.state == "protocol_error"
+    bench.history.table.selectRow(bench.history.records.index(first))
+    text = bench.history.copy_cli()
+    assert text is not None and "--tool-name slow_task" in text and "-- " in text
+    rerun = bench.rerun(first)
+    qtbot.waitUntil(lambda: rerun.done, timeout=15000)
+    assert rerun.arguments == first.arguments and rerun.outcome == OK
+
+
+def test_output_schema_violation_is_listed(qtbot, window: MainWindow) -> None:
+    profile = ServerProfile(name="bad", transport="stdio", command=sys.executable, args=[str(HOSTILE), "bad-output"])
+    connect(qtbot, window, profile)
+    record = call(qtbot, window, "weather", {})
+    assert any(f.path.startswith("$.structuredContent") for f in record.findings)
+    issues = window.workbench.result.summary.structured_issues
+    assert {i.path for i in issues} >= {"$.structuredContent", "$.structuredContent.temp"}
+    assert window.workbench.result.structured_issue_labels
+
+
+def test_list_changed_keeps_selection(qtbot, window: MainWindow) -> None:
+    connect(qtbot, window)
+    bench = window.workbench
+    assert bench.tools.select("echo")
+    bench.form.set_arguments({"message": "typed but not sent"})
+    call(qtbot, window, "toggle_extra_tool", {"enabled": True})
+    qtbot.waitUntil(lambda: bench.tools.model.row_of("roll_dice") >= 0, timeout=10000)
+    assert bench.tools.select("echo")
+
+
+def test_everything_forms_render(qtbot, window: MainWindow, everything: str) -> None:
+    profile = ServerProfile(name="everything", transport="stdio", command="node", args=[everything, "stdio"])
+    connect(qtbot, window, profile)
+    bench = window.workbench
+    fallbacks = {}
+    for row in list(bench.tools.model.all):
+        assert bench.tools.select(row.name)
+        if note := bench.form.fallback_note():
+            fallbacks[row.name] = note
+    assert fallbacks == {}
