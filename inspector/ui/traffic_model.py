@@ -315,7 +315,7 @@ class TrafficModel(QAbstractTableModel):
 
     def _tooltip(self, entry: Entry, column: int) -> str | None:
         if column == COL_STATUS:
-            lines = ([f"parse error: {entry.parse_error}"] if entry.parse_error else []) + entry.notes
+            lines = ([f"parse error: {entry.parse_error}"] if entry.parse_error else []) + list(entry.notes)
             return plain_tooltip("Notes", "\n".join(lines)[:2000]) if lines else None
         if column == COL_METHOD and entry.method and len(entry.method) > 40:
             return plain_tooltip("Method", entry.method[:2000])
