@@ -85,9 +85,9 @@ class Builder(UnionsMixin):
             raise SchemaProblem(f"schema is a {type(s).__name__}, not an object")
         for key, what in UNSUPPORTED.items():
             if key in s:
-                raise SchemaProblem(f"the form cannot express {what}; edit this value as JSON")
+                raise SchemaProblem(f"the form cannot express {what}")
         if isinstance(s.get("dependencies"), dict) and any(isinstance(v, dict) for v in s["dependencies"].values()):
-            raise SchemaProblem("the form cannot express `dependencies` with schemas; edit this value as JSON")
+            raise SchemaProblem("the form cannot express `dependencies` with schemas")
         common.update(read_annotations(s))
         if "const" in s:
             return FieldSpec(Kind.CONST, s, const=s["const"], **common)

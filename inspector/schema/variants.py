@@ -43,6 +43,19 @@ def shape_fits(spec: FieldSpec, value: Any, depth: int = 0) -> bool:
     return fits(spec, value)
 
 
+def type_fits(spec: FieldSpec, value: Any, depth: int = 0) -> bool:
+    """Only the JSON type matches (for incomplete values)."""
+    if depth > SHAPE_DEPTH or spec.kind is Kind.ANY or (value is None and spec.nullable):
+        return True
+    if spec.kind is Kind.UNION:
+        return any(type_fits(v, value, depth + 1) for v in spec.variants())
+    if spec.kind is Kind.ARRAY:
+        return isinstance(value, list)
+    if spec.kind in (Kind.OBJECT, Kind.MAP):
+        return isinstance(value, dict)
+    return fits(spec, value)
+
+
 def _valid(spec: FieldSpec, variant: FieldSpec, value: Any) -> bool:
     from inspector.schema.validate import _validator
 
@@ -71,7 +84,10 @@ def pick(spec: FieldSpec, value: Any) -> int:
     for i in shaped:
         if _valid(spec, variants[i], value):
             return i
-    return shaped[0] if shaped else -1
+    if shaped:
+        return shaped[0]
+    # Incomplete values (a required key missing, an empty tuple slot): the first variant of the right type.
+    return next((i for i, variant in enumerate(variants) if type_fits(variant, value)), -1)
 
 
 class UnionState(Container):

@@ -51,8 +51,8 @@ class TrafficStore:
     def __iter__(self) -> Iterator[Entry]:
         return iter(self._entries)
 
-    def by_seq(self, seq: int) -> Entry | None:
-        """Entries are stored in seq order; seqs may have gaps after an import, so search."""
+    def index_of_seq(self, seq: int) -> int | None:
+        """Position of entry `seq`; entries are in seq order, with gaps after an import or a clear."""
         entries = self._entries
         lo, hi = 0, len(entries)
         while lo < hi:
@@ -61,9 +61,11 @@ class TrafficStore:
                 lo = mid + 1
             else:
                 hi = mid
-        if lo < len(entries) and entries[lo].seq == seq:
-            return entries[lo]
-        return None
+        return lo if lo < len(entries) and entries[lo].seq == seq else None
+
+    def by_seq(self, seq: int) -> Entry | None:
+        index = self.index_of_seq(seq)
+        return None if index is None else self._entries[index]
 
     # -- listeners -------------------------------------------------------------------------
     def subscribe(self, on_append: AppendListener, on_clear: ClearListener | None = None) -> None:

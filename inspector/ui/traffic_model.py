@@ -213,18 +213,8 @@ class TrafficModel(QAbstractTableModel):
         return None if index is None else self._row_of_index(index)
 
     def _index_of_seq(self, seq: int, *, hi: int) -> int | None:
-        entries = self.store
-        lo = 0
-        hi = min(hi, len(entries))
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if entries[mid].seq < seq:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < len(entries) and entries[lo].seq == seq:
-            return lo
-        return None
+        index = self.store.index_of_seq(seq)
+        return index if index is not None and index < hi else None
 
     def _row_of_index(self, index: int) -> int | None:
         row = bisect.bisect_left(self.visible, index)

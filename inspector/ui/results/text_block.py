@@ -9,8 +9,8 @@ from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from inspector.content import TextPreview, UnknownPreview, human_size, to_json_text
+from inspector.ui.json_view import JsonHighlighter
 from inspector.ui.results.common import BlockWidget, plain_label
-from inspector.ui.results.highlight import JsonSyntaxHighlighter
 
 BIG_CHARS = 200_000  # past this: plain text first, highlighting on demand
 SHOWN_CHARS = 2_000_000  # past this: the first part only, "Show all" on demand
@@ -78,7 +78,7 @@ class TextPane(QWidget):
         self.edit = AutoHeightEdit(self, max_height=max_height)
         if is_json:
             self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.highlighter: JsonSyntaxHighlighter | None = None
+        self.highlighter: JsonHighlighter | None = None
         self.copy_button = QPushButton("Copy", self)
         self.copy_button.clicked.connect(self.copy)
         self.highlight_button = QPushButton("Highlight", self)
@@ -132,7 +132,7 @@ class TextPane(QWidget):
 
     def highlight(self) -> None:
         if self.highlighter is None:
-            self.highlighter = JsonSyntaxHighlighter(self.edit.document())
+            self.highlighter = JsonHighlighter(self.edit.document())
         self.highlight_button.hide()
         self.info.setText("" if not self.truncated else self.info.text())
         self._update_bar()
