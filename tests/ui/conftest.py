@@ -41,3 +41,23 @@ def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(config))
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(config))
     return config
+
+
+@pytest.fixture
+def window(qtbot, qloop, isolated_config: Path):
+    """The real main window with isolated settings and profiles; its server is stopped afterwards."""
+    from PySide6.QtCore import QSettings
+    from ui_support import DEMO_PROFILE
+
+    from inspector.config.store import ProfileStore
+    from inspector.ui.main_window import MainWindow
+
+    settings = QSettings(str(isolated_config / "lens.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(ProfileStore(isolated_config / "servers.json"), DEMO_PROFILE, settings)
+    qtbot.addWidget(win)
+    win.resize(1400, 1000)
+    win.show()
+    win.servers.load()
+    yield win
+    done = asyncio.ensure_future(win.session.shutdown())
+    qtbot.waitUntil(done.done, timeout=15000)

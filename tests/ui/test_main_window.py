@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from lens_support import DEMO, HOSTILE, REPO
-from PySide6.QtCore import QSettings, Qt
-from ui_support import screenshot
+from lens_support import HOSTILE, REPO
+from PySide6.QtCore import Qt
+from ui_support import DEMO_PROFILE, connect, screenshot
 
 from inspector.config.profile import ServerProfile
 from inspector.config.store import ProfileStore
@@ -21,29 +18,6 @@ from inspector.traffic.entry import Direction, Kind
 from inspector.ui.main_window import MainWindow
 
 MARKUP = '<img src="file:///etc/passwd"> <a href="https://x">x</a> <b>bold</b>'
-DEMO_PROFILE = ServerProfile(
-    name="Demo server", transport="stdio", command=DEMO[0], args=DEMO[1:], env={"PYTHONPATH": str(REPO)}
-)
-
-
-@pytest.fixture
-def window(qtbot, qloop, isolated_config: Path) -> Iterator[MainWindow]:
-    settings = QSettings(str(isolated_config / "lens.ini"), QSettings.Format.IniFormat)
-    profiles = ProfileStore(isolated_config / "servers.json")
-    win = MainWindow(profiles, DEMO_PROFILE, settings)
-    qtbot.addWidget(win)
-    win.show()
-    win.servers.load()
-    yield win
-    done = asyncio.ensure_future(win.session.shutdown())
-    qtbot.waitUntil(done.done, timeout=15000)
-
-
-def connect(qtbot, win: MainWindow, profile: ServerProfile = DEMO_PROFILE) -> None:
-    win.connect_profile(profile)
-    qtbot.waitUntil(lambda: win.session.state in ("connected", "failed"), timeout=30000)
-    assert win.session.state == "connected", win.session.detail
-    qtbot.waitUntil(lambda: win.workbench_tool_count() > 0 if hasattr(win, "workbench_tool_count") else True)
 
 
 def rows(win: MainWindow) -> list:

@@ -2,46 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from lens_support import DEMO, HOSTILE, REPO
-from PySide6.QtCore import QSettings
-from ui_support import screenshot
+from lens_support import HOSTILE, REPO
+from ui_support import connect, screenshot
 
 from inspector.config.profile import ServerProfile
-from inspector.config.store import ProfileStore
 from inspector.core.history import CANCELLED, OK, TOOL_ERROR
 from inspector.traffic.entry import Direction
 from inspector.ui.main_window import MainWindow
 from inspector.ui.results import AudioBlockWidget, ImageBlockWidget
-
-DEMO_PROFILE = ServerProfile(
-    name="Demo server", transport="stdio", command=DEMO[0], args=DEMO[1:], env={"PYTHONPATH": str(REPO)}
-)
-
-
-@pytest.fixture
-def window(qtbot, qloop, isolated_config: Path) -> Iterator[MainWindow]:
-    settings = QSettings(str(isolated_config / "lens.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(ProfileStore(isolated_config / "servers.json"), DEMO_PROFILE, settings)
-    qtbot.addWidget(win)
-    win.resize(1400, 1000)
-    win.show()
-    yield win
-    done = asyncio.ensure_future(win.session.shutdown())
-    qtbot.waitUntil(done.done, timeout=15000)
-
-
-def connect(qtbot, win: MainWindow, profile: ServerProfile = DEMO_PROFILE) -> None:
-    win.connect_profile(profile)
-    qtbot.waitUntil(lambda: win.session.state in ("connected", "failed"), timeout=30000)
-    assert win.session.state == "connected", win.session.detail
-    qtbot.waitUntil(lambda: win.workbench.tools.model.rowCount() > 0, timeout=10000)
 
 
 def call(qtbot, win: MainWindow, tool: str, arguments: dict | None = None, timeout: int = 20000):

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lens_support import DEMO, REPO
+
+from inspector.config.profile import ServerProfile
+
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
@@ -12,3 +16,16 @@ def screenshot(widget, name: str) -> Path:
     path = ARTIFACTS / name
     assert widget.grab().save(str(path)), f"could not save {path}"
     return path
+
+
+DEMO_PROFILE = ServerProfile(
+    name="Demo server", transport="stdio", command=DEMO[0], args=DEMO[1:], env={"PYTHONPATH": str(REPO)}
+)
+
+
+def connect(qtbot, win, profile: ServerProfile = DEMO_PROFILE) -> None:
+    """Connect the window and wait until the workbench lists the server's tools."""
+    win.connect_profile(profile)
+    qtbot.waitUntil(lambda: win.session.state in ("connected", "failed"), timeout=30000)
+    assert win.session.state == "connected", win.session.detail
+    qtbot.waitUntil(lambda: win.workbench.tools.model.rowCount() > 0, timeout=10000)
