@@ -12,7 +12,7 @@ from inspector.config.profile import ServerProfile
 from inspector.core.history import CANCELLED, OK, TOOL_ERROR
 from inspector.traffic.entry import Direction
 from inspector.ui.main_window import MainWindow
-from inspector.ui.results import AudioBlockWidget, ImageBlockWidget
+from inspector.ui.results import AudioBlockWidget, EmbeddedResourceWidget, ImageBlockWidget, ResourceLinkWidget
 
 
 def call(qtbot, win: MainWindow, tool: str, arguments: dict | None = None, timeout: int = 20000):
@@ -153,3 +153,16 @@ def test_everything_forms_render(qtbot, window: MainWindow, everything: str) -> 
         if note := bench.form.fallback_note():
             fallbacks[row.name] = note
     assert fallbacks == {}
+
+
+def test_resource_link_reads_the_resource(qtbot, window: MainWindow) -> None:
+    connect(qtbot, window)
+    bench = window.workbench
+    record = call(qtbot, window, "show_resources", {})
+    assert record.outcome == OK
+    links = [b for b in bench.result.blocks if isinstance(b, ResourceLinkWidget)]
+    assert links
+    links[0].readResourceRequested.emit("demo://docs/guide")
+    qtbot.waitUntil(lambda: any(e.method == "resources/read" and e.kind.value == "response" for e in window.store))
+    qtbot.waitUntil(lambda: any(isinstance(b, EmbeddedResourceWidget) for b in bench.result.blocks), timeout=5000)
+    assert "demo://docs/guide" in bench.result.raw_text
