@@ -13,7 +13,7 @@ from inspector.schema.jsontools import index_of, is_number, json_equal, json_tex
 from inspector.schema.nodes import MISSING, FieldSpec, Issue, Kind
 
 
-def fits(spec: FieldSpec, value: Any) -> bool:
+def fits(spec: FieldSpec, value: Any, depth: int = 0) -> bool:
     """Whether a value has the right JSON type for a value node (constraints are not checked)."""
     kind = spec.kind
     if kind is Kind.STRING:
@@ -34,8 +34,8 @@ def fits(spec: FieldSpec, value: Any) -> bool:
         return isinstance(value, list)
     if kind in (Kind.OBJECT, Kind.MAP):
         return isinstance(value, dict)
-    if kind is Kind.UNION and value is None:
-        return any(fits(variant, None) for variant in spec.variants())
+    if kind is Kind.UNION and value is None:  # depth-bounded: a recursive union has endless variants
+        return depth < 4 and any(fits(variant, None, depth + 1) for variant in spec.variants())
     return True
 
 

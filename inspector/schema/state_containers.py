@@ -25,9 +25,14 @@ def make_state(spec: FieldSpec, parent: State | None, fill: bool, blank: bool = 
     return ValueState(spec, parent, fill, blank)
 
 
+def expandable(spec: FieldSpec) -> bool:
+    """Whether a node may be pre-filled without the user asking (not recursive, not too deep)."""
+    return not spec.recursive and spec.depth <= AUTO_DEPTH
+
+
 def auto_fill(spec: FieldSpec) -> bool:
-    """Whether a required child is pre-filled when its parent is (stops at recursion and depth)."""
-    return spec.required and not spec.recursive and spec.depth <= AUTO_DEPTH
+    """Whether a required child is pre-filled when its parent is."""
+    return spec.required and expandable(spec)
 
 
 class Container(State):
@@ -185,8 +190,8 @@ class ArrayState(Container):
     def reset(self, fill: bool) -> None:
         self.items = []
         self._start(fill, list)
-        if self.present and not self.items:
-            self.items = [make_state(p, self, True, blank=True) for p in self.spec.prefix()]
+        if self.present and not self.items:  # tuple slots (not pre-filled when recursive: they would never end)
+            self.items = [make_state(p, self, expandable(p), blank=True) for p in self.spec.prefix()]
 
     def spec_for(self, index: int) -> FieldSpec | None:
         prefix = self.spec.prefix()

@@ -94,6 +94,8 @@ def validate(schema: Any, arguments: Any) -> list[Issue]:
 
     An invalid schema gives one issue with keyword "schema" (the call can still be made).
     """
+    if schema is None:
+        return [Issue((), "cannot validate: the tool has no inputSchema", "schema")]
     validator, findings = _validator(schema)
     if validator is None:
         return [

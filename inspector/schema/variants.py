@@ -7,7 +7,7 @@ from typing import Any
 from inspector.schema.jsontools import json_equal, json_text
 from inspector.schema.nodes import MISSING, FieldSpec, Issue, Kind
 from inspector.schema.state_base import State, fits
-from inspector.schema.state_containers import Container, make_state
+from inspector.schema.state_containers import Container, expandable, make_state
 
 SHAPE_DEPTH = 8
 SHAPE_ITEMS = 20
@@ -102,7 +102,9 @@ class UnionState(Container):
     def reset(self, fill: bool) -> None:
         for state in self.states.values():
             state.reset(False)
-        self.index, self.null, self.present = 0, False, fill
+        variants = self.spec.variants()
+        plain = [i for i, v in enumerate(variants) if expandable(v)]  # recursive variants would never end
+        self.index, self.null, self.present = (plain[0] if plain else 0), False, fill
         default = self.spec.default
         if default is not MISSING and default is not None:
             self.index = max(0, pick(self.spec, default))
@@ -113,7 +115,7 @@ class UnionState(Container):
             self.null = True
         elif default is not MISSING:
             self.load(default, (), [])
-        elif current is not None:
+        elif current is not None and plain:
             current.reset(True)
 
     def current(self) -> State | None:

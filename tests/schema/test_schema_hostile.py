@@ -114,3 +114,17 @@ def test_huge_values_load() -> None:
         deep = [deep]
     problems = state.load_arguments({"rows": [1], "extra": deep})
     assert all(isinstance(p.message, str) for p in problems)
+
+
+def test_recursive_tuples_and_unions_are_not_prefilled_forever() -> None:
+    for node in (
+        {"type": "array", "prefixItems": [{"$ref": "#/$defs/N"}, {"type": "integer"}]},
+        {"oneOf": [{"$ref": "#/$defs/N"}, {"type": "array", "items": {"$ref": "#/$defs/N"}}]},
+        {"oneOf": [{"$ref": "#/$defs/N"}, {"$ref": "#/$defs/N"}, {"type": "null"}]},
+    ):
+        schema = {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}, "required": ["n"], "$defs": {"N": node}}
+        model, seconds = timed(schema)
+        state = model.new_state()
+        arguments = state.to_arguments()
+        assert state.load_arguments(arguments) == [] and state.to_arguments() == arguments and seconds < 2
+        assert state.load_arguments({"n": None}) is not None

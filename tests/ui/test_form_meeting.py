@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from test_form_support import MEETING, make_form, pick, row, type_text
 from PySide6.QtCore import QDate, QDateTime, Qt, QTime
+from test_form_support import MEETING, make_form, pick, row, type_text
 
 from inspector.schema import validate
 from inspector.ui.form.containers import ArrayEditor, UnionEditor

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
-from test_form_support import HOSTILE, make_form, pick, row, type_text
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit
+from test_form_support import HOSTILE, make_form, pick, row, type_text
 
 from inspector.ui.form.containers import ArrayEditor, EntriesEditor, ObjectEditor
 from inspector.ui.form.special import DateTimeEditor, RawEditor
@@ -223,3 +224,34 @@ def test_extra_keys_are_kept_and_editable(qtbot) -> None:  # type: ignore[no-unt
     assert [p.path for p in problems] == [("extra",)]
     assert closed.arguments() == {"a": 1, "extra": 2}  # what could not be shown is still sent as given
     assert "Not shown in the form" in closed.json_status.text()
+
+
+KITCHEN_SINK = {
+    "type": "object",
+    "properties": {
+        "env": {"type": "object", "description": "Environment variables.", "additionalProperties": {"type": "string"}},
+        "point": {"type": "array", "prefixItems": [{"type": "number", "title": "x"}, {"type": "number", "title": "y"}]},
+        "id": {"type": ["string", "integer"], "description": "A name or a number."},
+        "when": {"type": "string", "format": "time"},
+        "big": {"type": "integer", "minimum": 0},
+        "mode": {"enum": [1, "one", True, None]},
+        "filter": {"not": {"type": "null"}, "description": "Anything but null."},
+        "payload": {"description": "Free JSON."},
+        "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "old": {"type": "boolean", "deprecated": True, "default": False},
+    },
+    "required": ["point", "tags"],
+}
+
+
+def test_screenshot_of_the_other_widgets(qtbot) -> None:  # type: ignore[no-untyped-def]
+    form = make_form(qtbot, KITCHEN_SINK, (700, 1000))
+    args = {"env": {"HOME": "/root", "LANG": "C.UTF-8"}, "point": [1.5, -2], "id": 42, "big": 2**64,
+            "mode": None, "filter": {"x": 1}, "payload": [1, {"a": None}], "tags": ["a", "b"]}  # fmt: skip
+    assert form.set_arguments(args) == []
+    assert form.arguments() == args
+    form.validate()
+    qtbot.wait(100)
+    ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert form.grab().save(str(ARTIFACTS / "form_widgets.png"))

@@ -37,6 +37,7 @@ class FieldRow(QWidget):
         expanded: bool | None = None,
         clearable: bool | None = None,
         show_help: bool = True,
+        show_fallback: bool = True,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -85,7 +86,7 @@ class FieldRow(QWidget):
             self._line().addWidget(self.null_box)
         for button in buttons:
             self._line().addWidget(button)
-        if spec.fallback_reason:
+        if spec.fallback_reason and show_fallback:
             note = plain_label(f"Edited as JSON: {spec.fallback_reason}", wrap=True)
             note.setObjectName("fallbackNote")
             layout.addWidget(note)

@@ -134,7 +134,7 @@ class ToolForm(QWidget):
     def fallback_note(self) -> str | None:
         """Why the whole form fell back to JSON (with the schema findings), or None."""
         self._ensure_checked()
-        return self.view._note_text() or None
+        return self.view.note_text() or None
 
     # -- form → JSON --------------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ class FormView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.setSpacing(6)
-        self.note = plain_label(self._note_text(), wrap=True)
+        self.note = plain_label(self.note_text(), wrap=True)
         self.note.setObjectName("formFallbackNote")
         self.note.setVisible(bool(self.note.text()))
         layout.addWidget(self.note)
@@ -42,13 +42,14 @@ class FormView(QWidget):
         if isinstance(root, ObjectState) and not root.spec.is_fallback:
             self.editor = ObjectEditor(root, self.ctx)
         else:
-            self.root_row = FieldRow(root, self.ctx, label="arguments", expanded=True)
+            self.root_row = FieldRow(root, self.ctx, label="arguments", expanded=True, show_fallback=False)
             self.editor = self.root_row
         layout.addWidget(self.editor)
         layout.addStretch(1)
         self.ctx.building = False
 
-    def _note_text(self) -> str:
+    def note_text(self) -> str:
+        """The whole-form fallback note (reason and schema findings), or "" when the form renders."""
         if not self.model.fallback_reason:
             return ""
         lines = [
