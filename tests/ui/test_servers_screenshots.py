@@ -4,33 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
+from ui_support import ARTIFACTS, dark_palette
 
 from inspector.config.profile import ServerProfile
 from inspector.config.store import ProfileStore
 from inspector.ui.profile_dialog import ProfileDialog
 from inspector.ui.servers_panel import ServersPanel
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 EXAMPLES = Path(__file__).resolve().parents[1] / "config" / "examples"
-
-
-def _dark_palette() -> QPalette:
-    palette = QPalette()
-    for role, color in {
-        QPalette.ColorRole.Window: "#1f2328",
-        QPalette.ColorRole.WindowText: "#e6edf3",
-        QPalette.ColorRole.Base: "#0d1117",
-        QPalette.ColorRole.AlternateBase: "#161b22",
-        QPalette.ColorRole.Text: "#e6edf3",
-        QPalette.ColorRole.Button: "#262c36",
-        QPalette.ColorRole.ButtonText: "#e6edf3",
-        QPalette.ColorRole.Highlight: "#1f6feb",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-    }.items():
-        palette.setColor(role, QColor(color))
-    return palette
 
 
 def _panel(qtbot, tmp_path: Path) -> ServersPanel:
@@ -62,7 +44,7 @@ def test_panel_screenshots_light_and_dark(qtbot, tmp_path: Path) -> None:
     app = QApplication.instance()
     light = app.palette()
     try:
-        app.setPalette(_dark_palette())
+        app.setPalette(dark_palette())
         QApplication.processEvents()
         assert panel.grab().save(str(ARTIFACTS / "servers_panel_dark.png"))
     finally:

@@ -287,22 +287,10 @@ def test_screenshot(qtbot, view: TrafficView) -> None:
 
 
 def test_screenshot_dark_palette(qtbot, qapp) -> None:
-    from PySide6.QtGui import QColor, QPalette
+    from ui_support import dark_palette
 
     saved = qapp.palette()
-    dark = QPalette()
-    for role, colour in {
-        QPalette.ColorRole.Window: "#1f2328",
-        QPalette.ColorRole.WindowText: "#e6edf3",
-        QPalette.ColorRole.Base: "#0d1117",
-        QPalette.ColorRole.AlternateBase: "#161b22",
-        QPalette.ColorRole.Text: "#e6edf3",
-        QPalette.ColorRole.Button: "#262c36",
-        QPalette.ColorRole.ButtonText: "#e6edf3",
-        QPalette.ColorRole.Highlight: "#1f6feb",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-    }.items():
-        dark.setColor(role, QColor(colour))
+    dark = dark_palette()
     qapp.setPalette(dark)
     try:
         store = TrafficStore()

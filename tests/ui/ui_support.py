@@ -29,3 +29,23 @@ def connect(qtbot, win, profile: ServerProfile = DEMO_PROFILE) -> None:
     qtbot.waitUntil(lambda: win.session.state in ("connected", "failed"), timeout=30000)
     assert win.session.state == "connected", win.session.detail
     qtbot.waitUntil(lambda: win.workbench.tools.model.rowCount() > 0, timeout=10000)
+
+
+def dark_palette():
+    """A dark palette for screenshots that check contrast in a dark theme."""
+    from PySide6.QtGui import QColor, QPalette
+
+    palette = QPalette()
+    for role, color in {
+        QPalette.ColorRole.Window: "#1f2328",
+        QPalette.ColorRole.WindowText: "#e6edf3",
+        QPalette.ColorRole.Base: "#0d1117",
+        QPalette.ColorRole.AlternateBase: "#161b22",
+        QPalette.ColorRole.Text: "#e6edf3",
+        QPalette.ColorRole.Button: "#262c36",
+        QPalette.ColorRole.ButtonText: "#e6edf3",
+        QPalette.ColorRole.Highlight: "#1f6feb",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+    }.items():
+        palette.setColor(role, QColor(color))
+    return palette
