@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 from dataclasses import dataclass, field
 
@@ -72,13 +73,16 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setDesktopFileName("mcp-lens")
+    # `run()` ends the app itself once the server is shut down; Qt quitting first would stop the
+    # loop under it ("Event loop stopped before Future completed").
+    app.setQuitOnLastWindowClosed(False)
     import qasync
 
     return qasync.run(run(app, args))
 
 
 async def run(app: object, args: AppArgs) -> int:
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QMessageBox
 
     from inspector.config.profile import ProfileError
@@ -95,7 +99,15 @@ async def run(app: object, args: AppArgs) -> int:
         QMessageBox.warning(window, "Cannot open that server", str(exc))
         profile = demo_profile()
     window.connect_profile(profile)
-    closed = asyncio.get_running_loop().create_future()
+    loop = asyncio.get_running_loop()
+    # Ctrl+C or a kill closes the window cleanly. Python runs signal handlers only when it gets
+    # control from Qt's C++ loop, so a quarter-second timer gives it that chance while idle.
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: loop.call_soon_threadsafe(window.close))
+    wake = QTimer(window)
+    wake.timeout.connect(lambda: None)
+    wake.start(250)
+    closed = loop.create_future()
     app.lastWindowClosed.connect(lambda: closed.done() or closed.set_result(None))  # type: ignore[attr-defined]
     await closed
     await window.session.shutdown()
