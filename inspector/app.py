@@ -49,14 +49,9 @@ def demo_profile() -> ServerProfile:
 def initial_profile(args: AppArgs, profiles: object, last: str | None) -> ServerProfile:
     """What to connect to first: the command line, else the last server used, else the demo."""
     if args.config:
-        from inspector.config.formats import load_server, load_servers
+        from inspector.config.formats import choose_server
 
-        if args.server:
-            return load_server(args.config, args.server)
-        found = load_servers(args.config)
-        if len(found.profiles) != 1:
-            raise ValueError(f"{args.config} has {len(found.profiles)} servers: pick one with --server NAME")
-        return found.profiles[0]
+        return choose_server(args.config, args.server)
     if args.command:
         return ServerProfile(name=args.command[0], transport="stdio", command=args.command[0], args=args.command[1:])
     names = getattr(profiles, "names", lambda: [])()

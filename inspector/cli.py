@@ -27,16 +27,9 @@ def _profile(args: CliArgs) -> Any:
     from inspector.config.profile import ServerProfile
 
     if args.config:
-        from inspector.config.formats import load_server, load_servers
+        from inspector.config.formats import choose_server
 
-        if args.server:
-            profile = load_server(args.config, args.server)
-        else:
-            found = load_servers(args.config)
-            if len(found.profiles) != 1:
-                names = ", ".join(found.names) or "(none)"
-                raise UsageError(f"{args.config} has {len(found.profiles)} servers; pick one with --server ({names})")
-            profile = found.profiles[0]
+        profile = choose_server(args.config, args.server)
         profile.env.update(args.env)
         profile.headers.update(args.headers)
         if args.cwd:
@@ -65,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.transports.process import SpawnError, StdioCommand, spawn
 
         try:  # start the server now, so its start-up overlaps our imports
-            process = spawn(StdioCommand(profile.command, list(profile.args), dict(profile.env), profile.cwd))
+            process = spawn(StdioCommand.from_profile(profile))
         except SpawnError as exc:
             return _fail({"error": "connection", "message": str(exc)}, 3)
         _preload_schema_checker()
@@ -116,7 +109,7 @@ def _connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
         from inspector.transports.process import StdioCommand
         from inspector.transports.stdio_pipes import StdioPipes
 
-        command = StdioCommand(profile.command, list(profile.args), dict(profile.env), profile.cwd)
+        command = StdioCommand.from_profile(profile)
         # A one-shot run has printed its answer before shutdown; the server gets a short grace.
         conn = LiteConnection(StdioPipes(command, store, process=process, grace=CLI_GRACE), **timeouts)
         conn.relist_on_change = False

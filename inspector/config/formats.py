@@ -225,3 +225,14 @@ def export_file(profiles: Iterable[ServerProfile], *, format: str = "mcp-json") 
             raise ProfileError("duplicate server name", server=profile.name)
         table[profile.name] = export_entry(profile, format=format)
     return {"servers": table} if format == "vscode" else {"mcpServers": table}
+
+
+def choose_server(path: str | os.PathLike[str], name: str | None) -> ServerProfile:
+    """The server named `name` in a config file, or its only server when no name is given."""
+    if name:
+        return load_server(path, name)
+    found = load_servers(path)
+    if len(found.profiles) != 1:
+        names = ", ".join(found.names) or "(none)"
+        raise ProfileError(f"{path} has {len(found.profiles)} servers; pick one with --server ({names})")
+    return found.profiles[0]

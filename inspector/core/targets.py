@@ -14,7 +14,7 @@ def make_transport(profile: Any, store: TrafficStore, *, process: subprocess.Pop
     if profile.transport == "stdio":
         from inspector.transports.stdio import StdioTransport
 
-        command = StdioCommand(profile.command, list(profile.args), dict(profile.env or {}), profile.cwd)
+        command = StdioCommand.from_profile(profile)
         return StdioTransport(command, store, process=process)
     from inspector.transports.http import HttpTransport
 

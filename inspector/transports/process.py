@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class SpawnError(OSError):
@@ -18,6 +19,11 @@ class StdioCommand:
     args: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
+
+    @classmethod
+    def from_profile(cls, profile: Any) -> StdioCommand:
+        """From a `ServerProfile` (duck-typed: this module imports nothing of ours)."""
+        return cls(profile.command, list(profile.args), dict(profile.env or {}), profile.cwd)
 
     def argv(self) -> list[str]:
         return [self.command, *self.args]

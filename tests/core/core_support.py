@@ -28,7 +28,7 @@ def open_connection(
     profile: ServerProfile, store: TrafficStore, *, lite: bool = False, **kwargs: Any
 ) -> Connection | LiteConnection:
     if lite:
-        command = StdioCommand(profile.command, list(profile.args), dict(profile.env), profile.cwd)
+        command = StdioCommand.from_profile(profile)
         return LiteConnection(StdioPipes(command, store), **kwargs)
     return Connection(make_transport(profile, store), **kwargs)
 
