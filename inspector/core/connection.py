@@ -21,6 +21,8 @@ from pydantic import ValidationError
 
 from inspector import __version__
 from inspector.core.calls import Progress, ProgressCallback, RequestHandle
+from inspector.core.client_callbacks import session_callbacks
+from inspector.core.client_handlers import ClientHandlers
 from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
 from inspector.core.operations import Operations
 from inspector.traffic.entry import Direction, Kind
@@ -45,9 +47,11 @@ class Connection(Operations):
         *,
         connect_timeout: float = 30.0,
         request_timeout: float | None = 60.0,
+        handlers: ClientHandlers | None = None,
     ) -> None:
         super().__init__()
         self.transport = transport
+        self.handlers = handlers
         self.store = transport.store
         self.connect_timeout = connect_timeout
         self.request_timeout = request_timeout
@@ -72,6 +76,7 @@ class Connection(Operations):
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
                 client_info=CLIENT_INFO,
+                **session_callbacks(self.handlers),
             )
             await stack.enter_async_context(self.session)
             self._tg = await stack.enter_async_context(anyio.create_task_group())
@@ -137,6 +142,12 @@ class Connection(Operations):
         if isinstance(exc, ValidationError):
             return ConnectFailed(f"the server's initialize result does not conform to the spec: {exc}")
         return ConnectFailed(f"{type(exc).__name__}: {exc} ({self.describe_exit()})")
+
+    async def notify_roots_changed(self) -> None:
+        """Tell the server the client's roots changed (`notifications/roots/list_changed`)."""
+        if self.session is None or self.closed:
+            raise ConnectFailed("not connected")
+        await self.session.send_notification(types.RootsListChangedNotification())
 
     # -- notifications -----------------------------------------------------------------------
     async def _on_log(self, params: types.LoggingMessageNotificationParams) -> None:

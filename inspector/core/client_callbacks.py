@@ -1,0 +1,85 @@
+"""Adapts `ClientHandlers` (raw dicts) to the SDK's typed `ClientSession` callbacks.
+
+The SDK parses a server's request into pydantic params; the handler sees them dumped back to wire
+JSON. The handler's raw result is validated into the SDK's result type here, so a handler that
+returns a malformed result answers the server with a clear JSON-RPC error instead of a vague one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp_types as types
+from pydantic import BaseModel, ValidationError
+
+from inspector.core.client_handlers import ClientHandlers, Rejected
+
+INTERNAL_ERROR = -32603
+
+
+def _dump(params: BaseModel) -> dict[str, Any]:
+    return params.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+def _error(exc: Rejected) -> types.ErrorData:
+    return types.ErrorData(code=exc.code, message=exc.message)
+
+
+def _invalid(what: str, exc: ValidationError) -> types.ErrorData:
+    first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": str(exc)}
+    where = ".".join(str(part) for part in first.get("loc", ())) or "result"
+    return types.ErrorData(code=INTERNAL_ERROR, message=f"the client built an invalid {what}: {where}: {first['msg']}")
+
+
+def _sampling_result(raw: dict[str, Any]) -> types.CreateMessageResult | types.CreateMessageResultWithTools:
+    if isinstance(raw.get("content"), list):  # several blocks (tool use) need the with-tools shape
+        return types.CreateMessageResultWithTools.model_validate(raw)
+    return types.CreateMessageResult.model_validate(raw)
+
+
+def session_callbacks(handlers: ClientHandlers | None) -> dict[str, Any]:
+    """Keyword arguments for `ClientSession(...)`: one callback per handler that is set.
+
+    The SDK advertises a capability exactly when its callback is given, so leaving one out keeps
+    the capability out of `initialize`.
+    """
+    if handlers is None:
+        return {}
+    callbacks: dict[str, Any] = {}
+    if (sampling := handlers.sampling) is not None:
+
+        async def sampling_callback(context: Any, params: types.CreateMessageRequestParams) -> Any:
+            try:
+                raw = await sampling(_dump(params))
+                return _sampling_result(raw)
+            except Rejected as exc:
+                return _error(exc)
+            except ValidationError as exc:
+                return _invalid("sampling result", exc)
+
+        callbacks["sampling_callback"] = sampling_callback
+    if (elicitation := handlers.elicitation) is not None:
+
+        async def elicitation_callback(context: Any, params: Any) -> Any:
+            try:
+                raw = await elicitation(_dump(params))
+                return types.ElicitResult.model_validate(raw)
+            except Rejected as exc:
+                return _error(exc)
+            except ValidationError as exc:
+                return _invalid("elicitation result", exc)
+
+        callbacks["elicitation_callback"] = elicitation_callback
+    if (roots := handlers.roots) is not None:
+
+        async def list_roots_callback(context: Any) -> Any:
+            try:
+                listed = await roots()
+                return types.ListRootsResult.model_validate({"roots": listed})
+            except Rejected as exc:
+                return _error(exc)
+            except ValidationError as exc:
+                return _invalid("roots list", exc)
+
+        callbacks["list_roots_callback"] = list_roots_callback
+    return callbacks

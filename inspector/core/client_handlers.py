@@ -1,0 +1,65 @@
+"""Answers to server-to-client requests: sampling, elicitation and roots, as plain async callables.
+
+A `Connection` given `ClientHandlers` advertises exactly the capabilities it has handlers for and
+routes `sampling/createMessage`, `elicitation/create` and `roots/list` to them. Handlers see and
+return raw JSON dicts (the wire's camelCase keys); raising `Rejected` answers with a JSON-RPC error.
+No Qt and no SDK import here: the UI, the CLI and the conformance client all build on this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+SamplingHandler = Callable[[dict], Awaitable[dict]]
+ElicitationHandler = Callable[[dict], Awaitable[dict]]
+RootsHandler = Callable[[], Awaitable[list[dict]]]
+
+ELICIT_ACTIONS = ("accept", "decline", "cancel")
+
+
+class Rejected(Exception):
+    """Raised by a handler to refuse a request: the server receives a JSON-RPC error."""
+
+    def __init__(self, message: str, code: int = -1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass
+class ClientHandlers:
+    """What the client answers. A `None` handler means the capability is not advertised."""
+
+    sampling: SamplingHandler | None = None  # raw params dict → raw CreateMessageResult dict
+    elicitation: ElicitationHandler | None = None  # raw params → {"action": …, "content": {…}}
+    roots: RootsHandler | None = None  # → [{"uri": "file:///…", "name": "…"}]
+
+    def capabilities(self) -> list[str]:
+        """Names of the client capabilities these handlers provide, for display."""
+        names = (("sampling", self.sampling), ("elicitation", self.elicitation), ("roots", self.roots))
+        return [name for name, handler in names if handler is not None]
+
+
+def elicitation_mode(params: dict) -> str:
+    """The elicitation mode of a request's params: "form" (the default when absent) or "url"."""
+    mode = params.get("mode")
+    return mode if isinstance(mode, str) and mode else "form"
+
+
+def text_reply(text: str, *, model: str = "mcp-lens-human", stop_reason: str | None = "endTurn") -> dict:
+    """A CreateMessageResult dict carrying one assistant text block."""
+    result: dict = {"role": "assistant", "content": {"type": "text", "text": text}, "model": model}
+    if stop_reason:
+        result["stopReason"] = stop_reason
+    return result
+
+
+class StaticRoots:
+    """A roots handler over a mutable list of roots (the CLI, tests, the conformance client)."""
+
+    def __init__(self, roots: list[dict] | None = None) -> None:
+        self.roots: list[dict] = list(roots or [])
+
+    async def __call__(self) -> list[dict]:
+        return [dict(root) for root in self.roots]
