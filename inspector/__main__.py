@@ -16,6 +16,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.demo.server import main as demo_main
 
         return demo_main(argv[1:])
+    if argv[:1] in (["--install-desktop-entry"], ["--uninstall-desktop-entry"]):
+        from inspector.desktop_entry import main as desktop_entry_main
+
+        return desktop_entry_main(argv)
     from inspector.app import main as app_main
 
     return app_main(argv)

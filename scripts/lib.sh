@@ -59,6 +59,8 @@ QT_SYSTEM_PACKAGES=(
     libxcb1 libx11-xcb1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-glx0 libxcb-icccm4 libxcb-image0
     libxcb-keysyms1 libxcb-randr0 libxcb-render0 libxcb-render-util0 libxcb-shape0 libxcb-shm0
     libxcb-sync1 libxcb-util1 libxcb-xfixes0 libxcb-xkb1
+    # not for Qt: desktop-file-validate for the packaging tests
+    desktop-file-utils
 )
 # Only for a real desktop session: the wayland platform plugin (Qt falls back to xcb without them).
 # shellcheck disable=SC2034 # used by scripts/run-app
