@@ -11,7 +11,7 @@ from mcp.server.mcpserver import Icon, MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from inspector import __version__
-from inspector.demo import catalog, dynamic, tools
+from inspector.demo import catalog, client_tools, dynamic, tools
 from inspector.demo.protocol import HandshakeCapabilities
 from inspector.demo.state import DemoState
 
@@ -24,6 +24,7 @@ resource links and embedded resources; get_weather and schedule_meeting return s
 (schedule_meeting also has a deliberately rich input schema); simulate_error fails in three ways;
 delete_note is marked destructive; slow_task reports progress and can be cancelled; emit_logs sends
 log messages; toggle_extra_tool adds or removes roll_dice and announces the change.
+ask_model, book_table, open_docs and list_roots ask the client: sampling, form and URL elicitation, roots.
 All data is made up and lives in memory only.
 """
 
@@ -48,6 +49,7 @@ def build_server(*, log_level: LogLevel = "WARNING") -> MCPServer:
     tools.register(server, state)
     dynamic.register(server, state)
     catalog.register(server, state)
+    client_tools.register(server)
     return server
 
 
