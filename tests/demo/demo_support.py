@@ -25,6 +25,10 @@ EXPECTED_TOOLS = {
     "emit_logs",
     "delete_note",
     "toggle_extra_tool",
+    "ask_model",
+    "book_table",
+    "open_docs",
+    "list_roots",
 }
 
 
