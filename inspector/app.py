@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import sys
 from dataclasses import dataclass, field
+from typing import Any
 
 from inspector.config.profile import ServerProfile
 
@@ -23,6 +25,8 @@ class AppArgs:
     config: str | None = None
     server: str | None = None
     command: list[str] = field(default_factory=list)
+    self_test: bool = False
+    self_test_timeout: float = 60.0
 
 
 def parse_args(argv: list[str]) -> AppArgs:
@@ -33,10 +37,22 @@ def parse_args(argv: list[str]) -> AppArgs:
     )
     parser.add_argument("--config", metavar="FILE", help="an mcp.json-style file to open a server from")
     parser.add_argument("--server", metavar="NAME", help="the server's name in --config")
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="start offscreen, connect to the demo server, call tools, render the results, exit 0 or 1",
+    )
+    parser.add_argument("--self-test-timeout", type=float, default=60.0, metavar="SECONDS", help=argparse.SUPPRESS)
     parser.add_argument("command", nargs=argparse.REMAINDER, help="a stdio server command to open")
     ns = parser.parse_args(argv)
     command = ns.command[1:] if ns.command[:1] == ["--"] else ns.command
-    return AppArgs(config=ns.config, server=ns.server, command=command)
+    return AppArgs(
+        config=ns.config,
+        server=ns.server,
+        command=command,
+        self_test=ns.self_test,
+        self_test_timeout=ns.self_test_timeout,
+    )
 
 
 def demo_profile() -> ServerProfile:
@@ -62,6 +78,8 @@ def initial_profile(args: AppArgs, profiles: object, last: str | None) -> Server
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.self_test:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -73,7 +91,52 @@ def main(argv: list[str] | None = None) -> int:
     app.setQuitOnLastWindowClosed(False)
     import qasync
 
+    if args.self_test:
+        from inspector.ui.self_test import run_self_test
+
+        return qasync.run(run_self_test(app, timeout=args.self_test_timeout))
     return qasync.run(run(app, args))
+
+
+def set_app_icon(app: Any) -> None:
+    """The window/taskbar icon, drawn from the packaged SVG (Qt's SVG icon engine renders each size)."""
+    from PySide6.QtGui import QIcon
+
+    from inspector.desktop_entry import resource_dir
+
+    path = resource_dir() / "icons" / "mcp-lens.svg"
+    if path.is_file():
+        app.setWindowIcon(QIcon(str(path)))
+
+
+def install_startup_markers(window: Any, session: Any) -> None:
+    """With MCP_LENS_STARTUP_MARKERS=1, print `window-exposed <s>` and `connected <s>` the first time."""
+    from inspector import startup
+
+    if not startup.enabled():
+        return
+    from PySide6.QtCore import QEvent, QObject
+
+    class ExposeWatcher(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Expose and obj.isExposed():  # type: ignore[attr-defined]
+                startup.mark("window-exposed")
+                obj.removeEventFilter(self)
+            return False
+
+    handle = window.windowHandle()
+    if handle is not None and handle.isExposed():
+        startup.mark("window-exposed")
+    elif handle is not None:
+        window._expose_watcher = ExposeWatcher(window)
+        handle.installEventFilter(window._expose_watcher)
+
+    def on_state(state: str, _detail: str) -> None:
+        if state == "connected":
+            startup.mark("connected")
+            session.stateChanged.disconnect(on_state)
+
+    session.stateChanged.connect(on_state)
 
 
 async def run(app: object, args: AppArgs) -> int:
@@ -87,7 +150,9 @@ async def run(app: object, args: AppArgs) -> int:
     settings = QSettings(ORGANIZATION, "mcp-lens")
     profiles = ProfileStore()
     window = MainWindow(profiles, demo_profile(), settings)
+    set_app_icon(app)
     window.show()
+    install_startup_markers(window, window.session)
     try:
         profile = initial_profile(args, profiles, settings.value("session/lastServer"))
     except (ProfileError, ValueError, OSError) as exc:
