@@ -123,8 +123,11 @@ def _connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
 
 
 async def _execute(args: CliArgs, conn: Any) -> int:
+    from inspector.cli_resources import RESOURCE_PROMPT_METHODS, execute
     from inspector.core.errors import ToolFailed
 
+    if args.method in RESOURCE_PROMPT_METHODS:
+        return await execute(args, conn, _print)
     if args.method == "initialize":
         _print(args, conn.init, _text_initialize)
     elif args.method == "ping":

@@ -12,7 +12,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-METHODS = ("initialize", "tools/list", "tools/call", "ping")
+from inspector.cli_resources import RESOURCE_PROMPT_METHODS, add_options, is_pair, read_options
+
+METHODS = ("initialize", "tools/list", "tools/call", "ping", *RESOURCE_PROMPT_METHODS)
 FORMATS = ("json", "text")
 
 # option → takes a value
@@ -38,6 +40,10 @@ _OPTIONS: dict[str, bool] = {
     "--request-timeout": True,
     "--max-timeout": True,
     "--record": True,
+    "--uri": True,
+    "--prompt-name": True,
+    "--prompt-args": True,  # then more KEY=VALUE words, as the official CLI takes them
+    "--log-level": True,
 }
 
 
@@ -64,6 +70,10 @@ class CliArgs:
     request_timeout: float = 60.0
     max_timeout: float | None = None
     record: str | None = None
+    uri: str | None = None
+    prompt_name: str | None = None
+    prompt_args: dict[str, str] = field(default_factory=dict)
+    log_level: str | None = None
 
 
 def coerce(value: str) -> Any:
@@ -91,6 +101,9 @@ def _split(argv: list[str]) -> tuple[list[str], list[str]]:
                     raise UsageError(f"{arg} needs a value")
                 ours.append(argv[i + 1])
                 i += 1
+                while name == "--prompt-args" and i + 1 < len(argv) and is_pair(argv[i + 1]):
+                    ours.append(argv[i + 1])
+                    i += 1
         else:
             target.append(arg)
         i += 1
@@ -122,6 +135,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS", help="reset by progress")
     p.add_argument("--max-timeout", type=float, metavar="SECONDS", help="hard limit, not reset by progress")
     p.add_argument("--record", metavar="FILE.jsonl", help="write the exact wire record of the run")
+    add_options(p)
     return p
 
 
@@ -169,6 +183,7 @@ def parse(argv: list[str]) -> CliArgs:
         if not sep or not key:
             raise UsageError(f"--tool-arg expects KEY=VALUE, got {item!r}")
         args.tool_args[key] = coerce(value)
+    read_options(ns, args)
     if args.method == "tools/call" and not args.tool_name:
         raise UsageError("--method tools/call needs --tool-name")
     if target and target[0].startswith(("http://", "https://")) and not args.server_url:

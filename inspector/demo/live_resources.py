@@ -1,0 +1,131 @@
+"""Resources that change, for subscriptions and list changes (handshake-era protocol ≤ 2025-11-25).
+
+- ``demo://live/counter`` changes every `TICK_SECONDS`; a client subscribed to it gets
+  ``notifications/resources/updated`` on each change.
+- Each note is listed as a resource (``demo://notes/<id>``); when a request (``delete_note``)
+  changes the notes, ``notifications/resources/list_changed`` is sent, and ``resources/updated``
+  to clients subscribed to a deleted note.
+
+``MCPServer`` serves neither ``resources/subscribe`` nor list changes by itself, so a middleware
+(the SDK's public ``middleware=`` hook) serves subscribe/unsubscribe and advertises both truthfully.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.resources import FunctionResource
+from mcp_types import ResourceListChangedNotification, ResourceUpdatedNotification, ResourceUpdatedNotificationParams
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from inspector.demo.state import DemoState
+
+COUNTER_URI = "demo://live/counter"
+NOTE_PREFIX = "demo://notes/"
+TICK_SECONDS = 1.0
+
+
+class LiveResources:
+    """Server middleware: subscriptions per session, a ticking counter, notes listed as resources."""
+
+    def __init__(self, state: DemoState) -> None:
+        self._state = state
+        self.ticks = 0
+        self.started = time.time()
+        self._subscriptions: dict[int, set[str]] = {}  # id(session) -> subscribed URIs
+        self._tickers: dict[int, asyncio.Task[None]] = {}
+
+    def counter_text(self) -> str:
+        now = time.strftime("%H:%M:%S")
+        return (
+            f"tick {self.ticks}\nat {now}\nThis resource changes every {TICK_SECONDS:g} s; subscribe to hear of it.\n"
+        )
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and ctx.method != "initialize":
+            return await call_next(ctx)
+        if ctx.method in ("resources/subscribe", "resources/unsubscribe"):
+            uri = str((ctx.params or {}).get("uri", ""))
+            if ctx.method == "resources/subscribe":
+                self._subscribe(ctx.session, uri)
+            else:
+                self._unsubscribe(ctx.session, uri)
+            return {}
+        notes_before = set(self._state.notes)
+        result = await call_next(ctx)
+        if ctx.method == "initialize" and isinstance(result, dict):
+            resources = result.setdefault("capabilities", {}).setdefault("resources", {})
+            resources["subscribe"] = True
+            resources["listChanged"] = True
+        elif ctx.method == "resources/list" and isinstance(result, dict) and isinstance(result.get("resources"), list):
+            result["resources"].extend(self._note_resources())
+        if set(self._state.notes) != notes_before:
+            await self._notes_changed(ctx, notes_before - set(self._state.notes))
+        return result
+
+    def _note_resources(self) -> list[dict[str, Any]]:
+        return [
+            {"uri": NOTE_PREFIX + note_id, "name": f"note {note_id}", "mimeType": "text/markdown"}
+            for note_id in self._state.notes
+        ]
+
+    async def _notes_changed(self, ctx: ServerRequestContext[Any, Any], removed: set[str]) -> None:
+        # On the request's own stream, so it arrives over Streamable HTTP too (before the result).
+        session, related = ctx.session, ctx.request_id
+        with contextlib.suppress(Exception):
+            await session.send_notification(ResourceListChangedNotification(), related_request_id=related)
+            subscribed = self._subscriptions.get(id(session), set())
+            for uri in sorted(NOTE_PREFIX + note for note in removed if NOTE_PREFIX + note in subscribed):
+                await session.send_notification(_updated(uri), related_request_id=related)
+
+    def _subscribe(self, session: Any, uri: str) -> None:
+        key = id(session)
+        self._subscriptions.setdefault(key, set()).add(uri)
+        if key not in self._tickers:
+            self._tickers[key] = asyncio.ensure_future(self._tick(session, key))
+
+    def _unsubscribe(self, session: Any, uri: str) -> None:
+        key = id(session)
+        subscribed = self._subscriptions.get(key, set())
+        subscribed.discard(uri)
+        if not subscribed and (ticker := self._tickers.pop(key, None)) is not None:
+            ticker.cancel()
+
+    async def _tick(self, session: Any, key: int) -> None:
+        """While the session is subscribed to anything: advance the counter and tell it."""
+        try:
+            while True:
+                await asyncio.sleep(TICK_SECONDS)
+                self.ticks += 1
+                if COUNTER_URI in self._subscriptions.get(key, set()):
+                    await session.send_notification(_updated(COUNTER_URI))
+        except Exception:  # the session went away: stop quietly
+            pass
+        finally:
+            self._tickers.pop(key, None)
+            self._subscriptions.pop(key, None)
+
+
+def _updated(uri: str) -> ResourceUpdatedNotification:
+    return ResourceUpdatedNotification(params=ResourceUpdatedNotificationParams(uri=uri))
+
+
+def register(server: MCPServer, state: DemoState) -> None:
+    """Add the live counter resource and the subscription middleware to ``server``."""
+    live = LiveResources(state)
+    server.add_resource(
+        FunctionResource(
+            uri=COUNTER_URI,
+            name="counter",
+            title="Live counter",
+            description=f"Changes every {TICK_SECONDS:g} s while someone is subscribed; subscribe to it.",
+            mime_type="text/plain",
+            fn=live.counter_text,
+        )
+    )
+    server.middleware.append(live)
