@@ -86,6 +86,10 @@ class ServerProfile:
     bearer_token: str | None = None
     secret_headers: list[str] = field(default_factory=list)
     roots: list[str] = field(default_factory=list)
+    # OAuth (HTTP servers): a pre-registered client, and scopes to ask for beyond the server's.
+    oauth_client_id: str | None = None
+    oauth_client_secret: str | None = None
+    oauth_scopes: str | None = None
 
     def validate(self) -> None:
         """Raise `ProfileError` if the profile cannot be used to connect."""
@@ -117,7 +121,7 @@ class ServerProfile:
 
     def has_secrets(self) -> bool:
         """True if saving this profile would write a secret (token, auth header, secret env/arg/URL)."""
-        if is_secret_value(self.bearer_token):
+        if is_secret_value(self.bearer_token) or is_secret_value(self.oauth_client_secret):
             return True
         if any(is_secret_header(k, self.secret_headers) and is_secret_value(v) for k, v in self.headers.items()):
             return True
@@ -133,6 +137,9 @@ class ServerProfile:
             env={k: redact_value(v) if is_secret_env(k) else v for k, v in self.env.items()},
             headers=redact_headers(self.headers, self.secret_headers),
             bearer_token=redact_value(self.bearer_token) if self.bearer_token else self.bearer_token,
+            oauth_client_secret=redact_value(self.oauth_client_secret)
+            if self.oauth_client_secret
+            else self.oauth_client_secret,
             url=redact_url(self.url),
             secret_headers=list(self.secret_headers),
             roots=list(self.roots),

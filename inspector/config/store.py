@@ -17,6 +17,12 @@ from inspector.config.profile import ProfileError, ServerProfile
 EXTRAS_KEY = "x-mcp-lens"
 STORE_VERSION = 1
 FILE_NAME = "servers.json"
+# OAuth settings of HTTP profiles, kept in the x-mcp-lens server record (a client secret makes the file 0600).
+_OAUTH_EXTRAS = (
+    ("oauthClientId", "oauth_client_id"),
+    ("oauthClientSecret", "oauth_client_secret"),
+    ("oauthScopes", "oauth_scopes"),
+)
 
 
 def default_path(
@@ -43,6 +49,9 @@ def extras_of(profile: ServerProfile) -> dict[str, Any]:
         extras["secretHeaders"] = list(profile.secret_headers)
     if profile.roots:
         extras["roots"] = list(profile.roots)
+    for key, attr in _OAUTH_EXTRAS:
+        if getattr(profile, attr, None):
+            extras[key] = getattr(profile, attr)
     return extras
 
 
@@ -57,6 +66,11 @@ def apply_extras(profile: ServerProfile, extras: Any, *, source: str | None = No
                 "expected a list of strings", source=source, server=profile.name, field=f"{EXTRAS_KEY}.{key}"
             )
         setattr(profile, attr, list(value))
+    for key, attr in _OAUTH_EXTRAS:
+        value = extras.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ProfileError("expected a string", source=source, server=profile.name, field=f"{EXTRAS_KEY}.{key}")
+        setattr(profile, attr, value or None)
 
 
 class ProfileStore:

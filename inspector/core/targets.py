@@ -9,8 +9,11 @@ from inspector.traffic.store import TrafficStore
 from inspector.transports.process import StdioCommand
 
 
-def make_transport(profile: Any, store: TrafficStore, *, process: subprocess.Popen[bytes] | None = None) -> Any:
-    """`profile` is duck-typed on `inspector.config.profile.ServerProfile`'s fields."""
+def make_transport(
+    profile: Any, store: TrafficStore, *, process: subprocess.Popen[bytes] | None = None, auth: Any = None
+) -> Any:
+    """`profile` is duck-typed on `inspector.config.profile.ServerProfile`'s fields; `auth` is an
+    `httpx2.Auth` (the OAuth provider, see `inspector.auth`) for HTTP/SSE, ignored for stdio."""
     if profile.transport == "stdio":
         from inspector.transports.stdio import StdioTransport
 
@@ -25,4 +28,5 @@ def make_transport(profile: Any, store: TrafficStore, *, process: subprocess.Pop
         headers=dict(profile.headers or {}),
         bearer_token=getattr(profile, "bearer_token", None),
         secret_headers=getattr(profile, "secret_headers", ()),
+        auth=auth,
     )

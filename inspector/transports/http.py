@@ -31,6 +31,7 @@ class HttpTransport:
         secret_headers: Iterable[str] = (),
         timeout: float = CONNECT_TIMEOUT,
         verify: bool = True,
+        auth: httpx2.Auth | None = None,
     ) -> None:
         if kind not in ("http", "sse"):
             raise ValueError(f"unknown HTTP transport {kind!r}: use 'http' or 'sse'")
@@ -47,14 +48,21 @@ class HttpTransport:
             secret_headers=secret_headers,
         )
         self.timeout = timeout
+        # OAuth (contract C): the provider's own requests are recorded redacted by the OAuth tap.
+        self.auth = auth
+        self.wire: httpx2.AsyncBaseTransport = self.tap
+        if auth is not None:
+            from inspector.auth.tap import OAuthRouter, OAuthTap
+
+            self.wire = OAuthRouter(self.tap, OAuthTap(store, getattr(auth, "log", None), self.tap.inner))
 
     def _client(self, headers: dict[str, Any] | None = None, timeout: Any = None, auth: Any = None):
         merged = {**self.headers, **(headers or {})}
         return httpx2.AsyncClient(
-            transport=self.tap,
+            transport=self.wire,
             headers=merged,
             timeout=timeout or httpx2.Timeout(self.timeout, read=READ_TIMEOUT),
-            auth=auth,
+            auth=auth or self.auth,
         )
 
     @property

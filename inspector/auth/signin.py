@@ -1,0 +1,200 @@
+"""OAuth for one HTTP server profile: the connection's provider, sign in, refresh, sign out.
+
+Connections use a non-interactive provider: stored tokens, refreshed when expired; a 401 that
+needs the browser fails the connect with `AuthRequired` (the app then offers Sign in). Sign in
+runs the interactive flow on its own, outside any connect timeout: a loopback listener is
+opened, the user confirms the authorization URL, the browser opens it, and a probe request to the
+server drives the SDK provider through discovery, registration, PKCE and the token exchange.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mcp.shared.auth import OAuthClientInformationFull
+from mcp_types import LATEST_PROTOCOL_VERSION
+
+from inspector.auth.browser import check_browser_url, open_in_browser
+from inspector.auth.errors import AuthCancelled, AuthError
+from inspector.auth.events import AuthLog
+from inspector.auth.loopback import DEFAULT_TIMEOUT, LoopbackListener
+from inspector.auth.provider import PLACEHOLDER_REDIRECT, LensOAuthProvider, client_metadata, redirect_uri_of
+from inspector.auth.storage import Backend, ServerTokenStorage, TokenState, open_backend
+
+Confirm = Callable[[str], Awaitable[bool]]
+Opener = Callable[[str], Any]
+
+_PROBE = b'{"jsonrpc":"2.0","id":"mcp-lens-auth-probe","method":"ping"}'
+
+
+def preregistered_client(profile: Any) -> OAuthClientInformationFull | None:
+    """The client id/secret configured in the profile, if any."""
+    client_id = getattr(profile, "oauth_client_id", None)
+    if not client_id:
+        return None
+    secret = getattr(profile, "oauth_client_secret", None) or None
+    return OAuthClientInformationFull(
+        client_id=client_id,
+        client_secret=secret,
+        token_endpoint_auth_method="client_secret_basic" if secret else "none",
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+    )
+
+
+async def _always(_url: str) -> bool:
+    return True
+
+
+class ServerAuth:
+    """OAuth state for one server URL. `provider` goes to `make_transport(..., auth=…)`."""
+
+    def __init__(self, profile: Any, *, backend: Backend | None = None, log: AuthLog | None = None) -> None:
+        self.profile = profile
+        self.server_url: str = profile.url
+        self.log = log or AuthLog()
+        self.storage = ServerTokenStorage(
+            backend or open_backend(), self.server_url, preregistered=preregistered_client(profile)
+        )
+        self._provider: LensOAuthProvider | None = None
+        self.listener: LoopbackListener | None = None
+
+    # -- the connection's provider ----------------------------------------------------------
+    @property
+    def provider(self) -> LensOAuthProvider:
+        """The non-interactive provider connections use (one per ServerAuth, so a refresh shows in it)."""
+        if self._provider is None:
+            stored = self.storage.preregistered or None
+            redirect = redirect_uri_of(stored) or PLACEHOLDER_REDIRECT
+            self._provider = LensOAuthProvider(
+                self.server_url,
+                client_metadata(redirect),
+                self.storage,
+                interactive=False,
+                log=self.log,
+                extra_scopes=getattr(self.profile, "oauth_scopes", None),
+            )
+        return self._provider
+
+    def state(self) -> TokenState:
+        return self.storage.state()
+
+    @property
+    def needs_sign_in(self) -> bool:
+        return self._provider is not None and self._provider.auth_required is not None
+
+    # -- actions -----------------------------------------------------------------------------
+    async def sign_in(
+        self,
+        store: Any,
+        *,
+        confirm: Confirm = _always,
+        opener: Opener = open_in_browser,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> TokenState:
+        """Run the browser flow; returns the new token state. Raises an `AuthError` saying what failed."""
+        self.log.add("info", f"sign-in to {self.server_url} started")
+        self.storage.clear_tokens()
+        async with LoopbackListener(timeout=timeout, log=self.log) as listener:
+            self.listener = listener
+            try:
+                await self._sign_in(store, listener, confirm, opener)
+            except AuthError as exc:
+                self.log.add("error", f"sign-in failed: {exc.message}", ok=False)
+                raise
+            except Exception as exc:
+                self.log.add("error", f"sign-in failed: {type(exc).__name__}: {exc}", ok=False)
+                raise AuthError(f"sign-in failed: {exc}") from exc
+            finally:
+                self.listener = None
+        if self._provider is not None:
+            self._provider.forget()  # reload what the flow stored on the next request
+            self._provider.auth_required = None
+        return self.state()
+
+    async def _sign_in(self, store: Any, listener: LoopbackListener, confirm: Confirm, opener: Opener) -> None:
+        registered = await self.storage.get_client_info()
+        if self.storage.preregistered is None and registered is not None:
+            if redirect_uri_of(registered) != listener.redirect_uri:
+                self.storage.forget_client()  # registered for another loopback port: register again
+
+        async def redirect(url: str) -> None:
+            check_browser_url(url)
+            listener.expect(url)
+            self.log.add("authorize", f"authorization URL: {url}")
+            if not await confirm(url):
+                raise AuthCancelled("sign-in cancelled: the authorization URL was not opened")
+            opened = opener(url)
+            if inspect.isawaitable(opened):
+                await opened
+            self.log.add("authorize", "opened the authorization URL in the browser; waiting for the redirect")
+
+        provider = LensOAuthProvider(
+            self.server_url,
+            client_metadata(listener.redirect_uri),
+            self.storage,
+            interactive=True,
+            redirect_handler=redirect,
+            callback_handler=listener.wait,
+            log=self.log,
+            extra_scopes=getattr(self.profile, "oauth_scopes", None),
+        )
+        status = await self.probe(store, provider)
+        if status in (401, 403):
+            raise AuthError(f"the server still answers HTTP {status} after sign-in")
+
+    async def refresh(self, store: Any) -> TokenState:
+        """Use the refresh token now (through the connection's provider, so a live connection uses the new one)."""
+        provider = self.provider
+        await provider.load()
+        if provider.context.current_tokens is None or not provider.context.current_tokens.refresh_token:
+            raise AuthError("no refresh token is stored for this server", hint="Sign in again.")
+        before = provider.context.current_tokens.access_token
+        provider.expire_now()
+        self.log.add("refresh", "refreshing the access token")
+        await self.probe(store, provider)
+        after = provider.context.current_tokens
+        if after is None or after.access_token == before:
+            raise AuthError("the token was not refreshed", hint="Sign in again.")
+        return self.state()
+
+    def sign_out(self) -> None:
+        """Forget the tokens and the registered client of this server (memory and storage)."""
+        self.storage.clear()
+        if self._provider is not None:
+            self._provider.forget()
+        self.log.add("info", f"signed out: stored credentials for {self.server_url} deleted")
+
+    def cancel(self) -> None:
+        if self.listener is not None:
+            self.listener.cancel()
+
+    async def probe(self, store: Any, provider: LensOAuthProvider) -> int:
+        """Send one small request through `provider` (and our taps); returns the final HTTP status."""
+        from inspector.transports.http import HttpTransport
+
+        kind = getattr(self.profile, "transport", "http")
+        transport = HttpTransport(
+            self.server_url,
+            store,
+            kind=kind if kind in ("http", "sse") else "http",
+            headers=dict(getattr(self.profile, "headers", None) or {}),
+            secret_headers=getattr(self.profile, "secret_headers", ()),
+            auth=provider,
+        )
+        async with transport._client() as client:
+            if transport.kind == "sse":
+                async with client.stream("GET", self.server_url, headers={"Accept": "text/event-stream"}) as response:
+                    return response.status_code
+            response = await client.post(
+                self.server_url,
+                content=_PROBE,
+                headers={
+                    "Content-Type": "application/json",
+                    "Accept": "application/json, text/event-stream",
+                    "MCP-Protocol-Version": LATEST_PROTOCOL_VERSION,
+                },
+            )
+            return response.status_code

@@ -1,0 +1,252 @@
+"""Per-server OAuth credentials: the OS keyring when one works, else 0600 JSON files.
+
+One record per MCP server URL holds the tokens, the registered client, when the access token
+expires (absolute time: the SDK only keeps `expires_in`), and the discovered metadata so a
+later run can refresh without rediscovering. `ServerTokenStorage` is the SDK's `TokenStorage`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken, ProtectedResourceMetadata
+
+KEYRING_SERVICE = "mcp-lens-oauth"
+
+
+class Backend(Protocol):
+    """Where records live; `name` says which, for the Auth panel."""
+
+    name: str
+
+    def load(self, key: str) -> dict[str, Any] | None: ...
+    def save(self, key: str, record: dict[str, Any]) -> None: ...
+    def delete(self, key: str) -> None: ...
+
+
+def default_auth_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """`$XDG_CONFIG_HOME/mcp-lens/auth` (or the platform's config folder)."""
+    environ = os.environ if environ is None else environ
+    home = Path.home()
+    if sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    elif sys.platform == "win32":
+        base = Path(environ["APPDATA"]) if environ.get("APPDATA") else home / "AppData" / "Roaming"
+    else:
+        xdg = environ.get("XDG_CONFIG_HOME", "")
+        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".config"
+    return base / "mcp-lens" / "auth"
+
+
+def record_key(server_url: str) -> str:
+    """A stable file-name-safe key for a server URL (the URL itself is stored inside the record)."""
+    return hashlib.sha256(server_url.strip().encode()).hexdigest()[:32]
+
+
+class FileBackend:
+    """One JSON file per server, mode 0600 in a 0700 folder, replaced atomically."""
+
+    name = "file"
+
+    def __init__(self, folder: Path | str | None = None) -> None:
+        self.folder = Path(folder) if folder is not None else default_auth_dir()
+
+    def path(self, key: str) -> Path:
+        return self.folder / f"{key}.json"
+
+    def load(self, key: str) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.path(key).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            return None  # a damaged record is as good as none: the user signs in again
+        return data if isinstance(data, dict) else None
+
+    def save(self, key: str, record: dict[str, Any]) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp", dir=self.folder)
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(record, out, indent=2)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, self.path(key))
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def delete(self, key: str) -> None:
+        self.path(key).unlink(missing_ok=True)
+
+
+class KeyringBackend:
+    """The OS keyring (Secret Service, macOS Keychain, Windows Credential Locker)."""
+
+    name = "keyring"
+
+    def __init__(self, keyring_module: Any) -> None:
+        self._keyring = keyring_module
+
+    def load(self, key: str) -> dict[str, Any] | None:
+        try:
+            raw = self._keyring.get_password(KEYRING_SERVICE, key)
+            data = json.loads(raw) if raw else None
+        except Exception:
+            return None
+        return data if isinstance(data, dict) else None
+
+    def save(self, key: str, record: dict[str, Any]) -> None:
+        self._keyring.set_password(KEYRING_SERVICE, key, json.dumps(record))
+
+    def delete(self, key: str) -> None:
+        with contextlib.suppress(Exception):  # nothing stored
+            self._keyring.delete_password(KEYRING_SERVICE, key)
+
+
+def open_backend(folder: Path | str | None = None, *, use_keyring: bool = True) -> Backend:
+    """The keyring if the optional `keyring` package has a real backend; else 0600 files."""
+    if use_keyring and os.environ.get("MCP_LENS_NO_KEYRING") != "1":
+        try:
+            import keyring
+            from keyring.backends import fail
+
+            backend = keyring.get_keyring()
+            priority = getattr(backend, "priority", 0)
+            if not isinstance(backend, fail.Keyring) and priority > 0:
+                return KeyringBackend(keyring)
+        except Exception:
+            pass
+    return FileBackend(folder)
+
+
+@dataclass
+class TokenState:
+    """What the Auth panel may show about stored credentials (never the token itself)."""
+
+    signed_in: bool
+    expires_at: float | None = None
+    scopes: str | None = None
+    has_refresh_token: bool = False
+    client_id: str | None = None
+    backend: str = "file"
+
+    def expires_in(self, now: float | None = None) -> float | None:
+        return None if self.expires_at is None else self.expires_at - (time.time() if now is None else now)
+
+
+class ServerTokenStorage:
+    """The SDK's `TokenStorage` for one server URL, plus the extras we keep beside the tokens."""
+
+    def __init__(self, backend: Backend, server_url: str, *, preregistered: OAuthClientInformationFull | None = None):
+        self.backend = backend
+        self.server_url = server_url
+        self.key = record_key(server_url)
+        self.preregistered = preregistered
+
+    # -- record ------------------------------------------------------------------------------
+    def _load(self) -> dict[str, Any]:
+        record = self.backend.load(self.key) or {}
+        return record if record.get("server_url", self.server_url) == self.server_url else {}
+
+    def _update(self, **fields: Any) -> None:
+        record = self._load()
+        record.update(fields, server_url=self.server_url, updated_at=time.time())
+        self.backend.save(self.key, record)
+
+    # -- TokenStorage ------------------------------------------------------------------------
+    async def get_tokens(self) -> OAuthToken | None:
+        return self.tokens()
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        expires_at = time.time() + tokens.expires_in if tokens.expires_in else None
+        self._update(tokens=tokens.model_dump(mode="json", exclude_none=True), expires_at=expires_at)
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        if self.preregistered is not None:
+            return self.preregistered
+        raw = self._load().get("client_info")
+        try:
+            return OAuthClientInformationFull.model_validate(raw) if raw else None
+        except ValueError:
+            return None
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        if self.preregistered is not None and client_info.client_id == self.preregistered.client_id:
+            return  # the profile holds it; never copy a configured secret into the token store
+        self._update(client_info=client_info.model_dump(mode="json", exclude_none=True))
+
+    # -- extras ------------------------------------------------------------------------------
+    def tokens(self) -> OAuthToken | None:
+        raw = self._load().get("tokens")
+        try:
+            return OAuthToken.model_validate(raw) if raw else None
+        except ValueError:
+            return None
+
+    def expires_at(self) -> float | None:
+        value = self._load().get("expires_at")
+        return float(value) if isinstance(value, int | float) else None
+
+    def save_metadata(self, oauth: OAuthMetadata | None, resource: ProtectedResourceMetadata | None) -> None:
+        fields: dict[str, Any] = {}
+        if oauth is not None:
+            fields["oauth_metadata"] = oauth.model_dump(mode="json", exclude_none=True)
+        if resource is not None:
+            fields["resource_metadata"] = resource.model_dump(mode="json", exclude_none=True)
+        if fields:
+            self._update(**fields)
+
+    def metadata(self) -> tuple[OAuthMetadata | None, ProtectedResourceMetadata | None]:
+        record = self._load()
+        try:
+            oauth = OAuthMetadata.model_validate(record["oauth_metadata"]) if record.get("oauth_metadata") else None
+            resource = (
+                ProtectedResourceMetadata.model_validate(record["resource_metadata"])
+                if record.get("resource_metadata")
+                else None
+            )
+        except ValueError:
+            return None, None
+        return oauth, resource
+
+    def forget_client(self) -> None:
+        record = self._load()
+        if record.pop("client_info", None) is not None:
+            self.backend.save(self.key, record)
+
+    def clear_tokens(self) -> None:
+        """Drop the tokens but keep the registered client and metadata (before a new sign-in)."""
+        record = self._load()
+        if record.pop("tokens", None) is not None or record.pop("expires_at", None) is not None:
+            record.pop("expires_at", None)
+            self.backend.save(self.key, record)
+
+    def clear(self) -> None:
+        """Sign out: delete tokens, registration and metadata for this server."""
+        self.backend.delete(self.key)
+
+    def state(self) -> TokenState:
+        tokens = self.tokens()
+        client = self.preregistered.client_id if self.preregistered else (self._load().get("client_info") or {}).get(
+            "client_id"
+        )
+        return TokenState(
+            signed_in=tokens is not None,
+            expires_at=self.expires_at() if tokens else None,
+            scopes=tokens.scope if tokens else None,
+            has_refresh_token=bool(tokens and tokens.refresh_token),
+            client_id=client,
+            backend=self.backend.name,
+        )

@@ -1,0 +1,160 @@
+"""An OAuth-protected MCP server for the auth tests: SDK `MCPServer` + a minimal in-memory authorization server.
+
+    python tests/auth/oauth_server.py PORT [--token-lifetime SECONDS]
+
+The MCP endpoint is http://127.0.0.1:PORT/mcp (resource server); the authorization server lives on
+the same origin (/authorize, /token, /register and the RFC 8414 / RFC 9728 metadata) and approves
+every authorization request at once: /authorize redirects straight back with a code, like the
+conformance suite's test server. `GET /stats` (no auth) reports what the AS did, for assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import time
+from typing import Any
+
+import uvicorn
+from mcp.server.auth.provider import (
+    AccessToken,
+    AuthorizationCode,
+    AuthorizationParams,
+    RefreshToken,
+    TokenError,
+    construct_redirect_uri,
+)
+from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+PRE_CLIENT_ID = "lens-preregistered"
+PRE_CLIENT_SECRET = "pre-secret-value-123"
+
+
+class MemoryAuthServer:
+    """Implements the SDK's `OAuthAuthorizationServerProvider` protocol in memory."""
+
+    def __init__(self, token_lifetime: int, redirect_for_preregistered: list[str] | None = None) -> None:
+        self.token_lifetime = token_lifetime
+        self.clients: dict[str, OAuthClientInformationFull] = {}
+        self.codes: dict[str, AuthorizationCode] = {}
+        self.access: dict[str, AccessToken] = {}
+        self.refresh: dict[str, RefreshToken] = {}
+        self.stats: dict[str, Any] = {"registrations": 0, "authorizations": 0, "code_exchanges": 0, "refreshes": 0}
+        self.stats["challenges"] = []
+
+    async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
+        return self.clients.get(client_id)
+
+    async def register_client(self, client_info: OAuthClientInformationFull) -> None:
+        self.stats["registrations"] += 1
+        self.clients[client_info.client_id] = client_info
+
+    async def authorize(self, client: OAuthClientInformationFull, params: AuthorizationParams) -> str:
+        self.stats["authorizations"] += 1
+        self.stats["challenges"].append(params.code_challenge)
+        code = secrets.token_urlsafe(24)
+        self.codes[code] = AuthorizationCode(
+            code=code,
+            scopes=params.scopes or ["mcp"],
+            expires_at=time.time() + 300,
+            client_id=client.client_id,
+            code_challenge=params.code_challenge,
+            redirect_uri=params.redirect_uri,
+            redirect_uri_provided_explicitly=params.redirect_uri_provided_explicitly,
+            resource=params.resource,
+        )
+        return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state)
+
+    async def load_authorization_code(self, client: OAuthClientInformationFull, authorization_code: str):
+        code = self.codes.get(authorization_code)
+        return code if code and code.client_id == client.client_id else None
+
+    async def exchange_authorization_code(self, client: OAuthClientInformationFull, authorization_code) -> OAuthToken:
+        self.codes.pop(authorization_code.code, None)
+        self.stats["code_exchanges"] += 1
+        return self._issue(client.client_id, authorization_code.scopes, authorization_code.resource)
+
+    async def load_refresh_token(self, client: OAuthClientInformationFull, refresh_token: str):
+        token = self.refresh.get(refresh_token)
+        return token if token and token.client_id == client.client_id else None
+
+    async def exchange_refresh_token(self, client, refresh_token, scopes) -> OAuthToken:
+        if self.refresh.pop(refresh_token.token, None) is None:
+            raise TokenError("invalid_grant", "refresh token already used")
+        self.stats["refreshes"] += 1
+        return self._issue(client.client_id, scopes or refresh_token.scopes, refresh_token.resource)
+
+    async def load_access_token(self, token: str) -> AccessToken | None:
+        access = self.access.get(token)
+        if access is None or (access.expires_at is not None and access.expires_at < time.time()):
+            return None
+        return access
+
+    async def revoke_token(self, token) -> None:
+        self.access.pop(token.token, None)
+
+    def _issue(self, client_id: str, scopes: list[str], resource: str | None) -> OAuthToken:
+        access, refresh = f"at-{secrets.token_urlsafe(24)}", f"rt-{secrets.token_urlsafe(24)}"
+        expires = int(time.time()) + self.token_lifetime
+        self.access[access] = AccessToken(
+            token=access, client_id=client_id, scopes=scopes, expires_at=expires, resource=resource
+        )
+        self.refresh[refresh] = RefreshToken(token=refresh, client_id=client_id, scopes=scopes, resource=resource)
+        return OAuthToken(
+            access_token=access, expires_in=self.token_lifetime, scope=" ".join(scopes), refresh_token=refresh
+        )
+
+
+def build(port: int, token_lifetime: int) -> tuple[MCPServer, MemoryAuthServer]:
+    base = f"http://127.0.0.1:{port}"
+    provider = MemoryAuthServer(token_lifetime)
+    provider.clients[PRE_CLIENT_ID] = OAuthClientInformationFull(
+        client_id=PRE_CLIENT_ID,
+        client_secret=PRE_CLIENT_SECRET,
+        token_endpoint_auth_method="client_secret_basic",
+        redirect_uris=None,
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+    )
+    server = MCPServer(
+        "oauth-test",
+        auth_server_provider=provider,
+        auth=AuthSettings(
+            issuer_url=base,
+            resource_server_url=f"{base}/mcp",
+            validate_token_resource=False,
+            required_scopes=["mcp"],
+            client_registration_options=ClientRegistrationOptions(
+                enabled=True, valid_scopes=["mcp", "extra"], default_scopes=["mcp"]
+            ),
+        ),
+    )
+
+    @server.tool()
+    def whoami() -> str:
+        """Says that the caller is signed in."""
+        return "signed in"
+
+    @server.custom_route("/stats", methods=["GET"])
+    async def stats(_request: Request) -> JSONResponse:
+        return JSONResponse({**provider.stats, "clients": len(provider.clients)})
+
+    return server, provider
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("port", type=int)
+    parser.add_argument("--token-lifetime", type=int, default=3600)
+    args = parser.parse_args()
+    server, _ = build(args.port, args.token_lifetime)
+    app = server.streamable_http_app()
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()
