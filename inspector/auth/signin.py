@@ -116,9 +116,9 @@ class ServerAuth:
 
     async def _sign_in(self, store: Any, listener: LoopbackListener, confirm: Confirm, opener: Opener) -> None:
         registered = await self.storage.get_client_info()
-        if self.storage.preregistered is None and registered is not None:
-            if redirect_uri_of(registered) != listener.redirect_uri:
-                self.storage.forget_client()  # registered for another loopback port: register again
+        stale = registered is not None and redirect_uri_of(registered) != listener.redirect_uri
+        if self.storage.preregistered is None and stale:
+            self.storage.forget_client()  # registered for another loopback port: register again
 
         async def redirect(url: str) -> None:
             check_browser_url(url)

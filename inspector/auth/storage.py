@@ -239,8 +239,10 @@ class ServerTokenStorage:
 
     def state(self) -> TokenState:
         tokens = self.tokens()
-        client = self.preregistered.client_id if self.preregistered else (self._load().get("client_info") or {}).get(
-            "client_id"
+        client = (
+            self.preregistered.client_id
+            if self.preregistered
+            else (self._load().get("client_info") or {}).get("client_id")
         )
         return TokenState(
             signed_in=tokens is not None,
