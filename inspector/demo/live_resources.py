@@ -23,7 +23,7 @@ from mcp.server.mcpserver.resources import FunctionResource
 from mcp_types import ResourceListChangedNotification, ResourceUpdatedNotification, ResourceUpdatedNotificationParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from inspector.demo.state import DemoState
+from inspector.demo.state import DemoState, connection_key
 
 COUNTER_URI = "demo://live/counter"
 NOTE_PREFIX = "demo://notes/"
@@ -37,8 +37,9 @@ class LiveResources:
         self._state = state
         self.ticks = 0
         self.started = time.time()
-        self._subscriptions: dict[int, set[str]] = {}  # id(session) -> subscribed URIs
-        self._tickers: dict[int, asyncio.Task[None]] = {}
+        self._subscriptions: dict[str, set[str]] = {}  # connection key -> subscribed URIs
+        self._sessions: dict[str, Any] = {}  # connection key -> the session to notify
+        self._tickers: dict[str, asyncio.Task[None]] = {}
 
     def counter_text(self) -> str:
         now = time.strftime("%H:%M:%S")
@@ -51,10 +52,11 @@ class LiveResources:
             return await call_next(ctx)
         if ctx.method in ("resources/subscribe", "resources/unsubscribe"):
             uri = str((ctx.params or {}).get("uri", ""))
+            key = connection_key(getattr(ctx.request, "headers", None))
             if ctx.method == "resources/subscribe":
-                self._subscribe(ctx.session, uri)
+                self._subscribe(ctx.session, key, uri)
             else:
-                self._unsubscribe(ctx.session, uri)
+                self._unsubscribe(key, uri)
             return {}
         notes_before = set(self._state.notes)
         result = await call_next(ctx)
@@ -79,36 +81,37 @@ class LiveResources:
         session, related = ctx.session, ctx.request_id
         with contextlib.suppress(Exception):
             await session.send_notification(ResourceListChangedNotification(), related_request_id=related)
-            subscribed = self._subscriptions.get(id(session), set())
+            subscribed = self._subscriptions.get(connection_key(getattr(ctx.request, "headers", None)), set())
             for uri in sorted(NOTE_PREFIX + note for note in removed if NOTE_PREFIX + note in subscribed):
                 await session.send_notification(_updated(uri), related_request_id=related)
 
-    def _subscribe(self, session: Any, uri: str) -> None:
-        key = id(session)
+    def _subscribe(self, session: Any, key: str, uri: str) -> None:
+        self._sessions[key] = session
         self._subscriptions.setdefault(key, set()).add(uri)
         if key not in self._tickers:
-            self._tickers[key] = asyncio.ensure_future(self._tick(session, key))
+            self._tickers[key] = asyncio.ensure_future(self._tick(key))
 
-    def _unsubscribe(self, session: Any, uri: str) -> None:
-        key = id(session)
+    def _unsubscribe(self, key: str, uri: str) -> None:
         subscribed = self._subscriptions.get(key, set())
         subscribed.discard(uri)
         if not subscribed and (ticker := self._tickers.pop(key, None)) is not None:
             ticker.cancel()
 
-    async def _tick(self, session: Any, key: int) -> None:
+    async def _tick(self, key: str) -> None:
         """While the session is subscribed to anything: advance the counter and tell it."""
         try:
             while True:
                 await asyncio.sleep(TICK_SECONDS)
                 self.ticks += 1
                 if COUNTER_URI in self._subscriptions.get(key, set()):
-                    await session.send_notification(_updated(COUNTER_URI))
+                    await self._sessions[key].send_notification(_updated(COUNTER_URI))
         except Exception:  # the session went away: stop quietly
             pass
         finally:
-            self._tickers.pop(key, None)
-            self._subscriptions.pop(key, None)
+            if self._tickers.get(key) is asyncio.current_task():  # not cancelled by unsubscribe
+                del self._tickers[key]
+                self._subscriptions.pop(key, None)
+                self._sessions.pop(key, None)
 
 
 def _updated(uri: str) -> ResourceUpdatedNotification:
