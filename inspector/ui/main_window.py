@@ -25,6 +25,8 @@ from inspector.core.errors import LensError
 from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
 from inspector.ui.about import show_about
+from inspector.ui.client_requests import install_client_requests
+from inspector.ui.budget import install_budget_tab
 from inspector.ui.output_panes import NotificationsPane, ServerOutputPane
 from inspector.ui.servers_panel import ServersPanel
 from inspector.ui.session import CONNECTED, SessionController
@@ -67,6 +69,7 @@ class MainWindow(QMainWindow):
         self.main_split.setStretchFactor(1, 1)
         self.main_split.setSizes([300, 900])
         self.setCentralWidget(self.main_split)
+        self.client_requests = install_client_requests(self)  # sampling/elicitation dialogs, Roots panel
 
         self.traffic = TrafficView(self.store)
         self.output = ServerOutputPane(self.store)
@@ -86,6 +89,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.state_label, 1)
 
         self._build_menus()
+        install_budget_tab(self)  # Budget tab after Tools/Resources/Prompts, and its menu
         self.servers.connectRequested.connect(self.connect_profile)
         self.session.stateChanged.connect(self._on_state)
         self.session.connected.connect(self.status_panel.show_connection)
@@ -132,6 +136,7 @@ class MainWindow(QMainWindow):
         self.workbench.history.cli_target = target
         self.servers.select(profile.name)
         self.settings.setValue("session/lastServer", profile.name)
+        self.client_requests.show_profile(profile)
         self.session.connect_profile(profile)
 
     def _connect_selected(self) -> None:

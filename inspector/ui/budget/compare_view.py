@@ -1,0 +1,231 @@
+"""Compare: several servers side by side (the connected one, saved servers, snapshot files)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.budget.breakdown import SHAPES
+from inspector.budget.snapshot import SnapshotError, load_snapshot
+from inspector.ui.budget.common import copy_buttons, plain_label
+from inspector.ui.budget.compare_model import FAILED, LOADING, READY, CompareModel, CompareSource
+from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
+from inspector.ui.budget.fetch import FetchError, fetch_tools
+
+if TYPE_CHECKING:
+    from inspector.ui.budget.pane import BudgetPane
+
+
+class CompareView(QWidget):
+    def __init__(self, pane: BudgetPane) -> None:
+        super().__init__()
+        self.pane = pane
+        self.model = CompareModel(self)
+        self.counters = Counters()
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.fetch_timeout = 30.0
+
+        self.add_current_button = QPushButton("Add connected server")
+        self.add_current_button.clicked.connect(self.add_current)
+        self.add_profile_button = QToolButton()
+        self.add_profile_button.setText("Add saved server")
+        self.add_profile_button.setToolTip("Connects briefly to a saved server, lists its tools and disconnects")
+        self.add_profile_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.profile_menu = QMenu(self)
+        self.profile_menu.aboutToShow.connect(self._fill_profile_menu)
+        self.add_profile_button.setMenu(self.profile_menu)
+        self.add_snapshot_button = QPushButton("Add snapshot…")
+        self.add_snapshot_button.clicked.connect(self._choose_snapshot)
+        self.remove_button = QPushButton("Remove column")
+        self.remove_button.setToolTip("Remove the column of the selected cell")
+        self.remove_button.clicked.connect(self.remove_selected)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setMaximumWidth(120)
+        self.progress.hide()
+        self.message = plain_label(
+            "Add servers to compare: the connected one, saved servers (connected briefly), or snapshot files."
+        )
+        self.message.setWordWrap(True)
+        self.table = QTableView()
+        self.table.setObjectName("budgetCompare")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(False)
+        header.setDefaultSectionSize(230)
+        self.table.setColumnWidth(0, 260)
+
+        csv_button, md_button = copy_buttons(lambda: self.model, self)
+        bar = QHBoxLayout()
+        for widget in (self.add_current_button, self.add_profile_button, self.add_snapshot_button, self.remove_button):
+            bar.addWidget(widget)
+        bar.addWidget(self.progress)
+        bar.addStretch(1)
+        bar.addWidget(csv_button)
+        bar.addWidget(md_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.message)
+        layout.addWidget(self.table, 1)
+
+    # -- sources -----------------------------------------------------------------------------
+    def add_current(self) -> CompareSource | None:
+        if not self.pane.tools:
+            self.message.setText("No connected server with tools: connect first, or add a saved server.")
+            return None
+        existing = next((s for s in self.model.sources if s.kind == "current"), None)
+        source = existing or CompareSource(self.pane.server, "current", "")
+        if existing is None:
+            self.model.sources.append(source)
+        self._set_tools(source, self.pane.tools, "connected")
+        return source
+
+    def add_profile(self, profile: Any) -> CompareSource:
+        source = CompareSource(profile.name, "profile", profile.name, detail=f"connecting to {profile.name}…")
+        self.model.sources.append(source)
+        self._refresh()
+        self._spawn(self._fetch(source, profile))
+        return source
+
+    def add_snapshot(self, path: str | Path) -> CompareSource:
+        path = Path(path)
+        source = CompareSource(path.name, "snapshot", str(path))
+        self.model.sources.append(source)
+        try:
+            snapshot = load_snapshot(path)
+        except (SnapshotError, OSError) as exc:
+            self._fail(source, describe_error(exc))
+        else:
+            source.label = f"{snapshot.server} @ {snapshot.taken_at[:16]}"
+            self._set_tools(source, snapshot.tools, f"snapshot {path.name}")
+        return source
+
+    def remove_selected(self) -> None:
+        index = self.table.currentIndex()
+        if index.isValid() and index.column() > 0:
+            del self.model.sources[index.column() - 1]
+            self._refresh()
+
+    def clear(self) -> None:
+        self.model.sources.clear()
+        self._refresh()
+
+    # -- hooks from the pane -----------------------------------------------------------------
+    def current_changed(self) -> None:
+        """The connected server's list changed (list_changed or a new connection)."""
+        source = next((s for s in self.model.sources if s.kind == "current"), None)
+        if source is not None:
+            source.label = self.pane.server
+            self._set_tools(source, self.pane.tools, "connected")
+
+    def settings_changed(self) -> None:
+        for source in self.model.sources:
+            if source.state == READY:
+                self._set_tools(source, source.tools, source.detail)
+        self._refresh()
+
+    # -- work --------------------------------------------------------------------------------
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        self._busy()
+        task.add_done_callback(lambda _t: self._busy())
+
+    def _busy(self) -> None:
+        busy = any(s.state == LOADING for s in self.model.sources) or any(not t.done() for t in self.tasks)
+        self.progress.setVisible(busy)
+
+    def busy(self) -> bool:
+        return any(s.state == LOADING for s in self.model.sources)
+
+    async def _fetch(self, source: CompareSource, profile: Any) -> None:
+        try:
+            tools, name = await fetch_tools(profile, self.fetch_timeout)
+        except FetchError as exc:
+            self._fail(source, f"{exc} — check the server's settings in the Servers list")
+            return
+        except Exception as exc:  # a broken server must not take the view down
+            self._fail(source, describe_error(exc))
+            return
+        if source in self.model.sources:
+            source.label = profile.name if name == profile.name else f"{profile.name} ({name})"
+            self._set_tools(source, tools, "listed, then disconnected")
+
+    def _set_tools(self, source: CompareSource, tools: list[dict[str, Any]], detail: str) -> None:
+        source.tools, source.state, source.detail = list(tools), LOADING, "counting…"
+        self._refresh()
+        self._spawn(self._count(source, detail))
+
+    async def _count(self, source: CompareSource, detail: str) -> None:
+        tools = source.tools
+        name = offline_or_fallback(self.pane.tokenizer_name())
+
+        def count() -> dict[str, Any]:
+            counter = self.counters.get(name)
+            return {shape: counter.report(tools, shape) for shape in SHAPES}
+
+        try:
+            reports = await asyncio.get_running_loop().run_in_executor(None, count)
+        except Exception as exc:
+            self._fail(source, f"could not count: {describe_error(exc)}")
+            return
+        if source.tools is tools:  # not replaced meanwhile
+            source.reports, source.state, source.detail = reports, READY, detail
+            self._refresh()
+
+    def _fail(self, source: CompareSource, message: str) -> None:
+        source.state, source.detail = FAILED, message
+        self.message.setText(f"{source.label}: {message}")
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self.model.refresh(self.pane.shape(), self.pane.window_tokens())
+        self._busy()
+        ready = [s for s in self.model.sources if s.state == READY]
+        if ready and not any(s.state == FAILED for s in self.model.sources):
+            counted = offline_or_fallback(self.pane.tokenizer_name())
+            self.message.setText(
+                f"{len(ready)} source(s) counted with {counted}; tool rows show tokens in the chosen shape, "
+                "“— absent” where a server has no such tool."
+            )
+
+    # -- dialogs -----------------------------------------------------------------------------
+    def _fill_profile_menu(self) -> None:
+        self.profile_menu.clear()
+        profiles = list(self.pane.profiles())
+        if not profiles:
+            self.profile_menu.addAction("No saved servers").setEnabled(False)
+        for profile in profiles:
+            action = self.profile_menu.addAction(profile.name)
+            action.triggered.connect(lambda _=False, p=profile: self.add_profile(p))
+
+    def _choose_snapshot(self) -> None:
+        folder = str(self.pane.settings.value("budget/snapshotDir", ""))
+        path, _ = QFileDialog.getOpenFileName(self, "Add snapshot", folder, "Snapshots (*.json);;All files (*)")
+        if path:
+            self.pane.settings.setValue("budget/snapshotDir", str(Path(path).parent))
+            self.add_snapshot(path)

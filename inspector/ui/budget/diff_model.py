@@ -1,0 +1,73 @@
+"""A thin Qt model over a `SnapshotDiff`: added, removed and changed tools with their token delta."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from inspector.budget.snapshot import SnapshotDiff, ToolChange
+from inspector.ui.budget.common import fmt_delta
+
+COLUMNS = ("Change", "Tool", "Old tokens", "New tokens", "Δ tokens", "What changed", "Breaking for callers")
+STATUS = {"added": "✚ added", "removed": "✖ removed", "changed": "✎ changed"}
+BREAKING = "⚠ BREAKING"
+BREAKING_BACKGROUND = QColor(248, 81, 73, 60)
+
+
+class DiffModel(QAbstractTableModel):
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[tuple[str, ToolChange]] = []
+
+    def set_diff(self, diff: SnapshotDiff | None) -> None:
+        self.beginResetModel()
+        self.rows = []
+        if diff is not None:
+            for status, changes in (("removed", diff.removed), ("added", diff.added), ("changed", diff.changed)):
+                self.rows += [(status, change) for change in changes]
+            self.rows.sort(key=lambda row: (not row[1].breaking, row[0] != "removed", row[1].name))
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        status, change = self.rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(status, change, column)
+        if role == Qt.ItemDataRole.BackgroundRole and change.breaking:
+            return BREAKING_BACKGROUND
+        if role == Qt.ItemDataRole.TextAlignmentRole and 2 <= column <= 4:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and column >= 5:
+            items = change.changes if column == 5 else change.breaking
+            return "\n".join(items) or None
+        return None
+
+    def _text(self, status: str, change: ToolChange, column: int) -> str:
+        if column == 0:
+            return STATUS[status] + (f"  {BREAKING}" if change.breaking else "")
+        if column == 1:
+            return change.name
+        if column == 2:
+            return f"{change.old_tokens:,}" if status != "added" else "—"
+        if column == 3:
+            return f"{change.new_tokens:,}" if status != "removed" else "—"
+        if column == 4:
+            return fmt_delta(change.new_tokens - change.old_tokens)
+        if column == 5:
+            return "; ".join(change.changes)
+        return "; ".join(change.breaking)

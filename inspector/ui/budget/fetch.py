@@ -1,0 +1,31 @@
+"""Fetch another server's tool list briefly: connect, list tools, close (no Qt)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.core.errors import LensError
+from inspector.traffic.store import TrafficStore
+
+
+class FetchError(Exception):
+    """Listing a server's tools failed; the message says what to check."""
+
+
+async def fetch_tools(profile: Any, timeout: float = 30.0) -> tuple[list[dict[str, Any]], str]:
+    """(tools, server name) of `profile`'s server. Its traffic goes to a throwaway store."""
+    from inspector.core.connection import Connection  # the SDK import is slow: only when needed
+    from inspector.core.targets import make_transport
+
+    try:
+        transport = make_transport(profile, TrafficStore())
+        async with Connection(transport, connect_timeout=timeout, request_timeout=timeout) as conn:
+            conn.relist_on_change = False
+            listing = await conn.list_tools()
+            name = conn.server_info.get("name")
+    except LensError as exc:
+        raise FetchError(exc.message + (f" — {exc.hint}" if exc.hint else "")) from exc
+    except (TimeoutError, OSError, ValueError) as exc:
+        raise FetchError(f"{type(exc).__name__}: {exc}") from exc
+    tools = [tool for tool in listing.tools if isinstance(tool, dict)]
+    return tools, str(name) if isinstance(name, str) and name else str(getattr(profile, "name", "server"))

@@ -1,0 +1,271 @@
+"""Description lab: edit a tool's or a property's description and watch tokens and lints move as you type.
+
+Edits live only here. Nothing is ever sent to the server; copy the result into the server's code.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.budget.breakdown import BudgetReport
+from inspector.ui.budget.common import copy_text, fmt_delta, plain_label
+from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
+from inspector.ui.budget.lab_fields import TOOL_DESCRIPTION, Path, description_paths, read_at, with_text
+from inspector.ui.budget.lints_view import LintsView
+
+if TYPE_CHECKING:
+    from inspector.ui.budget.pane import BudgetPane
+
+DEBOUNCE_MS = 100
+NOTICE = (
+    "Edits stay in this window: MCP Lens never changes the server. "
+    "Copy the description or the tool's JSON into your server's code."
+)
+
+
+class DescriptionLab(QWidget):
+    def __init__(self, pane: BudgetPane) -> None:
+        super().__init__()
+        self.pane = pane
+        self.counters = Counters()
+        self.tools: list[dict[str, Any]] = []
+        self.edited: dict[int, dict[str, Any]] = {}  # tool index → edited copy
+        self.paths: list[tuple[str, Path]] = []
+        self.base: BudgetReport | None = None
+        self.current: BudgetReport | None = None
+        self.last_ms = 0.0
+        self._loading = False
+        self._dirty = True
+
+        notice = plain_label(NOTICE, wrap=True)
+        notice.setObjectName("labNotice")
+        notice.setStyleSheet("padding: 6px; border: 1px solid #d29922; border-radius: 4px;")
+        self.tool_box = QComboBox()
+        self.tool_box.setObjectName("labTool")
+        self.tool_box.setMinimumContentsLength(24)
+        self.field_box = QComboBox()
+        self.field_box.setObjectName("labField")
+        self.field_box.setMinimumContentsLength(24)
+        self.editor = QPlainTextEdit()
+        self.editor.setObjectName("labEditor")
+        self.editor.setPlaceholderText("(no description — type one to see what it costs)")
+        self.description_count = plain_label()
+        self.tool_count = plain_label()
+        self.list_count = plain_label()
+        self.timing = plain_label()
+        self.lints = LintsView()
+        self.copy_description = QPushButton("Copy description")
+        self.copy_tool = QPushButton("Copy tool JSON")
+        self.reset_field = QPushButton("Reset this description")
+        self.reset_all = QPushButton("Reset all edits")
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DEBOUNCE_MS)
+        self._build_layout(notice)
+
+        self.tool_box.currentIndexChanged.connect(self._tool_changed)
+        self.field_box.currentIndexChanged.connect(self._field_changed)
+        self.editor.textChanged.connect(self._typed)
+        self.timer.timeout.connect(self.update_counts)
+        self.copy_description.clicked.connect(lambda: copy_text(self.editor.toPlainText()))
+        self.copy_tool.clicked.connect(lambda: copy_text(self.tool_json()))
+        self.reset_field.clicked.connect(self.reset_current)
+        self.reset_all.clicked.connect(self.reset_everything)
+
+    def _build_layout(self, notice: QLabel) -> None:
+        pick = QHBoxLayout()
+        pick.addWidget(QLabel("Tool"))
+        pick.addWidget(self.tool_box, 1)
+        pick.addWidget(QLabel("Description"))
+        pick.addWidget(self.field_box, 1)
+        buttons = QHBoxLayout()
+        for button in (self.copy_description, self.copy_tool, self.reset_field, self.reset_all):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addLayout(pick)
+        left_layout.addWidget(self.editor, 1)
+        left_layout.addLayout(buttons)
+        counts = QFormLayout()
+        counts.addRow("This description:", self.description_count)
+        counts.addRow("This tool:", self.tool_count)
+        counts.addRow("Whole list:", self.list_count)
+        counts.addRow("", self.timing)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addLayout(counts)
+        right_layout.addWidget(self.lints, 1)
+        split = QSplitter()
+        split.setObjectName("labSplit")
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([760, 540])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addWidget(notice)
+        layout.addWidget(split, 1)
+
+    # -- inputs ------------------------------------------------------------------------------
+    def set_tools(self, tools: list[dict[str, Any]]) -> None:
+        """A new list from the server: edits of tools that kept their name survive."""
+        old_names = {i: str(t.get("name")) for i, t in enumerate(self.tools)}
+        kept = {old_names[i]: tool for i, tool in self.edited.items()}
+        selected = self.tool_box.currentText()
+        self.tools = list(tools)
+        names = [str(tool.get("name", f"(tool {i})")) for i, tool in enumerate(tools)]
+        self.edited = {i: kept[name] for i, name in enumerate(names) if name in kept}
+        self._loading = True
+        self.tool_box.clear()
+        self.tool_box.addItems(names)
+        self._loading = False
+        self.base = None
+        index = names.index(selected) if selected in names else 0
+        self.tool_box.setCurrentIndex(index if names else -1)
+        self._tool_changed()
+
+    def settings_changed(self) -> None:
+        self.base = None
+        if self.tools:
+            self.update_counts()
+
+    def select(self, tool: str, field: str = "Tool description") -> bool:
+        index = self.tool_box.findText(tool)
+        if index < 0:
+            return False
+        self.tool_box.setCurrentIndex(index)
+        field_index = self.field_box.findText(field)
+        if field_index >= 0:
+            self.field_box.setCurrentIndex(field_index)
+        return field_index >= 0
+
+    # -- editing -----------------------------------------------------------------------------
+    def tool_index(self) -> int:
+        return self.tool_box.currentIndex()
+
+    def path(self) -> Path:
+        index = self.field_box.currentIndex()
+        return self.paths[index][1] if 0 <= index < len(self.paths) else TOOL_DESCRIPTION
+
+    def edited_tool(self) -> dict[str, Any] | None:
+        index = self.tool_index()
+        if not 0 <= index < len(self.tools):
+            return None
+        return self.edited.get(index, self.tools[index])
+
+    def tool_json(self) -> str:
+        tool = self.edited_tool()
+        return json.dumps(tool, indent=2, ensure_ascii=False) if tool is not None else ""
+
+    def _tool_changed(self) -> None:
+        if self._loading:
+            return
+        tool = self.edited_tool()
+        self._loading = True
+        self.field_box.clear()
+        self.paths = description_paths(tool) if tool is not None else []
+        self.field_box.addItems([label for label, _ in self.paths])
+        self._loading = False
+        self._field_changed()
+
+    def _field_changed(self) -> None:
+        if self._loading:
+            return
+        tool = self.edited_tool()
+        self._loading = True
+        self.editor.setPlainText(read_at(tool, self.path()) if tool is not None else "")
+        self._loading = False
+        self.update_counts()
+
+    def _typed(self) -> None:
+        if self._loading:
+            return
+        index, tool = self.tool_index(), self.edited_tool()
+        if tool is not None:
+            self.edited[index] = with_text(tool, self.path(), self.editor.toPlainText())
+        self.timer.start()
+
+    def reset_current(self) -> None:
+        index = self.tool_index()
+        if 0 <= index < len(self.tools) and index in self.edited:
+            original = read_at(self.tools[index], self.path())
+            self.edited[index] = with_text(self.edited[index], self.path(), original)
+            if self.edited[index] == self.tools[index]:
+                del self.edited[index]
+        self._field_changed()
+
+    def reset_everything(self) -> None:
+        self.edited.clear()
+        self._tool_changed()
+
+    # -- counting ----------------------------------------------------------------------------
+    def edited_tools(self) -> list[dict[str, Any]]:
+        return [self.edited.get(i, tool) for i, tool in enumerate(self.tools)]
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.update_counts()
+
+    def update_counts(self) -> None:
+        """Recount the edited list (the counter caches unchanged strings, so this is incremental)."""
+        self.timer.stop()
+        self._dirty = not self.isVisible()
+        if self._dirty:  # counted when the lab is shown: a new list must not cost the other tabs time
+            return
+        tool = self.edited_tool()
+        if tool is None:
+            for label in (self.description_count, self.tool_count, self.list_count, self.timing):
+                label.setText("")
+            self.lints.set_lints([])
+            return
+        name = offline_or_fallback(self.pane.tokenizer_name())
+        shape = self.pane.shape()
+        started = time.perf_counter()
+        try:
+            counter = self.counters.get(name)
+            if self.base is None:
+                self.base = counter.report(self.tools, shape)
+            self.current = counter.report(self.edited_tools(), shape)
+            text = self.editor.toPlainText()
+            tokens = self.counters.tokenizer(name).count(text) if text else 0
+            original = read_at(self.tools[self.tool_index()], self.path())
+            was = self.counters.tokenizer(name).count(original) if original else 0
+        except Exception as exc:
+            self.description_count.setText(f"could not count: {describe_error(exc)}")
+            return
+        self.last_ms = (time.perf_counter() - started) * 1000
+        index = self.tool_index()
+        now_tool, base_tool = self.current.tools[index].total, self.base.tools[index].total
+        self.description_count.setText(_compare(tokens, was))
+        self.tool_count.setText(f"{_compare(now_tool, base_tool)} as {shape}")
+        self.list_count.setText(_compare(self.current.total, self.base.total))
+        self.timing.setText(f"counted with {name} in {self.last_ms:.1f} ms")
+        tool_name = str(tool.get("name"))
+        self.lints.set_lints([lint for lint in self.current.lints if lint.tool == tool_name])
+
+
+def _compare(now: int, was: int) -> str:
+    if now == was:
+        return f"{now:,} tokens (unchanged)"
+    return f"{now:,} tokens (was {was:,}, {fmt_delta(now - was)})"

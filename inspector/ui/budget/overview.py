@@ -1,0 +1,102 @@
+"""The Budget tab's main view: the sortable tools table with stacked bars, the chart, the lints."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.budget.breakdown import BudgetReport
+from inspector.ui.budget.bars import Legend, StackedBarDelegate, TopToolsChart
+from inspector.ui.budget.common import copy_buttons
+from inspector.ui.budget.lints_view import LintsView
+from inspector.ui.budget.tools_model import BAR_COLUMN, BudgetToolsModel, sorted_proxy
+
+
+class BudgetOverview(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = BudgetToolsModel(self)
+        self.proxy = sorted_proxy(self.model, self)
+        self.table = QTableView()
+        self.table.setObjectName("budgetTools")
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setItemDelegateForColumn(BAR_COLUMN, StackedBarDelegate(self.model.max_total, self.table))
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        self.table.setColumnWidth(0, 190)
+        for column, width in ((1, 70), (2, 72), (3, 86), (4, 64), (5, 52)):
+            self.table.setColumnWidth(column, width)
+
+        self.chart = TopToolsChart()
+        self.chart.setObjectName("budgetChart")
+        self.lints = LintsView()
+        self.lints.toolActivated.connect(self.select_tool)
+
+        csv_button, md_button = copy_buttons(lambda: self.proxy, self)
+        bar = QHBoxLayout()
+        bar.addWidget(Legend(), 1)
+        bar.addWidget(csv_button)
+        bar.addWidget(md_button)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addLayout(bar)
+        left_layout.addWidget(self.table, 1)
+
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.setObjectName("budgetRight")
+        right.addWidget(self.chart)
+        right.addWidget(self.lints)
+        right.setSizes([330, 270])
+        self.split = QSplitter()
+        self.split.setObjectName("budgetSplit")
+        self.split.addWidget(left)
+        self.split.addWidget(right)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        self.split.setSizes([780, 520])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.split)
+
+    def show_report(self, report: BudgetReport | None) -> None:
+        selected = self.selected_tool()
+        self.model.set_report(report)
+        self.chart.set_costs(report.tools if report else [], "Biggest tools (tokens)")
+        self.lints.set_lints(report.lints if report else [])
+        if selected:
+            self.select_tool(selected)
+
+    def selected_tool(self) -> str | None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return None
+        return self.model.costs[self.proxy.mapToSource(rows[0]).row()].name
+
+    def select_tool(self, name: str) -> bool:
+        row = self.model.row_of(name)
+        if row < 0:
+            return False
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        self.table.selectionModel().setCurrentIndex(index, flags)
+        self.table.scrollTo(index)
+        return True

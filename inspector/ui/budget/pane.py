@@ -1,0 +1,199 @@
+"""The Budget tab: what the connected server's tool list costs in the context window.
+
+Sub-views: the tools table with the chart and the lints, Compare (servers side by side), Diff
+(snapshots) and the Description lab. Counting runs off the UI thread (`engine.ReportRunner`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTabWidget, QVBoxLayout, QWidget
+
+from inspector.budget.breakdown import BudgetReport
+from inspector.ui.budget.common import fmt_share, fmt_window, plain_label
+from inspector.ui.budget.engine import ANTHROPIC, LABELS, Job, ReportRunner
+from inspector.ui.budget.overview import BudgetOverview
+from inspector.ui.budget.pickers import SHAPE_LABELS, BudgetPickers
+from inspector.ui.session import SessionController
+
+
+def exactness(report: BudgetReport) -> tuple[bool, str]:
+    """Whether the count is exact for the shape's model family, and the words that say so."""
+    method = LABELS.get(report.tokenizer, report.tokenizer).split(" (")[0]
+    if report.shape == "anthropic" and report.tokenizer != ANTHROPIC:
+        return False, f"estimate — Claude's tokenizer is not public; counted with {report.tokenizer}"
+    if not report.exact:
+        return False, f"estimate — {method}"
+    return True, f"exact ({report.tokenizer} tokenizer)"
+
+
+def totals_text(report: BudgetReport, tools: int, window: int) -> str:
+    _exact, how = exactness(report)
+    overhead = f" + {report.overhead:,} fixed tool-use overhead" if report.overhead else ""
+    share = fmt_share(report.share(window))
+    return (
+        f"{tools} tools · {report.total:,} tokens as {SHAPE_LABELS.get(report.shape, report.shape)}{overhead}"
+        f" · {share} of a {fmt_window(window)} window · {how}"
+    )
+
+
+class BudgetPane(QWidget):
+    """`reportChanged(report)` after every recount; `report` is None until the first one."""
+
+    reportChanged = Signal(object)
+
+    def __init__(
+        self,
+        session: SessionController,
+        settings: QSettings,
+        profiles: Callable[[], list[Any]] = list,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("budgetPane")
+        self.session = session
+        self.settings = settings
+        self.profiles = profiles
+        self.tools: list[dict[str, Any]] = []
+        self.server = ""
+        self.report: BudgetReport | None = None
+        self.last_seconds = 0.0
+        self.stale = False
+
+        self.pickers = BudgetPickers(settings)
+        self.count_button = QPushButton("Count with Anthropic")
+        self.count_button.setObjectName("budgetCountOnline")
+        self.count_button.setToolTip("Sends the tool list to Anthropic's count_tokens API (uses ANTHROPIC_API_KEY)")
+        self.server_label = plain_label("No server connected")
+        font = self.server_label.font()
+        font.setBold(True)
+        self.server_label.setFont(font)
+        self.totals = plain_label("Connect to a server to see what its tool list costs.", wrap=True)
+        self.totals.setObjectName("budgetTotals")
+        self.status = plain_label()
+        self.status.setObjectName("budgetStatus")
+        self.runner = ReportRunner(self)
+        self.overview = BudgetOverview()
+        self.views = QTabWidget()
+        self.views.setObjectName("budgetViews")
+        self.views.setDocumentMode(True)
+        self.views.addTab(self.overview, "Tools")
+        self._build_layout()
+        self._add_views()
+
+        self.pickers.changed.connect(self.recompute)
+        self.count_button.clicked.connect(lambda: self.recompute(explicit=True))
+        self.runner.ready.connect(self._on_report)
+        self.runner.failed.connect(self._on_failed)
+        self.runner.busyChanged.connect(self._on_busy)
+        session.toolsChanged.connect(self._on_listing)
+        session.stateChanged.connect(self._on_state)
+        self._update_count_button()
+
+    def _build_layout(self) -> None:
+        self.top = QHBoxLayout()
+        self.top.addWidget(self.pickers, 1)
+        self.top.addWidget(self.count_button)
+        head = QHBoxLayout()
+        head.addWidget(self.server_label)
+        head.addWidget(self.totals, 1)
+        head.addWidget(self.status)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(self.top)
+        layout.addLayout(head)
+        layout.addWidget(self.views, 1)
+
+    def _add_views(self) -> None:
+        from inspector.ui.budget.compare_view import CompareView
+        from inspector.ui.budget.diff_view import DiffView
+        from inspector.ui.budget.lab import DescriptionLab
+        from inspector.ui.budget.snapshots import SnapshotActions
+
+        self.compare = CompareView(self)
+        self.diff = DiffView(self)
+        self.lab = DescriptionLab(self)
+        self.snapshots = SnapshotActions(self)
+        self.views.addTab(self.compare, "Compare")
+        self.views.addTab(self.diff, "Diff")
+        self.views.addTab(self.lab, "Description lab")
+        self.actions_by_name: dict[str, QAction] = {}
+        for key, text, slot, tip in (
+            ("save", "Save tool list snapshot…", self.snapshots.save_dialog, "Ctrl+Shift+S"),
+            ("diff", "Diff snapshots…", self.snapshots.diff_dialog, "Ctrl+Shift+F"),
+            ("lab", "Description lab", lambda: self.views.setCurrentWidget(self.lab), "Ctrl+Shift+L"),
+            ("compare", "Compare servers", lambda: self.views.setCurrentWidget(self.compare), "Ctrl+Shift+M"),
+        ):
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(tip))
+            action.triggered.connect(slot)
+            self.addAction(action)
+            self.actions_by_name[key] = action
+        for key, label in (("save", "Save snapshot…"), ("diff", "Diff snapshots…")):
+            action = self.actions_by_name[key]
+            button = QPushButton(label)
+            button.setToolTip(f"{action.text()} ({action.shortcut().toString()})")
+            button.clicked.connect(action.trigger)
+            self.top.addWidget(button)
+
+    # -- inputs ------------------------------------------------------------------------------
+    def _on_listing(self, listing: Any) -> None:
+        profile = self.session.profile
+        tools = [tool for tool in getattr(listing, "tools", []) if isinstance(tool, dict)]
+        self.set_tools(tools, profile.name if profile is not None else "server")
+
+    def _on_state(self, state: str, _detail: str) -> None:
+        if state != "connected" and self.tools:
+            self.server_label.setText(f"{self.server} (last list; {state})")
+
+    def set_tools(self, tools: list[dict[str, Any]], server: str) -> None:
+        self.tools, self.server = tools, server
+        self.server_label.setText(server)
+        self.recompute()
+        self.lab.set_tools(tools)
+        self.compare.current_changed()
+
+    # -- counting ----------------------------------------------------------------------------
+    def tokenizer_name(self) -> str:
+        return self.pickers.tokenizer_name()
+
+    def shape(self) -> str:
+        return self.pickers.shape_name()
+
+    def window_tokens(self) -> int:
+        return self.pickers.window_tokens()
+
+    def recompute(self, *, explicit: bool = False) -> None:
+        self._update_count_button()
+        if self.tokenizer_name() == ANTHROPIC and not explicit:
+            self.stale = True
+            self.totals.setText(
+                "The Anthropic counter sends the tool list to api.anthropic.com: press “Count with Anthropic”."
+            )
+            return
+        self.stale = False
+        self.runner.request(Job(list(self.tools), self.tokenizer_name(), self.shape()))
+        self.compare.settings_changed()
+        self.lab.settings_changed()
+
+    def _update_count_button(self) -> None:
+        self.count_button.setVisible(self.tokenizer_name() == ANTHROPIC)
+
+    def _on_busy(self, busy: bool) -> None:
+        if busy:
+            self.status.setText("counting…")
+
+    def _on_report(self, report: BudgetReport, seconds: float) -> None:
+        self.report, self.last_seconds = report, seconds
+        self.status.setText(f"counted in {seconds * 1000:.0f} ms")
+        self.totals.setText(totals_text(report, len(report.tools), self.window_tokens()))
+        self.overview.show_report(report)
+        self.reportChanged.emit(report)
+
+    def _on_failed(self, message: str) -> None:
+        self.status.setText("")
+        self.totals.setText(f"Could not count: {message}. Pick another tokenizer, or check the message above.")

@@ -1,0 +1,62 @@
+"""Save the connected server's tool list as a snapshot file; open the diff of two snapshots."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from inspector.budget.snapshot import Snapshot, save_snapshot
+
+if TYPE_CHECKING:
+    from inspector.ui.budget.pane import BudgetPane
+
+
+def profile_source(profile: object | None) -> str:
+    """The command or URL a snapshot came from, with secrets redacted."""
+    if profile is None:
+        return "unknown"
+    safe = profile.redacted()  # type: ignore[attr-defined]
+    if safe.transport == "stdio":
+        return " ".join([safe.command, *safe.args])
+    return str(safe.url)
+
+
+class SnapshotActions:
+    def __init__(self, pane: BudgetPane) -> None:
+        self.pane = pane
+
+    def current_snapshot(self) -> Snapshot:
+        now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+        return Snapshot(self.pane.server, now, list(self.pane.tools), profile_source(self.pane.session.profile))
+
+    def _folder(self) -> str:
+        return str(self.pane.settings.value("budget/snapshotDir", ""))
+
+    def save_dialog(self) -> Path | None:
+        if not self.pane.tools:
+            QMessageBox.information(self.pane, "Nothing to save", "Connect to a server with tools first.")
+            return None
+        stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.pane.server) or "server"
+        day = dt.date.today().isoformat()
+        suggested = str(Path(self._folder() or ".") / f"{stem}-tools-{day}.json")
+        path, _ = QFileDialog.getSaveFileName(self.pane, "Save snapshot", suggested, "Snapshots (*.json)")
+        return self.save_to(path) if path else None
+
+    def save_to(self, path: str | Path) -> Path | None:
+        path = Path(path)
+        try:
+            save_snapshot(path, self.current_snapshot())
+        except OSError as exc:
+            QMessageBox.critical(self.pane, "Could not save", f"Could not write {path}: {exc.strerror or exc}")
+            return None
+        self.pane.settings.setValue("budget/snapshotDir", str(path.parent))
+        self.pane.status.setText(f"saved {len(self.pane.tools)} tools to {path.name}")
+        self.pane.diff.remember(path)
+        return path
+
+    def diff_dialog(self) -> None:
+        self.pane.views.setCurrentWidget(self.pane.diff)
+        self.pane.diff.choose_old()
