@@ -12,7 +12,8 @@ from typing import Any
 import mcp_types as types
 from pydantic import BaseModel, ValidationError
 
-from inspector.core.client_handlers import ClientHandlers, Rejected
+from inspector.core.client_handlers import ClientHandlers, Rejected, elicitation_mode
+from inspector.core.url_policy import check_url
 
 INTERNAL_ERROR = -32603
 
@@ -62,7 +63,10 @@ def session_callbacks(handlers: ClientHandlers | None) -> dict[str, Any]:
 
         async def elicitation_callback(context: Any, params: Any) -> Any:
             try:
-                raw = await elicitation(_dump(params))
+                dumped = _dump(params)
+                raw = await elicitation(dumped)
+                if elicitation_mode(dumped) == "url" and not check_url(dumped.get("url")).allowed:
+                    raw = {"action": "decline"}  # a refused URL is never accepted, whatever the handler said
                 return types.ElicitResult.model_validate(raw)
             except Rejected as exc:
                 return _error(exc)

@@ -42,6 +42,7 @@ class SessionController(QObject):
         self._stop: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.connect_timeout = 30.0
+        self.handlers: Any = None  # ClientHandlers the window answers server requests with (sampling, …)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def connect_profile(self, profile: ServerProfile) -> None:
@@ -78,7 +79,7 @@ class SessionController(QObject):
 
         try:
             transport = make_transport(profile, self.store)
-            async with Connection(transport, connect_timeout=self.connect_timeout) as conn:
+            async with Connection(transport, connect_timeout=self.connect_timeout, handlers=self.handlers) as conn:
                 self.connection = conn
                 conn.subscribe(self._on_event)
                 name = conn.server_info.get("name", profile.name)
