@@ -1,0 +1,291 @@
+"""What a tool list costs: per tool, per part, and the whole list as a host sends it.
+
+Per-part counts are the tokens of each ``"key":value`` member on its own. They do not add up exactly to a
+tool's total, and the tools' totals do not add up exactly to the list's total, because of the JSON
+punctuation between the pieces (braces, commas, the list's brackets) and because BPE merges punctuation
+across the joins (``"},{"`` is often one token, counted once in the whole but split among the pieces).
+The gap is small and bounded: `PART_TOLERANCE` per tool; tests/budget measures it on real servers.
+
+The totals themselves are exact for the tiktoken encoders: they are summed from pieces cut at safe
+boundaries (see segments.py), so recounting after one description changes encodes only that tool's text.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from inspector.budget.lints import LintMemo
+from inspector.budget.memo import IdentityMemo
+from inspector.budget.segments import Split, join_segments, split_safe
+from inspector.budget.shapes import LIST_FRAMES, SHAPES, dumps, member, property_descriptions, shape_members
+from inspector.budget.tokenizers import Tokenizer
+
+if TYPE_CHECKING:
+    from inspector.budget.lints import Lint, LintOptions
+
+__all__ = [
+    "CONTEXT_WINDOWS",
+    "PARTS",
+    "SHAPES",
+    "BudgetCounter",
+    "BudgetReport",
+    "ToolCost",
+    "parse_window",
+    "provider_overhead",
+]
+
+PARTS = ("name", "title", "description", "input_schema", "property_descriptions", "output_schema", "annotations")
+CONTEXT_WINDOWS = {"128K": 128_000, "200K": 200_000, "1M": 1_000_000}
+
+# |Σ disjoint parts + rest − tool total| ≤ PART_TOLERANCE_BASE + PART_TOLERANCE_PER_MEMBER × members.
+# Each join between members can gain or lose about one token (a comma merging with the neighbouring
+# quote or brace), and the braces around the tool add at most a couple.
+PART_TOLERANCE_BASE = 3
+PART_TOLERANCE_PER_MEMBER = 1
+
+# Anthropic adds a tool-use system prompt whenever ``tools`` is set: 346 tokens with tool_choice
+# auto/none on the Claude 4 family (Opus 4.x, Sonnet 4.x, Haiku 4.5); 313 with any/tool.
+# Source: https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview (section "Pricing",
+# table "Tool use system prompt token count"), also quoted at
+# https://claudecodeguides.com/claude-tool-definitions-346-tokens-per-call/
+ANTHROPIC_TOOL_SYSTEM_PROMPT = 346
+# OpenAI documents no fixed overhead for function tools (they are rendered into the system message in an
+# undocumented format); we add 0 and say so. The MCP shape is a protocol message, not a model prompt: 0.
+OVERHEADS = {"mcp": 0, "openai": 0, "anthropic": ANTHROPIC_TOOL_SYSTEM_PROMPT}
+OVERHEAD_NOTES = {
+    "mcp": "tools/list as sent on the wire; no model prompt overhead",
+    "openai": "OpenAI documents no fixed tool overhead; none added",
+    "anthropic": f"+{ANTHROPIC_TOOL_SYSTEM_PROMPT} tokens: Anthropic's documented tool-use system prompt "
+    "(Claude 4 family, tool_choice auto/none)",
+}
+
+
+def provider_overhead(shape: str) -> int:
+    return OVERHEADS.get(shape, 0)
+
+
+def parse_window(text: str | int) -> int:
+    """``128K`` / ``200K`` / ``1M`` / ``32000`` / ``32k`` → tokens. Raises ValueError with a clear message."""
+    if isinstance(text, int):
+        value = text
+    else:
+        raw = str(text).strip()
+        if raw.upper() in CONTEXT_WINDOWS:
+            return CONTEXT_WINDOWS[raw.upper()]
+        scale = 1
+        if raw[-1:].lower() == "k":
+            scale, raw = 1_000, raw[:-1]
+        elif raw[-1:].lower() == "m":
+            scale, raw = 1_000_000, raw[:-1]
+        try:
+            value = round(float(raw.replace("_", "")) * scale)
+        except ValueError:
+            raise ValueError(f"context window {text!r} is not a number (use 128K, 200K, 1M or a token count)") from None
+    if value <= 0:
+        raise ValueError(f"context window must be positive, got {text!r}")
+    return value
+
+
+@dataclass
+class ToolCost:
+    name: str
+    total: int
+    parts: dict[str, int]
+    description_tokens: int
+    schema_tokens: int
+    rest_tokens: int
+    members: int = 0  # ``"key":value`` members serialised (for the additivity tolerance)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "total": self.total,
+            "parts": dict(self.parts),
+            "description_tokens": self.description_tokens,
+            "schema_tokens": self.schema_tokens,
+            "rest_tokens": self.rest_tokens,
+        }
+
+
+@dataclass
+class BudgetReport:
+    tokenizer: str
+    exact: bool
+    shape: str
+    tools: list[ToolCost]
+    total: int
+    overhead: int
+    lints: list[Lint] = field(default_factory=list)
+    tokenizer_label: str = ""
+    note: str = ""  # how far to trust the figure (e.g. Claude counted with an OpenAI encoder is an estimate)
+
+    def share(self, window: int) -> float:
+        return (self.total + self.overhead) / window if window > 0 else math.inf
+
+    @property
+    def grand_total(self) -> int:
+        return self.total + self.overhead
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tokenizer": self.tokenizer,
+            "tokenizer_label": self.tokenizer_label,
+            "exact": self.exact,
+            "shape": self.shape,
+            "total": self.total,
+            "overhead": self.overhead,
+            "grand_total": self.grand_total,
+            "note": self.note,
+            "tools": [t.to_json() for t in self.tools],
+            "lints": [lint.to_json() for lint in self.lints],
+        }
+
+
+class BudgetCounter:
+    """Counts tool lists with one tokenizer, caching the count of every string it has seen.
+
+    Strings are cache keys (Python hashes a str by content once and keeps the hash), so an unchanged
+    member, tool middle or property description is never encoded twice. The cache is bounded.
+    """
+
+    MAX_CACHE = 500_000
+
+    def __init__(self, tokenizer: Tokenizer) -> None:
+        self.tokenizer = tokenizer
+        self._counts: dict[str, int] = {}
+        self._schema_descriptions: dict[str, int] = {}
+        self._splits: dict[str, Split] = {}
+        self._segmentable = bool(getattr(tokenizer, "segmentable", False))
+        self.lint_memo = LintMemo()
+        self._tool_memo: dict[str, IdentityMemo] = {shape: IdentityMemo() for shape in SHAPES}
+
+    def count(self, text: str) -> int:
+        """Tokens in ``text``, cached."""
+        cached = self._counts.get(text)
+        if cached is None:
+            if len(self._counts) >= self.MAX_CACHE:
+                self.clear()
+            cached = self._counts[text] = self.tokenizer.count(text)
+        return cached
+
+    def clear(self) -> None:
+        self._counts.clear()
+        self._schema_descriptions.clear()
+        self._splits.clear()
+        self.lint_memo.clear()
+        for memo in self._tool_memo.values():
+            memo.clear()
+
+    def split(self, text: str) -> Split:
+        """`split_safe`, cached."""
+        try:
+            return self._splits[text]
+        except KeyError:
+            parts = self._splits[text] = split_safe(text)
+            return parts
+
+    def count_long(self, text: str) -> int:
+        """Tokens in a serialised tool: exact, from cached pieces cut at safe boundaries where possible."""
+        if not self._segmentable:
+            return self.count(text)
+        parts = self.split(text)
+        if parts is None:
+            return self.count(text)
+        count = self.count
+        return count(parts[0]) + count(parts[1]) + count(parts[2])
+
+    def _property_description_tokens(self, schema_member: str, schema: Any) -> int:
+        cached = self._schema_descriptions.get(schema_member)
+        if cached is None:
+            cached = sum(self.count(member("description", d)) for d in property_descriptions(schema))
+            self._schema_descriptions[schema_member] = cached
+        return cached
+
+    def tool_cost(self, tool: dict[str, Any], shape: str = "mcp") -> tuple[ToolCost, str]:
+        """The cost of one tool and its serialised text in ``shape``."""
+        prefix, members, suffix = shape_members(tool, shape)
+        parts = dict.fromkeys(PARTS, 0)
+        for part, _key, fragment in members:
+            if part is None:
+                continue
+            parts[part] += self.count(fragment)
+            if part == "input_schema":
+                schema = tool.get("inputSchema")
+                parts["property_descriptions"] += self._property_description_tokens(fragment, schema)
+        text = prefix + ",".join(fragment for _, _, fragment in members) + suffix
+        total = self.count_long(text)
+        description = parts["description"]
+        schema_tokens = parts["input_schema"] + parts["output_schema"]
+        name = tool.get("name")
+        cost = ToolCost(
+            name=name if isinstance(name, str) else dumps(name),
+            total=total,
+            parts=parts,
+            description_tokens=description,
+            schema_tokens=schema_tokens,
+            rest_tokens=total - description - schema_tokens,
+            members=len(members),
+        )
+        return cost, text
+
+    def list_total(self, texts: list[str], shape: str) -> int:
+        """Tokens of the whole list (the tools' texts joined inside the shape's frame), exact."""
+        frame = LIST_FRAMES[shape]
+        remote = getattr(self.tokenizer, "count_tool_list", None)
+        if remote is not None:
+            return remote(texts, shape)
+        if not self._segmentable:
+            return self.count(frame.prefix + ",".join(texts) + frame.suffix)
+        return sum(map(self.count, join_segments(frame.prefix, texts, ",", frame.suffix, self.split)))
+
+    def report(
+        self, tools: list[dict[str, Any]], shape: str = "mcp", *, lint_options: LintOptions | None = None
+    ) -> BudgetReport:
+        """Count ``tools`` (raw ``tools/list`` entries; non-dicts are skipped) in ``shape`` and lint them.
+
+        Work is reused for tool dicts passed again unchanged (see memo.py): to edit a tool, pass an edited
+        copy rather than changing a nested value of a dict already counted.
+        """
+        from inspector.budget.lints import lint_tools
+
+        if shape not in SHAPES:
+            raise KeyError(f"unknown shape {shape!r}; choose one of {', '.join(SHAPES)}")
+        valid = [t for t in tools if isinstance(t, dict)]
+        costs: list[ToolCost] = []
+        texts: list[str] = []
+        memo = self._tool_memo[shape]
+        memo.rotate()
+        for tool in valid:
+            hit = memo.get(tool)
+            if hit is None:
+                hit = self.tool_cost(tool, shape)
+                memo.put(tool, hit)
+            cost, text = hit
+            costs.append(cost)
+            texts.append(text)
+        return BudgetReport(
+            tokenizer=self.tokenizer.name,
+            exact=self.tokenizer.exact,
+            shape=shape,
+            tools=costs,
+            total=self.list_total(texts, shape),
+            overhead=provider_overhead(shape),
+            lints=lint_tools(valid, self.tokenizer, lint_options, counter=self, memo=self.lint_memo),
+            tokenizer_label=self.tokenizer.label,
+            note=report_note(self.tokenizer, shape),
+        )
+
+
+def report_note(tokenizer: Tokenizer, shape: str) -> str:
+    """What the figure means for this tokenizer and shape, in one sentence."""
+    notes = [OVERHEAD_NOTES.get(shape, "")]
+    if shape == "anthropic" and tokenizer.name != "anthropic":
+        notes.append(
+            f"Claude's tokenizer is not public: this is an estimate made with {tokenizer.name}; "
+            "use --encoding anthropic (ANTHROPIC_API_KEY) for Anthropic's own count"
+        )
+    elif not tokenizer.exact:
+        notes.append(f"estimate: {tokenizer.label}")
+    return "; ".join(n for n in notes if n)

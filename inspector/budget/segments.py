@@ -1,0 +1,71 @@
+"""Exact token counts of a long string from cached counts of its pieces.
+
+A tiktoken encoder first splits text with a regex into pieces and byte-pair-encodes each piece on its
+own, so the count of a string is the sum of the counts of its pieces. A position ``b`` is a *safe
+boundary* when ``text[b-1]`` is an ASCII letter or digit and ``text[b]`` is ASCII punctuation other
+than the apostrophe: with both the o200k and cl100k patterns a letter or digit run always ends a piece
+there (no pattern carries letters or digits into following punctuation except the ``'s``-style
+contractions), the patterns never look behind, and a piece that starts at ``b`` matches the same text
+whatever precedes it. Splitting a string at safe boundaries and summing the parts' counts therefore
+gives exactly the count of the whole (tests/budget/test_segments.py checks this on random JSON).
+
+Compact JSON has a safe boundary after every object key (``…"name` | ``":…``), so each serialised tool
+splits into a short head, a long middle and a short tail; a whole tool list is the sum of the tools'
+middles plus the small junction strings between them — which is what makes recounting 1,000 tools
+after one edit cheap.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_PUNCT = frozenset('!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~')  # ASCII punctuation without the apostrophe
+_PUNCT_CLASS = r"[!-&(-/:-@\[-`{-~]"
+_FIRST = re.compile(r"[A-Za-z0-9](?=" + _PUNCT_CLASS + ")")
+_LAST = re.compile(r"(?s:.*)[A-Za-z0-9](?=" + _PUNCT_CLASS + ")")
+
+Split = tuple[str, str, str] | None
+
+
+def is_safe_boundary(text: str, b: int) -> bool:
+    return 0 < b < len(text) and text[b - 1] in _ALNUM and text[b] in _PUNCT
+
+
+def split_safe(text: str) -> Split:
+    """``(head, middle, tail)`` cut at the first and last safe boundaries, or None when there are fewer than two."""
+    first = _FIRST.search(text)
+    if first is None:
+        return None
+    last = _LAST.match(text)
+    if last is None or last.end() <= first.end():
+        return None
+    a, b = first.end(), last.end()
+    return text[:a], text[a:b], text[b:]
+
+
+def join_segments(
+    prefix: str, items: list[str], separator: str, suffix: str, split: Callable[[str], Split] = split_safe
+) -> list[str]:
+    """Segments whose concatenation is ``prefix + separator.join(items) + suffix``, cut only at safe boundaries.
+
+    Each item contributes its middle as a segment of its own (so an unchanged item's middle is the
+    same string, and its cached count is reused); heads and tails merge with the separators around them.
+    ``split`` may be a caching wrapper of `split_safe`.
+    """
+    segments: list[str] = []
+    pending = prefix
+    for i, item in enumerate(items):
+        if i:
+            pending += separator
+        parts = split(item)
+        if parts is None:
+            pending += item
+            continue
+        head, middle, tail = parts
+        segments.append(pending + head)
+        segments.append(middle)
+        pending = tail
+    segments.append(pending + suffix)
+    return segments

@@ -1,0 +1,230 @@
+"""Tokenizers that count what a tool list costs: exact BPE encoders (offline) and a characters ÷ 4 estimate.
+
+The ``o200k_base`` and ``cl100k_base`` rank files ship inside the package (``inspector/resources/tokenizers``)
+and are loaded from disk, never from the network. Each file's SHA-256 (of the decompressed content) is
+checked against the hash tiktoken itself expects before the encoder is built. Encoders load lazily, once
+per process, under a lock.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import math
+import threading
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Protocol, runtime_checkable
+
+
+class TokenizerError(RuntimeError):
+    """A tokenizer could not be loaded or used; the message says why and what to do."""
+
+
+@runtime_checkable
+class Tokenizer(Protocol):
+    name: str
+    label: str
+    exact: bool
+
+    def count(self, text: str) -> int: ...
+
+
+@dataclass(frozen=True)
+class EncodingSpec:
+    """What is needed to build one tiktoken encoding from a shipped rank file."""
+
+    name: str
+    file: str
+    sha256: str  # of the decompressed file; the same value as tiktoken's ``expected_hash``
+    pat_str: str
+    special_tokens: dict[str, int] = field(default_factory=dict)
+    label: str = ""
+
+
+# Facts about the public encodings (token-splitting regexes and special token ids), as published with
+# tiktoken (tiktoken_ext/openai_public.py). tests/budget checks them against tiktoken's own constructors.
+_O200K_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+_CL100K_PATTERN = "|".join(
+    [
+        r"""'(?i:[sdmt]|ll|ve|re)""",
+        r"""[^\r\n\p{L}\p{N}]?+\p{L}++""",
+        r"""\p{N}{1,3}+""",
+        r""" ?[^\s\p{L}\p{N}]++[\r\n]*+""",
+        r"""\s++$""",
+        r"""\s*[\r\n]""",
+        r"""\s+(?!\S)""",
+        r"""\s""",
+    ]
+)
+
+ENCODINGS: dict[str, EncodingSpec] = {
+    "o200k_base": EncodingSpec(
+        name="o200k_base",
+        file="o200k_base.tiktoken.gz",
+        sha256="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        pat_str=_O200K_PATTERN,
+        special_tokens={"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
+        label="o200k_base — GPT-4o/4.1/o-series/GPT-5 (exact)",
+    ),
+    "cl100k_base": EncodingSpec(
+        name="cl100k_base",
+        file="cl100k_base.tiktoken.gz",
+        sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        pat_str=_CL100K_PATTERN,
+        special_tokens={
+            "<|endoftext|>": 100257,
+            "<|fim_prefix|>": 100258,
+            "<|fim_middle|>": 100259,
+            "<|fim_suffix|>": 100260,
+            "<|endofprompt|>": 100276,
+        },
+        label="cl100k_base — GPT-4/GPT-3.5 (exact)",
+    ),
+}
+
+_lock = threading.Lock()
+_loaded: dict[str, Any] = {}  # name → tiktoken.Encoding; one per process
+
+
+def rank_file_bytes(spec: EncodingSpec) -> bytes:
+    """The decompressed rank file shipped in the package, hash-checked. Raises `TokenizerError`."""
+    resource = resources.files("inspector").joinpath("resources", "tokenizers", spec.file)
+    try:
+        with resource.open("rb") as fh:
+            raw = gzip.decompress(fh.read())
+    except FileNotFoundError as exc:
+        raise TokenizerError(
+            f"tokenizer file {spec.file} is missing from the installation "
+            "(expected in inspector/resources/tokenizers); "
+            "reinstall mcp-lens"
+        ) from exc
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        raise TokenizerError(f"tokenizer file {spec.file} is unreadable ({exc}); reinstall mcp-lens") from exc
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != spec.sha256:
+        raise TokenizerError(
+            f"tokenizer file {spec.file} is corrupt: SHA-256 {digest} does not match the expected {spec.sha256}; "
+            "reinstall mcp-lens"
+        )
+    return raw
+
+
+def parse_ranks(raw: bytes, file: str = "rank file") -> dict[bytes, int]:
+    """Parse tiktoken's ``<base64 token> <rank>`` lines."""
+    ranks: dict[bytes, int] = {}
+    try:
+        for line in raw.splitlines():
+            if line:
+                token, rank = line.split()
+                ranks[base64.b64decode(token)] = int(rank)
+    except ValueError as exc:
+        raise TokenizerError(f"{file} is malformed: {exc}") from exc
+    return ranks
+
+
+def load_encoding(name: str) -> Any:
+    """The `tiktoken.Encoding` for ``name``, built from the shipped file once per process (thread-safe)."""
+    spec = ENCODINGS.get(name)
+    if spec is None:
+        raise KeyError(f"unknown encoding {name!r}; choose one of {', '.join(ENCODINGS)}")
+    encoding = _loaded.get(name)
+    if encoding is not None:
+        return encoding
+    with _lock:
+        encoding = _loaded.get(name)
+        if encoding is None:
+            try:
+                import tiktoken
+            except ImportError as exc:  # pragma: no cover - tiktoken is a dependency
+                raise TokenizerError("tiktoken is not installed; pip install tiktoken") from exc
+            ranks = parse_ranks(rank_file_bytes(spec), spec.file)
+            encoding = tiktoken.Encoding(
+                spec.name, pat_str=spec.pat_str, mergeable_ranks=ranks, special_tokens=dict(spec.special_tokens)
+            )
+            _loaded[name] = encoding
+    return encoding
+
+
+class TiktokenTokenizer:
+    """Exact counts with a shipped BPE encoding. Special-token text counts as ordinary text."""
+
+    exact = True
+    segmentable = True  # counts of pieces split at safe boundaries add up exactly (see segments.py)
+
+    def __init__(self, spec: EncodingSpec) -> None:
+        self.name = spec.name
+        self.label = spec.label
+        self._spec = spec
+        self._encoding: Any = None
+
+    @property
+    def encoding(self) -> Any:
+        if self._encoding is None:
+            self._encoding = load_encoding(self.name)
+        return self._encoding
+
+    def encode(self, text: str) -> list[int]:
+        return self.encoding.encode_ordinary(text)
+
+    def count(self, text: str) -> int:
+        return len(self.encoding.encode_ordinary(text))
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        encode = self.encoding.encode_ordinary
+        return [len(encode(t)) for t in texts]
+
+
+class CharsTokenizer:
+    """Characters ÷ 4, rounded up: the common rule of thumb. An estimate, not a tokenizer."""
+
+    name = "chars4"
+    label = "characters ÷ 4 (estimate)"
+    exact = False
+    segmentable = False
+
+    def count(self, text: str) -> int:
+        return math.ceil(len(text) / 4)
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        return [math.ceil(len(t) / 4) for t in texts]
+
+
+def offline_tokenizers() -> list[str]:
+    """Tokenizers that work without a network: ``["o200k_base", "cl100k_base", "chars4"]``."""
+    return [*ENCODINGS, "chars4"]
+
+
+def all_tokenizers() -> list[str]:
+    """Every tokenizer name; ``anthropic`` needs ANTHROPIC_API_KEY and the network."""
+    return [*offline_tokenizers(), "anthropic"]
+
+
+def get_tokenizer(name: str, **options: Any) -> Tokenizer:
+    """A tokenizer by name. Raises `KeyError` for an unknown name, `TokenizerError` when it cannot load.
+
+    Exact encoders are loaded here (not lazily at first count) so a broken installation fails early.
+    ``anthropic`` accepts the options of `inspector.budget.anthropic.AnthropicTokenizer`.
+    """
+    if name in ENCODINGS:
+        tokenizer = TiktokenTokenizer(ENCODINGS[name])
+        tokenizer.encoding  # noqa: B018 - load and verify now
+        return tokenizer
+    if name == "chars4":
+        return CharsTokenizer()
+    if name == "anthropic":
+        from inspector.budget.anthropic import AnthropicTokenizer
+
+        return AnthropicTokenizer.from_environment(**options)
+    raise KeyError(f"unknown tokenizer {name!r}; choose one of {', '.join(all_tokenizers())}")
