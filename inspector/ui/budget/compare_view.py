@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
+    QSplitter,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 from inspector.budget.breakdown import SHAPES
 from inspector.budget.snapshot import SnapshotError, load_snapshot
 from inspector.ui.budget.common import copy_buttons, plain_label
+from inspector.ui.budget.compare_chart import CompareChart
 from inspector.ui.budget.compare_model import FAILED, LOADING, READY, CompareModel, CompareSource
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
 from inspector.ui.budget.fetch import FetchError, fetch_tools
@@ -89,7 +91,16 @@ class CompareView(QWidget):
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(bar)
         layout.addWidget(self.message)
-        layout.addWidget(self.table, 1)
+        self.chart = CompareChart()
+        self.chart.setObjectName("budgetCompareChart")
+        self.split = QSplitter()
+        self.split.setObjectName("budgetCompareSplit")
+        self.split.addWidget(self.table)
+        self.split.addWidget(self.chart)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 1)
+        self.split.setSizes([760, 340])
+        layout.addWidget(self.split, 1)
 
     # -- sources -----------------------------------------------------------------------------
     def add_current(self) -> CompareSource | None:
@@ -204,6 +215,12 @@ class CompareView(QWidget):
 
     def _refresh(self) -> None:
         self.model.refresh(self.pane.shape(), self.pane.window_tokens())
+        self.chart.set_sources(self.model.sources)
+        header = self.table.horizontalHeader()
+        few = self.model.columnCount() <= 5  # a handful of servers fill the width; more scroll
+        for column in range(1, self.model.columnCount()):
+            mode = QHeaderView.ResizeMode.Stretch if few else QHeaderView.ResizeMode.Interactive
+            header.setSectionResizeMode(column, mode)
         self._busy()
         ready = [s for s in self.model.sources if s.state == READY]
         if ready and not any(s.state == FAILED for s in self.model.sources):

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.budget.breakdown import BudgetReport
@@ -74,6 +74,9 @@ class BudgetPane(QWidget):
         self.server_label.setFont(font)
         self.totals = plain_label("Connect to a server to see what its tool list costs.", wrap=True)
         self.totals.setObjectName("budgetTotals")
+        self.note = plain_label(wrap=True)
+        self.note.setObjectName("budgetNote")
+        self.note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.status = plain_label()
         self.status.setObjectName("budgetStatus")
         self.runner = ReportRunner(self)
@@ -106,6 +109,7 @@ class BudgetPane(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(self.top)
         layout.addLayout(head)
+        layout.addWidget(self.note)
         layout.addWidget(self.views, 1)
 
     def _add_views(self) -> None:
@@ -191,6 +195,7 @@ class BudgetPane(QWidget):
         self.report, self.last_seconds = report, seconds
         self.status.setText(f"counted in {seconds * 1000:.0f} ms")
         self.totals.setText(totals_text(report, len(report.tools), self.window_tokens()))
+        self.note.setText(getattr(report, "note", "") or "")
         self.overview.show_report(report)
         self.reportChanged.emit(report)
 

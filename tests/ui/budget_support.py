@@ -1,0 +1,40 @@
+"""Helpers for the Budget tab tests (a uniquely named module: `conftest` names collide)."""
+
+from __future__ import annotations
+
+import sys
+
+from lens_support import REPO
+
+from inspector.config.profile import ServerProfile
+
+BUDGET_SERVER = REPO / "tests/servers/budget_server.py"
+LINT_PROFILE = ServerProfile(name="Lint server", transport="stdio", command=sys.executable, args=[str(BUDGET_SERVER)])
+
+
+def everything_profile(everything: str) -> ServerProfile:
+    return ServerProfile(name="everything", transport="stdio", command="node", args=[everything, "stdio"])
+
+
+def wait_report(qtbot, pane, names: set[str] | None = None, timeout: int = 20000):
+    """Wait until the pane shows a finished report (holding `names`, when given) and return it."""
+
+    def done() -> bool:
+        report = pane.report
+        if report is None or pane.runner.busy:
+            return False
+        return names is None or names <= {cost.name for cost in report.tools}
+
+    qtbot.waitUntil(done, timeout=timeout)
+    return pane.report
+
+
+def show_budget(win) -> None:
+    win.tabs.setCurrentWidget(win.budget)
+
+
+def call_tool(qtbot, win, name: str, arguments: dict, timeout: int = 20000):
+    record = win.session.call_tool(name, arguments, timeout=30, max_total=None)
+    assert record is not None
+    qtbot.waitUntil(lambda: record.done, timeout=timeout)
+    return record
