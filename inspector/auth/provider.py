@@ -63,9 +63,15 @@ class LensOAuthProvider(OAuthClientProvider):
         callback_handler: Callable[[], Awaitable[AuthorizationCodeResult]] | None = None,
         log: AuthLog | None = None,
         extra_scopes: str | None = None,
+        client_metadata_url: str | None = None,
     ) -> None:
         super().__init__(
-            server_url, metadata, storage, redirect_handler=redirect_handler, callback_handler=callback_handler
+            server_url,
+            metadata,
+            storage,
+            redirect_handler=redirect_handler,
+            callback_handler=callback_handler,
+            client_metadata_url=client_metadata_url,
         )
         self.storage = storage
         self.interactive = interactive

@@ -91,6 +91,25 @@ class FileBackend:
         self.path(key).unlink(missing_ok=True)
 
 
+class MemoryBackend:
+    """Records in memory only (the conformance client; nothing outlives the process)."""
+
+    name = "memory"
+
+    def __init__(self) -> None:
+        self.records: dict[str, dict[str, Any]] = {}
+
+    def load(self, key: str) -> dict[str, Any] | None:
+        record = self.records.get(key)
+        return json.loads(json.dumps(record)) if record is not None else None
+
+    def save(self, key: str, record: dict[str, Any]) -> None:
+        self.records[key] = json.loads(json.dumps(record))
+
+    def delete(self, key: str) -> None:
+        self.records.pop(key, None)
+
+
 class KeyringBackend:
     """The OS keyring (Secret Service, macOS Keychain, Windows Credential Locker)."""
 

@@ -1,0 +1,35 @@
+"""The official MCP conformance suite against our client core (tests/conformance/run.py), as one slow test."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+
+pytestmark = pytest.mark.slow
+
+
+def test_conformance_suite_matches_baseline() -> None:
+    if not (HERE / "node_modules/@modelcontextprotocol/conformance").exists():
+        pytest.fail(f"the conformance suite is not installed: run scripts/test (npm ci in {HERE})")
+    proc = subprocess.run([sys.executable, str(HERE / "run.py")], capture_output=True, text=True, timeout=1200)
+    print(proc.stdout)
+    assert "Conformance:" in proc.stdout, proc.stderr[-2000:]
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    required = [line for line in proc.stdout.splitlines() if line.startswith("Required")]
+    done, total = required[0].rsplit(": ", 1)[1].split(" ")[0].split("/")
+    assert done == total and int(total) >= 18, required
+
+
+def test_baseline_entries_have_reasons() -> None:
+    spec = importlib.util.spec_from_file_location("conformance_run", HERE / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    baseline = module.load_baseline()
+    assert all(len(reason) > 20 for reason in baseline.values())
