@@ -11,6 +11,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtWidgets import QTabWidget
 
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.core.client_handlers import ClientHandlers, elicitation_mode
@@ -40,6 +41,7 @@ class ClientRequests(QObject):
         self.dialogs: list[RequestDialog] = []
         self.profile: ServerProfile | None = None
         self._notifying: asyncio.Future[None] | None = None
+        self.sidebar_tabs: QTabWidget | None = None
         self.roots_panel.rootsChanged.connect(self._roots_edited)
 
     def handlers(self) -> ClientHandlers:
@@ -97,6 +99,8 @@ class ClientRequests(QObject):
                 uris = [saved]
             profile.roots = uris
         self.roots_panel.set_roots(uris, profile.name)
+        if self.sidebar_tabs is not None:
+            self.sidebar_tabs.setTabText(1, f"Roots ({len(uris)})")
 
     def _roots_edited(self, uris: list[str]) -> None:
         profile = self.profile
@@ -135,12 +139,17 @@ class ClientRequests(QObject):
 
 
 def install_client_requests(window: MainWindow) -> ClientRequests:
-    """Add the Roots panel under the servers sidebar and give the session the window's handlers."""
+    """Put the Roots panel in a tab beside the server status, and give the session the window's handlers."""
     panel = RootsPanel()
-    panel.setMinimumHeight(200)
-    window.left.addWidget(panel)
-    window.left.setCollapsible(window.left.indexOf(panel), False)
+    tabs = QTabWidget()
+    tabs.setObjectName("sidebarTabs")
+    tabs.setDocumentMode(True)
+    window.left.replaceWidget(window.left.indexOf(window.status_panel), tabs)
+    tabs.addTab(window.status_panel, "Server")
+    tabs.addTab(panel, "Roots")
     requests = ClientRequests(window, panel, window.settings)
+    requests.sidebar_tabs = tabs
+    panel.rootsChanged.connect(lambda uris: tabs.setTabText(1, f"Roots ({len(uris)})"))
     window.session.handlers = requests.handlers()
     selected = window.servers.selected_profile()
     requests.show_profile(selected if selected is not None else window.servers.demo)

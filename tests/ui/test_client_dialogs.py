@@ -67,7 +67,7 @@ def test_sampling_reply_reaches_the_tool_and_reject_is_an_error(qtbot, window: M
     assert record.outcome == OK, record.error
     assert "human-1 replied, stop reason endTurn:" in result_text(record)
     assert "Blue, mostly." in result_text(record)
-    request, response = paired(window, "sampling/createMessage")
+    _, response = paired(window, "sampling/createMessage")
     assert json.loads(response.raw)["result"]["content"] == {"type": "text", "text": "Blue, mostly."}
 
     # An image reply from a file.
@@ -209,6 +209,8 @@ def test_a_tool_reads_the_roots_we_set(qtbot, window: MainWindow, tmp_path: Path
     record = window.workbench.call_current()
     qtbot.waitUntil(lambda: record.done, timeout=20000)
     assert [r["uri"] for r in record.result["structuredContent"]["roots"]] == [first.as_uri(), "file:///srv/data"]
+    window.client_requests.sidebar_tabs.setCurrentWidget(panel)
+    assert window.client_requests.sidebar_tabs.tabText(1) == "Roots (2)"
     window.left.setPalette(dark_palette())
     qtbot.wait(100)
     screenshot(window.left, "roots.png")
