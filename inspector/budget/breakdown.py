@@ -286,6 +286,8 @@ def report_note(tokenizer: Tokenizer, shape: str) -> str:
             f"Claude's tokenizer is not public: this is an estimate made with {tokenizer.name}; "
             "use --encoding anthropic (ANTHROPIC_API_KEY) for Anthropic's own count"
         )
+    elif tokenizer.name == "anthropic":
+        notes.append(f"counted by Anthropic's count_tokens API ({getattr(tokenizer, 'model', '?')})")
     elif not tokenizer.exact:
         notes.append(f"estimate: {tokenizer.label}")
     return "; ".join(n for n in notes if n)
