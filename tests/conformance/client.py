@@ -24,18 +24,18 @@ from urllib.parse import parse_qsl, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import httpx2  # noqa: E402
-from mcp.shared.auth import AuthorizationCodeResult  # noqa: E402
+import httpx2
+from mcp.shared.auth import AuthorizationCodeResult
 
-from inspector.auth.events import AuthLog  # noqa: E402
-from inspector.auth.provider import LensOAuthProvider, client_metadata  # noqa: E402
-from inspector.auth.signin import preregistered_client  # noqa: E402
-from inspector.auth.storage import MemoryBackend, ServerTokenStorage  # noqa: E402
-from inspector.config.profile import ServerProfile  # noqa: E402
-from inspector.core.client_handlers import ClientHandlers  # noqa: E402
-from inspector.core.connection import Connection  # noqa: E402
-from inspector.core.targets import make_transport  # noqa: E402
-from inspector.traffic.store import TrafficStore  # noqa: E402
+from inspector.auth.events import AuthLog
+from inspector.auth.provider import LensOAuthProvider, client_metadata
+from inspector.auth.signin import preregistered_client
+from inspector.auth.storage import MemoryBackend, ServerTokenStorage
+from inspector.config.profile import ServerProfile
+from inspector.core.client_handlers import ClientHandlers
+from inspector.core.connection import Connection
+from inspector.core.targets import make_transport
+from inspector.traffic.store import TrafficStore
 
 REDIRECT_URI = "http://127.0.0.1:33418/callback"  # never listened on: the Location header is read instead
 # The suite's SEP-991 scenario expects this URL-based client id (a Client ID Metadata Document).
@@ -91,9 +91,7 @@ def arguments_for(tool: dict[str, Any]) -> dict[str, Any]:
 async def accept_with_defaults(params: dict[str, Any]) -> dict[str, Any]:
     """Elicitation: accept, filling every field that has a default in `requestedSchema` (SEP-1034)."""
     schema = params.get("requestedSchema") or {}
-    content = {
-        name: prop["default"] for name, prop in (schema.get("properties") or {}).items() if "default" in prop
-    }
+    content = {name: prop["default"] for name, prop in (schema.get("properties") or {}).items() if "default" in prop}
     return {"action": "accept", "content": content}
 
 

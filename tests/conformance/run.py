@@ -126,8 +126,10 @@ def main(argv: list[str] | None = None) -> int:
         must = collect(required)
         outcomes = {**collect(extra), **must}
     code = report(outcomes, baseline, expected=args.only or None)
-    print(f"Required (initialize, tools_call, elicitation defaults, sse-retry, auth suite): "
-          f"{sum(o.ok for o in must.values())}/{len(must)} scenarios passed")
+    print(
+        f"Required (initialize, tools_call, elicitation defaults, sse-retry, auth suite): "
+        f"{sum(o.ok for o in must.values())}/{len(must)} scenarios passed"
+    )
     return code
 
 
