@@ -113,7 +113,7 @@ class CompareModel(QAbstractTableModel):
         if key == "source":
             return {"current": "connected now", "profile": "saved server", "snapshot": "snapshot file"}[source.kind]
         if key == "status":
-            return {LOADING: "⏳ ", FAILED: "✖ failed: "}.get(source.state, "✔ ") + source.detail
+            return {LOADING: "… ", FAILED: "✖ failed: "}.get(source.state, "✔ ") + source.detail
         if source.state != READY:
             return ""
         if key == "tools":

@@ -9,7 +9,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -53,9 +53,11 @@ class DescriptionLab(QWidget):
         self._loading = False
         self._dirty = True
 
-        notice = plain_label(NOTICE, wrap=True)
+        notice = plain_label("Note: " + NOTICE, wrap=True)
         notice.setObjectName("labNotice")
-        notice.setStyleSheet("padding: 6px; border: 1px solid #d29922; border-radius: 4px;")
+        font = notice.font()
+        font.setBold(True)
+        notice.setFont(font)
         self.tool_box = QComboBox()
         self.tool_box.setObjectName("labTool")
         self.tool_box.setMinimumContentsLength(24)
@@ -70,6 +72,11 @@ class DescriptionLab(QWidget):
         self.list_count = plain_label()
         self.timing = plain_label()
         self.lints = LintsView()
+        self.preview = QPlainTextEdit()
+        self.preview.setObjectName("labPreview")
+        self.preview.setReadOnly(True)
+        self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.preview.setPlaceholderText("The edited tool as JSON")
         self.copy_description = QPushButton("Copy description")
         self.copy_tool = QPushButton("Copy tool JSON")
         self.reset_field = QPushButton("Reset this description")
@@ -113,7 +120,17 @@ class DescriptionLab(QWidget):
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addLayout(counts)
-        right_layout.addWidget(self.lints, 1)
+        lower = QSplitter(Qt.Orientation.Vertical)
+        lower.setObjectName("labLower")
+        lower.addWidget(self.lints)
+        preview = QWidget()
+        preview_layout = QVBoxLayout(preview)
+        preview_layout.setContentsMargins(0, 0, 0, 0)
+        preview_layout.addWidget(plain_label("The edited tool, as JSON (what “Copy tool JSON” copies)"))
+        preview_layout.addWidget(self.preview, 1)
+        lower.addWidget(preview)
+        lower.setSizes([200, 400])
+        right_layout.addWidget(lower, 1)
         split = QSplitter()
         split.setObjectName("labSplit")
         split.addWidget(left)
@@ -263,6 +280,7 @@ class DescriptionLab(QWidget):
         self.timing.setText(f"counted with {name} in {self.last_ms:.1f} ms")
         tool_name = str(tool.get("name"))
         self.lints.set_lints([lint for lint in self.current.lints if lint.tool == tool_name])
+        self.preview.setPlainText(self.tool_json())
 
 
 def _compare(now: int, was: int) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtGui import QAction, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.budget.breakdown import BudgetReport
@@ -76,7 +76,9 @@ class BudgetPane(QWidget):
         self.totals.setObjectName("budgetTotals")
         self.note = plain_label(wrap=True)
         self.note.setObjectName("budgetNote")
-        self.note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        italic = self.note.font()
+        italic.setItalic(True)
+        self.note.setFont(italic)
         self.status = plain_label()
         self.status.setObjectName("budgetStatus")
         self.runner = ReportRunner(self)

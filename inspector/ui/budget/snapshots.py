@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from inspector.budget.snapshot import Snapshot, save_snapshot
+from inspector.budget.snapshot import Snapshot, SnapshotError, save_snapshot
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
@@ -29,8 +29,10 @@ class SnapshotActions:
         self.pane = pane
 
     def current_snapshot(self) -> Snapshot:
-        now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
-        return Snapshot(self.pane.server, now, list(self.pane.tools), profile_source(self.pane.session.profile))
+        conn = self.pane.session.connection
+        meta = {"serverInfo": conn.server_info, "protocolVersion": conn.protocol_version} if conn else {}
+        source = profile_source(self.pane.session.profile)
+        return Snapshot.now(self.pane.server, list(self.pane.tools), source, **meta)
 
     def _folder(self) -> str:
         return str(self.pane.settings.value("budget/snapshotDir", ""))
@@ -49,8 +51,8 @@ class SnapshotActions:
         path = Path(path)
         try:
             save_snapshot(path, self.current_snapshot())
-        except OSError as exc:
-            QMessageBox.critical(self.pane, "Could not save", f"Could not write {path}: {exc.strerror or exc}")
+        except (SnapshotError, OSError) as exc:
+            QMessageBox.critical(self.pane, "Could not save", f"{exc}\nChoose another folder or file name.")
             return None
         self.pane.settings.setValue("budget/snapshotDir", str(path.parent))
         self.pane.status.setText(f"saved {len(self.pane.tools)} tools to {path.name}")
