@@ -25,9 +25,10 @@ from inspector.core.errors import LensError
 from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
 from inspector.ui.about import show_about
-from inspector.ui.client_requests import install_client_requests
 from inspector.ui.budget import install_budget_tab
+from inspector.ui.client_requests import install_client_requests
 from inspector.ui.output_panes import NotificationsPane, ServerOutputPane
+from inspector.ui.resources_prompts import install_log_level, install_resource_prompt_tabs
 from inspector.ui.servers_panel import ServersPanel
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.status_panel import StatusPanel
@@ -62,6 +63,7 @@ class MainWindow(QMainWindow):
         self.tabs.setObjectName("centralTabs")
         self.workbench = ToolWorkbench(self.session, settings)
         self.tabs.addTab(self.workbench, "Tools")
+        install_resource_prompt_tabs(self)  # Resources and Prompts tabs at index 1 and 2
         self.main_split = QSplitter()
         self.main_split.setObjectName("mainSplitter")
         self.main_split.addWidget(self.left)
@@ -79,6 +81,7 @@ class MainWindow(QMainWindow):
         self.bottom.addTab(self.traffic, "Traffic")
         self.bottom.addTab(self.output, "Server output")
         self.bottom.addTab(self.notifications, "Notifications")
+        install_log_level(self)  # logging/setLevel combo in the Notifications pane
         self.dock = QDockWidget("Traffic, output and notifications", self)
         self.dock.setObjectName("bottomDock")
         self.dock.setWidget(self.bottom)

@@ -184,6 +184,7 @@ class NotificationsPane(QWidget):
         bar.addWidget(QLabel("notifications from the server"))
         bar.addStretch(1)
         bar.addWidget(clear)
+        self.bar = bar  # the log-level control (ui/log_level.py) goes here
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)

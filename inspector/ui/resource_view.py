@@ -1,0 +1,57 @@
+"""A `resources/read` result in the result widgets: text highlighted by MIME type, images, audio, blobs."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QWidget
+
+from inspector.core.resources import ReadOutcome, contents_as_blocks
+from inspector.ui.mime_highlight import MimeHighlighter, lexer_for
+from inspector.ui.results import ResultView
+from inspector.ui.results.common import add_findings
+from inspector.ui.results.resource_blocks import EmbeddedResourceWidget
+
+
+class ResourceContentsView(ResultView):
+    """`show_read(outcome)`; JSON-RPC errors through `show_protocol_error` as for tools."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.highlighters: list[MimeHighlighter] = []
+        self.read_finding_labels: list = []
+        self.uri: str | None = None
+
+    def show_read(self, outcome: ReadOutcome, *, reason: str = "") -> None:
+        self.highlighters = []
+        self.uri = outcome.uri
+        self.show_result({"content": contents_as_blocks(outcome.contents)})
+        count = len(outcome.contents)
+        parts = [outcome.uri, f"{count} item{'s' if count != 1 else ''}", f"{outcome.elapsed_ms:.0f} ms"]
+        parts.append(f"read at {time.strftime('%H:%M:%S')}" + (f" ({reason})" if reason else ""))
+        self.detail_label.setText(" · ".join(parts))
+        self.read_finding_labels = add_findings(self.findings_layout, outcome.findings, self.content)
+        if outcome.findings:
+            self._set_status("tool_error", "Read, with findings", self.detail_label.text())
+        for block in self.blocks:
+            if isinstance(block, EmbeddedResourceWidget) and block.pane is not None and not block.pane.is_json:
+                self._highlight(block)
+        self._set_raw(self._raw_of(outcome), "Raw result JSON")
+
+    def _highlight(self, block: EmbeddedResourceWidget) -> None:
+        preview = block.preview
+        lexer = lexer_for(getattr(preview, "mime_type", None), getattr(preview, "uri", None))
+        if lexer is None or block.pane is None:
+            return
+        edit = block.pane.edit
+        if lexer.name not in ("Markdown", "reStructuredText"):
+            edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.highlighters.append(MimeHighlighter(edit.document(), lexer))
+        block.detail_label.setText(f"{block.detail_label.text()} · highlighted as {lexer.name}")
+
+    @staticmethod
+    def _raw_of(outcome: ReadOutcome) -> str:
+        from inspector.content import to_json_text
+
+        return to_json_text(outcome.result)

@@ -1,0 +1,414 @@
+"""The Resources tab: resources and templates (paginated, filtered), read, template form with completion,
+subscribe with updates and auto re-read, re-list on `notifications/resources/list_changed`."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QSettings, Qt
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core import prompts, resources
+from inspector.core.errors import ProtocolError
+from inspector.core.operations import Event
+from inspector.core.uri_template import TemplateError, expand, form_values, variable_names, variables_schema
+from inspector.ui import completion_hook
+from inspector.ui.async_tasks import TaskSet, error_text
+from inspector.ui.form.tool_form import ToolForm
+from inspector.ui.item_list import ItemList
+from inspector.ui.resource_view import ResourceContentsView
+from inspector.ui.session import CONNECTED, SessionController
+
+SUBSCRIBED_MARK = "●"
+
+
+def _plain(text: str = "", *, wrap: bool = True) -> QLabel:
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+def _resource_row(item: dict[str, Any]) -> list[str]:
+    return [str(item.get("title") or item.get("name") or ""), str(item.get("uri", "")), ""]
+
+
+def _template_row(item: dict[str, Any]) -> list[str]:
+    return [str(item.get("title") or item.get("name") or ""), str(item.get("uriTemplate", ""))]
+
+
+class ResourcesTab(QWidget):
+    def __init__(self, session: SessionController, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("resourcesTab")
+        self.session = session
+        self.settings = settings
+        self.tasks = TaskSet(self)
+        self.kind: str | None = None  # "resource" | "template" | None
+        self.item: dict[str, Any] | None = None
+        self.form: ToolForm | None = None
+        self.completers: dict[str, completion_hook.FieldCompleter] = {}
+        self.subscribed: set[str] = set()
+        self.updates: dict[str, tuple[int, float]] = {}  # uri -> (count, wall time of the last)
+        self.stale = True  # list again when next shown
+        self.listings = 0  # completed refreshes, for tests and the status line
+        self._pending = 0  # list requests of the current refresh still running
+        self._build()
+        session.stateChanged.connect(self._on_state)
+        session.serverEvent.connect(self._on_event)
+        self._on_state(session.state, "")
+
+    # -- layout ------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.refresh_button = QPushButton("Refresh (F5)")
+        self.refresh_button.setToolTip("List resources and templates again (every page)")
+        self.refresh_button.clicked.connect(self.refresh)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter by name or URI")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._filter_changed)
+        self.list_status = _plain("", wrap=False)
+        top = QHBoxLayout()
+        top.addWidget(self.refresh_button)
+        top.addWidget(self.filter, 1)
+        top.addWidget(self.list_status)
+
+        self.resources = ItemList("Resources", ("Name", "URI", SUBSCRIBED_MARK))
+        self.templates = ItemList("Templates", ("Name", "URI template"))
+        self.resources.chosen.connect(lambda item: self._choose("resource", item))
+        self.templates.chosen.connect(lambda item: self._choose("template", item))
+        lists = QSplitter(Qt.Orientation.Vertical)
+        lists.setObjectName("resourceLists")
+        lists.addWidget(self.resources)
+        lists.addWidget(self.templates)
+        lists.setSizes([420, 200])
+
+        self.title = _plain()
+        font = self.title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.uri_label = _plain()
+        self.description = _plain()
+        self.meta = _plain()
+        self.meta.setStyleSheet("QLabel { color: #8b949e; }")
+        self.form_box = QVBoxLayout()
+        self.expanded = _plain()
+        self.expanded.setObjectName("expandedUri")
+        self.read_button = QPushButton("Read  (Ctrl+Enter)")
+        self.read_button.setObjectName("readButton")
+        self.read_button.clicked.connect(self.read_current)
+        self.subscribe_button = QPushButton("Subscribe")
+        self.subscribe_button.setCheckable(True)
+        self.subscribe_button.clicked.connect(self._subscribe_clicked)
+        self.auto_reread = QCheckBox("Auto re-read on update")
+        self.auto_reread.setChecked(settings_bool(self.settings, "resources/autoReread", True))
+        self.auto_reread.toggled.connect(lambda on: self.settings.setValue("resources/autoReread", on))
+        self.copy_button = QPushButton("Copy URI")
+        self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.target_uri() or ""))
+        self.updates_label = _plain("", wrap=False)
+        self.updates_label.setObjectName("updatesLabel")
+        actions = QHBoxLayout()
+        for widget in (self.read_button, self.subscribe_button, self.auto_reread, self.copy_button):
+            actions.addWidget(widget)
+        actions.addWidget(self.updates_label, 1)
+
+        detail = QWidget()
+        column = QVBoxLayout(detail)
+        column.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.title, self.uri_label, self.description, self.meta):
+            column.addWidget(widget)
+        column.addLayout(self.form_box, 1)
+        column.addWidget(self.expanded)
+        column.addLayout(actions)
+        self.view = ResourceContentsView()
+        self.view.readResourceRequested.connect(self.read)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.setObjectName("resourceDetail")
+        right.addWidget(detail)
+        right.addWidget(self.view)
+        right.setSizes([300, 600])
+        self.split = QSplitter()
+        self.split.setObjectName("resourcesSplitter")
+        self.split.addWidget(lists)
+        self.split.addWidget(right)
+        self.split.setStretchFactor(1, 1)
+        self.split.setSizes([420, 780])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.split, 1)
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(
+                QKeySequence(keys), self, self.read_current, context=Qt.ShortcutContext.WidgetWithChildrenShortcut
+            )
+        QShortcut(QKeySequence("F5"), self, self.refresh, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self._choose(None, None)
+
+    # -- connection --------------------------------------------------------------------------
+    @property
+    def conn(self) -> Any:
+        return self.session.connection if self.session.state == CONNECTED else None
+
+    def _on_state(self, state: str, _detail: str) -> None:
+        connected = state == CONNECTED
+        if state in (CONNECTED, "connecting", "disconnected", "failed"):
+            self.tasks.cancel_all()
+            self.subscribed.clear()
+            self.updates.clear()
+        if connected:
+            self.stale = True
+            self.resources.set_items([], _resource_row)
+            self.templates.set_items([], _template_row)
+            self.view.clear()
+            if self.isVisible():
+                self.refresh()
+        self.refresh_button.setEnabled(connected)
+        self._update_actions()
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self.stale and self.conn is not None:
+            self.refresh()
+
+    def _on_event(self, event: Event) -> None:
+        if event.kind != "notification":
+            return
+        method, params = event.data.get("method"), event.data.get("params") or {}
+        if method == "notifications/resources/list_changed":
+            self.stale = True
+            if self.isVisible():
+                self.refresh()
+        elif method == "notifications/resources/updated" and isinstance(params, dict):
+            uri = str(params.get("uri", ""))
+            count = self.updates.get(uri, (0, 0.0))[0] + 1
+            self.updates[uri] = (count, time.time())
+            self._update_actions()
+            if self.auto_reread.isChecked() and uri == self.view.uri and uri in self.subscribed:
+                self.read(uri, reason=f"update {count}")
+
+    # -- listing -----------------------------------------------------------------------------
+    def refresh(self) -> None:
+        conn = self.conn
+        if conn is None:
+            return
+        self.stale = False
+        if not isinstance(conn.capabilities.get("resources"), dict):
+            self.list_status.setText("The server does not declare the resources capability.")
+            return
+        self.list_status.setText("Listing…")
+        self.refresh_button.setEnabled(False)
+        self._pending = 2
+        self.tasks.start(
+            resources.list_resources(conn), lambda out: self._listed(self.resources, out, _resource_row, "uri")
+        )
+        self.tasks.start(
+            resources.list_templates(conn), lambda out: self._listed(self.templates, out, _template_row, "uriTemplate")
+        )
+
+    def _listed(self, target: ItemList, outcome: Any, row: Any, key: str) -> None:
+        if isinstance(outcome, BaseException):
+            target.set_items([], row)
+            not_found = isinstance(outcome, ProtocolError) and outcome.code == -32601
+            target.set_status("The server does not serve this list." if not_found else error_text(outcome))
+        else:
+            target.set_items(outcome.items, row, outcome.findings, keep=lambda item: item.get(key))
+            if outcome.pages > 1:
+                target.heading.setText(f"{target.heading.text()} · {outcome.pages} pages")
+        for uri in self.subscribed:
+            self.resources.mark("uri", uri, 2, SUBSCRIBED_MARK)
+        self._pending -= 1
+        if self._pending <= 0:
+            self.listings += 1
+            self.refresh_button.setEnabled(self.conn is not None)
+            self.list_status.setText(f"listed at {time.strftime('%H:%M:%S')}")
+
+    def _filter_changed(self, text: str) -> None:
+        self.resources.apply_filter(text)
+        self.templates.apply_filter(text)
+
+    # -- the chosen item ---------------------------------------------------------------------
+    def _choose(self, kind: str | None, item: Any) -> None:
+        if item is not None:
+            other = self.templates if kind == "resource" else self.resources
+            other.tree.blockSignals(True)
+            other.tree.setCurrentIndex(QModelIndex())
+            other.tree.clearSelection()
+            other.tree.blockSignals(False)
+        if item is None and kind is not None and self.kind != kind:
+            return  # the other list lost its selection: keep showing what is chosen
+        self.kind, self.item = (kind, item) if item is not None else (None, None)
+        self._clear_form()
+        if self.item is None:
+            self.title.setText("Select a resource or a template")
+            for label in (self.uri_label, self.description, self.meta, self.expanded):
+                label.setText("")
+            self._update_actions()
+            return
+        item = self.item
+        name = item.get("title") or item.get("name") or "(no name)"
+        self.title.setText(str(name))
+        self.description.setText(str(item.get("description") or ""))
+        meta = [f"name: {item.get('name')}"] if item.get("title") else []
+        if item.get("mimeType"):
+            meta.append(str(item["mimeType"]))
+        if isinstance(item.get("size"), int):
+            meta.append(f"{item['size']:,} bytes")
+        annotations = item.get("annotations")
+        if isinstance(annotations, dict):
+            meta += [f"{key}: {value}" for key, value in annotations.items()]
+        self.meta.setText(" · ".join(meta))
+        if self.kind == "resource":
+            self.uri_label.setText(str(item.get("uri", "")))
+            self.expanded.setText("")
+        else:
+            template = str(item.get("uriTemplate", ""))
+            self.uri_label.setText(template)
+            self._build_form(template)
+        self._update_actions()
+
+    def _clear_form(self) -> None:
+        if self.form is not None:
+            self.form_box.removeWidget(self.form)
+            self.form.deleteLater()
+            self.form = None
+        self.completers = {}
+
+    def _build_form(self, template: str) -> None:
+        try:
+            schema = variables_schema(template)
+        except TemplateError as exc:
+            self.expanded.setText(f"✖ {exc}")
+            return
+        self.form = ToolForm(schema)
+        self.form.setObjectName("templateForm")
+        self.form.changed.connect(self._update_expanded)
+        self.form_box.addWidget(self.form, 1)
+        conn = self.conn
+        if conn is not None and prompts.supports_completion(conn.capabilities):
+            ref = prompts.template_ref(template)
+
+            def fetch(name: str, value: str, context: dict[str, str]) -> Any:
+                return prompts.complete(conn, ref, name, value, context)
+
+            self.completers = completion_hook.attach(self.form, variable_names(template), fetch)
+        self._update_expanded()
+
+    def _update_expanded(self) -> None:
+        uri, problem = self._expand()
+        self.expanded.setText(f"URI: {uri}" if uri is not None else f"✖ {problem}")
+        self.expanded.setStyleSheet("" if uri is not None else "QLabel { color: #c0392b; }")
+        self._update_actions()
+
+    def _expand(self) -> tuple[str | None, str]:
+        if self.kind != "template" or self.item is None or self.form is None:
+            return None, ""
+        template = str(self.item.get("uriTemplate", ""))
+        arguments = self.form.arguments()
+        values = form_values(template, arguments if isinstance(arguments, dict) else {})
+        try:
+            return expand(template, values), ""
+        except TemplateError as exc:
+            return None, str(exc)
+
+    def target_uri(self) -> str | None:
+        """The URI that Read and Subscribe act on: the resource's, or the expanded template."""
+        if self.kind == "resource" and self.item is not None:
+            uri = self.item.get("uri")
+            return uri if isinstance(uri, str) else None
+        return self._expand()[0]
+
+    def _update_actions(self) -> None:
+        conn = self.conn
+        uri = self.target_uri()
+        self.read_button.setEnabled(conn is not None and bool(uri))
+        can_subscribe = conn is not None and resources.supports(conn.capabilities, "subscribe")
+        self.subscribe_button.setEnabled(can_subscribe and bool(uri))
+        self.subscribe_button.setToolTip(
+            "Ask the server for notifications/resources/updated about this URI"
+            if can_subscribe
+            else "The server does not declare resources.subscribe"
+        )
+        self.subscribe_button.blockSignals(True)
+        self.subscribe_button.setChecked(uri in self.subscribed)
+        self.subscribe_button.setText("Subscribed ✓" if uri in self.subscribed else "Subscribe")
+        self.subscribe_button.blockSignals(False)
+        self.copy_button.setEnabled(bool(uri))
+        count, last = self.updates.get(uri or "", (0, 0.0))
+        if count:
+            self.updates_label.setText(f"{count} update(s), last at {time.strftime('%H:%M:%S', time.localtime(last))}")
+        else:
+            self.updates_label.setText("no updates yet" if uri in self.subscribed else "")
+
+    # -- actions -----------------------------------------------------------------------------
+    def read_current(self) -> None:
+        uri = self.target_uri()
+        if uri:
+            self.read(uri)
+
+    def read(self, uri: str, *, reason: str = "") -> None:
+        conn = self.conn
+        if conn is None:
+            return
+        self.view.clear()
+        self.view.status_label.setText("Reading…")
+        self.view.detail_label.setText(uri)
+        self.tasks.start(resources.read_resource(conn, uri), lambda outcome: self._read_done(uri, outcome, reason))
+
+    def _read_done(self, uri: str, outcome: Any, reason: str) -> None:
+        if isinstance(outcome, ProtocolError):
+            self.view.show_protocol_error(outcome.code, outcome.message, outcome.data)
+            self.view.uri = uri
+        elif isinstance(outcome, BaseException):
+            self.view.show_protocol_error(0, error_text(outcome), None)
+            self.view.uri = uri
+        else:
+            self.view.show_read(outcome, reason=reason)
+
+    def _subscribe_clicked(self, checked: bool) -> None:
+        uri, conn = self.target_uri(), self.conn
+        if not uri or conn is None:
+            self._update_actions()
+            return
+        call = resources.subscribe(conn, uri) if checked else resources.unsubscribe(conn, uri)
+        self.subscribe_button.setEnabled(False)
+        self.tasks.start(call, lambda outcome: self._subscribed(uri, checked, outcome))
+
+    def _subscribed(self, uri: str, on: bool, outcome: Any) -> None:
+        if isinstance(outcome, BaseException):
+            self.updates_label.setText(f"{'subscribe' if on else 'unsubscribe'} failed: {error_text(outcome)}")
+            self.subscribe_button.setEnabled(True)
+            self.subscribe_button.setChecked(not on)
+            return
+        if on:
+            self.subscribed.add(uri)
+        else:
+            self.subscribed.discard(uri)
+        self.resources.mark("uri", uri, 2, SUBSCRIBED_MARK if on else "")
+        self._update_actions()
+        if on and self.view.uri != uri:
+            self.read(uri, reason="subscribed")
+
+
+def settings_bool(settings: QSettings, key: str, default: bool) -> bool:
+    return bool(settings.value(key, default, type=bool))
+
+
+def install_resources_tab(window: Any) -> ResourcesTab:
+    """Add the Resources tab right after Tools (index 1)."""
+    tab = ResourcesTab(window.session, window.settings)
+    window.resources_tab = tab
+    window.tabs.insertTab(1, tab, "Resources")
+    return tab
