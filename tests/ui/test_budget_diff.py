@@ -96,6 +96,10 @@ def test_two_files_breaking_change_marked_with_text_and_colour(qtbot, window: Ma
     assert row[1] == "search" and row[6]  # the breaking reasons are spelled out
     assert model.index(0, 0).data(Qt.ItemDataRole.BackgroundRole) is not None
     assert BREAKING in pane.diff.summary.text()
+    assert pane.diff.new_kind.currentData() == "file" and pane.diff.new_label.text().endswith("new.json")
+    detail = pane.diff.detail.toPlainText()
+    assert detail.startswith("search: changed") and f"{BREAKING} for callers:" in detail
+    assert "limit" in detail  # the new required field is named
     show_budget(window)
     window.setPalette(dark_palette())
     window.resize(1400, 900)

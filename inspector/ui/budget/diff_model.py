@@ -69,5 +69,5 @@ class DiffModel(QAbstractTableModel):
         if column == 4:
             return fmt_delta(change.new_tokens - change.old_tokens)
         if column == 5:
-            return "; ".join(change.changes)
+            return "; ".join(change.changes) or "; ".join(change.breaking)
         return "; ".join(change.breaking)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -13,7 +13,9 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
+    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -87,8 +89,30 @@ class DiffView(QWidget):
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(row)
         layout.addLayout(copy_row)
-        layout.addWidget(self.table, 1)
+        self.detail = QPlainTextEdit()
+        self.detail.setObjectName("budgetDiffDetail")
+        self.detail.setReadOnly(True)
+        self.detail.setPlaceholderText("Select a row to read everything that changed in that tool.")
+        self.table.selectionModel().currentRowChanged.connect(lambda current, _previous: self._show_detail(current))
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.setObjectName("budgetDiffSplit")
+        split.addWidget(self.table)
+        split.addWidget(self.detail)
+        split.setSizes([420, 180])
+        layout.addWidget(split, 1)
         self._kind_changed()
+
+    def _show_detail(self, index: QModelIndex) -> None:
+        if not index.isValid() or index.row() >= len(self.model.rows):
+            self.detail.clear()
+            return
+        status, change = self.model.rows[index.row()]
+        lines = [f"{change.name}: {status}, {change.old_tokens:,} → {change.new_tokens:,} tokens"]
+        lines += [f"  • {item}" for item in change.changes]
+        if change.breaking:
+            lines.append(f"{BREAKING} for callers:")
+            lines += [f"  • {item}" for item in change.breaking]
+        self.detail.setPlainText("\n".join(lines))
 
     def _kind_changed(self) -> None:
         is_file = self.new_kind.currentData() == FILE
@@ -148,6 +172,14 @@ class DiffView(QWidget):
             return None
         self.result = result
         self.model.set_diff(result)
+        if new_path is not None:
+            self.new_kind.setCurrentIndex(self.new_kind.findData(FILE))
+            self.new_path = Path(new_path)
+            self.new_label.setText(str(new_path))
+        if self.model.rowCount():
+            self.table.setCurrentIndex(self.model.index(0, 0))
+        else:
+            self.detail.setPlainText("No tool changed." if result.unchanged else "")
         self.summary.setText(summary_text(result, f"{old.server} @ {old.taken_at}", new_name))
         self.pane.views.setCurrentWidget(self)
         return result
