@@ -8,6 +8,10 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ours = argv[: argv.index("--")] if "--" in argv else argv
+    if argv[:1] == ["tokens"]:
+        from inspector.tokens_cli import main as tokens_main
+
+        return tokens_main(argv[1:])
     if "--cli" in ours:
         from inspector.cli import main as cli_main
 

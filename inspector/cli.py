@@ -55,13 +55,12 @@ def main(argv: list[str] | None = None) -> int:
         return _fail({"error": "usage", "message": str(exc)}, EXIT_USAGE)
     process = None
     if profile.transport == "stdio":
-        from inspector.transports.process import SpawnError, StdioCommand, spawn
+        from inspector.transports.process import SpawnError
 
         try:  # start the server now, so its start-up overlaps our imports
-            process = spawn(StdioCommand.from_profile(profile))
+            process = spawn_early(profile)
         except SpawnError as exc:
             return _fail({"error": "connection", "message": str(exc)}, 3)
-        _preload_schema_checker()
     import asyncio
 
     from inspector.core.errors import LensError
@@ -72,6 +71,17 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(exc.to_json(), exc.exit_code)
     except KeyboardInterrupt:
         return _fail({"error": "interrupted", "message": "interrupted by the user"}, 130)
+
+
+def spawn_early(profile: Any) -> Any:
+    """Start a stdio server now, so its start-up overlaps our imports. Raises `SpawnError`.
+
+    Shared with ``mcp-lens tokens`` (tokens_cli.py)."""
+    from inspector.transports.process import StdioCommand, spawn
+
+    process = spawn(StdioCommand.from_profile(profile))
+    _preload_schema_checker()
+    return process
 
 
 def _preload_schema_checker() -> None:
