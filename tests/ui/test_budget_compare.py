@@ -107,6 +107,7 @@ def test_compare_reports_a_server_that_fails(qtbot, window: MainWindow, tmp_path
 def test_compare_with_a_snapshot_file(qtbot, window: MainWindow, tmp_path) -> None:
     connect(qtbot, window)
     pane = window.budget
+    show_budget(window)
     wait_report(qtbot, pane)
     path = pane.snapshots.save_to(tmp_path / "demo.json")
     assert path is not None and path.exists()

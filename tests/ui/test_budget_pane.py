@@ -59,6 +59,7 @@ def test_pane_agrees_with_cli_for_every_shape(qtbot, window: MainWindow) -> None
 def test_estimate_is_never_labelled_exact(qtbot, window: MainWindow) -> None:
     connect(qtbot, window)
     pane = window.budget
+    show_budget(window)
     pane.pickers.set_shape("mcp")
     assert pane.pickers.set_tokenizer("chars4")
     qtbot.waitUntil(lambda: pane.report is not None and pane.report.tokenizer == "chars4", timeout=20000)

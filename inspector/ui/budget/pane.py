@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.budget.breakdown import BudgetReport
@@ -63,6 +63,7 @@ class BudgetPane(QWidget):
         self.report: BudgetReport | None = None
         self.last_seconds = 0.0
         self.stale = False
+        self._dirty = False
 
         self.pickers = BudgetPickers(settings)
         self.count_button = QPushButton("Count with Anthropic")
@@ -173,8 +174,17 @@ class BudgetPane(QWidget):
     def window_tokens(self) -> int:
         return self.pickers.window_tokens()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.recompute()
+
     def recompute(self, *, explicit: bool = False) -> None:
+        """Count again; while the tab is hidden this waits until it is shown (no work for unseen figures)."""
         self._update_count_button()
+        self._dirty = not self.isVisible() and not explicit
+        if self._dirty:
+            return
         if self.tokenizer_name() == ANTHROPIC and not explicit:
             self.stale = True
             self.totals.setText(
