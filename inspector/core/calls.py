@@ -59,6 +59,16 @@ class RequestHandle:
             soft = now + self.timeout if self.timeout is not None else math.inf
             self._set_deadline(min(soft, self._hard_deadline))
 
+    def hold(self) -> None:
+        """The server is waiting on the client (a person answering it): only the hard maximum applies."""
+        if self._set_deadline is not None and not self.cancelled:
+            self._set_deadline(self._hard_deadline)
+
+    def release(self) -> None:
+        """The client answered: the progress timeout starts again from now."""
+        if not self.cancelled:
+            self._reset(asyncio.get_running_loop().time())
+
     def on_progress(self, item: Progress) -> None:
         self.progress.append(item)
         if not self.cancelled:

@@ -7,6 +7,8 @@ returns a malformed result answers the server with a clear JSON-RPC error instea
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 import mcp_types as types
@@ -16,6 +18,14 @@ from inspector.core.client_handlers import ClientHandlers, Rejected, elicitation
 from inspector.core.url_policy import check_url
 
 INTERNAL_ERROR = -32603
+
+
+Turn = Callable[[], AbstractAsyncContextManager[None]]
+
+
+@asynccontextmanager
+async def _no_turn() -> AsyncIterator[None]:
+    yield
 
 
 def _dump(params: BaseModel) -> dict[str, Any]:
@@ -38,11 +48,12 @@ def _sampling_result(raw: dict[str, Any]) -> types.CreateMessageResult | types.C
     return types.CreateMessageResult.model_validate(raw)
 
 
-def session_callbacks(handlers: ClientHandlers | None) -> dict[str, Any]:
+def session_callbacks(handlers: ClientHandlers | None, turn: Turn = _no_turn) -> dict[str, Any]:
     """Keyword arguments for `ClientSession(...)`: one callback per handler that is set.
 
     The SDK advertises a capability exactly when its callback is given, so leaving one out keeps
-    the capability out of `initialize`.
+    the capability out of `initialize`. Each handler runs inside `turn()` (the connection holds
+    its own requests' timeouts meanwhile: the server is waiting on us, not hanging).
     """
     if handlers is None:
         return {}
@@ -51,7 +62,8 @@ def session_callbacks(handlers: ClientHandlers | None) -> dict[str, Any]:
 
         async def sampling_callback(context: Any, params: types.CreateMessageRequestParams) -> Any:
             try:
-                raw = await sampling(_dump(params))
+                async with turn():
+                    raw = await sampling(_dump(params))
                 return _sampling_result(raw)
             except Rejected as exc:
                 return _error(exc)
@@ -64,7 +76,8 @@ def session_callbacks(handlers: ClientHandlers | None) -> dict[str, Any]:
         async def elicitation_callback(context: Any, params: Any) -> Any:
             try:
                 dumped = _dump(params)
-                raw = await elicitation(dumped)
+                async with turn():
+                    raw = await elicitation(dumped)
                 if elicitation_mode(dumped) == "url" and not check_url(dumped.get("url")).allowed:
                     raw = {"action": "decline"}  # a refused URL is never accepted, whatever the handler said
                 return types.ElicitResult.model_validate(raw)
@@ -78,7 +91,8 @@ def session_callbacks(handlers: ClientHandlers | None) -> dict[str, Any]:
 
         async def list_roots_callback(context: Any) -> Any:
             try:
-                listed = await roots()
+                async with turn():
+                    listed = await roots()
                 return types.ListRootsResult.model_validate({"roots": listed})
             except Rejected as exc:
                 return _error(exc)

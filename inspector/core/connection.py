@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Protocol
 
 import anyio
@@ -60,6 +61,8 @@ class Connection(Operations):
         self._tg: anyio.abc.TaskGroup | None = None
         self.session: ClientSession | None = None
         self.closed = False
+        self._active: dict[int, RequestHandle] = {}  # requests waiting for the server, by id()
+        self._client_turns = 0  # server-to-client requests being answered right now
 
     # -- lifecycle ---------------------------------------------------------------------------
     async def __aenter__(self) -> Connection:
@@ -76,7 +79,7 @@ class Connection(Operations):
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
                 client_info=CLIENT_INFO,
-                **session_callbacks(self.handlers),
+                **session_callbacks(self.handlers, self._client_turn),
             )
             await stack.enter_async_context(self.session)
             self._tg = await stack.enter_async_context(anyio.create_task_group())
@@ -149,6 +152,20 @@ class Connection(Operations):
             raise ConnectFailed("not connected")
         await self.session.send_notification(types.RootsListChangedNotification())
 
+    @asynccontextmanager
+    async def _client_turn(self) -> AsyncIterator[None]:
+        """While a handler answers the server (a person in a dialog), our requests do not time out."""
+        self._client_turns += 1
+        for handle in self._active.values():
+            handle.hold()
+        try:
+            yield
+        finally:
+            self._client_turns -= 1
+            if not self._client_turns:
+                for handle in self._active.values():
+                    handle.release()
+
     # -- notifications -----------------------------------------------------------------------
     async def _on_log(self, params: types.LoggingMessageNotificationParams) -> None:
         self.emit("log", level=params.level, logger=params.logger, data=params.data)
@@ -212,6 +229,9 @@ class Connection(Operations):
                 scope.deadline = when
 
             handle.arm(set_deadline, scope.cancel)
+            self._active[id(handle)] = handle
+            if self._client_turns:
+                handle.hold()
             try:
                 result = await self._dispatcher.send_raw_request(method, params, opts)  # type: ignore[arg-type]
             except MCPError as exc:
@@ -223,6 +243,8 @@ class Connection(Operations):
                     data=exc.data,
                     method=method,
                 ) from exc
+            finally:
+                self._active.pop(id(handle), None)
         if result is None:
             if handle.cancelled:
                 raise RequestTimeout(f"{method} was cancelled", method=method, cancelled=True)

@@ -12,6 +12,7 @@ from lens_support import DEMO, EVERYTHING, REPO
 
 from inspector.core.client_handlers import ClientHandlers, Rejected, StaticRoots, text_reply
 from inspector.core.connection import Connection
+from inspector.core.errors import RequestTimeout
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 
@@ -260,3 +261,21 @@ def test_server_everything_sampling_elicitation_and_roots() -> None:
     assert "file:///srv/more" in text_of(out["roots_after"].result)
     for method in ("sampling/createMessage", "elicitation/create", "roots/list"):
         assert "result" in paired_response(store, method)
+
+
+def test_a_person_answering_does_not_time_the_call_out_but_the_hard_maximum_holds() -> None:
+    async def slow_sampling(params: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(1.2)
+        return text_reply("took my time")
+
+    async def body(conn: Any) -> tuple[Any, Any]:
+        patient = await conn.call_tool("ask_model", {}, timeout=0.4)
+        try:
+            await conn.call_tool("ask_model", {}, timeout=0.4, max_total=0.8)
+        except RequestTimeout as exc:
+            return patient, exc
+        return patient, None
+
+    patient, capped = run_with(DEMO_PROFILE, body, handlers=ClientHandlers(sampling=slow_sampling))
+    assert "took my time" in text_of(patient.result), "the 0.4 s timeout is held while the handler answers"
+    assert capped is not None and "maximum of 0.8s" in capped.message
