@@ -1,4 +1,9 @@
-"""The user's saved server profiles, in an `mcp.json`-shaped file written atomically."""
+"""The user's saved server profiles, in an `mcp.json`-shaped file written atomically.
+
+Several windows (processes) may share the file: `save()` holds an exclusive lock on the file's
+folder, re-reads the file and applies only this store's own changes since it last loaded or saved,
+so what another window saved meanwhile is kept.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,8 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -83,13 +89,14 @@ class ProfileStore:
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self._profiles: dict[str, ServerProfile] = {}
+        self._baseline: dict[str, str] = {}  # name → record, as last loaded from or saved to the file
         self._loaded = False
 
     # -- reading -------------------------------------------------------------------------
     def load(self) -> list[ServerProfile]:
         """Read the file (a missing file means no profiles); raise `ProfileError` if it is corrupt."""
         self._loaded = False
-        self._profiles = {}
+        self._profiles, self._baseline = {}, {}
         source = str(self.path)
         try:
             text = self.path.read_text(encoding="utf-8")
@@ -100,6 +107,7 @@ class ProfileStore:
             raise ProfileError(f"cannot read file: {exc.strerror or exc}", source=source) from exc
         data = jsonc.loads(text, source=source)
         self._profiles = self._parse(data, source)
+        self._baseline = _records(self._profiles)
         self._loaded = True
         return self.profiles()
 
@@ -204,15 +212,51 @@ class ProfileStore:
             )
         for profile in self._profiles.values():
             profile.validate()
-        payload = (json.dumps(self.to_data(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-        mode = 0o600 if self.has_secrets() else 0o644
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        _atomic_write(self.path, payload, mode)
+        with _folder_lock(self.path.parent):
+            self._profiles = self._merge_with_file()
+            payload = (json.dumps(self.to_data(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+            mode = 0o600 if self.has_secrets() else 0o644
+            _atomic_write(self.path, payload, mode)
+            self._baseline = _records(self._profiles)
+
+    def _merge_with_file(self) -> dict[str, ServerProfile]:
+        """This store's changes since its baseline, applied to what the file holds now.
+
+        Profiles we added or changed win; ones we deleted go; ones another writer added, changed or
+        deleted (and we did not touch) are taken from the file.
+        """
+        source = str(self.path)
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            text = None
+        except OSError as exc:
+            raise ProfileError(f"cannot read file before saving: {exc.strerror or exc}", source=source) from exc
+        try:
+            on_disk = self._parse(jsonc.loads(text, source=source), source) if text is not None else {}
+        except ProfileError as exc:
+            raise ProfileError(
+                f"refusing to save: another program changed the file and it no longer parses ({exc.reason}); "
+                "fix or move it, then save again",
+                source=source,
+            ) from exc
+        mine = _records(self._profiles)
+        merged: dict[str, ServerProfile] = {}
+        for name, profile in self._profiles.items():
+            if self._baseline.get(name) != mine[name]:
+                merged[name] = profile
+            elif name in on_disk:
+                merged[name] = on_disk[name]
+        for name, profile in on_disk.items():
+            if name not in merged and name not in self._baseline:
+                merged[name] = profile
+        return merged
 
     def backup_corrupt(self) -> Path | None:
         """Move an unreadable file to `servers.json.corrupt-<timestamp>`; start empty. Returns the backup."""
         if not self.path.exists():
-            self._profiles, self._loaded = {}, True
+            self._profiles, self._baseline, self._loaded = {}, {}, True
             return None
         stamp = time.strftime("%Y%m%dT%H%M%S")
         backup = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
@@ -221,8 +265,32 @@ class ProfileStore:
             n += 1
             backup = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
         os.replace(self.path, backup)
-        self._profiles, self._loaded = {}, True
+        self._profiles, self._baseline, self._loaded = {}, {}, True
         return backup
+
+
+def _records(profiles: Mapping[str, ServerProfile]) -> dict[str, str]:
+    """Each profile as a canonical string, to tell which ones changed."""
+    return {
+        name: json.dumps([p.to_entry(), extras_of(p)], sort_keys=True, ensure_ascii=False)
+        for name, p in profiles.items()
+    }
+
+
+@contextmanager
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """An exclusive `flock` on the folder itself (no lock file to leave behind); a no-op without fcntl."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: saves stay atomic, but two windows saving at once may drop a change
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def _atomic_write(path: Path, payload: bytes, mode: int) -> None:
