@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 
 from lens_support import REPO
@@ -38,3 +40,11 @@ def call_tool(qtbot, win, name: str, arguments: dict, timeout: int = 20000):
     assert record is not None
     qtbot.waitUntil(lambda: record.done, timeout=timeout)
     return record
+
+
+def cli_reports(target: list[str], encoding: str = "o200k_base") -> dict[str, dict]:
+    """`mcp-lens tokens TARGET --format json --shape all` as a real subprocess: its reports by shape."""
+    argv = [sys.executable, "-m", "inspector", "tokens", "--format", "json", "--encoding", encoding, "--shape", "all"]
+    done = subprocess.run([*argv, *target], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return {report["shape"]: report for report in json.loads(done.stdout)["reports"]}

@@ -5,13 +5,11 @@ from __future__ import annotations
 import shutil
 import sys
 
-from budget_support import everything_profile, show_budget, wait_report
+from budget_support import cli_reports, everything_profile, show_budget, wait_report
 from lens_support import REPO
 from PySide6.QtCore import Qt
 from ui_support import connect, dark_palette, screenshot
 
-from inspector.budget.breakdown import BudgetCounter
-from inspector.budget.tokenizers import get_tokenizer
 from inspector.config.profile import ServerProfile
 from inspector.ui.budget.compare_model import FAILED, READY
 from inspector.ui.main_window import MainWindow
@@ -49,10 +47,14 @@ def test_compare_demo_and_everything(qtbot, window: MainWindow, everything: str)
     # Summary rows: tool counts and per-shape totals, the same figures a counter gives for each list.
     assert model.index(row_of(model, "Tools"), demo_col).data() == f"{len(pane.tools):,}"
     assert model.index(row_of(model, "Tools"), every_col).data() == f"{len(source.tools):,}"
-    counter = BudgetCounter(get_tokenizer("o200k_base"))
+    # The same figures as `mcp-lens tokens` run against server-everything as a separate process.
+    cli = cli_reports(["--", "node", everything, "stdio"])
     for shape, label in (("mcp", "MCP tools/list"), ("openai", "OpenAI tools"), ("anthropic", "Anthropic tools")):
-        expected = counter.report(source.tools, shape).total
-        assert model.index(row_of(model, f"Tokens — {label}"), every_col).data().startswith(f"{expected:,}")
+        shown = model.index(row_of(model, f"Tokens — {label}"), every_col).data()
+        assert shown.split()[0] == f"{cli[shape]['total']:,}", (shape, shown)
+        assert {c.name: c.total for c in source.reports[shape].tools} == {
+            t["name"]: t["total"] for t in cli[shape]["tools"]
+        }
     demo_mcp = model.index(row_of(model, "Tokens — MCP tools/list"), demo_col).data()
     assert demo_mcp == f"{demo_report.total:,}"
     assert model.index(row_of(model, "Share of 128K (MCP tools/list)"), demo_col).data().endswith("%")

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
-from budget_support import LINT_PROFILE, call_tool, show_budget, wait_report
-from lens_support import REPO
+from budget_support import LINT_PROFILE, call_tool, cli_reports, show_budget, wait_report
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QPushButton
@@ -18,19 +13,6 @@ from inspector.ui.budget.tools_model import BAR_COLUMN, COST_ROLE
 from inspector.ui.main_window import MainWindow
 
 
-def cli_report(encoding: str, shape: str) -> dict:
-    """`mcp-lens tokens --demo --format json` as a real subprocess; the report for `shape`."""
-    argv = [sys.executable, "-m", "inspector", "tokens", "--demo", "--format", "json", "--encoding", encoding]
-    argv += ["--shape", shape]
-    done = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    data = json.loads(done.stdout)
-    reports = data.get("reports", [data]) if isinstance(data, dict) else data
-    matching = [r for r in reports if r.get("shape") == shape]
-    assert matching, f"no {shape} report in {done.stdout[:500]}"
-    return matching[0]
-
-
 def test_pane_agrees_with_cli_for_every_shape(qtbot, window: MainWindow) -> None:
     connect(qtbot, window)
     pane = window.budget
@@ -38,12 +20,13 @@ def test_pane_agrees_with_cli_for_every_shape(qtbot, window: MainWindow) -> None
     assert window.tabs.indexOf(pane) > window.tabs.indexOf(window.workbench)
     show_budget(window)
     pane.pickers.set_tokenizer("o200k_base")
+    cli_by_shape = cli_reports(["--demo"])
     for shape in ("mcp", "openai", "anthropic"):
         pane.pickers.set_shape(shape)
         report = wait_report(qtbot, pane)
         qtbot.waitUntil(lambda s=shape: pane.report.shape == s, timeout=20000)
         report = pane.report
-        cli = cli_report("o200k_base", shape)
+        cli = cli_by_shape[shape]
         assert report.total == cli["total"], shape
         assert report.overhead == cli["overhead"], shape
         assert {c.name: c.total for c in report.tools} == {t["name"]: t["total"] for t in cli["tools"]}, shape
