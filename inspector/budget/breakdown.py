@@ -4,7 +4,8 @@ Per-part counts are the tokens of each ``"key":value`` member on its own. They d
 tool's total, and the tools' totals do not add up exactly to the list's total, because of the JSON
 punctuation between the pieces (braces, commas, the list's brackets) and because BPE merges punctuation
 across the joins (``"},{"`` is often one token, counted once in the whole but split among the pieces).
-The gap is small and bounded: `PART_TOLERANCE` per tool; tests/budget measures it on real servers.
+The gap is small and bounded (`PART_TOLERANCE_BASE`, `PART_TOLERANCE_PER_MEMBER`); tests/budget checks
+the bound on the demo server's and server-everything's lists with every tokenizer and shape.
 
 The totals themselves are exact for the tiktoken encoders: they are summed from pieces cut at safe
 boundaries (see segments.py), so recounting after one description changes encodes only that tool's text.
@@ -39,10 +40,13 @@ __all__ = [
 PARTS = ("name", "title", "description", "input_schema", "property_descriptions", "output_schema", "annotations")
 CONTEXT_WINDOWS = {"128K": 128_000, "200K": 200_000, "1M": 1_000_000}
 
-# |Σ disjoint parts + rest − tool total| ≤ PART_TOLERANCE_BASE + PART_TOLERANCE_PER_MEMBER × members.
-# Each join between members can gain or lose about one token (a comma merging with the neighbouring
-# quote or brace), and the braces around the tool add at most a couple.
-PART_TOLERANCE_BASE = 3
+# Additivity, per tool: |total − Σ member counts − frame| ≤ PART_TOLERANCE_BASE + PART_TOLERANCE_PER_MEMBER × members,
+# where the members are the tool's ``"key":value`` pieces (the PARTS except property_descriptions, which
+# lies inside input_schema, plus keys such as _meta or icons) and the frame is the tool's own braces and,
+# for OpenAI, the ``{"type":"function","function":{`` wrapper. Each comma join can lose about one token
+# to a merge with the punctuation around it. Per list: |total − Σ tool totals − list frame| ≤ 1 + tools.
+# Measured on the demo server and server-everything (tests/budget/test_breakdown.py): at most members + 1.
+PART_TOLERANCE_BASE = 1
 PART_TOLERANCE_PER_MEMBER = 1
 
 # Anthropic adds a tool-use system prompt whenever ``tools`` is set: 346 tokens with tool_choice
@@ -202,6 +206,12 @@ class BudgetCounter:
             cached = sum(self.count(member("description", d)) for d in property_descriptions(schema))
             self._schema_descriptions[schema_member] = cached
         return cached
+
+    def member_sum(self, tool: dict[str, Any], shape: str = "mcp") -> tuple[int, int]:
+        """``(Σ member counts + frame, members)``: the additive estimate the tolerance above bounds."""
+        prefix, members, suffix = shape_members(tool, shape)
+        total = self.count(prefix) + self.count(suffix) + sum(self.count(f) for _, _, f in members)
+        return total, len(members)
 
     def tool_cost(self, tool: dict[str, Any], shape: str = "mcp") -> tuple[ToolCost, str]:
         """The cost of one tool and its serialised text in ``shape``."""
