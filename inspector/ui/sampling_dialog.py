@@ -216,9 +216,8 @@ class SamplingDialog(RequestDialog):
         self.stop_reason.setEditable(True)
         self.stop_reason.addItems(STOP_REASONS)
         form = QFormLayout()
-        form.addRow("Content", self.kind)
-        form.addRow("Model", self.model_name)
-        form.addRow("Stop reason", self.stop_reason)
+        for label, editor in (("Content", self.kind), ("Model", self.model_name), ("Stop reason", self.stop_reason)):
+            form.addRow(plain_label(label, pane, wrap=False), editor)
         column.addLayout(form)
         column.addWidget(self.stack, 1)
         return pane
@@ -258,12 +257,17 @@ class SamplingDialog(RequestDialog):
                 f"{path.name} is {human_size(len(data))}; pick one under {human_size(MAX_REPLY_IMAGE)}."
             )
             return False
+        viewer = ImageViewer(data, max_height=240)
+        if not viewer.loaded:
+            viewer.deleteLater()
+            self.image_info.setText(f"{path.name} looks like {mime} but could not be decoded.")
+            return False
         self.image_bytes, self.image_mime = data, mime
         while self.image_holder.count():
             old = self.image_holder.takeAt(0).widget()
             if old is not None:
                 old.deleteLater()
-        self.image_holder.addWidget(ImageViewer(data, max_height=240))
+        self.image_holder.addWidget(viewer)
         self.image_info.setText(f"{path.name} · {mime} · {human_size(len(data))}")
         self.kind.setCurrentIndex(1)
         self._update_approve()

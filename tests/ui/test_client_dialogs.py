@@ -201,7 +201,11 @@ def test_a_tool_reads_the_roots_we_set(qtbot, window: MainWindow, tmp_path: Path
     # A change is sent as notifications/roots/list_changed and saved for the profile.
     assert panel.add("/srv/data")
     qtbot.waitUntil(lambda: "list_changed" in panel.status.text(), timeout=10000)
-    assert any(e.method == "notifications/roots/list_changed" and e.direction is Direction.OUT for e in window.store)
+    qtbot.waitUntil(
+        lambda: any(
+            e.method == "notifications/roots/list_changed" and e.direction is Direction.OUT for e in window.store
+        )
+    )
     assert window.settings.value("roots/demo") == [first.as_uri(), "file:///srv/data"]
     assert not panel.add("relative/path") and "absolute" in panel.status.text()
     assert not panel.add("https://example.com") and "file://" in panel.status.text()
@@ -220,3 +224,58 @@ def qtbot_left():
     from PySide6.QtCore import Qt
 
     return Qt.MouseButton.LeftButton
+
+
+def test_disconnect_withdraws_open_dialogs(qtbot, window: MainWindow) -> None:
+    connect(qtbot, window)
+    _, sampling = start(qtbot, window, "ask_model")
+    _, form = start(qtbot, window, "book_table")
+    sampling.reply_text.setPlainText("half-written")
+    window.session.disconnect()
+    qtbot.waitUntil(lambda: sampling.outcome == "withdrawn" and form.outcome == "withdrawn", timeout=20000)
+    assert sampling.reply_text.toPlainText() == "half-written", "what the user typed stays on screen"
+    assert sampling.close_button.isVisible() and not sampling.approve_button.isEnabled()
+    assert not form.accept_button.isEnabled() and form.banner.text() == WITHDRAWN
+    assert window.client_requests.pending() == []
+    sampling.close()
+    assert not sampling.isVisible()
+
+
+def test_hostile_sampling_and_elicitation_params_render_as_plain_text(qtbot, qloop, tmp_path: Path) -> None:
+    html = "<b>bold</b><img src=x onerror=alert(1)>"
+    params = {
+        "messages": [
+            {"role": html, "content": {"type": "text", "text": html}},
+            {"role": "user", "content": [{"type": "image", "data": "not base64!", "mimeType": "image/png"}]},
+            {"role": "assistant", "content": {"type": "tool_use", "id": "t1", "name": "x", "input": {}}},
+            "not a message",
+        ],
+        "systemPrompt": html,
+        "maxTokens": "many",
+        "modelPreferences": {"hints": [{"name": html}, 7], "costPriority": "high"},
+    }
+    dialog = SamplingDialog(params)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert len(dialog.messages) == 4
+    assert dialog.messages[0].role_label.text() == f"#1 · {html}"
+    assert dialog.parameter_rows["Model hints"] == f"{html}, 7"
+    assert dialog.parameter_rows["Max tokens"] == "many"
+    for label in dialog.findChildren(type(dialog.intro)):
+        assert label.textFormat() == label.textFormat().PlainText, label.text()
+    bad = tmp_path / "bad.png"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n" + b"garbage" * 10)
+    assert not dialog.load_image(bad) and "could not be decoded" in dialog.image_info.text()
+    assert not dialog.load_image(tmp_path / "missing.png") and "Could not read" in dialog.image_info.text()
+    dialog.reject_request()
+    assert dialog.future.done() and dialog.future.exception().message == "The user rejected the sampling request"
+
+    form = ElicitationDialog({"message": html, "requestedSchema": {"type": "object", "properties": "nope"}})
+    qtbot.addWidget(form)
+    assert form.message.text() == html and form.form is not None
+    url = ElicitationDialog({"mode": "url", "message": html, "url": "file:///etc/passwd", "elicitationId": "1"})
+    qtbot.addWidget(url)
+    url.show()
+    assert "'file:' links are never opened" in url.refusal.text()
+    url.close()
+    assert url.future.result() == {"action": "cancel"}
