@@ -124,10 +124,14 @@ def _connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
         conn = LiteConnection(StdioPipes(command, store, process=process, grace=CLI_GRACE), **timeouts)
         conn.relist_on_change = False
         return conn
+    from inspector.auth.cli import AuthedConnection, wants_oauth
     from inspector.core.connection import Connection
     from inspector.core.targets import make_transport
 
-    conn = Connection(make_transport(profile, store), **timeouts)
+    if wants_oauth(profile):  # OAuth through stored tokens; a browser sign-in unless --stored-auth-only
+        conn = AuthedConnection(profile, store, stored_only=args.stored_auth_only, **timeouts)
+    else:
+        conn = Connection(make_transport(profile, store), **timeouts)
     conn.relist_on_change = False
     return conn
 

@@ -40,6 +40,7 @@ _OPTIONS: dict[str, bool] = {
     "--request-timeout": True,
     "--max-timeout": True,
     "--record": True,
+    "--stored-auth-only": False,
     "--uri": True,
     "--prompt-name": True,
     "--prompt-args": True,  # then more KEY=VALUE words, as the official CLI takes them
@@ -70,6 +71,7 @@ class CliArgs:
     request_timeout: float = 60.0
     max_timeout: float | None = None
     record: str | None = None
+    stored_auth_only: bool = False  # OAuth: stored tokens / refresh only, never a browser
     uri: str | None = None
     prompt_name: str | None = None
     prompt_args: dict[str, str] = field(default_factory=dict)
@@ -115,7 +117,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="mcp-lens --cli",
         description="Connect to an MCP server, run one method, print the result.",
         epilog="Exit codes: 0 ok, 2 usage, 3 connection, 4 JSON-RPC error, 5 tool isError, "
-        "6 unknown tool, 7 timeout. Use -- before a server command whose flags collide with ours.",
+        "6 unknown tool, 7 timeout, 8 OAuth sign-in needed or failed. "
+        "Use -- before a server command whose flags collide with ours.",
     )
     p.add_argument("--cli", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--demo", action="store_true", help="target the embedded demo server")
@@ -135,6 +138,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS", help="reset by progress")
     p.add_argument("--max-timeout", type=float, metavar="SECONDS", help="hard limit, not reset by progress")
     p.add_argument("--record", metavar="FILE.jsonl", help="write the exact wire record of the run")
+    p.add_argument(
+        "--stored-auth-only",
+        action="store_true",
+        help="OAuth servers: use stored tokens (refreshing them) only; never open a browser (exit 8 if needed)",
+    )
     add_options(p)
     return p
 
@@ -184,6 +192,7 @@ def parse(argv: list[str]) -> CliArgs:
             raise UsageError(f"--tool-arg expects KEY=VALUE, got {item!r}")
         args.tool_args[key] = coerce(value)
     read_options(ns, args)
+    args.stored_auth_only = ns.stored_auth_only
     if args.method == "tools/call" and not args.tool_name:
         raise UsageError("--method tools/call needs --tool-name")
     if target and target[0].startswith(("http://", "https://")) and not args.server_url:

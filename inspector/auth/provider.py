@@ -102,7 +102,7 @@ class LensOAuthProvider(OAuthClientProvider):
 
     def expire_now(self) -> None:
         """Treat the current access token as expired, so the next request refreshes it first."""
-        self.context.token_expiry_time = 0.0
+        self.context.token_expiry_time = 1.0  # in the past; 0 would read as "no expiry"
 
     def forget(self) -> None:
         """Drop everything held in memory (after sign-out)."""

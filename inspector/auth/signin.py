@@ -22,6 +22,8 @@ from inspector.auth.events import AuthLog
 from inspector.auth.loopback import DEFAULT_TIMEOUT, LoopbackListener
 from inspector.auth.provider import PLACEHOLDER_REDIRECT, LensOAuthProvider, client_metadata, redirect_uri_of
 from inspector.auth.storage import Backend, ServerTokenStorage, TokenState, open_backend
+from inspector.auth.tap import TRANSPORT_NAME
+from inspector.traffic.entry import Direction, Kind
 
 Confirm = Callable[[str], Awaitable[bool]]
 Opener = Callable[[str], Any]
@@ -124,6 +126,15 @@ class ServerAuth:
             check_browser_url(url)
             listener.expect(url)
             self.log.add("authorize", f"authorization URL: {url}")
+            if store is not None:  # the browser's request is not ours to tap: note it in the traffic log
+                store.record(
+                    Direction.OUT,
+                    TRANSPORT_NAME,
+                    Kind.HTTP_META,
+                    f"GET {url}  (opened in the browser)".encode(),
+                    http={"method": "GET", "url": url, "oauth": "authorize"},
+                    notes=["OAuth authorization request"],
+                )
             if not await confirm(url):
                 raise AuthCancelled("sign-in cancelled: the authorization URL was not opened")
             opened = opener(url)
@@ -144,6 +155,11 @@ class ServerAuth:
         status = await self.probe(store, provider)
         if status in (401, 403):
             raise AuthError(f"the server still answers HTTP {status} after sign-in")
+        if self.storage.tokens() is None:
+            raise AuthError(
+                f"the server did not ask for authorization (HTTP {status} without a 401): nothing to sign in to",
+                hint="This server works without OAuth; just connect.",
+            )
 
     async def refresh(self, store: Any) -> TokenState:
         """Use the refresh token now (through the connection's provider, so a live connection uses the new one)."""

@@ -26,12 +26,22 @@ from mcp.server.auth.provider import (
 )
 from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
 from mcp.server.mcpserver import MCPServer
-from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+from mcp.shared.auth import InvalidRedirectUriError, OAuthClientInformationFull, OAuthToken
+from pydantic import AnyUrl
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 PRE_CLIENT_ID = "lens-preregistered"
 PRE_CLIENT_SECRET = "pre-secret-value-123"
+
+
+class LoopbackClient(OAuthClientInformationFull):
+    """A pre-registered native client: any 127.0.0.1 port is fine for its redirect (RFC 8252 section 7.3)."""
+
+    def validate_redirect_uri(self, redirect_uri: AnyUrl | None) -> AnyUrl:
+        if redirect_uri is None or redirect_uri.host != "127.0.0.1" or redirect_uri.path != "/callback":
+            raise InvalidRedirectUriError(f"redirect URI {redirect_uri} is not a loopback callback")
+        return redirect_uri
 
 
 class MemoryAuthServer:
@@ -112,11 +122,12 @@ class MemoryAuthServer:
 def build(port: int, token_lifetime: int) -> tuple[MCPServer, MemoryAuthServer]:
     base = f"http://127.0.0.1:{port}"
     provider = MemoryAuthServer(token_lifetime)
-    provider.clients[PRE_CLIENT_ID] = OAuthClientInformationFull(
+    provider.clients[PRE_CLIENT_ID] = LoopbackClient(
         client_id=PRE_CLIENT_ID,
         client_secret=PRE_CLIENT_SECRET,
         token_endpoint_auth_method="client_secret_basic",
         redirect_uris=None,
+        scope="mcp extra",
         grant_types=["authorization_code", "refresh_token"],
         response_types=["code"],
     )

@@ -14,6 +14,7 @@ HERE = Path(__file__).resolve().parent
 pytestmark = pytest.mark.slow
 
 
+@pytest.mark.timeout(900)
 def test_conformance_suite_matches_baseline() -> None:
     if not (HERE / "node_modules/@modelcontextprotocol/conformance").exists():
         pytest.fail(f"the conformance suite is not installed: run scripts/test (npm ci in {HERE})")

@@ -1,0 +1,77 @@
+"""OAuth in the headless CLI: stored tokens first; a browser sign-in only when allowed.
+
+`--stored-auth-only` (for CI): use stored tokens and refresh them, never open a browser; a server
+that needs a sign-in fails the run with `AuthRequired` (exit code 8) and a message saying so.
+Without it, a 401 that stored tokens cannot answer prints the authorization URL, opens the
+browser, waits for the loopback redirect, then connects again.
+"""
+
+from __future__ import annotations
+
+import sys
+import webbrowser
+from typing import Any
+
+from inspector.auth.browser import check_browser_url
+from inspector.auth.errors import AuthRequired
+from inspector.auth.signin import ServerAuth
+from inspector.core.errors import LensError
+
+
+def wants_oauth(profile: Any) -> bool:
+    """HTTP/SSE profiles without a static Authorization header or bearer token."""
+    if getattr(profile, "transport", "stdio") not in ("http", "sse") or getattr(profile, "bearer_token", None):
+        return False
+    return not any(key.lower() == "authorization" for key in (getattr(profile, "headers", None) or {}))
+
+
+def terminal_opener(url: str) -> None:
+    """Show the URL first, then try the browser; without one the user opens the URL by hand."""
+    check_browser_url(url)
+    sys.stderr.write(f"mcp-lens: this server needs a sign-in. Authorization URL:\n  {url}\n")
+    if not webbrowser.open(url):
+        sys.stderr.write("mcp-lens: no browser could be started: open the URL above yourself.\n")
+    sys.stderr.write("mcp-lens: waiting for the browser to come back…\n")
+    sys.stderr.flush()
+
+
+class AuthedConnection:
+    """``async with AuthedConnection(profile, store, stored_only=…) as conn`` → a connected `Connection`."""
+
+    def __init__(self, profile: Any, store: Any, *, stored_only: bool, auth: ServerAuth | None = None, **timeouts: Any):
+        self.profile = profile
+        self.store = store
+        self.stored_only = stored_only
+        self.timeouts = timeouts
+        self.auth = auth or ServerAuth(profile)
+        self.relist_on_change = True
+        self._conn: Any = None
+
+    async def _open(self) -> Any:
+        from inspector.core.connection import Connection
+        from inspector.core.targets import make_transport
+
+        conn = Connection(make_transport(self.profile, self.store, auth=self.auth.provider), **self.timeouts)
+        conn.relist_on_change = self.relist_on_change
+        self._conn = await conn.__aenter__()
+        return self._conn
+
+    async def __aenter__(self) -> Any:
+        try:
+            return await self._open()
+        except LensError:
+            if not self.auth.needs_sign_in:
+                raise
+            if self.stored_only:
+                raise AuthRequired(
+                    f"{self.profile.url} needs a browser sign-in, and --stored-auth-only forbids one "
+                    "(no stored token, or the stored token could not be refreshed)",
+                    hint="Sign in once (mcp-lens --cli without --stored-auth-only, or the app's Auth tab); "
+                    "the token is stored per server and reused.",
+                ) from None
+        await self.auth.sign_in(self.store, opener=terminal_opener)
+        return await self._open()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._conn is not None:
+            await self._conn.__aexit__(*exc_info)

@@ -1,0 +1,93 @@
+"""Fixtures for the OAuth tests: a real OAuth-protected MCP server, a private token folder, a headless browser."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx2
+import pytest
+from lens_support import free_port, wait_for_port
+
+SERVER = Path(__file__).with_name("oauth_server.py")
+
+
+@dataclass
+class OAuthServer:
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    def stats(self) -> dict:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/stats", timeout=5) as response:
+            return json.loads(response.read())
+
+
+def _start(lifetime: int) -> Iterator[OAuthServer]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(SERVER), str(port), "--token-lifetime", str(lifetime)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process)
+        yield OAuthServer(port)
+    finally:
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def oauth_server() -> Iterator[OAuthServer]:
+    """An OAuth-protected MCP server (tokens live an hour)."""
+    yield from _start(3600)
+
+
+@pytest.fixture
+def short_token_server() -> Iterator[OAuthServer]:
+    """The same server issuing access tokens that expire after 2 seconds."""
+    yield from _start(2)
+
+
+@pytest.fixture
+def auth_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private XDG config dir (for the CLI too) with the keyring disabled; returns the auth folder."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("MCP_LENS_NO_KEYRING", "1")
+    return tmp_path / "config" / "mcp-lens" / "auth"
+
+
+@dataclass
+class HeadlessBrowser:
+    """Stands in for the system browser: GETs the URL and follows redirects (to our loopback listener)."""
+
+    opened: list[str] = field(default_factory=list)
+    landed: list[int] = field(default_factory=list)
+
+    async def __call__(self, url: str) -> None:
+        self.opened.append(url)
+        async with httpx2.AsyncClient(follow_redirects=True, timeout=10) as client:
+            response = await client.get(url)
+        self.landed.append(response.status_code)
+
+
+@pytest.fixture
+def browser() -> HeadlessBrowser:
+    return HeadlessBrowser()
+
+
+def cli_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
