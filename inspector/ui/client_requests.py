@@ -68,6 +68,10 @@ class ClientRequests(QObject):
     async def _run(self, dialog: RequestDialog, what: str) -> Any:
         self.dialogs = [d for d in self.dialogs if d.outcome == "pending" or d.isVisible()]
         self.dialogs.append(dialog)
+        key = f"dialogs/{type(dialog).__name__}/geometry"
+        if (geometry := self.settings.value(key)) is not None:
+            dialog.restoreGeometry(geometry)
+        dialog.finished_answer.connect(lambda _how: self.settings.setValue(key, dialog.saveGeometry()))
         dialog.show()
         dialog.raise_()
         self.window.statusBar().showMessage(f"The server sent a {what}: answer it in its window", 8000)

@@ -45,7 +45,7 @@ def to_root_uri(text: str) -> str:
         return path.as_uri()
     parts = urlsplit(text)
     if parts.scheme.lower() != "file":
-        raise RootError(f"roots must be file:// URIs, not {parts.scheme}:")
+        raise RootError(f"only file:// URIs can be roots ({parts.scheme}: given)")
     if not parts.path.startswith("/"):
         raise RootError(f"{text!r} has no absolute path")
     return text
@@ -79,6 +79,7 @@ class RootsPanel(QWidget):
         self.list = QListWidget()
         self.list.setObjectName("rootsList")
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setToolTip("Folders the server may work in (answered on roots/list). Double-click to edit.")
         self.list.itemChanged.connect(self._item_edited)
         self.list.itemSelectionChanged.connect(self._update_buttons)

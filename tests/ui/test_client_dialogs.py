@@ -67,6 +67,7 @@ def test_sampling_reply_reaches_the_tool_and_reject_is_an_error(qtbot, window: M
     assert record.outcome == OK, record.error
     assert "human-1 replied, stop reason endTurn:" in result_text(record)
     assert "Blue, mostly." in result_text(record)
+    assert window.settings.value("dialogs/SamplingDialog/geometry") is not None, "the dialog's size is remembered"
     _, response = paired(window, "sampling/createMessage")
     assert json.loads(response.raw)["result"]["content"] == {"type": "text", "text": "Blue, mostly."}
 
