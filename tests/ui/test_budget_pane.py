@@ -8,6 +8,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QPushButton
 from ui_support import connect, dark_palette, screenshot
 
+from inspector.ui.budget.common import fmt_share
 from inspector.ui.budget.pickers import BudgetPickers
 from inspector.ui.budget.tools_model import BAR_COLUMN, COST_ROLE
 from inspector.ui.main_window import MainWindow
@@ -136,3 +137,31 @@ def test_pickers_are_remembered(qtbot, qloop, isolated_config) -> None:
     third = BudgetPickers(settings)
     qtbot.addWidget(third)
     assert third.window_tokens() == 1_000_000 and not third.custom.isVisibleTo(third)
+
+
+def test_window_choice_changes_the_share_without_a_recount(qtbot, window: MainWindow) -> None:
+    connect(qtbot, window)
+    pane = window.budget
+    show_budget(window)
+    pane.pickers.set_window(128_000)
+    report = wait_report(qtbot, pane)
+    assert "of a 128K window" in pane.totals.text()
+    pane.pickers.set_window(1_000_000)
+    assert "of a 1M window" in pane.totals.text()
+    pane.pickers.set_window(50_000)  # custom
+    assert "of a 50K window" in pane.totals.text()
+    assert fmt_share(report.share(50_000)) in pane.totals.text()
+    assert pane.report is report and not pane.runner.busy
+
+
+def test_budget_menu_and_shortcuts(qtbot, window: MainWindow) -> None:
+    titles = [action.text() for action in window.menuBar().actions()]
+    assert titles.index("&Budget") == titles.index("&Help") - 1
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Budget")
+    shortcuts = {a.text(): a.shortcut().toString() for a in menu.actions() if not a.isSeparator()}
+    assert shortcuts["Save tool list snapshot…"] == "Ctrl+Shift+S"
+    assert shortcuts["Show token budget"] == "Ctrl+Shift+B"
+    window.tabs.setCurrentWidget(window.workbench)
+    window.budget.actions_by_name["lab"].trigger()
+    assert window.tabs.currentWidget() is window.budget
+    assert window.budget.views.currentWidget() is window.budget.lab

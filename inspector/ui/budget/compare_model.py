@@ -25,7 +25,8 @@ class CompareSource:
     state: str = LOADING
     detail: str = "loading…"
     tools: list[dict[str, Any]] = field(default_factory=list)
-    reports: dict[str, BudgetReport] = field(default_factory=dict)
+    reports: dict[str, BudgetReport] = field(default_factory=dict)  # every shape, counted with `tokenizer`
+    tokenizer: str = ""
 
     def cost_of(self, shape: str) -> dict[str, int]:
         report = self.reports.get(shape)

@@ -153,8 +153,10 @@ class CompareView(QWidget):
             self._set_tools(source, self.pane.tools, "connected")
 
     def settings_changed(self) -> None:
+        """Recount the columns whose tokenizer no longer matches; always refresh shape and window."""
+        wanted = offline_or_fallback(self.pane.tokenizer_name())
         for source in self.model.sources:
-            if source.state == READY:
+            if source.state == READY and source.tokenizer != wanted:
                 self._set_tools(source, source.tools, source.detail)
         self._refresh()
 
@@ -205,7 +207,7 @@ class CompareView(QWidget):
             self._fail(source, f"could not count: {describe_error(exc)}")
             return
         if source.tools is tools:  # not replaced meanwhile
-            source.reports, source.state, source.detail = reports, READY, detail
+            source.reports, source.state, source.detail, source.tokenizer = reports, READY, detail, name
             self._refresh()
 
     def _fail(self, source: CompareSource, message: str) -> None:

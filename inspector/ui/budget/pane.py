@@ -92,6 +92,7 @@ class BudgetPane(QWidget):
         self._add_views()
 
         self.pickers.changed.connect(self.recompute)
+        self.pickers.windowChanged.connect(self._window_changed)
         self.count_button.clicked.connect(lambda: self.recompute(explicit=True))
         self.runner.ready.connect(self._on_report)
         self.runner.failed.connect(self._on_failed)
@@ -195,6 +196,11 @@ class BudgetPane(QWidget):
         self.runner.request(Job(list(self.tools), self.tokenizer_name(), self.shape()))
         self.compare.settings_changed()
         self.lab.settings_changed()
+
+    def _window_changed(self) -> None:
+        if self.report is not None and not self.stale:
+            self.totals.setText(totals_text(self.report, len(self.report.tools), self.window_tokens()))
+        self.compare.settings_changed()
 
     def _update_count_button(self) -> None:
         self.count_button.setVisible(self.tokenizer_name() == ANTHROPIC)

@@ -15,9 +15,11 @@ CUSTOM = "custom"
 
 
 class BudgetPickers(QWidget):
-    """Emits `changed()` when any choice changes; choices persist under `budget/…` in `settings`."""
+    """`changed()` when what is counted changes (tokenizer, shape); `windowChanged()` when only the window
+    does (no recount needed). Choices persist under `budget/…` in `settings`."""
 
     changed = Signal()
+    windowChanged = Signal()
 
     def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,9 +53,10 @@ class BudgetPickers(QWidget):
             layout.addWidget(widget)
         layout.addWidget(self.custom)
         layout.addStretch(1)
-        for box in (self.tokenizer, self.shape, self.window):
+        for box in (self.tokenizer, self.shape):
             box.currentIndexChanged.connect(self._changed)
-        self.custom.valueChanged.connect(self._changed)
+        self.window.currentIndexChanged.connect(self._window_changed)
+        self.custom.valueChanged.connect(self._window_changed)
 
     def _restore(self) -> None:
         name = str(self.settings.value("budget/tokenizer", "o200k_base"))
@@ -73,13 +76,20 @@ class BudgetPickers(QWidget):
             self.custom.setValue(int(self.settings.value("budget/customWindow", 32_000)))
         self.custom.setVisible(self.window.currentData() == CUSTOM)
 
-    def _changed(self) -> None:
-        self.custom.setVisible(self.window.currentData() == CUSTOM)
+    def _save(self) -> None:
         self.settings.setValue("budget/tokenizer", self.tokenizer_name())
         self.settings.setValue("budget/shape", self.shape_name())
         self.settings.setValue("budget/window", self.window.currentData())
         self.settings.setValue("budget/customWindow", self.custom.value())
+
+    def _changed(self) -> None:
+        self._save()
         self.changed.emit()
+
+    def _window_changed(self) -> None:
+        self.custom.setVisible(self.window.currentData() == CUSTOM)
+        self._save()
+        self.windowChanged.emit()
 
     def tokenizer_name(self) -> str:
         return str(self.tokenizer.currentData())
