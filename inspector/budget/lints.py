@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from inspector.budget.memo import IdentityMemo
@@ -28,8 +29,9 @@ _TYPE_LIKE = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "not")
 
 # Near-duplicate search (see near_duplicates).
 _SKETCH = 16  # hashes kept per text
+_MIN_SHARED = 3  # sketch hashes two texts must share to be compared at all
 _MIN_RESEMBLANCE = 0.5  # estimated 5-gram Jaccard below which two texts are not compared character by character
-_MAX_BUCKET = 16  # a 5-gram hash shared by more texts than this is a common phrase
+_MAX_BUCKET = 8  # texts sharing a 5-gram hash beyond which only neighbours in list order are paired
 _MIN_CHARS = 24  # shorter descriptions are too short to call near-duplicates
 
 
@@ -265,12 +267,14 @@ def near_duplicates(
     """Pairs ``(i, j, ratio)`` of distinct normalised texts whose `SequenceMatcher` ratio ≥ threshold.
 
     Candidates are found with a bottom-k sketch: each text is indexed under the `_SKETCH` smallest hashes
-    of its character 5-grams, and only texts sharing one are considered (a hash shared by more than
-    `_MAX_BUCKET` texts is a common phrase and says nothing). A candidate pair whose estimated 5-gram
-    Jaccard similarity is under `_MIN_RESEMBLANCE` is dismissed before the (slow) character comparison.
-    This is a heuristic: copy-pasted descriptions with edited words are found; texts that differ by
-    many scattered characters are not. Ratios are cached per pair of texts, and the whole answer per
-    list of texts, so re-linting after one edit compares only the edited text.
+    of its character 5-grams, and only texts sharing `_MIN_SHARED` of them are considered. A hash shared
+    by more than `_MAX_BUCKET` texts (a common phrase, or a family of near-identical descriptions) pairs
+    only neighbours in list order, so the work stays linear and a family is reported as a chain.
+    A candidate pair whose estimated 5-gram Jaccard similarity is under `_MIN_RESEMBLANCE` is dismissed
+    before the (slow) character comparison. This is a heuristic: copy-pasted descriptions with edited
+    words are found; texts that differ by many scattered characters are not. Ratios are cached per pair
+    of texts, and the whole answer per list of texts, so re-linting after one edit compares only the
+    edited text.
     """
     memo = memo if memo is not None else LintMemo()
     key = (threshold, *(text for _, text in texts))
@@ -286,14 +290,17 @@ def near_duplicates(
             sketch = memo.sketches[text] = _sketch(text)
         for value in sketch:
             buckets[value].append(n)
-    candidates: set[tuple[int, int]] = set()
+    shared: dict[tuple[int, int], int] = defaultdict(int)
     for docs in buckets.values():
-        if 2 <= len(docs) <= _MAX_BUCKET:
+        if len(docs) <= _MAX_BUCKET:
             for a, n in enumerate(docs):
                 for m in docs[a + 1 :]:
-                    candidates.add((n, m))
+                    shared[n, m] += 1
+        else:  # a common 5-gram, or a family of near-identical texts: link neighbours only (linear)
+            for n, m in pairwise(docs):
+                shared[n, m] += 1
     found: list[tuple[int, int, float]] = []
-    for n, m in sorted(candidates):
+    for n, m in sorted(pair for pair, hits in shared.items() if hits >= _MIN_SHARED):
         pair = (texts[n][1], texts[m][1])
         ratio = memo.ratios.get(pair)
         if ratio is None:
