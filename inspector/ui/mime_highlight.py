@@ -7,7 +7,7 @@ stored per line; `highlightBlock` only applies them. Text past `MAX_CHARS` is no
 from __future__ import annotations
 
 from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_for_filename, get_lexer_for_mimetype
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename, get_lexer_for_mimetype
 from pygments.token import Token, _TokenType
 from pygments.util import ClassNotFound
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
@@ -16,6 +16,17 @@ from inspector.ui.json_view import is_dark
 
 MAX_CHARS = 200_000
 PLAIN = {"text/plain", ""}
+# MIME types pygments does not list under that name → a lexer name
+ALIASES = {
+    "text/markdown": "markdown",
+    "application/yaml": "yaml",
+    "text/yaml": "yaml",
+    "application/toml": "toml",
+    "text/x-toml": "toml",
+    "application/sql": "sql",
+    "application/graphql": "graphql",
+    "text/x-shellscript": "bash",
+}
 
 _DARK = {
     Token.Keyword: "#ff7b72",
@@ -59,9 +70,11 @@ _BOLD = (Token.Generic.Heading, Token.Generic.Subheading, Token.Generic.Strong)
 def lexer_for(mime: str | None, uri: str | None = None) -> Lexer | None:
     """A pygments lexer for this MIME type (parameters ignored), else for the URI's file name."""
     base = (mime or "").split(";", 1)[0].strip().lower()
+    if base.endswith(("+json", "+xml")):
+        base = "application/" + base.rsplit("+", 1)[1]
     if base not in PLAIN:
         try:
-            return get_lexer_for_mimetype(base)
+            return get_lexer_by_name(ALIASES[base]) if base in ALIASES else get_lexer_for_mimetype(base)
         except ClassNotFound:
             pass
     name = (uri or "").split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]

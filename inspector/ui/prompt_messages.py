@@ -10,9 +10,11 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolBut
 
 from inspector.content import preview, to_json_text
 from inspector.core.prompts import PromptOutcome
+from inspector.ui.mime_highlight import MimeHighlighter
+from inspector.ui.resource_view import highlight_embedded
 from inspector.ui.results.common import STYLES, BlockWidget, add_findings, plain_label
 from inspector.ui.results.factory import block_widget
-from inspector.ui.results.resource_blocks import ResourceLinkWidget
+from inspector.ui.results.resource_blocks import EmbeddedResourceWidget, ResourceLinkWidget
 from inspector.ui.results.text_block import TextPane
 
 ROLE_STYLES = {
@@ -72,6 +74,7 @@ class PromptMessagesView(QWidget):
                 widget.hide()
                 widget.deleteLater()
         self.blocks, self.roles, self.raw_pane, self.raw_text = [], [], None, ""
+        self.highlighters: list[MimeHighlighter] = []
         self.raw_toggle.blockSignals(True)
         self.raw_toggle.setChecked(False)
         self.raw_toggle.setArrowType(Qt.ArrowType.RightArrow)
@@ -87,11 +90,12 @@ class PromptMessagesView(QWidget):
         if outcome.findings:
             detail.append(f"{len(outcome.findings)} finding(s)")
         self._status("tool_error" if outcome.findings else "ok", f"✓ {outcome.name}", " · ".join(detail))
-        findings_box = QVBoxLayout()
-        add_findings(findings_box, outcome.findings, self.content)
-        holder = QWidget(self.content)
-        holder.setLayout(findings_box)
-        self.column.addWidget(holder)
+        if outcome.findings:
+            holder = QWidget(self.content)
+            findings_box = QVBoxLayout(holder)
+            findings_box.setContentsMargins(0, 0, 0, 0)
+            add_findings(findings_box, outcome.findings, holder)
+            self.column.addWidget(holder)
         description = outcome.result.get("description")
         if isinstance(description, str) and description:
             self.column.addWidget(plain_label(description, self.content, style="note"))
@@ -126,6 +130,8 @@ class PromptMessagesView(QWidget):
             widget.readResourceRequested.connect(self.readResourceRequested)
         box.addWidget(widget)
         self.blocks.append(widget)
+        if isinstance(widget, EmbeddedResourceWidget) and (highlighter := highlight_embedded(widget)) is not None:
+            self.highlighters.append(highlighter)
         self.column.addWidget(frame)
 
     def show_error(self, code: Any, message: Any, data: Any = None) -> None:

@@ -18,6 +18,7 @@ from inspector.ui.async_tasks import TaskSet, error_text
 from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.item_list import ItemList
 from inspector.ui.prompt_messages import PromptMessagesView
+from inspector.ui.run_keys import RunKeyFilter
 from inspector.ui.session import CONNECTED, SessionController
 
 
@@ -101,7 +102,7 @@ class PromptsTab(QWidget):
         right.setObjectName("promptDetail")
         right.addWidget(top)
         right.addWidget(self.view)
-        right.setSizes([320, 580])
+        right.setSizes([420, 480])
         self.split = QSplitter()
         self.split.setObjectName("promptsSplitter")
         self.split.addWidget(left)
@@ -111,10 +112,8 @@ class PromptsTab(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.split)
-        local = Qt.ShortcutContext.WidgetWithChildrenShortcut
-        for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), self, self.get_current, context=local)
-        QShortcut(QKeySequence("F5"), self, self.refresh, context=local)
+        self.run_keys = RunKeyFilter(self, self.get_current)  # Ctrl+Enter inside the tab
+        QShortcut(QKeySequence("F5"), self, self.refresh, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.show_prompt(None)
 
     # -- connection --------------------------------------------------------------------------
@@ -195,6 +194,7 @@ class PromptsTab(QWidget):
         )
         self.form = ToolForm(prompts.arguments_schema(self.prompt))
         self.form.setObjectName("promptForm")
+        self.form.setMinimumHeight(min(110 + 70 * len(arguments), 300))
         self.form_box.addWidget(self.form, 1)
         conn = self.conn
         if arguments and conn is not None and prompts.supports_completion(conn.capabilities):

@@ -35,23 +35,31 @@ class ResourceContentsView(ResultView):
         if outcome.findings:
             self._set_status("tool_error", "Read, with findings", self.detail_label.text())
         for block in self.blocks:
-            if isinstance(block, EmbeddedResourceWidget) and block.pane is not None and not block.pane.is_json:
+            if isinstance(block, EmbeddedResourceWidget):
                 self._highlight(block)
         self._set_raw(self._raw_of(outcome), "Raw result JSON")
 
     def _highlight(self, block: EmbeddedResourceWidget) -> None:
-        preview = block.preview
-        lexer = lexer_for(getattr(preview, "mime_type", None), getattr(preview, "uri", None))
-        if lexer is None or block.pane is None:
-            return
-        edit = block.pane.edit
-        if lexer.name not in ("Markdown", "reStructuredText"):
-            edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.highlighters.append(MimeHighlighter(edit.document(), lexer))
-        block.detail_label.setText(f"{block.detail_label.text()} · highlighted as {lexer.name}")
+        highlighter = highlight_embedded(block)
+        if highlighter is not None:
+            self.highlighters.append(highlighter)
 
     @staticmethod
     def _raw_of(outcome: ReadOutcome) -> str:
         from inspector.content import to_json_text
 
         return to_json_text(outcome.result)
+
+
+def highlight_embedded(block: EmbeddedResourceWidget) -> MimeHighlighter | None:
+    """Highlight an embedded text resource by its MIME type (JSON is already highlighted)."""
+    pane = block.pane
+    if pane is None or pane.is_json:
+        return None
+    lexer = lexer_for(getattr(block.preview, "mime_type", None), getattr(block.preview, "uri", None))
+    if lexer is None:
+        return None
+    if lexer.name not in ("Markdown", "reStructuredText"):
+        pane.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    block.detail_label.setText(f"{block.detail_label.text()} · highlighted as {lexer.name}")
+    return MimeHighlighter(pane.edit.document(), lexer)

@@ -28,6 +28,7 @@ from inspector.ui.async_tasks import TaskSet, error_text
 from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.item_list import ItemList
 from inspector.ui.resource_view import ResourceContentsView
+from inspector.ui.run_keys import RunKeyFilter
 from inspector.ui.session import CONNECTED, SessionController
 
 SUBSCRIBED_MARK = "●"
@@ -42,7 +43,7 @@ def _plain(text: str = "", *, wrap: bool = True) -> QLabel:
 
 
 def _resource_row(item: dict[str, Any]) -> list[str]:
-    return [str(item.get("title") or item.get("name") or ""), str(item.get("uri", "")), ""]
+    return [str(item.get("title") or item.get("name") or ""), "", str(item.get("uri", ""))]
 
 
 def _template_row(item: dict[str, Any]) -> list[str]:
@@ -85,7 +86,9 @@ class ResourcesTab(QWidget):
         top.addWidget(self.filter, 1)
         top.addWidget(self.list_status)
 
-        self.resources = ItemList("Resources", ("Name", "URI", SUBSCRIBED_MARK))
+        self.resources = ItemList("Resources", ("Name", SUBSCRIBED_MARK, "URI"))
+        self.resources.tree.setColumnWidth(1, 24)
+        self.resources.tree.headerItem().setToolTip(1, "Subscribed")
         self.templates = ItemList("Templates", ("Name", "URI template"))
         self.resources.chosen.connect(lambda item: self._choose("resource", item))
         self.templates.chosen.connect(lambda item: self._choose("template", item))
@@ -150,10 +153,7 @@ class ResourcesTab(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addWidget(self.split, 1)
-        for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(
-                QKeySequence(keys), self, self.read_current, context=Qt.ShortcutContext.WidgetWithChildrenShortcut
-            )
+        self.run_keys = RunKeyFilter(self, self.read_current)  # Ctrl+Enter inside the tab
         QShortcut(QKeySequence("F5"), self, self.refresh, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self._choose(None, None)
 
@@ -228,7 +228,7 @@ class ResourcesTab(QWidget):
             if outcome.pages > 1:
                 target.heading.setText(f"{target.heading.text()} · {outcome.pages} pages")
         for uri in self.subscribed:
-            self.resources.mark("uri", uri, 2, SUBSCRIBED_MARK)
+            self.resources.mark("uri", uri, 1, SUBSCRIBED_MARK)
         self._pending -= 1
         if self._pending <= 0:
             self.listings += 1
@@ -268,7 +268,7 @@ class ResourcesTab(QWidget):
             meta.append(f"{item['size']:,} bytes")
         annotations = item.get("annotations")
         if isinstance(annotations, dict):
-            meta += [f"{key}: {value}" for key, value in annotations.items()]
+            meta += [f"{key}: {_short(value)}" for key, value in annotations.items()]
         self.meta.setText(" · ".join(meta))
         if self.kind == "resource":
             self.uri_label.setText(str(item.get("uri", "")))
@@ -294,6 +294,7 @@ class ResourcesTab(QWidget):
             return
         self.form = ToolForm(schema)
         self.form.setObjectName("templateForm")
+        self.form.setMinimumHeight(min(110 + 70 * len(schema["properties"]), 300))
         self.form.changed.connect(self._update_expanded)
         self.form_box.addWidget(self.form, 1)
         conn = self.conn
@@ -396,10 +397,16 @@ class ResourcesTab(QWidget):
             self.subscribed.add(uri)
         else:
             self.subscribed.discard(uri)
-        self.resources.mark("uri", uri, 2, SUBSCRIBED_MARK if on else "")
+        self.resources.mark("uri", uri, 1, SUBSCRIBED_MARK if on else "")
         self._update_actions()
         if on and self.view.uri != uri:
             self.read(uri, reason="subscribed")
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
 
 
 def settings_bool(settings: QSettings, key: str, default: bool) -> bool:

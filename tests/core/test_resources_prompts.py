@@ -220,3 +220,21 @@ def test_read_result_findings() -> None:
     assert [f.path for f in findings] == ["$.contents[0]", "$.contents[1].uri", "$.contents[1]", "$.contents[2]"]
     assert prompts.check_get_result({"messages": [{"role": "system", "content": {"type": "text", "text": "x"}}]})
     assert prompts.parse_completion({"completion": {"values": ["a", 3]}}).values == ["a"]
+
+
+def test_demo_over_http_subscribe_and_list_changed(demo_http: str) -> None:
+    from core_support import http_profile
+
+    async def body(conn: Operations) -> tuple:
+        events: list[Event] = []
+        conn.subscribe(events.append)
+        await resources.subscribe(conn, "demo://live/counter")
+        updates = await _wait_for(events, "notifications/resources/updated")
+        await resources.unsubscribe(conn, "demo://live/counter")
+        await conn.call_tool("delete_note", {"note_id": "ideas"})
+        changed = await _wait_for(events, "notifications/resources/list_changed")
+        return updates, changed
+
+    updates, changed = run_with(http_profile(demo_http), body)
+    assert updates and updates[0].data["params"]["uri"] == "demo://live/counter"
+    assert changed

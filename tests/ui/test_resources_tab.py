@@ -8,8 +8,8 @@ from ui_support import connect, dark_palette, screenshot
 
 from inspector.config.profile import ServerProfile
 from inspector.ui.main_window import MainWindow
-from inspector.ui.results import EmbeddedResourceWidget, ImageBlockWidget
 from inspector.ui.resources_tab import ResourcesTab
+from inspector.ui.results import EmbeddedResourceWidget, ImageBlockWidget
 
 EVERYTHING_PROFILE = ServerProfile(name="everything", transport="stdio", command="node", args=[str(EVERYTHING)])
 
@@ -85,7 +85,7 @@ def test_subscribe_sees_updates_and_rereads(qtbot, window: MainWindow) -> None:
     assert tab.subscribe_button.isEnabled()
     tab.subscribe_button.click()
     qtbot.waitUntil(lambda: uri in tab.subscribed, timeout=5000)
-    assert tab.subscribe_button.isChecked() and tab.resources.tree.currentItem().text(2) == "●"
+    assert tab.subscribe_button.isChecked() and tab.resources.tree.currentItem().text(1) == "●"
     qtbot.waitUntil(lambda: tab.updates.get(uri, (0,))[0] >= 2, timeout=8000)
     qtbot.waitUntil(lambda: "(update " in tab.view.detail_label.text(), timeout=5000)
     first = tab.view.blocks[0].pane.text()
