@@ -70,6 +70,11 @@ def test_list_changed_recomputes(qtbot, window: MainWindow) -> None:
     assert pane.overview.select_tool("roll_dice")
     assert pane.overview.selected_tool() == "roll_dice"
     assert dice.description_tokens > 0 and dice.schema_tokens > 0
+    window.setPalette(dark_palette())
+    window.resize(1400, 900)
+    window.dock.hide()
+    qtbot.wait(200)
+    screenshot(window, "budget_overview.png")
 
 
 def test_table_sorts_and_bars_share_one_scale(qtbot, window: MainWindow) -> None:

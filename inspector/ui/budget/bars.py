@@ -108,7 +108,9 @@ class TopToolsChart(QWidget):
         available = self.height() - top - 6
         row = max(line + 2, min(2 * line, available / max(1, len(self.costs))))
         shown = [c for i, c in enumerate(self.costs) if top + (i + 1) * row <= self.height()]
-        label_width = min(max(metrics.horizontalAdvance(c.name) for c in shown) + 12, self.width() // 3) if shown else 0
+        label_width = (
+            min(max(metrics.horizontalAdvance(c.name) for c in shown) + 12, int(self.width() * 0.45)) if shown else 0
+        )
         value_width = metrics.horizontalAdvance("999,999") + 10
         bar_left = 8 + label_width
         bar_width = max(10, self.width() - bar_left - value_width - 8)
