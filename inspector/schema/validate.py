@@ -12,19 +12,25 @@ import json
 import re
 import warnings
 from collections import defaultdict
-from typing import Any
-
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from inspector.schema.jsontools import index_of, is_number, json_equal, json_text
 from inspector.schema.nodes import MISSING, FieldSpec, Issue, Kind
+
+if TYPE_CHECKING:  # jsonschema itself is imported on first use: ~0.1 s the app's window need not wait for
+    from jsonschema.exceptions import ValidationError
 
 MAX_ISSUES = 200
 MAX_MESSAGE = 300
 PATTERN_LIMIT = 10_000
 MAX_CHECKED_NODES = 3000
-FORMATS = Draft202012Validator.FORMAT_CHECKER
+
+
+@functools.cache
+def _formats() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator.FORMAT_CHECKER
 
 
 def _schema_text(schema: Any) -> str | None:
@@ -56,6 +62,8 @@ def _too_big(schema: Any) -> bool:
 @functools.lru_cache(maxsize=256)
 def _compiled(text: str) -> tuple[Any, tuple[str, ...]]:
     """(validator or None, findings) for a schema given as JSON text."""
+    from jsonschema import Draft202012Validator, validators
+
     schema = json.loads(text)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -167,7 +175,7 @@ def _check_string(node: FieldSpec, value: str) -> str | None:
         return f"at most {node.max_length} characters ({n} now)"
     if node.pattern and n <= PATTERN_LIMIT and (compiled := _pattern(node)) and not compiled.search(value):
         return f"does not match the pattern {node.pattern}"
-    if node.format and not FORMATS.conforms(value, node.format):
+    if node.format and not _formats().conforms(value, node.format):
         return f"not a valid {node.format}"
     return None
 
