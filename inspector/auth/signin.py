@@ -137,10 +137,10 @@ class ServerAuth:
                 )
             if not await confirm(url):
                 raise AuthCancelled("sign-in cancelled: the authorization URL was not opened")
+            self.log.add("authorize", "opening the authorization URL in the browser; waiting for the redirect")
             opened = opener(url)
             if inspect.isawaitable(opened):
                 await opened
-            self.log.add("authorize", "opened the authorization URL in the browser; waiting for the redirect")
 
         provider = LensOAuthProvider(
             self.server_url,

@@ -25,6 +25,7 @@ from inspector.core.errors import LensError
 from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
 from inspector.ui.about import show_about
+from inspector.ui.auth_panel import install_auth_tab
 from inspector.ui.budget import install_budget_tab
 from inspector.ui.client_requests import install_client_requests
 from inspector.ui.output_panes import NotificationsPane, ServerOutputPane
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
 
         self._build_menus()
         install_budget_tab(self)  # Budget tab after Tools/Resources/Prompts, and its menu
+        install_auth_tab(self)  # Auth tab last (OAuth for HTTP servers); gives the session its providers
         self.servers.connectRequested.connect(self.connect_profile)
         self.session.stateChanged.connect(self._on_state)
         self.session.connected.connect(self.status_panel.show_connection)

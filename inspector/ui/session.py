@@ -7,6 +7,7 @@ requests the user makes run as tasks of their own on the same loop.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -43,6 +44,8 @@ class SessionController(QObject):
         self._tasks: set[asyncio.Task[Any]] = set()
         self.connect_timeout = 30.0
         self.handlers: Any = None  # ClientHandlers the window answers server requests with (sampling, …)
+        # OAuth: profile → httpx2.Auth (the Auth tab's provider; None for stdio or a static token)
+        self.auth_for: Callable[[ServerProfile], Any] | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
     def connect_profile(self, profile: ServerProfile) -> None:
@@ -78,7 +81,8 @@ class SessionController(QObject):
         from inspector.core.targets import make_transport
 
         try:
-            transport = make_transport(profile, self.store)
+            auth = self.auth_for(profile) if self.auth_for is not None else None
+            transport = make_transport(profile, self.store, auth=auth)
             async with Connection(transport, connect_timeout=self.connect_timeout, handlers=self.handlers) as conn:
                 self.connection = conn
                 conn.subscribe(self._on_event)

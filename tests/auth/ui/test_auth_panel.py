@@ -1,0 +1,114 @@
+"""The Auth tab in the real window against a real OAuth-protected MCP server."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from PySide6.QtWidgets import QApplication
+from ui_support import dark_palette, screenshot
+
+from inspector.auth.errors import UnsafeURL
+from inspector.config.profile import ServerProfile
+from inspector.ui.auth_panel import AuthorizeDialog, ask_to_open
+
+
+def _rows(panel) -> list[tuple[str, str]]:
+    return [(panel.steps.item(r, 1).text(), panel.steps.item(r, 2).text()) for r in range(panel.steps.rowCount())]
+
+
+def test_401_brings_the_auth_tab_and_signs_in_then_reconnects(qtbot, window, oauth_server, browser, auth_home):
+    panel = window.auth_panel
+    assert window.tabs.tabText(window.tabs.count() - 1) == "Auth"
+    shown: list[str] = []
+
+    async def confirm(url: str) -> bool:
+        shown.append(url)
+        return True
+
+    panel.confirm = confirm
+    panel.opener = browser
+    profile = ServerProfile(name="OAuth test", transport="http", url=oauth_server.url)
+    window.connect_profile(profile)
+    qtbot.waitUntil(lambda: window.session.state == "connected", timeout=30000)
+    qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() == 1, timeout=10000)
+    assert window.tabs.currentWidget() is panel  # the 401 brought the tab forward
+    assert shown and shown[0].startswith(f"http://127.0.0.1:{oauth_server.port}/authorize?")
+    assert browser.opened == shown
+    steps = [step for step, _ in _rows(panel)]
+    for title in ("Discovery", "Registration", "Authorize", "Token exchange"):
+        assert title in steps, steps
+    assert panel.state_label.text().startswith("Signed in")
+    assert "scopes: mcp" in panel.state_label.text()
+    token = panel.current.storage.tokens().access_token
+    assert token not in panel.state_label.text()
+
+    # The token exchange row shows its HTTP exchange, redacted.
+    row = next(r for r, (step, _) in enumerate(_rows(panel)) if step == "Token exchange")
+    panel.steps.selectRow(row)
+    detail = panel.detail.toPlainText()
+    assert detail.startswith("POST http://127.0.0.1:") and "→ HTTP 200" in detail
+    assert '"access_token": "<redacted>"' in detail and token not in detail
+    # The traffic log holds the OAuth exchanges too.
+    assert any(e.transport == "oauth" for e in window.store)
+
+    # "Show token" reveals it only on request.
+    assert not panel.token_field.isVisible()
+    panel.show_token_button.click()
+    assert panel.token_field.isVisible() and panel.token_field.text() == token
+    panel.show_token_button.click()
+    assert not panel.token_field.isVisible()
+
+    window.setPalette(dark_palette())
+    window.tabs.setCurrentWidget(panel)
+    panel.steps.selectRow(row)
+    QApplication.processEvents()
+    screenshot(window, "auth_panel.png")
+
+    # Refresh token, then sign out.
+    panel.refresh_button.click()
+    qtbot.waitUntil(lambda: panel.task.done(), timeout=15000)
+    assert panel.task.result() is True
+    assert oauth_server.stats()["refreshes"] == 1
+    assert panel.current.storage.tokens().access_token != token
+    assert panel.sign_out_button.isEnabled(), panel.state_label.text()
+    panel.sign_out_button.click()
+    assert not panel.current.state().signed_in
+    assert not list(auth_home.glob("*.json"))
+    assert panel.state_label.text().startswith("Not signed in")
+    assert not panel.sign_out_button.isEnabled() and not panel.refresh_button.isEnabled()
+
+
+def test_the_authorization_url_is_shown_before_anything_opens(qtbot, window):
+    url = "https://auth.example/authorize?client_id=abc&state=xyz&code_challenge=q"
+    task = asyncio.ensure_future(ask_to_open(window, url, "Example"))
+    qtbot.waitUntil(lambda: window.findChild(AuthorizeDialog, "authorizeDialog") is not None, timeout=5000)
+    dialog = window.findChild(AuthorizeDialog, "authorizeDialog")
+    qtbot.waitUntil(dialog.isVisible, timeout=5000)
+    assert dialog.url_view.toPlainText() == url and dialog.url_view.isReadOnly()
+    dialog.open_button.click()
+    qtbot.waitUntil(task.done, timeout=5000)
+    assert task.result() is True
+
+    task = asyncio.ensure_future(ask_to_open(window, url, "Example"))
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(AuthorizeDialog)), timeout=5000)
+    next(d for d in window.findChildren(AuthorizeDialog) if d.isVisible()).reject()
+    qtbot.waitUntil(task.done, timeout=5000)
+    assert task.result() is False
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "file:///etc/passwd"])
+def test_a_non_web_authorization_url_is_refused_without_a_dialog(qtbot, window, url):
+    task = asyncio.ensure_future(ask_to_open(window, url, "Example"))
+    qtbot.waitUntil(task.done, timeout=5000)
+    assert isinstance(task.exception(), UnsafeURL)
+    assert not any(d.isVisible() for d in window.findChildren(AuthorizeDialog))
+
+
+def test_stdio_servers_say_oauth_does_not_apply(qtbot, window):
+    from ui_support import DEMO_PROFILE, connect
+
+    connect(qtbot, window, DEMO_PROFILE)
+    panel = window.auth_panel
+    assert "stdio" in panel.state_label.text()
+    assert not panel.sign_in_button.isEnabled()
