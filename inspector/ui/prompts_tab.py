@@ -153,7 +153,11 @@ class PromptsTab(QWidget):
             return
         self.list_status.setText("Listing…")
         self.refresh_button.setEnabled(False)
-        self.tasks.start(prompts.list_prompts(conn), self._listed)
+        self.tasks.start(prompts.list_prompts(conn, on_page=self._page_listed), self._listed)
+
+    def _page_listed(self, pages: int, items: int) -> None:
+        if pages > 1:
+            self.list_status.setText(f"Listing… page {pages}, {items} prompts so far")
 
     def _listed(self, outcome: Any) -> None:
         self.refresh_button.setEnabled(self.conn is not None)

@@ -212,11 +212,16 @@ class ResourcesTab(QWidget):
         self.refresh_button.setEnabled(False)
         self._pending = 2
         self.tasks.start(
-            resources.list_resources(conn), lambda out: self._listed(self.resources, out, _resource_row, "uri")
+            resources.list_resources(conn, on_page=self._page_listed),
+            lambda out: self._listed(self.resources, out, _resource_row, "uri"),
         )
         self.tasks.start(
             resources.list_templates(conn), lambda out: self._listed(self.templates, out, _template_row, "uriTemplate")
         )
+
+    def _page_listed(self, pages: int, items: int) -> None:
+        if pages > 1:
+            self.list_status.setText(f"Listing… page {pages}, {items} resources so far")
 
     def _listed(self, target: ItemList, outcome: Any, row: Any, key: str) -> None:
         if isinstance(outcome, BaseException):
