@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import sys
 
-from budget_support import cli_reports, everything_profile, show_budget, wait_report
+from budget_support import call_tool, cli_reports, everything_profile, show_budget, wait_report
 from lens_support import REPO
 from PySide6.QtCore import Qt
 from ui_support import connect, dark_palette, screenshot
@@ -118,5 +118,17 @@ def test_compare_with_a_snapshot_file(qtbot, window: MainWindow, tmp_path) -> No
     source = compare.add_snapshot(path)
     qtbot.waitUntil(lambda: not compare.busy(), timeout=30000)
     assert source.state == READY
-    tokens = compare.model.index(row_of(compare.model, "Tokens — MCP tools/list"), 2).data()
-    assert tokens == compare.model.index(row_of(compare.model, "Tokens — MCP tools/list"), 1).data()
+    model = compare.model
+    tokens = model.index(row_of(model, "Tokens — MCP tools/list"), 2).data()
+    assert tokens == model.index(row_of(model, "Tokens — MCP tools/list"), 1).data()
+    count = len(pane.tools)
+
+    # list_changed updates the connected server's column; the snapshot's stays as saved.
+    call_tool(qtbot, window, "toggle_extra_tool", {"enabled": True})
+    qtbot.waitUntil(
+        lambda: not compare.busy() and model.index(row_of(model, "Tools"), 1).data() == f"{count + 1:,}",
+        timeout=20000,
+    )
+    assert model.index(row_of(model, "Tools"), 2).data() == f"{count:,}"
+    assert model.index(row_of(model, "roll_dice"), 2).data() == "— absent"
+    assert model.index(row_of(model, "roll_dice"), 1).data()[0].isdigit()

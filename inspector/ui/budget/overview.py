@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -21,6 +21,10 @@ from inspector.ui.budget.tools_model import BAR_COLUMN, BudgetToolsModel, sorted
 
 
 class BudgetOverview(QWidget):
+    """`editRequested(name)` when a tool row is double-clicked (the pane opens it in the lab)."""
+
+    editRequested = Signal(str)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = BudgetToolsModel(self)
@@ -37,6 +41,7 @@ class BudgetOverview(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.doubleClicked.connect(self._double_clicked)
         self.table.setItemDelegateForColumn(BAR_COLUMN, StackedBarDelegate(self.model.max_total, self.table))
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -86,6 +91,9 @@ class BudgetOverview(QWidget):
         self.lints.set_lints(report.lints if report else [])
         if selected:
             self.select_tool(selected)
+
+    def _double_clicked(self, index: QModelIndex) -> None:
+        self.editRequested.emit(self.model.costs[self.proxy.mapToSource(index).row()].name)
 
     def selected_tool(self) -> str | None:
         rows = self.table.selectionModel().selectedRows()

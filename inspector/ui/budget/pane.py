@@ -92,6 +92,7 @@ class BudgetPane(QWidget):
         self._add_views()
 
         self.pickers.changed.connect(self.recompute)
+        self.overview.editRequested.connect(self.edit_in_lab)
         self.pickers.windowChanged.connect(self._window_changed)
         self.count_button.clicked.connect(lambda: self.recompute(explicit=True))
         self.runner.ready.connect(self._on_report)
@@ -147,6 +148,11 @@ class BudgetPane(QWidget):
             button.setToolTip(f"{action.text()} ({action.shortcut().toString()})")
             button.clicked.connect(action.trigger)
             self.top.addWidget(button)
+
+    def edit_in_lab(self, tool: str) -> None:
+        self.views.setCurrentWidget(self.lab)
+        self.lab.select(tool)
+        self.lab.editor.setFocus()
 
     # -- inputs ------------------------------------------------------------------------------
     def _on_listing(self, listing: Any) -> None:

@@ -95,6 +95,7 @@ class BudgetToolsModel(QAbstractTableModel):
         lines = [f"{cost.name}: {cost.total:,} tokens"]
         lines += [f"{PART_LABELS.get(key, key)}: {value:,}" for key, value in cost.parts.items()]
         lines.append("Parts count each field on its own; JSON punctuation between them is in no part.")
+        lines.append("Double-click to edit its descriptions in the Description lab.")
         return "\n".join(lines)
 
     def row_of(self, name: str) -> int:
