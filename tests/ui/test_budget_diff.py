@@ -120,3 +120,14 @@ def test_bad_snapshot_gives_a_message(qtbot, window: MainWindow, tmp_path) -> No
     assert pane.diff.model.rowCount() == 0
     missing = pane.diff.diff(tmp_path / "missing.json")
     assert missing is None and "Could not diff" in pane.diff.summary.text()
+
+
+def test_saving_where_it_cannot_write_says_so(qtbot, window: MainWindow, tmp_path) -> None:
+    pane = window.budget
+    told: list[str] = []
+    pane.snapshots.tell = lambda _parent, _icon, title, text: told.append(f"{title}: {text}")
+    assert pane.snapshots.save_dialog() is None  # nothing connected yet
+    assert told and told[-1].startswith("Nothing to save")
+    pane.set_tools([{"name": "a", "description": "A."}], "s")
+    assert pane.snapshots.save_to(tmp_path / "missing-folder" / "x.json") is None
+    assert told[-1].startswith("Could not save") and "missing-folder" in told[-1]

@@ -239,7 +239,7 @@ class CompareView(QWidget):
         if not profiles:
             self.profile_menu.addAction("No saved servers").setEnabled(False)
         for profile in profiles:
-            action = self.profile_menu.addAction(profile.name)
+            action = self.profile_menu.addAction(profile.name.replace("&", "&&"))  # "&" is not a mnemonic here
             action.triggered.connect(lambda _=False, p=profile: self.add_profile(p))
 
     def _choose_snapshot(self) -> None:

@@ -144,10 +144,10 @@ class DescriptionLab(QWidget):
         layout.addWidget(split, 1)
 
     # -- inputs ------------------------------------------------------------------------------
-    def set_tools(self, tools: list[dict[str, Any]]) -> None:
-        """A new list from the server: edits of tools that kept their name survive."""
+    def set_tools(self, tools: list[dict[str, Any]], *, keep_edits: bool = True) -> None:
+        """A new list: with `keep_edits` (same server, list_changed) edits of tools that kept their name survive."""
         old_names = {i: str(t.get("name")) for i, t in enumerate(self.tools)}
-        kept = {old_names[i]: tool for i, tool in self.edited.items()}
+        kept = {old_names[i]: tool for i, tool in self.edited.items()} if keep_edits else {}
         selected = self.tool_box.currentText()
         self.tools = list(tools)
         names = [str(tool.get("name", f"(tool {i})")) for i, tool in enumerate(tools)]

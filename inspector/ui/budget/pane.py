@@ -165,10 +165,11 @@ class BudgetPane(QWidget):
             self.server_label.setText(f"{self.server} (last list; {state})")
 
     def set_tools(self, tools: list[dict[str, Any]], server: str) -> None:
+        same_server = server == self.server
         self.tools, self.server = tools, server
         self.server_label.setText(server)
         self.recompute()
-        self.lab.set_tools(tools)
+        self.lab.set_tools(tools, keep_edits=same_server)
         self.compare.current_changed()
 
     # -- counting ----------------------------------------------------------------------------

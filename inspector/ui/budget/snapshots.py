@@ -6,7 +6,8 @@ import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from inspector.budget.snapshot import Snapshot, SnapshotError, save_snapshot
 
@@ -24,9 +25,17 @@ def profile_source(profile: object | None) -> str:
     return str(safe.url)
 
 
+def tell(parent: QWidget, icon: QMessageBox.Icon, title: str, text: str) -> None:
+    """A message box whose text is never read as rich text."""
+    box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.exec()
+
+
 class SnapshotActions:
     def __init__(self, pane: BudgetPane) -> None:
         self.pane = pane
+        self.tell = tell  # replaceable, so tests can read the message instead of a modal box
 
     def current_snapshot(self) -> Snapshot:
         conn = self.pane.session.connection
@@ -39,7 +48,9 @@ class SnapshotActions:
 
     def save_dialog(self) -> Path | None:
         if not self.pane.tools:
-            QMessageBox.information(self.pane, "Nothing to save", "Connect to a server with tools first.")
+            self.tell(
+                self.pane, QMessageBox.Icon.Information, "Nothing to save", "Connect to a server with tools first."
+            )
             return None
         stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.pane.server) or "server"
         day = dt.date.today().isoformat()
@@ -52,7 +63,9 @@ class SnapshotActions:
         try:
             save_snapshot(path, self.current_snapshot())
         except (SnapshotError, OSError) as exc:
-            QMessageBox.critical(self.pane, "Could not save", f"{exc}\nChoose another folder or file name.")
+            self.tell(
+                self.pane, QMessageBox.Icon.Critical, "Could not save", f"{exc}\nChoose another folder or file name."
+            )
             return None
         self.pane.settings.setValue("budget/snapshotDir", str(path.parent))
         self.pane.status.setText(f"saved {len(self.pane.tools)} tools to {path.name}")
