@@ -1,22 +1,79 @@
-"""A filterable list of server items (resources, templates, prompts) with a title, count and findings."""
+"""A filterable list of server items (resources, templates, prompts) with a title, count and findings.
+
+A `QTreeView` over a thin table model: cell texts are built once per listing, and the filter
+rebuilds an index of visible rows (hiding rows of a `QTreeWidget` one by one made clearing 10,000
+hidden items take seconds).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
 from inspector.core.findings import Finding
 
-ITEM_ROLE = Qt.ItemDataRole.UserRole + 1
 MAX_CELL = 300  # server strings are clipped in cells (the detail pane shows them whole)
 
 
 def _cell(value: Any) -> str:
     text = " ".join(str(value).split()) if value is not None else ""
     return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
+
+
+class ItemsModel(QAbstractTableModel):
+    """Rows of cell texts over the items; `visible` holds the indexes that pass the filter."""
+
+    def __init__(self, columns: tuple[str, ...]) -> None:
+        super().__init__()
+        self.columns = columns
+        self.items: list[dict[str, Any]] = []
+        self.cells: list[list[str]] = []
+        self.visible: list[int] = []
+        self.header_tips: dict[int, str] = {}
+
+    def reset(self, items: list[dict[str, Any]], cells: list[list[str]], needle: str) -> None:
+        self.beginResetModel()
+        self.items, self.cells = items, cells
+        self.visible = self._matching(needle)
+        self.endResetModel()
+
+    def set_filter(self, needle: str) -> None:
+        self.beginResetModel()
+        self.visible = self._matching(needle)
+        self.endResetModel()
+
+    def _matching(self, needle: str) -> list[int]:
+        if not needle:
+            return list(range(len(self.cells)))
+        return [i for i, row in enumerate(self.cells) if any(needle in text.lower() for text in row)]
+
+    def set_cell(self, index: int, column: int, text: str) -> None:
+        self.cells[index][column] = text
+        if index in self.visible:
+            cell = self.index(self.visible.index(index), column)
+            self.dataChanged.emit(cell, cell)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.visible)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and index.isValid():
+            return self.cells[self.visible[index.row()]][index.column()]
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.columns[section]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return self.header_tips.get(section)
+        return None
 
 
 class ItemList(QWidget):
@@ -27,7 +84,6 @@ class ItemList(QWidget):
     def __init__(self, title: str, columns: tuple[str, ...], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.title = title
-        self.items: list[Any] = []
         self.heading = QLabel(title)
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         font = self.heading.font()
@@ -38,16 +94,18 @@ class ItemList(QWidget):
         self.status.setWordWrap(True)
         self.status.setStyleSheet("QLabel { color: #c0392b; }")
         self.status.hide()
-        self.tree = QTreeWidget()
+        self.model = ItemsModel(columns)
+        self.tree = QTreeView()
         self.tree.setObjectName(title.lower().replace(" ", "_") + "_list")
-        self.tree.setHeaderLabels(list(columns))
+        self.tree.setModel(self.model)
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.header().setStretchLastSection(True)
         self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.tree.currentItemChanged.connect(self._current_changed)
+        self.tree.selectionModel().currentRowChanged.connect(self._current_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -55,6 +113,12 @@ class ItemList(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.tree, 1)
         self._filter = ""
+        self._selected: int | None = None  # index into items of the chosen row
+        self._restoring = False
+
+    @property
+    def items(self) -> list[dict[str, Any]]:
+        return self.model.items
 
     def set_items(
         self,
@@ -64,28 +128,23 @@ class ItemList(QWidget):
         *,
         keep: Callable[[Any], Any] | None = None,
     ) -> None:
-        """Replace the list; the item whose `keep(item)` equals the selected one's stays selected."""
+        """Replace the list; the item whose `keep(item)` equals the chosen one's stays chosen."""
         selected = self.current()
         wanted = keep(selected) if keep is not None and selected is not None else None
-        self.tree.blockSignals(True)
-        self.tree.clear()
-        self.items = [item for item in items if isinstance(item, dict)]
-        restored = None
-        for item in self.items:
-            tree_item = QTreeWidgetItem([_cell(text) for text in row(item)])
-            tree_item.setData(0, ITEM_ROLE, item)
-            self.tree.addTopLevelItem(tree_item)
-            if wanted is not None and keep is not None and keep(item) == wanted:
-                restored = tree_item
-        if restored is not None:
-            self.tree.setCurrentItem(restored)
-        self.tree.blockSignals(False)
+        kept = [item for item in items if isinstance(item, dict)]
+        self._selected = None
+        if wanted is not None and keep is not None:
+            self._selected = next((i for i, item in enumerate(kept) if keep(item) == wanted), None)
+        self._restoring = True
+        self.model.reset(kept, [[_cell(text) for text in row(item)] for item in kept], self._filter)
+        self._restore_selection()
+        self._restoring = False
         self.tree.resizeColumnToContents(0)
         self.tree.setColumnWidth(0, min(self.tree.columnWidth(0) + 12, 260))
-        self.apply_filter(self._filter)
+        self._update_heading()
         problems = findings or []
         self.set_status("\n".join(f"⚠ {f}" for f in problems[:8]) + (" …" if len(problems) > 8 else ""))
-        if restored is None and selected is not None:
+        if self._selected is None and selected is not None:
             self.chosen.emit(None)
 
     def set_status(self, text: str) -> None:
@@ -94,37 +153,54 @@ class ItemList(QWidget):
 
     def apply_filter(self, text: str) -> None:
         self._filter = text.strip().lower()
-        shown = 0
-        for index in range(self.tree.topLevelItemCount()):
-            item = self.tree.topLevelItem(index)
-            columns = range(self.tree.columnCount())
-            visible = not self._filter or any(self._filter in item.text(c).lower() for c in columns)
-            item.setHidden(not visible)
-            shown += visible
-        total = len(self.items)
+        self._restoring = True
+        self.model.set_filter(self._filter)
+        self._restore_selection()
+        self._restoring = False
+        self._update_heading()
+
+    def _restore_selection(self) -> None:
+        if self._selected is not None and self._selected in self.model.visible:
+            self.tree.setCurrentIndex(self.model.index(self.model.visible.index(self._selected), 0))
+
+    def _update_heading(self) -> None:
+        shown, total = len(self.model.visible), len(self.model.items)
         count = f"{total}" if shown == total else f"{shown} of {total}"
         self.heading.setText(f"{self.title} ({count})")
 
     def current(self) -> Any:
-        item = self.tree.currentItem()
-        return item.data(0, ITEM_ROLE) if item is not None else None
+        return self.model.items[self._selected] if self._selected is not None else None
+
+    def current_text(self, column: int) -> str:
+        return self.model.cells[self._selected][column] if self._selected is not None else ""
+
+    def clear_choice(self) -> None:
+        """Forget the chosen row without emitting `chosen` (another list took over)."""
+        self._selected = None
+        self._restoring = True
+        self.tree.setCurrentIndex(QModelIndex())
+        self.tree.clearSelection()
+        self._restoring = False
 
     def select(self, field: str, value: str) -> bool:
-        for index in range(self.tree.topLevelItemCount()):
-            item = self.tree.topLevelItem(index)
-            data = item.data(0, ITEM_ROLE)
-            if isinstance(data, dict) and data.get(field) == value:
-                self.tree.setCurrentItem(item)
+        for index, item in enumerate(self.model.items):
+            if item.get(field) == value:
+                if index not in self.model.visible:
+                    return False
+                self.tree.setCurrentIndex(self.model.index(self.model.visible.index(index), 0))
                 return True
         return False
 
     def mark(self, field: str, value: str, column: int, text: str) -> None:
-        """Set one cell of the row whose `field` is `value` (e.g. a subscription dot)."""
-        for index in range(self.tree.topLevelItemCount()):
-            item = self.tree.topLevelItem(index)
-            data = item.data(0, ITEM_ROLE)
-            if isinstance(data, dict) and data.get(field) == value:
-                item.setText(column, text)
+        """Set one cell of the rows whose `field` is `value` (e.g. a subscription dot)."""
+        for index, item in enumerate(self.model.items):
+            if item.get(field) == value:
+                self.model.set_cell(index, column, text)
 
-    def _current_changed(self, current: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None) -> None:
-        self.chosen.emit(current.data(0, ITEM_ROLE) if current is not None else None)
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._restoring:
+            return
+        if not current.isValid():
+            return  # the filter hid the chosen row: it stays chosen
+        self._selected = self.model.visible[current.row()]
+        self.chosen.emit(self.model.items[self._selected])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QSettings, Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -88,7 +88,7 @@ class ResourcesTab(QWidget):
 
         self.resources = ItemList("Resources", ("Name", SUBSCRIBED_MARK, "URI"))
         self.resources.tree.setColumnWidth(1, 24)
-        self.resources.tree.headerItem().setToolTip(1, "Subscribed")
+        self.resources.model.header_tips[1] = "Subscribed (resources/subscribe)"
         self.templates = ItemList("Templates", ("Name", "URI template"))
         self.resources.chosen.connect(lambda item: self._choose("resource", item))
         self.templates.chosen.connect(lambda item: self._choose("template", item))
@@ -248,10 +248,7 @@ class ResourcesTab(QWidget):
     def _choose(self, kind: str | None, item: Any) -> None:
         if item is not None:
             other = self.templates if kind == "resource" else self.resources
-            other.tree.blockSignals(True)
-            other.tree.setCurrentIndex(QModelIndex())
-            other.tree.clearSelection()
-            other.tree.blockSignals(False)
+            other.clear_choice()
         if item is None and kind is not None and self.kind != kind:
             return  # the other list lost its selection: keep showing what is chosen
         self.kind, self.item = (kind, item) if item is not None else (None, None)

@@ -36,7 +36,7 @@ def test_get_a_prompt_with_arguments_and_completion(qtbot, qapp, window: MainWin
     try:
         tab = open_tab(qtbot, window)
         assert tab.prompts.select("name", "summarize_note")
-        assert tab.prompts.tree.currentItem().text(1) == "note_id*, style"
+        assert tab.prompts.current_text(1) == "note_id*, style"
         assert "1 required" in tab.args_note.text()
         edit = tab.completers["style"].edit
         edit.setFocus()
@@ -105,6 +105,10 @@ def test_log_level_changes_the_messages(qtbot, window: MainWindow) -> None:
     assert levels_after("error") == ["error"]
     assert levels_after("debug") == ["debug", "info", "warning", "error"]
     assert levels_after("warning") == ["warning", "error"]
+    window.setPalette(dark_palette())
+    window.bottom.setCurrentWidget(window.notifications)
+    qtbot.wait(100)
+    screenshot(window.notifications, "notifications_log_level.png")
     requests = [e.parsed() for e in window.store if e.method == "logging/setLevel"]
     assert [m["params"]["level"] for m in requests if "params" in m] == ["error", "debug", "warning"]
 
