@@ -42,6 +42,7 @@ class CompareView(QWidget):
         self.counters = Counters()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.fetch_timeout = 30.0
+        self._count_lock: asyncio.Lock | None = None
 
         self.add_current_button = QPushButton("Add connected server")
         self.add_current_button.clicked.connect(self.add_current)
@@ -201,8 +202,11 @@ class CompareView(QWidget):
             counter = self.counters.get(name)
             return {shape: counter.report(tools, shape) for shape in SHAPES}
 
+        if self._count_lock is None:
+            self._count_lock = asyncio.Lock()
         try:
-            reports = await asyncio.get_running_loop().run_in_executor(None, count)
+            async with self._count_lock:  # one worker at a time: the counters' caches are not shared safely
+                reports = await asyncio.get_running_loop().run_in_executor(None, count)
         except Exception as exc:
             self._fail(source, f"could not count: {describe_error(exc)}")
             return
