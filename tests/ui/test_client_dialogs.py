@@ -280,3 +280,25 @@ def test_hostile_sampling_and_elicitation_params_render_as_plain_text(qtbot, qlo
     assert "'file:' links are never opened" in url.refusal.text()
     url.close()
     assert url.future.result() == {"action": "cancel"}
+
+
+def test_roots_are_saved_with_a_saved_profile(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    from inspector.config.profile import ServerProfile
+    from inspector.config.store import ProfileStore
+
+    store = window.servers.store
+    store.add(ServerProfile(name="work", transport="stdio", command="true"))
+    store.save()
+    window.servers.refresh("work")
+    requests = window.client_requests
+    requests.show_profile(store.get("work"))
+    assert requests.roots_panel.title.text() == "Roots for work" and requests.roots_panel.uris() == []
+    assert requests.roots_panel.add(str(tmp_path))
+    assert "not connected" not in requests.roots_panel.status.text()
+    assert "saved" in requests.roots_panel.status.text()
+    assert ProfileStore(store.path).load()[0].roots == [tmp_path.as_uri()], "written to the profiles file"
+    requests.roots_panel.list.setCurrentRow(0)
+    requests.roots_panel.remove_selected()
+    assert ProfileStore(store.path).load()[0].roots == []
+    requests.show_profile(window.servers.demo)
+    assert requests.roots_panel.title.text() == "Roots for Demo server"
