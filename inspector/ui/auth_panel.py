@@ -40,6 +40,7 @@ from inspector.auth.events import AuthEvent
 from inspector.auth.signin import ServerAuth
 from inspector.auth.storage import Backend, open_backend
 from inspector.config.profile import ServerProfile
+from inspector.ui.auth_client_box import ClientBox
 
 if TYPE_CHECKING:
     from inspector.ui.main_window import MainWindow
@@ -146,12 +147,16 @@ class AuthPanel(QWidget):
         self.cancel_button = QPushButton("Cancel sign-in")
         self.show_token_button = QPushButton("Show token")
         self.show_token_button.setCheckable(True)
+        self.client_button = QPushButton("OAuth &client…")
+        self.client_button.setCheckable(True)
+        self.client_button.setToolTip("A pre-registered client id/secret and extra scopes for this server")
         for button in (
             self.sign_in_button,
             self.sign_out_button,
             self.refresh_button,
             self.cancel_button,
             self.show_token_button,
+            self.client_button,
         ):
             row.addWidget(button)
         row.addStretch(1)
@@ -161,6 +166,10 @@ class AuthPanel(QWidget):
         self.refresh_button.clicked.connect(lambda: self.start(self.refresh_token()))
         self.cancel_button.clicked.connect(self.cancel)
         self.show_token_button.toggled.connect(self._show_token)
+        self.client_box = ClientBox(self.window_, self._client_saved)
+        self.client_box.setVisible(False)
+        self.client_button.toggled.connect(self.client_box.setVisible)
+        layout.addWidget(self.client_box)
         self.token_field = QLineEdit()
         self.token_field.setReadOnly(True)
         self.token_field.setObjectName("authToken")
@@ -208,6 +217,16 @@ class AuthPanel(QWidget):
             return None
         return self.auth_of(profile).provider
 
+    def _client_saved(self, profile: ServerProfile) -> None:
+        """A new client id/secret/scopes: rebuild this server's OAuth state around them (the log stays)."""
+        old = self.auths.pop(profile.url, None)
+        if self._backend is None:
+            self._backend = self._backend_factory()
+        log = old.log if old is not None else None
+        self.auths[profile.url] = ServerAuth(profile, backend=self._backend, log=log)
+        self.auths[profile.url].log.add("info", "OAuth client settings changed; they apply from the next sign-in")
+        self.refresh_state()
+
     @property
     def current(self) -> ServerAuth | None:
         if self.profile is None or not wants_oauth(self.profile):
@@ -219,6 +238,11 @@ class AuthPanel(QWidget):
             self._unsubscribe()
             self._unsubscribe = None
         self.profile = profile
+        self.client_box.show_profile(profile)
+        http = profile is not None and profile.transport in ("http", "sse")
+        self.client_button.setEnabled(http)
+        self.client_button.setChecked(http and bool(profile.oauth_client_id or profile.oauth_scopes))
+        self.client_box.setVisible(self.client_button.isChecked())
         self.steps.setRowCount(0)
         self._events = []
         self.detail.clear()

@@ -112,3 +112,41 @@ def test_stdio_servers_say_oauth_does_not_apply(qtbot, window):
     panel = window.auth_panel
     assert "stdio" in panel.state_label.text()
     assert not panel.sign_in_button.isEnabled()
+
+
+def test_a_preregistered_client_from_the_auth_tab_is_used_and_saved(qtbot, window, oauth_server, browser, auth_home):
+    import json
+    import stat
+
+    from oauth_server import PRE_CLIENT_ID, PRE_CLIENT_SECRET
+
+    profile = ServerProfile(name="OAuth pre", transport="http", url=oauth_server.url)
+    window.servers.store.add(profile)
+    window.servers.store.save()
+    panel = window.auth_panel
+    window.tabs.setCurrentWidget(panel)
+    panel.show_profile(profile)
+    box = panel.client_box
+    assert not box.isVisible()  # folded away until asked for
+    panel.client_button.click()
+    assert box.isVisible() and box.client_secret.echoMode() == box.client_secret.EchoMode.Password
+    box.client_id.setText(PRE_CLIENT_ID)
+    box.client_secret.setText(PRE_CLIENT_SECRET)
+    box.scopes.setText("  extra  ")
+    box.save_button.click()
+    assert box.status.text() == "saved"
+    path = window.servers.store.path
+    saved = json.loads(path.read_text())["x-mcp-lens"]["servers"]["OAuth pre"]
+    assert saved == {"oauthClientId": PRE_CLIENT_ID, "oauthClientSecret": PRE_CLIENT_SECRET, "oauthScopes": "extra"}
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # a secret in the file makes it private
+
+    async def confirm(url: str) -> bool:
+        return True
+
+    panel.confirm, panel.opener = confirm, browser
+    panel.sign_in_button.click()
+    qtbot.waitUntil(lambda: panel.task is not None and panel.task.done(), timeout=20000)
+    assert panel.task.result() is True, [e.summary for e in panel.current.log.events]
+    assert oauth_server.stats()["registrations"] == 0
+    assert f"client id: {PRE_CLIENT_ID}" in panel.state_label.text()
+    assert "scopes: mcp extra" in panel.state_label.text()

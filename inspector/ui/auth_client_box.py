@@ -1,0 +1,77 @@
+"""The Auth tab's "OAuth client" box: a pre-registered client id/secret and extra scopes, saved in the profile.
+
+Left empty, MCP Lens registers itself with the authorization server (dynamic client registration).
+The secret is saved with the profile (whose file is then written 0600) and never shown in exports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
+
+from inspector.config.profile import ProfileError, ServerProfile
+
+
+class ClientBox(QGroupBox):
+    """Edits `oauth_client_id`, `oauth_client_secret` and `oauth_scopes` of the shown profile."""
+
+    def __init__(self, window: Any, on_saved: Callable[[ServerProfile], None], parent: QWidget | None = None) -> None:
+        super().__init__("OAuth client (optional: leave empty to register dynamically)", parent)
+        self.setObjectName("authClientBox")
+        self.window_ = window
+        self.on_saved = on_saved
+        self.profile: ServerProfile | None = None
+        form = QFormLayout(self)
+        self.client_id = QLineEdit()
+        self.client_id.setPlaceholderText("pre-registered client id")
+        self.client_secret = QLineEdit()
+        self.client_secret.setEchoMode(QLineEdit.EchoMode.Password)
+        self.client_secret.setPlaceholderText("client secret (confidential clients only)")
+        self.scopes = QLineEdit()
+        self.scopes.setPlaceholderText("extra scopes to ask for, space-separated")
+        form.addRow("Client id", self.client_id)
+        form.addRow("Client secret", self.client_secret)
+        form.addRow("Scopes", self.scopes)
+        row = QHBoxLayout()
+        self.save_button = QPushButton("Save to profile")
+        self.save_button.clicked.connect(self.save)
+        self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        row.addWidget(self.save_button)
+        row.addWidget(self.status, 1)
+        form.addRow(row)
+
+    def show_profile(self, profile: ServerProfile | None) -> None:
+        self.profile = profile
+        self.client_id.setText(profile.oauth_client_id or "" if profile else "")
+        self.client_secret.setText(profile.oauth_client_secret or "" if profile else "")
+        self.scopes.setText(profile.oauth_scopes or "" if profile else "")
+        self.status.clear()
+
+    def save(self) -> None:
+        profile = self.profile
+        if profile is None:
+            return
+        profile.oauth_client_id = self.client_id.text().strip() or None
+        profile.oauth_client_secret = self.client_secret.text().strip() or None
+        profile.oauth_scopes = " ".join(self.scopes.text().split()) or None
+        self.status.setText(self._persist(profile))
+        self.on_saved(profile)
+
+    def _persist(self, profile: ServerProfile) -> str:
+        servers = getattr(self.window_, "servers", None)
+        store = getattr(servers, "store", None)
+        if store is None or profile.name not in store:
+            return "used for this session (the profile is not in the saved list)"
+        try:
+            stored = store.get(profile.name)
+            stored.oauth_client_id = profile.oauth_client_id
+            stored.oauth_client_secret = profile.oauth_client_secret
+            stored.oauth_scopes = profile.oauth_scopes
+            store.save()
+        except (ProfileError, OSError) as exc:
+            return f"NOT saved: {exc}"
+        return "saved"
