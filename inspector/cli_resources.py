@@ -157,3 +157,51 @@ def text_prompt(result: dict[str, Any]) -> str:
 
 
 _TEXT = {"resources": text_resources, "resourceTemplates": text_templates, "prompts": text_prompts}
+
+
+# -- "copy as command" ------------------------------------------------------------------------------
+
+
+def cli_options(method: str, params: Any) -> list[str] | None:
+    """`--method …` options repeating one of `RESOURCE_PROMPT_METHODS`, or None if the CLI cannot say it."""
+    params = params if isinstance(params, dict) else {}
+    options = ["--method", method]
+    if method == "resources/read":
+        if not isinstance(params.get("uri"), str):
+            return None
+        options += ["--uri", params["uri"]]
+    elif method == "prompts/get":
+        if not isinstance(params.get("name"), str):
+            return None
+        options += ["--prompt-name", params["name"]]
+        arguments = params.get("arguments") or {}
+        if not isinstance(arguments, dict):
+            return None
+        for key, value in arguments.items():
+            pair = f"{key}={value}"
+            if not isinstance(value, str) or not is_pair(pair):
+                return None
+            options += ["--prompt-args", pair]
+    elif method == "logging/setLevel":
+        if params.get("level") not in LOG_LEVELS:
+            return None
+        options += ["--log-level", params["level"]]
+    elif method not in RESOURCE_PROMPT_METHODS:
+        return None
+    return options
+
+
+def cli_command(target: list[str] | None, method: str, params: Any) -> str | None:
+    """A shell-quoted `mcp-lens --cli …` line for the request, placed around `target` as the traffic
+    log's "copy as command" places it; None without a target or for what the CLI cannot express."""
+    import shlex
+
+    from inspector.traffic.commands import cli_words
+
+    options = cli_options(method, params)
+    words = cli_words(target or [], "ping", None)
+    if options is None or words is None:
+        return None
+    at = words.index("--method")
+    words[at : at + 2] = options
+    return shlex.join(words)

@@ -134,3 +134,22 @@ def test_prompt_args_stop_at_the_server_command() -> None:
     args = parse(["--method", "prompts/get", "--prompt-name", "p", "--prompt-args", "a=1", "b=x=y", "node", "s.js"])
     assert args.prompt_args == {"a": "1", "b": "x=y"} and args.target == ["node", "s.js"]
     assert Path(REPO / "tests/core/paged_server.py").exists()
+
+
+def test_copied_commands_run_as_they_read() -> None:
+    import shlex
+
+    from inspector.cli_resources import cli_command
+
+    params = {"name": "summarize_note", "arguments": {"note_id": "it's; rm -rf ~", "style": "haiku"}}
+    command = cli_command(["--demo"], "prompts/get", params)
+    assert command is not None and "note_id=it'\"'\"'s; rm -rf ~" in command
+    proc = cli(*shlex.split(command)[2:])
+    assert proc.returncode == 0, proc.stderr
+    messages = json.loads(proc.stdout)["messages"]
+    assert messages[0]["content"]["text"] == "Summarise this note as haiku."
+    assert "it's; rm -rf ~" in messages[1]["content"]["resource"]["text"]
+    read = cli_command(["--demo"], "resources/read", {"uri": "demo://data/settings.json"})
+    assert cli(*shlex.split(read)[2:]).returncode == 0
+    assert cli_command(["--demo"], "prompts/get", {"name": "p", "arguments": {"n": 3}}) is None
+    assert cli_command([], "resources/list", None) is None

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget
 
+from inspector.cli_resources import cli_command
 from inspector.core import prompts
 from inspector.core.errors import ProtocolError
 from inspector.core.operations import Event
@@ -48,6 +50,7 @@ class PromptsTab(QWidget):
         self.completers: dict[str, completion_hook.FieldCompleter] = {}
         self.stale = True
         self.listings = 0
+        self.cli_target: Callable[[], list[str] | None] = lambda: None  # set by the window
         self.confirm_missing = self._send_anyway  # replaceable, so tests can answer for the user
         self._build()
         session.stateChanged.connect(self._on_state)
@@ -89,6 +92,10 @@ class PromptsTab(QWidget):
         self.get_button.clicked.connect(self.get_current)
         actions = QHBoxLayout()
         actions.addWidget(self.get_button)
+        self.copy_cli_button = QPushButton("Copy as command")
+        self.copy_cli_button.setToolTip("Copy an mcp-lens --cli command that gets this prompt with these arguments")
+        self.copy_cli_button.clicked.connect(self.copy_cli)
+        actions.addWidget(self.copy_cli_button)
         actions.addStretch(1)
         top = QWidget()
         column = QVBoxLayout(top)
@@ -212,6 +219,22 @@ class PromptsTab(QWidget):
 
     def _update_actions(self) -> None:
         self.get_button.setEnabled(self.conn is not None and self.prompt is not None)
+        self.copy_cli_button.setEnabled(self.prompt is not None)
+
+    def cli_command(self) -> str | None:
+        if self.prompt is None or self.form is None:
+            return None
+        arguments = self.form.arguments()
+        arguments = {k: v for k, v in arguments.items() if v != ""} if isinstance(arguments, dict) else {}
+        params = {"name": self.prompt.get("name"), "arguments": arguments}
+        return cli_command(self.cli_target(), "prompts/get", params)
+
+    def copy_cli(self) -> None:
+        command = self.cli_command()
+        if command:
+            QGuiApplication.clipboard().setText(command)
+        else:
+            self.list_status.setText("No command: the target is unknown or an argument is not a string")
 
     def get_current(self) -> None:
         conn = self.conn

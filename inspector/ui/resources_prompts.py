@@ -21,3 +21,5 @@ def install_resource_prompt_tabs(window: Any) -> None:
         resources_tab.read(uri)
 
     prompts_tab.view.readResourceRequested.connect(read_in_resources)
+    for tab in (resources_tab, prompts_tab):
+        tab.cli_target = lambda: window.workbench.history.cli_target  # set on each connect

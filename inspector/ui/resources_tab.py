@@ -4,6 +4,7 @@ subscribe with updates and auto re-read, re-list on `notifications/resources/lis
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.cli_resources import cli_command
 from inspector.core import prompts, resources
 from inspector.core.errors import ProtocolError
 from inspector.core.operations import Event
@@ -65,6 +67,7 @@ class ResourcesTab(QWidget):
         self.updates: dict[str, tuple[int, float]] = {}  # uri -> (count, wall time of the last)
         self.stale = True  # list again when next shown
         self.listings = 0  # completed refreshes, for tests and the status line
+        self.cli_target: Callable[[], list[str] | None] = lambda: None  # set by the window
         self._pending = 0  # list requests of the current refresh still running
         self._build()
         session.stateChanged.connect(self._on_state)
@@ -121,12 +124,20 @@ class ResourcesTab(QWidget):
         self.auto_reread.toggled.connect(lambda on: self.settings.setValue("resources/autoReread", on))
         self.copy_button = QPushButton("Copy URI")
         self.copy_button.clicked.connect(lambda: QGuiApplication.clipboard().setText(self.target_uri() or ""))
+        self.copy_cli_button = QPushButton("Copy as command")
+        self.copy_cli_button.setToolTip("Copy an mcp-lens --cli command that reads this URI")
+        self.copy_cli_button.clicked.connect(self.copy_cli)
         self.updates_label = _plain("", wrap=False)
         self.updates_label.setObjectName("updatesLabel")
         actions = QHBoxLayout()
-        for widget in (self.read_button, self.subscribe_button, self.auto_reread, self.copy_button):
+        for widget in (self.read_button, self.subscribe_button, self.auto_reread):
             actions.addWidget(widget)
-        actions.addWidget(self.updates_label, 1)
+        actions.addStretch(1)
+        actions.addWidget(self.copy_button)
+        actions.addWidget(self.copy_cli_button)
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.expanded, 1)
+        status_row.addWidget(self.updates_label)
 
         detail = QWidget()
         column = QVBoxLayout(detail)
@@ -134,7 +145,7 @@ class ResourcesTab(QWidget):
         for widget in (self.title, self.uri_label, self.description, self.meta):
             column.addWidget(widget)
         column.addLayout(self.form_box, 1)
-        column.addWidget(self.expanded)
+        column.addLayout(status_row)
         column.addLayout(actions)
         self.view = ResourceContentsView()
         self.view.readResourceRequested.connect(self.read)
@@ -349,6 +360,7 @@ class ResourcesTab(QWidget):
         self.subscribe_button.setText("Subscribed ✓" if uri in self.subscribed else "Subscribe")
         self.subscribe_button.blockSignals(False)
         self.copy_button.setEnabled(bool(uri))
+        self.copy_cli_button.setEnabled(bool(uri))
         count, last = self.updates.get(uri or "", (0, 0.0))
         if count:
             self.updates_label.setText(f"{count} update(s), last at {time.strftime('%H:%M:%S', time.localtime(last))}")
@@ -356,6 +368,17 @@ class ResourcesTab(QWidget):
             self.updates_label.setText("no updates yet" if uri in self.subscribed else "")
 
     # -- actions -----------------------------------------------------------------------------
+    def cli_command(self) -> str | None:
+        uri = self.target_uri()
+        return cli_command(self.cli_target(), "resources/read", {"uri": uri}) if uri else None
+
+    def copy_cli(self) -> None:
+        command = self.cli_command()
+        if command:
+            QGuiApplication.clipboard().setText(command)
+        else:
+            self.updates_label.setText("No command: the server's target is unknown")
+
     def read_current(self) -> None:
         uri = self.target_uri()
         if uri:

@@ -50,6 +50,9 @@ def test_get_a_prompt_with_arguments_and_completion(qtbot, qapp, window: MainWin
         text, resource = tab.view.blocks
         assert isinstance(text, TextBlockWidget) and "haiku" in text.pane.text()
         assert isinstance(resource, EmbeddedResourceWidget) and "Welcome" in resource.pane.text()
+        command = tab.cli_command()
+        assert command is not None
+        assert "--prompt-name summarize_note --prompt-args note_id=welcome --prompt-args style=haiku --" in command
         get_request = next(e.parsed() for e in window.store if e.method == "prompts/get")
         assert get_request["params"]["arguments"] == {"note_id": "welcome", "style": "haiku"}
 

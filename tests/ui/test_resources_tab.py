@@ -66,6 +66,9 @@ def test_read_resources_and_an_expanded_template(qtbot, qapp, window: MainWindow
         window.setPalette(dark_palette())
         qtbot.wait(100)
         screenshot(tab, "resources_template.png")
+        command = tab.cli_command()
+        assert command is not None and command.startswith("mcp-lens --cli ")
+        assert "--method resources/read --uri demo://notes/ideas -- " in command
 
         tab.form.set_arguments({"note_id": "nope"})
         read(qtbot, tab, "demo://notes/nope")
