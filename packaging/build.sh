@@ -12,7 +12,7 @@
 # Needs: pip install -e '.[packaging]' (PyInstaller), dpkg-deb. Works offline.
 set -euo pipefail
 
-# shellcheck source=scripts/lib.sh
+# shellcheck source=scripts/lib.sh disable=SC1091
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$REPO_ROOT"
 

@@ -7,12 +7,12 @@
 # also when a check fails.
 set -euo pipefail
 
-# shellcheck source=scripts/lib.sh
+# shellcheck source=scripts/lib.sh disable=SC1091
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 cd "$REPO_ROOT"
 
 DEB="${1:-$(find dist -maxdepth 1 -name 'mcp-lens_*.deb' -printf '%T@ %p\n' 2>/dev/null | sort -rn | head -n1 | cut -d' ' -f2)}"
-[ -n "$DEB" ] && [ -f "$DEB" ] || die "no .deb: run packaging/build.sh first (or pass the .deb's path)"
+if [ -z "$DEB" ] || [ ! -f "$DEB" ]; then die "no .deb: run packaging/build.sh first (or pass the .deb's path)"; fi
 DEB="$(cd "$(dirname "$DEB")" && pwd)/$(basename "$DEB")"
 if pkg_installed mcp-lens; then
     die "mcp-lens is already installed with apt/dpkg; remove it first (apt-get purge mcp-lens)"
