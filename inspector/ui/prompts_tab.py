@@ -22,6 +22,7 @@ from inspector.ui.item_list import ItemList
 from inspector.ui.prompt_messages import PromptMessagesView
 from inspector.ui.run_keys import RunKeyFilter
 from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.splitter_memory import remember
 
 
 def _plain(text: str = "") -> QLabel:
@@ -116,6 +117,8 @@ class PromptsTab(QWidget):
         self.split.addWidget(right)
         self.split.setStretchFactor(1, 1)
         self.split.setSizes([380, 820])
+        for key, splitter in (("detail", right), ("main", self.split)):
+            remember(self.settings, f"prompts/splitter/{key}", splitter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.split)

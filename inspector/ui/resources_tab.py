@@ -32,6 +32,7 @@ from inspector.ui.item_list import ItemList
 from inspector.ui.resource_view import ResourceContentsView
 from inspector.ui.run_keys import RunKeyFilter
 from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.splitter_memory import remember
 
 SUBSCRIBED_MARK = "●"
 
@@ -160,6 +161,8 @@ class ResourcesTab(QWidget):
         self.split.addWidget(right)
         self.split.setStretchFactor(1, 1)
         self.split.setSizes([420, 780])
+        for key, splitter in (("lists", lists), ("detail", right), ("main", self.split)):
+            remember(self.settings, f"resources/splitter/{key}", splitter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)

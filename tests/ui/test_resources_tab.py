@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lens_support import EVERYTHING
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from ui_support import connect, dark_palette, screenshot
 
 from inspector.config.profile import ServerProfile
@@ -155,3 +155,17 @@ def test_item_list_filters_and_relists_ten_thousand_items_quickly(qtbot) -> None
     assert listing.current()["uri"] == "file:///x/199.txt", "the chosen item survives filter and re-listing"
     assert listing.tree.currentIndex().row() == 199
     assert elapsed < 1.5, f"{elapsed:.2f}s"  # a QTreeWidget with hidden rows took ~5 s to re-list
+
+
+def test_splitters_are_remembered(qtbot, window: MainWindow) -> None:
+    tab = window.resources_tab
+    window.tabs.setCurrentWidget(tab)
+    tab.split.moveSplitter(300, 1)  # as a drag would; emits splitterMoved
+    fresh = ResourcesTab(
+        window.session, QSettings(str(window.settings.fileName()) + ".other", QSettings.Format.IniFormat)
+    )
+    again = ResourcesTab(window.session, window.settings)
+    for widget in (fresh, again):
+        qtbot.addWidget(widget)
+    assert again.split.saveState() == tab.split.saveState()
+    assert fresh.split.saveState() != tab.split.saveState(), "a test that cannot fail is a defect"
