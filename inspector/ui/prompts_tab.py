@@ -20,6 +20,7 @@ from inspector.ui.async_tasks import TaskSet, error_text
 from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.item_list import ItemList
 from inspector.ui.prompt_messages import PromptMessagesView
+from inspector.ui.results.common import clip
 from inspector.ui.run_keys import RunKeyFilter
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.splitter_memory import remember
@@ -197,8 +198,10 @@ class PromptsTab(QWidget):
             return
         name = str(self.prompt.get("name", ""))
         title = self.prompt.get("title")
-        self.title.setText(f"{title} ({name})" if isinstance(title, str) and title and title != name else name)
-        self.description.setText(str(self.prompt.get("description") or "(no description)"))
+        self.title.setText(
+            clip(f"{title} ({name})" if isinstance(title, str) and title and title != name else name, 300)
+        )
+        self.description.setText(clip(str(self.prompt.get("description") or "(no description)")))
         arguments = prompts.prompt_arguments(self.prompt)
         required = sum(1 for a in arguments if a.get("required") is True)
         self.args_note.setText(

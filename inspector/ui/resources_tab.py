@@ -30,6 +30,7 @@ from inspector.ui.async_tasks import TaskSet, error_text
 from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.item_list import ItemList
 from inspector.ui.resource_view import ResourceContentsView
+from inspector.ui.results.common import clip
 from inspector.ui.run_keys import RunKeyFilter
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.splitter_memory import remember
@@ -275,8 +276,8 @@ class ResourcesTab(QWidget):
             return
         item = self.item
         name = item.get("title") or item.get("name") or "(no name)"
-        self.title.setText(str(name))
-        self.description.setText(str(item.get("description") or ""))
+        self.title.setText(clip(str(name), 300))
+        self.description.setText(clip(str(item.get("description") or "")))
         meta = [f"name: {item.get('name')}"] if item.get("title") else []
         if item.get("mimeType"):
             meta.append(str(item["mimeType"]))
@@ -285,13 +286,13 @@ class ResourcesTab(QWidget):
         annotations = item.get("annotations")
         if isinstance(annotations, dict):
             meta += [f"{key}: {_short(value)}" for key, value in annotations.items()]
-        self.meta.setText(" · ".join(meta))
+        self.meta.setText(clip(" · ".join(meta), 500))
         if self.kind == "resource":
-            self.uri_label.setText(str(item.get("uri", "")))
+            self.uri_label.setText(clip(str(item.get("uri", ""))))
             self.expanded.setText("")
         else:
             template = str(item.get("uriTemplate", ""))
-            self.uri_label.setText(template)
+            self.uri_label.setText(clip(template))
             self._build_form(template)
         self._update_actions()
 

@@ -17,6 +17,17 @@ TEMPLATES = [
 ]
 PROMPTS = [{"name": f"p{i}", "arguments": [{"name": "a", "required": i % 2 == 0}]} for i in range(5)]
 PROMPTS[1]["arguments"] = "nope"  # a finding
+# Non-conforming answers, for the UI to show and flag without failing.
+READS = {
+    "paged://bad/shape": {"contents": "nope"},
+    "paged://bad/blob": {"contents": [{"uri": "paged://bad/blob", "mimeType": "image/png", "blob": "!!not base64"}]},
+    "paged://bad/both": {"contents": [{"uri": "paged://bad/both", "text": "<b>a</b>", "blob": "YQ=="}, 7]},
+}
+BAD_MESSAGES = [
+    {"role": "system", "content": {"type": "video", "url": "x"}},
+    {"role": "assistant", "content": {"type": "text", "text": "<b>not bold</b>"}},
+    "not a message",
+]
 LISTS = {"resources/list": ("resources", RESOURCES), "resources/templates/list": ("resourceTemplates", TEMPLATES)}
 LISTS["prompts/list"] = ("prompts", PROMPTS)
 
@@ -37,6 +48,10 @@ def answer(message: dict, loop: bool) -> dict | None:
         result = {key: items[start : start + PAGE]}
         if start + PAGE < len(items):
             result["nextCursor"] = "0" if loop else str(start + PAGE)
+    elif method == "resources/read":
+        result = READS.get(params.get("uri"), {"contents": [{"uri": params.get("uri"), "text": "plain"}]})
+    elif method == "prompts/get":
+        result = {"messages": [*BAD_MESSAGES, {"role": "user", "content": {"type": "text", "text": str(params)}}]}
     elif method == "ping":
         result = {}
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from lens_support import EVERYTHING
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 from ui_support import connect, dark_palette, screenshot
 
 from inspector.config.profile import ServerProfile
@@ -145,3 +146,37 @@ def test_paginated_lists_findings_and_no_logging_capability(qtbot, window: MainW
     resources_tab.form.set_arguments({"path": "a/b c", "lang": "fr"})
     assert resources_tab.expanded.text() == "URI: paged://t/a/b%20c?lang=fr"
     assert not resources_tab.subscribe_button.isEnabled(), "the server declares no resources.subscribe"
+
+
+def test_non_conforming_reads_and_prompts_are_shown_and_flagged(qtbot, window: MainWindow) -> None:
+    import sys
+
+    from lens_support import REPO
+
+    paged = ServerProfile(
+        name="paged", transport="stdio", command=sys.executable, args=[str(REPO / "tests/core/paged_server.py")]
+    )
+    window.connect_profile(paged)
+    qtbot.waitUntil(lambda: window.session.state == "connected", timeout=20000)
+    resources_tab = window.resources_tab
+    window.tabs.setCurrentWidget(resources_tab)
+    for uri, expected in (
+        ("paged://bad/shape", "$.contents"),
+        ("paged://bad/blob", "$.content[0].data"),
+        ("paged://bad/both", "$.contents[0]"),
+    ):
+        resources_tab.read(uri)
+        qtbot.waitUntil(lambda uri=uri: resources_tab.view.uri == uri, timeout=5000)
+        shown = [label.text() for label in resources_tab.view.findChildren(QLabel) if label.isVisibleTo(window)]
+        assert any(expected in text for text in shown), (uri, shown)
+    assert resources_tab.view.state == "tool_error"  # "Read, with findings"
+    assert "<b>a</b>" in resources_tab.view.blocks[0].pane.text(), "markup is shown as text"
+
+    tab = window.prompts_tab
+    window.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: tab.listings >= 1, timeout=10000)
+    assert tab.prompts.select("name", "p0")
+    get(qtbot, tab, {"a": "x"})
+    assert tab.view.roles == ["system", "assistant", "(no role)", "user"]
+    assert "finding" in tab.view.detail_label.text()
+    assert tab.view.blocks[1].pane.text() == "<b>not bold</b>"
