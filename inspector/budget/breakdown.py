@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.budget.lints import LintMemo
 from inspector.budget.memo import IdentityMemo
-from inspector.budget.segments import Split, join_segments, split_safe
+from inspector.budget.segments import Split, cut_member, split_safe
 from inspector.budget.shapes import LIST_FRAMES, SHAPES, dumps, member, property_descriptions, shape_members
 from inspector.budget.tokenizers import Tokenizer
 
@@ -113,6 +113,26 @@ class ToolCost:
         }
 
 
+@dataclass(frozen=True)
+class Cut:
+    """One member: its pieces (None when it has no safe boundary), tokens, and property-description tokens."""
+
+    pieces: tuple[str, list[str], str] | None
+    tokens: int
+    described: int
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """One serialised tool cut at safe boundaries: ``first`` (None when it has none) and ``last`` are open
+    at the tool's edges, ``inner`` is the count of everything between; ``text`` is the whole tool."""
+
+    first: str | None
+    inner: int
+    last: str
+    text: str
+
+
 @dataclass
 class BudgetReport:
     tokenizer: str
@@ -159,7 +179,7 @@ class BudgetCounter:
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
         self._counts: dict[str, int] = {}
-        self._schema_descriptions: dict[str, int] = {}
+        self._cuts: dict[str, Cut] = {}
         self._splits: dict[str, Split] = {}
         self._segmentable = bool(getattr(tokenizer, "segmentable", False))
         self.lint_memo = LintMemo()
@@ -176,7 +196,7 @@ class BudgetCounter:
 
     def clear(self) -> None:
         self._counts.clear()
-        self._schema_descriptions.clear()
+        self._cuts.clear()
         self._splits.clear()
         self.lint_memo.clear()
         for memo in self._tool_memo.values():
@@ -190,42 +210,76 @@ class BudgetCounter:
             parts = self._splits[text] = split_safe(text)
             return parts
 
-    def count_long(self, text: str) -> int:
-        """Tokens in a serialised tool: exact, from cached pieces cut at safe boundaries where possible."""
-        if not self._segmentable:
-            return self.count(text)
-        parts = self.split(text)
-        if parts is None:
-            return self.count(text)
-        count = self.count
-        return count(parts[0]) + count(parts[1]) + count(parts[2])
-
-    def _property_description_tokens(self, schema_member: str, schema: Any) -> int:
-        cached = self._schema_descriptions.get(schema_member)
-        if cached is None:
-            cached = sum(self.count(member("description", d)) for d in property_descriptions(schema))
-            self._schema_descriptions[schema_member] = cached
-        return cached
-
     def member_sum(self, tool: dict[str, Any], shape: str = "mcp") -> tuple[int, int]:
         """``(Σ member counts + frame, members)``: the additive estimate the tolerance above bounds."""
         prefix, members, suffix = shape_members(tool, shape)
         total = self.count(prefix) + self.count(suffix) + sum(self.count(f) for _, _, f in members)
         return total, len(members)
 
-    def tool_cost(self, tool: dict[str, Any], shape: str = "mcp") -> tuple[ToolCost, str]:
-        """The cost of one tool and its serialised text in ``shape``."""
+    def _cut(self, part: str | None, fragment: str, tool: dict[str, Any]) -> Cut:
+        """A member cut into pieces (see `cut_member`) with its tokens and property-description tokens; cached."""
+        cached = self._cuts.get(fragment)
+        if cached is not None:
+            return cached
+        inner: list[str] = []
+        if part == "input_schema":
+            inner = [member("description", d) for d in property_descriptions(tool.get("inputSchema"))]
+        pieces = cut_member(fragment, inner) if self._segmentable else None
+        if pieces is None:
+            tokens = self.count(fragment)
+        else:
+            head, closed, tail = pieces
+            tokens = self.count(head) + sum(map(self.count, closed)) + self.count(tail)
+        described = sum(map(self._member_tokens, inner))
+        cached = self._cuts[fragment] = Cut(pieces, tokens, described)
+        return cached
+
+    def _member_tokens(self, fragment: str) -> int:
+        """Tokens of a small member (a property description), from its safe pieces."""
+        split = self.split(fragment) if self._segmentable else None
+        if split is None:
+            return self.count(fragment)
+        head, middle, tail = split
+        return self.count(head) + (self.count(middle) if middle else 0) + self.count(tail)
+
+    def tool_cost(self, tool: dict[str, Any], shape: str = "mcp") -> tuple[ToolCost, Pieces]:
+        """The cost of one tool in ``shape``, and its text cut into pieces for the list's total.
+
+        Each member is cut at safe boundaries (after the key name, before the value's closing
+        punctuation, around property descriptions); its long pieces are counted once and shared by the
+        member's count, the property descriptions' count, the tool's total and the list's total. Only the
+        short joins between members and between tools are new strings.
+        """
         prefix, members, suffix = shape_members(tool, shape)
         parts = dict.fromkeys(PARTS, 0)
-        for part, _key, fragment in members:
-            if part is None:
-                continue
-            parts[part] += self.count(fragment)
-            if part == "input_schema":
-                schema = tool.get("inputSchema")
-                parts["property_descriptions"] += self._property_description_tokens(fragment, schema)
+        inner = 0
+        first: str | None = None
+        pending = prefix
+        for n, (part, _key, fragment) in enumerate(members):
+            if n:
+                pending += ","
+            cut = self._cut(part, fragment, tool)
+            if cut.pieces is None:
+                pending += fragment
+            else:
+                head, closed, tail = cut.pieces
+                if first is None:
+                    first = pending + head
+                else:
+                    inner += self.count(pending + head)
+                inner += sum(map(self.count, closed))
+                pending = tail
+            if part is not None:
+                parts[part] += cut.tokens
+                parts["property_descriptions"] += cut.described
+        pending += suffix
         text = prefix + ",".join(fragment for _, _, fragment in members) + suffix
-        total = self.count_long(text)
+        if not self._segmentable:
+            total = self.count(text)
+        elif first is None:
+            total = self.count(pending)
+        else:
+            total = self.count(first) + inner + self.count(pending)
         description = parts["description"]
         schema_tokens = parts["input_schema"] + parts["output_schema"]
         name = tool.get("name")
@@ -238,17 +292,31 @@ class BudgetCounter:
             rest_tokens=total - description - schema_tokens,
             members=len(members),
         )
-        return cost, text
+        return cost, Pieces(first=first, inner=inner, last=pending, text=text)
 
-    def list_total(self, texts: list[str], shape: str) -> int:
-        """Tokens of the whole list (the tools' texts joined inside the shape's frame), exact."""
+    def list_total(self, pieces: list[Pieces], shape: str) -> int:
+        """Tokens of the whole list (the tools joined inside the shape's frame), exact.
+
+        Only the joins between tools (one tool's last piece, a comma, the next tool's first piece) are
+        new strings; everything else was counted with the tools.
+        """
         frame = LIST_FRAMES[shape]
         remote = getattr(self.tokenizer, "count_tool_list", None)
         if remote is not None:
-            return remote(texts, shape)
+            return remote([p.text for p in pieces], shape)
         if not self._segmentable:
-            return self.count(frame.prefix + ",".join(texts) + frame.suffix)
-        return sum(map(self.count, join_segments(frame.prefix, texts, ",", frame.suffix, self.split)))
+            return self.count(frame.prefix + ",".join(p.text for p in pieces) + frame.suffix)
+        total = 0
+        pending = frame.prefix
+        for n, tool in enumerate(pieces):
+            if n:
+                pending += ","
+            if tool.first is None:
+                pending += tool.last
+                continue
+            total += self.count(pending + tool.first) + tool.inner
+            pending = tool.last
+        return total + self.count(pending + frame.suffix)
 
     def report(
         self, tools: list[dict[str, Any]], shape: str = "mcp", *, lint_options: LintOptions | None = None
@@ -264,7 +332,7 @@ class BudgetCounter:
             raise KeyError(f"unknown shape {shape!r}; choose one of {', '.join(SHAPES)}")
         valid = [t for t in tools if isinstance(t, dict)]
         costs: list[ToolCost] = []
-        texts: list[str] = []
+        pieces: list[Pieces] = []
         memo = self._tool_memo[shape]
         memo.rotate()
         for tool in valid:
@@ -272,15 +340,15 @@ class BudgetCounter:
             if hit is None:
                 hit = self.tool_cost(tool, shape)
                 memo.put(tool, hit)
-            cost, text = hit
+            cost, tool_pieces = hit
             costs.append(cost)
-            texts.append(text)
+            pieces.append(tool_pieces)
         return BudgetReport(
             tokenizer=self.tokenizer.name,
             exact=self.tokenizer.exact,
             shape=shape,
             tools=costs,
-            total=self.list_total(texts, shape),
+            total=self.list_total(pieces, shape),
             overhead=provider_overhead(shape),
             lints=lint_tools(valid, self.tokenizer, lint_options, counter=self, memo=self.lint_memo),
             tokenizer_label=self.tokenizer.label,

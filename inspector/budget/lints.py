@@ -28,10 +28,10 @@ PROVIDER_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 _TYPE_LIKE = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "not")
 
 # Near-duplicate search (see near_duplicates).
-_SKETCH = 16  # hashes kept per text
-_MIN_SHARED = 3  # sketch hashes two texts must share to be compared at all
-_MIN_RESEMBLANCE = 0.5  # estimated 5-gram Jaccard below which two texts are not compared character by character
-_MAX_BUCKET = 8  # texts sharing a 5-gram hash beyond which only neighbours in list order are paired
+_SKETCH = 8  # hashes kept per text
+_MIN_SHARED = 2  # sketch hashes two texts must share to be compared at all
+_MIN_RESEMBLANCE = 0.4  # estimated word-pair Jaccard below which two texts are not compared character by character
+_MAX_BUCKET = 8  # texts sharing a word-pair hash beyond which only neighbours in list order are paired
 _MIN_CHARS = 24  # shorter descriptions are too short to call near-duplicates
 
 
@@ -267,10 +267,10 @@ def near_duplicates(
     """Pairs ``(i, j, ratio)`` of distinct normalised texts whose `SequenceMatcher` ratio ≥ threshold.
 
     Candidates are found with a bottom-k sketch: each text is indexed under the `_SKETCH` smallest hashes
-    of its character 5-grams, and only texts sharing `_MIN_SHARED` of them are considered. A hash shared
+    of its word pairs, and only texts sharing `_MIN_SHARED` of them are considered. A hash shared
     by more than `_MAX_BUCKET` texts (a common phrase, or a family of near-identical descriptions) pairs
     only neighbours in list order, so the work stays linear and a family is reported as a chain.
-    A candidate pair whose estimated 5-gram Jaccard similarity is under `_MIN_RESEMBLANCE` is dismissed
+    A candidate pair whose estimated word-pair Jaccard similarity is under `_MIN_RESEMBLANCE` is dismissed
     before the (slow) character comparison. This is a heuristic: copy-pasted descriptions with edited
     words are found; texts that differ by many scattered characters are not. Ratios are cached per pair
     of texts, and the whole answer per list of texts, so re-linting after one edit compares only the
@@ -296,7 +296,7 @@ def near_duplicates(
             for a, n in enumerate(docs):
                 for m in docs[a + 1 :]:
                     shared[n, m] += 1
-        else:  # a common 5-gram, or a family of near-identical texts: link neighbours only (linear)
+        else:  # a common word pair, or a family of near-identical texts: link neighbours only (linear)
             for n, m in pairwise(docs):
                 shared[n, m] += 1
     found: list[tuple[int, int, float]] = []
@@ -313,7 +313,7 @@ def near_duplicates(
 
 
 def resemblance(a: tuple[int, ...], b: tuple[int, ...]) -> float:
-    """Estimated Jaccard similarity of two texts' 5-gram sets from their bottom-k sketches."""
+    """Estimated Jaccard similarity of two texts' word-pair sets from their bottom-k sketches."""
     union = heapq.nsmallest(_SKETCH, set(a) | set(b))
     if not union:
         return 0.0
@@ -322,7 +322,9 @@ def resemblance(a: tuple[int, ...], b: tuple[int, ...]) -> float:
 
 
 def _sketch(text: str) -> tuple[int, ...]:
-    grams = {hash(text[i : i + 5]) for i in range(len(text) - 4)}
+    """The `_SKETCH` smallest hashes of the text's word pairs (its words are single-space separated)."""
+    words = text.split(" ")
+    grams = {hash(pair) for pair in pairwise(words)} if len(words) > 2 else {hash(text)}
     return tuple(heapq.nsmallest(_SKETCH, grams))
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import pairwise
 
 _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _PUNCT = frozenset('!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~')  # ASCII punctuation without the apostrophe
@@ -34,14 +35,14 @@ def is_safe_boundary(text: str, b: int) -> bool:
 
 
 def split_safe(text: str) -> Split:
-    """``(head, middle, tail)`` cut at the first and last safe boundaries, or None when there are fewer than two."""
+    """``(head, middle, tail)`` cut at the first and last safe boundaries (``middle`` is empty when they are
+    the same one), or None when there is none."""
     first = _FIRST.search(text)
     if first is None:
         return None
     last = _LAST.match(text)
-    if last is None or last.end() <= first.end():
-        return None
-    a, b = first.end(), last.end()
+    a = first.end()
+    b = last.end() if last is not None else a
     return text[:a], text[a:b], text[b:]
 
 
@@ -65,7 +66,41 @@ def join_segments(
             continue
         head, middle, tail = parts
         segments.append(pending + head)
-        segments.append(middle)
+        if middle:
+            segments.append(middle)
         pending = tail
     segments.append(pending + suffix)
     return segments
+
+
+def cut_member(text: str, inner: list[str] | tuple[str, ...] = ()) -> tuple[str, list[str], str] | None:
+    """``(head, closed, tail)``: ``text`` cut at its first and last safe boundaries and, between them, at the
+    first and last safe boundaries of each ``inner`` string found in it (e.g. the property descriptions'
+    ``"description":"…"`` members inside a schema). ``head + "".join(closed) + tail == text``.
+
+    Cutting around the inner strings makes their long middles pieces of their own, so a property
+    description's text is encoded once for both its own count and the schema's. None when ``text``
+    has no safe boundary.
+    """
+    split = split_safe(text)
+    if split is None:
+        return None
+    start, end = len(split[0]), len(text) - len(split[2])
+    cuts = {start, end}
+    used: list[tuple[int, int]] = []
+    for fragment in inner:
+        parts = split_safe(fragment)
+        if parts is None:
+            continue
+        at = text.find(fragment)
+        while at != -1 and any(a <= at < b for a, b in used):
+            at = text.find(fragment, at + 1)
+        if at == -1:
+            continue
+        used.append((at, at + len(fragment)))
+        for cut in (at + len(parts[0]), at + len(fragment) - len(parts[2])):
+            if start < cut < end and is_safe_boundary(text, cut):
+                cuts.add(cut)
+    ordered = sorted(cuts)
+    closed = [text[a:b] for a, b in pairwise(ordered) if b > a]
+    return text[:start], closed, text[end:]

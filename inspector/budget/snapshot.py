@@ -199,8 +199,8 @@ def diff_tools(
         added=added,
         removed=removed,
         changed=changed,
-        old_total=counter.list_total([text for _, text in old_costs.values()], shape),
-        new_total=counter.list_total([text for _, text in new_costs.values()], shape),
+        old_total=counter.list_total([pieces for _, pieces in old_costs.values()], shape),
+        new_total=counter.list_total([pieces for _, pieces in new_costs.values()], shape),
     )
 
 

@@ -8,7 +8,7 @@ import string
 
 import pytest
 
-from inspector.budget.segments import _FIRST, _PUNCT, is_safe_boundary, join_segments, split_safe
+from inspector.budget.segments import _FIRST, _PUNCT, cut_member, is_safe_boundary, join_segments, split_safe
 from inspector.budget.tokenizers import get_tokenizer
 
 ALPHABET = (
@@ -69,5 +69,27 @@ def test_joined_tool_lists_count_exactly(name: str) -> None:
 def test_split_safe_shapes() -> None:
     assert split_safe('{"name":"x"}') == ('{"name', '":"x', '"}')
     assert split_safe("{}") is None
-    assert split_safe("a.") is None  # one boundary only
+    assert split_safe("a.") == ("a", "", ".")  # one boundary only
+    assert split_safe('"x":true') == ('"x', "", '":true')
     assert split_safe("😀😀") is None
+
+
+@pytest.mark.parametrize("name", ["o200k_base", "cl100k_base"])
+def test_cut_member_around_property_descriptions_is_exact(name: str) -> None:
+    from inspector.budget.shapes import member, property_descriptions
+
+    tokenizer = get_tokenizer(name)
+    rng = random.Random(5)
+    for _ in range(60):
+        schema = random_tool(rng)["inputSchema"]
+        schema["properties"]["dup"] = dict(next(iter(schema["properties"].values())))  # a repeated description
+        text = member("inputSchema", schema)
+        inner = [member("description", d) for d in property_descriptions(schema)]
+        head, closed, tail = cut_member(text, inner)
+        assert head + "".join(closed) + tail == text
+        assert tokenizer.count(head) + sum(map(tokenizer.count, closed)) + tokenizer.count(tail) == tokenizer.count(
+            text
+        )
+        for fragment in inner:  # each description's long middle is one of the pieces
+            middle = split_safe(fragment)[1]
+            assert not middle or middle in closed

@@ -1,0 +1,154 @@
+"""Token budget speed: ``python tests/bench/run.py tokens``.
+
+A synthetic list of 1,000 tools (deterministic; names, titles, 15–80-word descriptions drawn from a
+3,000-word vocabulary with some non-ASCII, 1–6 parameters with descriptions, enums and annotations):
+
+* full count: a fresh `BudgetCounter` (tokenizer already loaded) reports the list in all three shapes,
+  per-part breakdown and lints included. Target: under 1 s.
+* incremental recount: one tool's description changes (an edited copy, as the description lab does)
+  and the list is reported again. Target: under 20 ms.
+* tokens/s: a cold counter (empty caches) serialising the list and counting its exact total plus every
+  tool's parts, against raw ``tiktoken`` ``encode_ordinary`` of the same whole text, already
+  serialised. Target: within 1.5×. The full report's throughput (lints included) is printed beside it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from common import Row, median, quick
+
+from inspector.budget.breakdown import SHAPES, BudgetCounter
+from inspector.budget.shapes import dumps, shaped_tool
+from inspector.budget.tokenizers import get_tokenizer
+
+FULL_TARGET_S = 1.0
+INCREMENTAL_TARGET_MS = 20.0
+THROUGHPUT_TARGET = 1.5
+TOOLS = 1000
+
+
+def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:
+    consonants = "bcdfghjklmnprstvwz"
+    vowels = "aeiouy"
+    words = [
+        "".join(rng.choice(consonants) + rng.choice(vowels) for _ in range(rng.randint(1, 4))) for _ in range(size)
+    ]
+    return words + ["données", "größe", "naïve", "→", "☀️", "日本", "the", "a", "of", "to", "and"] * 20
+
+
+def sentence(rng: random.Random, words: list[str], low: int, high: int) -> str:
+    return " ".join(rng.choice(words) for _ in range(rng.randint(low, high))).capitalize() + "."
+
+
+def synthetic_tools(n: int = TOOLS, seed: int = 5) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    words = vocabulary(rng)
+    tools = []
+    for i in range(n):
+        properties: dict[str, Any] = {}
+        for j in range(rng.randint(1, 6)):
+            prop: dict[str, Any] = {"type": rng.choice(["string", "integer", "boolean", "number"])}
+            prop["description"] = sentence(rng, words, 4, 18)
+            if prop["type"] == "string" and rng.random() < 0.3:
+                prop["enum"] = [rng.choice(words) for _ in range(rng.randint(2, 5))]
+            properties[f"{rng.choice(words)}_{j}"] = prop
+        tool = {
+            "name": f"{rng.choice(words)}_{i}",
+            "title": sentence(rng, words, 2, 4).rstrip("."),
+            "description": sentence(rng, words, 15, 80),
+            "inputSchema": {"type": "object", "properties": properties, "required": list(properties)[:1]},
+        }
+        if rng.random() < 0.5:
+            tool["annotations"] = {"readOnlyHint": rng.random() < 0.5, "openWorldHint": False}
+        tools.append(tool)
+    return tools
+
+
+def run() -> list[Row]:
+    tokenizer = get_tokenizer("o200k_base")
+    encoding = tokenizer.encoding
+    tools = synthetic_tools()
+    rounds = 3 if quick() else 7
+
+    full: list[float] = []
+    for _ in range(rounds):
+        counter = BudgetCounter(tokenizer)
+        started = time.perf_counter()
+        reports = [counter.report(tools, shape) for shape in SHAPES]
+        full.append(time.perf_counter() - started)
+    total_tokens = sum(r.total for r in reports)
+    print(f"synthetic list: {TOOLS} tools, {', '.join(f'{r.shape} {r.total:,}' for r in reports)} tokens (o200k_base)")
+
+    counter = BudgetCounter(tokenizer)
+    counter.report(tools, "openai")
+    edited = list(tools)
+    incremental: list[float] = []
+    for n in range(10 if quick() else 40):
+        index = (n * 37) % len(edited)
+        edited[index] = {**edited[index], "description": edited[index]["description"] + f" Edit {n}."}
+        started = time.perf_counter()
+        report = counter.report(edited, "openai")
+        incremental.append(time.perf_counter() - started)
+    whole = dumps([shaped_tool(t, "openai") for t in edited])
+    assert report.total == len(encoding.encode_ordinary(whole)), "incremental total is not exact"
+
+    text = dumps([shaped_tool(t, "openai") for t in tools])
+    raw: list[float] = []
+    ours: list[float] = []
+    reports_cold: list[float] = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        expected = len(encoding.encode_ordinary(text))
+        raw.append(time.perf_counter() - started)
+        cold = BudgetCounter(tokenizer)
+        started = time.perf_counter()
+        pieces = [cold.tool_cost(t, "openai")[1] for t in tools]
+        counted = cold.list_total(pieces, "openai")
+        ours.append(time.perf_counter() - started)
+        assert counted == expected, (counted, expected)
+        cold = BudgetCounter(tokenizer)
+        started = time.perf_counter()
+        cold.report(tools, "openai")
+        reports_cold.append(time.perf_counter() - started)
+    raw_rate = expected / median(raw)
+    our_rate = expected / median(ours)
+    report_rate = expected / median(reports_cold)
+    # The machine is shared: compare each round's figures with the raw figure of the same round.
+    ratio = median([o / r for o, r in zip(ours, raw, strict=True)])
+    report_ratio = median([o / r for o, r in zip(reports_cold, raw, strict=True)])
+
+    return [
+        Row(
+            f"tokens: full count, {TOOLS} tools × 3 shapes ({total_tokens:,} tokens)",
+            median(full),
+            "s",
+            target=f"< {FULL_TARGET_S:g} s",
+            ok=median(full) < FULL_TARGET_S,
+        ),
+        Row(
+            f"tokens: recount after one description edit ({TOOLS} tools)",
+            median(incremental) * 1000,
+            "ms",
+            target=f"< {INCREMENTAL_TARGET_MS:g} ms",
+            ok=median(incremental) * 1000 < INCREMENTAL_TARGET_MS,
+        ),
+        Row(
+            "tokens: list total + parts, cold (vs raw tiktoken)",
+            our_rate / 1e6,
+            "M tok/s",
+            baseline=raw_rate / 1e6,
+            ratio=ratio,
+            target=f"≤ {THROUGHPUT_TARGET:g}× raw",
+            ok=ratio <= THROUGHPUT_TARGET,
+        ),
+        Row(
+            "tokens: full report incl. parts + lints, cold (vs raw)",
+            report_rate / 1e6,
+            "M tok/s",
+            baseline=raw_rate / 1e6,
+            ratio=report_ratio,
+        ),
+    ]
