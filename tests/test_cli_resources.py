@@ -105,7 +105,7 @@ def test_findings_go_to_stderr_and_pages_are_joined() -> None:
 
 
 def test_method_not_found_is_exit_4() -> None:
-    proc = cli("--method", "resources/read", "--uri", "paged://x", "--", *PAGED)
+    proc = cli("--method", "logging/setLevel", "--log-level", "info", "--", *PAGED)
     assert proc.returncode == 4 and last_json(proc.stderr)["code"] == -32601
 
 
