@@ -1,10 +1,19 @@
-"""The UI tests' qasync loop and window fixtures, for this package only (the tests above use asyncio.run)."""
+"""The UI tests' window fixtures for this folder, with a qasync loop that ends with each module.
+
+tests/ui's loop fixture has "package" scope, which for a folder without `__init__.py` lasts the whole
+session: here it would outlive this folder and break the `asyncio.run` tests that follow. The loop
+below is the same pattern (see tests/ui/conftest.py) with module scope.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 UI_TESTS = Path(__file__).parents[2] / "ui"
 if str(UI_TESTS) not in sys.path:
@@ -15,6 +24,20 @@ assert _spec is not None and _spec.loader is not None
 _ui = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_ui)
 
-qloop = _ui.qloop
 isolated_config = _ui.isolated_config
 window = _ui.window
+
+
+@pytest.fixture(scope="module")
+def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
+    import qasync
+
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    yield loop
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
+    loop._QEventLoop__is_running = False  # type: ignore[attr-defined]  # never loop.stop(): see tests/ui/conftest.py
+    asyncio.events._set_running_loop(None)
+    asyncio.set_event_loop(None)
+    loop.close()
