@@ -164,6 +164,19 @@ class AnthropicTokenizer:
         except OSError:
             pass  # a cache that cannot be written only costs a request next time
 
+    def prefetch(self, texts: list[str], workers: int = 4) -> None:
+        """Count many texts with a few requests in flight at once, filling the cache (the first error is raised)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.input_tokens(self.request_body())  # the baseline, once
+        todo = list(dict.fromkeys(t for t in texts if t))
+        todo = [t for t in todo if self.cache_key(self.request_body(t)) not in self._memory]
+        if not todo:
+            return
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="count-tokens") as pool:
+            for future in [pool.submit(self.count, text) for text in todo]:
+                future.result()
+
     # ------------------------------------------------------------------------------------- counting
 
     def count(self, text: str) -> int:

@@ -294,6 +294,19 @@ class BudgetCounter:
         )
         return cost, Pieces(first=first, inner=inner, last=pending, text=text)
 
+    def _strings_needed(self, tools: list[dict[str, Any]], shape: str) -> list[str]:
+        """Every string a non-segmentable tokenizer is asked to count for ``tools`` (members, property
+        descriptions, tools' texts, and descriptions for the lints)."""
+        needed: list[str] = []
+        for tool in tools:
+            prefix, members, suffix = shape_members(tool, shape)
+            needed.extend(fragment for _, _, fragment in members)
+            needed.append(prefix + ",".join(fragment for _, _, fragment in members) + suffix)
+            needed.extend(member("description", d) for d in property_descriptions(tool.get("inputSchema")))
+            if isinstance(tool.get("description"), str):
+                needed.append(tool["description"])
+        return needed
+
     def list_total(self, pieces: list[Pieces], shape: str) -> int:
         """Tokens of the whole list (the tools joined inside the shape's frame), exact.
 
@@ -331,6 +344,9 @@ class BudgetCounter:
         if shape not in SHAPES:
             raise KeyError(f"unknown shape {shape!r}; choose one of {', '.join(SHAPES)}")
         valid = [t for t in tools if isinstance(t, dict)]
+        prefetch = getattr(self.tokenizer, "prefetch", None)
+        if prefetch is not None:  # a remote tokenizer: send the strings this report needs in parallel
+            prefetch(self._strings_needed(valid, shape))
         costs: list[ToolCost] = []
         pieces: list[Pieces] = []
         memo = self._tool_memo[shape]

@@ -179,3 +179,28 @@ def test_needs_a_key_and_never_sends_without_one(monkeypatch: pytest.MonkeyPatch
     assert tokenizer.name == "anthropic" and tokenizer.exact
     assert tokenizer.count("four") == 4
     assert {k.lower(): v for k, v in api.requests[0]["headers"].items()}["x-api-key"] == KEY
+
+
+def test_a_report_prefetches_in_parallel_and_a_second_report_sends_nothing(api: FakeAnthropic) -> None:
+    tools = [
+        {
+            "name": f"tool_{i}",
+            "description": f"Tool {i} description",
+            "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": f"query {i}"}}},
+        }
+        for i in range(6)
+    ]
+    api.delay = 0.05
+    tokenizer = make(api)
+    counter = BudgetCounter(tokenizer)
+    started = time.perf_counter()
+    first = counter.report(tools, "anthropic")
+    elapsed = time.perf_counter() - started
+    sent = len(api.requests)
+    assert sent > 20
+    assert elapsed < sent * api.delay * 0.7  # several requests were in flight at once
+    bodies = [json.dumps(r["body"], sort_keys=True) for r in api.requests]
+    assert len(bodies) == len(set(bodies))  # nothing was asked twice
+    second = BudgetCounter(tokenizer).report(tools, "anthropic")
+    assert len(api.requests) == sent
+    assert second.total == first.total and [t.total for t in second.tools] == [t.total for t in first.tools]
