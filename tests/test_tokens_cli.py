@@ -183,3 +183,12 @@ def test_hostile_names_cannot_drive_the_terminal(tmp_path: Path) -> None:
         assert proc.returncode == 0, proc.stderr
         assert "\x1b" not in proc.stdout and "\\x1b[2J" in proc.stdout
     assert "invalid-name" in proc.stdout
+
+
+def test_streamable_http_target(demo_http: str, demo_snapshot: tuple[Path, dict[str, Any]]) -> None:
+    proc = tokens(demo_http, "--format", "json", "--shape", "all")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["source"] == demo_http
+    _, over_stdio = demo_snapshot
+    assert [r["total"] for r in out["reports"]] == [r["total"] for r in over_stdio["reports"]]
