@@ -204,3 +204,12 @@ def test_loads_in_a_network_namespace_without_network(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "o200k_base " in proc.stdout and "network really off" in proc.stdout
+
+
+def test_parse_ranks() -> None:
+    from inspector.budget.tokenizers import parse_ranks
+
+    assert parse_ranks(b"YQ== 0\nYg== 1\n") == {b"a": 0, b"b": 1}
+    for bad in (b"YQ== 0 1\n", b"YQ==\n", b"YQ== x\n", b"YQ== 0\nYg==1\n"):
+        with pytest.raises(TokenizerError, match="malformed"):
+            parse_ranks(bad)
