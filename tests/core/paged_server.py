@@ -23,6 +23,27 @@ READS = {
     "paged://bad/blob": {"contents": [{"uri": "paged://bad/blob", "mimeType": "image/png", "blob": "!!not base64"}]},
     "paged://bad/both": {"contents": [{"uri": "paged://bad/both", "text": "<b>a</b>", "blob": "YQ=="}, 7]},
 }
+
+
+def tone_wav() -> str:
+    """A 0.1 s silent WAV, base64."""
+    import base64
+    import io
+    import wave
+
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(8000)
+        wav.writeframes(b"\0\0" * 800)
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+MEDIA_MESSAGES = [
+    {"role": "user", "content": {"type": "audio", "mimeType": "audio/wav", "data": tone_wav()}},
+    {"role": "assistant", "content": {"type": "resource_link", "uri": "paged://r/2", "name": "r2"}},
+]
 BAD_MESSAGES = [
     {"role": "system", "content": {"type": "video", "url": "x"}},
     {"role": "assistant", "content": {"type": "text", "text": "<b>not bold</b>"}},
@@ -51,7 +72,8 @@ def answer(message: dict, loop: bool) -> dict | None:
     elif method == "resources/read":
         result = READS.get(params.get("uri"), {"contents": [{"uri": params.get("uri"), "text": "plain"}]})
     elif method == "prompts/get":
-        result = {"messages": [*BAD_MESSAGES, {"role": "user", "content": {"type": "text", "text": str(params)}}]}
+        said = {"role": "user", "content": {"type": "text", "text": str(params)}}
+        result = {"messages": MEDIA_MESSAGES if params.get("name") == "p2" else [*BAD_MESSAGES, said]}
     elif method == "ping":
         result = {}
     else:

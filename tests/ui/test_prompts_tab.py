@@ -10,7 +10,13 @@ from ui_support import connect, dark_palette, screenshot
 from inspector.config.profile import ServerProfile
 from inspector.ui.main_window import MainWindow
 from inspector.ui.prompts_tab import PromptsTab
-from inspector.ui.results import EmbeddedResourceWidget, ImageBlockWidget, TextBlockWidget
+from inspector.ui.results import (
+    AudioBlockWidget,
+    EmbeddedResourceWidget,
+    ImageBlockWidget,
+    ResourceLinkWidget,
+    TextBlockWidget,
+)
 
 EVERYTHING_PROFILE = ServerProfile(name="everything", transport="stdio", command="node", args=[str(EVERYTHING)])
 
@@ -180,3 +186,12 @@ def test_non_conforming_reads_and_prompts_are_shown_and_flagged(qtbot, window: M
     assert tab.view.roles == ["system", "assistant", "(no role)", "user"]
     assert "finding" in tab.view.detail_label.text()
     assert tab.view.blocks[1].pane.text() == "<b>not bold</b>"
+
+    assert tab.prompts.select("name", "p2")
+    get(qtbot, tab, {"a": "x"})
+    audio, link = tab.view.blocks
+    assert isinstance(audio, AudioBlockWidget) and isinstance(link, ResourceLinkWidget)
+    assert tab.view.roles == ["user", "assistant"] and tab.view.state == "ok"
+    link.read_button.click()  # opens the Resources tab and reads the linked resource there
+    assert window.tabs.currentWidget() is resources_tab
+    qtbot.waitUntil(lambda: resources_tab.view.uri == "paged://r/2" and resources_tab.view.state == "ok")

@@ -9,7 +9,7 @@ from ui_support import connect, dark_palette, screenshot
 from inspector.config.profile import ServerProfile
 from inspector.ui.main_window import MainWindow
 from inspector.ui.resources_tab import ResourcesTab
-from inspector.ui.results import EmbeddedResourceWidget, ImageBlockWidget
+from inspector.ui.results import AudioBlockWidget, EmbeddedResourceWidget, ImageBlockWidget
 
 EVERYTHING_PROFILE = ServerProfile(name="everything", transport="stdio", command="node", args=[str(EVERYTHING)])
 
@@ -44,6 +44,12 @@ def test_read_resources_and_an_expanded_template(qtbot, qapp, window: MainWindow
         read(qtbot, tab, "demo://images/gradient.png")
         (image,) = tab.view.blocks
         assert isinstance(image, ImageBlockWidget) and image.viewer.image_size == (64, 64)
+
+        assert tab.resources.select("uri", "demo://audio/a440.wav")
+        read(qtbot, tab, "demo://audio/a440.wav")
+        (audio,) = tab.view.blocks
+        assert isinstance(audio, AudioBlockWidget)
+        qtbot.waitUntil(lambda: 900 <= (audio.duration_ms or 0) <= 1100, timeout=10000)
 
         tab.filter.setText("notes")
         assert tab.resources.heading.text().startswith("Resources (3 of ")
