@@ -71,6 +71,7 @@ class ResourcesTab(QWidget):
         self.listings = 0  # completed refreshes, for tests and the status line
         self.cli_target: Callable[[], list[str] | None] = lambda: None  # set by the window
         self._pending = 0  # list requests of the current refresh still running
+        self._reads = 0  # reads started; only the latest one's answer is shown
         self._build()
         session.stateChanged.connect(self._on_state)
         session.serverEvent.connect(self._on_event)
@@ -392,12 +393,19 @@ class ResourcesTab(QWidget):
         conn = self.conn
         if conn is None:
             return
-        self.view.clear()
-        self.view.status_label.setText("Reading…")
-        self.view.detail_label.setText(uri)
-        self.tasks.start(resources.read_resource(conn, uri), lambda outcome: self._read_done(uri, outcome, reason))
+        self._reads += 1
+        generation = self._reads
+        if not reason.startswith("update"):  # an auto re-read keeps showing the old contents meanwhile
+            self.view.clear()
+            self.view.status_label.setText("Reading…")
+            self.view.detail_label.setText(uri)
+        self.tasks.start(
+            resources.read_resource(conn, uri), lambda outcome: self._read_done(generation, uri, outcome, reason)
+        )
 
-    def _read_done(self, uri: str, outcome: Any, reason: str) -> None:
+    def _read_done(self, generation: int, uri: str, outcome: Any, reason: str) -> None:
+        if generation != self._reads:
+            return  # a later read was started: its answer is the one to show
         if isinstance(outcome, ProtocolError):
             self.view.show_protocol_error(outcome.code, outcome.message, outcome.data)
             self.view.uri = uri
