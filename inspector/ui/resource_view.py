@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QWidget
 
@@ -24,6 +25,8 @@ class ResourceContentsView(ResultView):
         self.uri: str | None = None
 
     def show_read(self, outcome: ReadOutcome, *, reason: str = "") -> None:
+        same = self.uri == outcome.uri
+        position = self.scroll.verticalScrollBar().value()
         self.highlighters = []
         self.uri = outcome.uri
         self.show_result({"content": contents_as_blocks(outcome.contents)})
@@ -38,6 +41,8 @@ class ResourceContentsView(ResultView):
             if isinstance(block, EmbeddedResourceWidget):
                 self._highlight(block)
         self._set_raw(self._raw_of(outcome), "Raw result JSON")
+        if same and position:  # a re-read keeps the reader's place
+            QTimer.singleShot(0, lambda: self.scroll.verticalScrollBar().setValue(position))
 
     def _highlight(self, block: EmbeddedResourceWidget) -> None:
         highlighter = highlight_embedded(block)
