@@ -42,7 +42,7 @@ class ResourceContentsView(ResultView):
                 self._highlight(block)
         self._set_raw(self._raw_of(outcome), "Raw result JSON")
         if same and position:  # a re-read keeps the reader's place
-            QTimer.singleShot(0, lambda: self.scroll.verticalScrollBar().setValue(position))
+            QTimer.singleShot(0, self, lambda: self.scroll.verticalScrollBar().setValue(position))
 
     def _highlight(self, block: EmbeddedResourceWidget) -> None:
         highlighter = highlight_embedded(block)
