@@ -9,6 +9,7 @@ server drives the SDK provider through discovery, registration, PKCE and the tok
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -26,7 +27,7 @@ from inspector.auth.tap import TRANSPORT_NAME
 from inspector.traffic.entry import Direction, Kind
 
 Confirm = Callable[[str], Awaitable[bool]]
-Opener = Callable[[str], Any]
+Opener = Callable[[str], Any]  # async, or a plain function (run on a worker thread)
 
 _PROBE = b'{"jsonrpc":"2.0","id":"mcp-lens-auth-probe","method":"ping"}'
 
@@ -138,9 +139,10 @@ class ServerAuth:
             if not await confirm(url):
                 raise AuthCancelled("sign-in cancelled: the authorization URL was not opened")
             self.log.add("authorize", "opening the authorization URL in the browser; waiting for the redirect")
-            opened = opener(url)
-            if inspect.isawaitable(opened):
-                await opened
+            if inspect.iscoroutinefunction(opener) or inspect.iscoroutinefunction(type(opener).__call__):
+                await opener(url)
+            else:  # webbrowser may wait for the browser it starts (terminal browsers do): not on the loop
+                await asyncio.to_thread(opener, url)
 
         provider = LensOAuthProvider(
             self.server_url,

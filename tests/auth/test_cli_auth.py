@@ -61,3 +61,23 @@ def test_stored_auth_only_refreshes_and_records_the_refresh_redacted(short_token
     assert stored["refresh_token"] not in text and stored["access_token"] not in text
     fresh = json.loads(next(auth_home.glob("*.json")).read_text())["tokens"]
     assert fresh["access_token"] not in text and fresh["access_token"] != stored["access_token"]
+
+
+def test_without_the_flag_the_cli_shows_the_url_signs_in_in_the_browser_and_stores_the_token(
+    oauth_server, auth_home, tmp_path
+):
+    log = tmp_path / "browser.log"
+    browser = f"{sys.executable} {Path(__file__).with_name('fake_browser.py')} {log} %s"
+    argv = [sys.executable, "-m", "inspector", "--cli", "--server-url", oauth_server.url, "--method", "tools/list"]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, env={**cli_env(), "BROWSER": browser})
+    assert proc.returncode == 0, proc.stderr
+    assert [t["name"] for t in json.loads(proc.stdout)["tools"]] == ["whoami"]
+    url, outcome = log.read_text().splitlines()
+    assert outcome == "200 True"
+    assert f"Authorization URL:\n  {url}\n" in proc.stderr  # shown before the browser opened it
+    assert url.startswith(f"http://127.0.0.1:{oauth_server.port}/authorize?")
+    assert len(list(auth_home.glob("*.json"))) == 1
+    # The next run needs no browser at all.
+    again = _cli(oauth_server.url, "--stored-auth-only")
+    assert again.returncode == 0, again.stderr
+    assert oauth_server.stats()["authorizations"] == 1
