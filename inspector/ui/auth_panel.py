@@ -413,6 +413,7 @@ class AuthPanel(QWidget):
         if state != "failed" or auth is None or not auth.needs_sign_in or auth.server_url in self._auto_tried:
             return
         self._auto_tried.add(auth.server_url)
+        self._status("This server needs a sign-in: see the Auth tab")
         tabs = getattr(self.window_, "tabs", None)
         if tabs is not None:
             tabs.setCurrentWidget(self)
