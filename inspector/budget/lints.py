@@ -8,14 +8,12 @@ Codes: ``missing-description``, ``missing-param-description``, ``long-descriptio
 from __future__ import annotations
 
 import re
-import zlib
 from collections import defaultdict
 from dataclasses import dataclass
-from difflib import SequenceMatcher
-from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from inspector.budget.memo import IdentityMemo
+from inspector.budget.similar import NearIndex
 from inspector.budget.tokenizers import Tokenizer
 
 if TYPE_CHECKING:
@@ -26,13 +24,6 @@ SEVERITIES = ("error", "warning", "info")
 PROVIDER_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 # A schema without "type" that still says what it accepts.
 _TYPE_LIKE = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "not")
-
-# Near-duplicate search (see near_duplicates).
-_BANDS = 6  # LSH bands per text
-_ROWS = 2  # min-hashes per band
-_MIN_RESEMBLANCE = 0.4  # estimated word-pair Jaccard below which two texts are not compared character by character
-_MAX_BUCKET = 32  # texts in one band bucket beyond which only neighbours in list order are paired
-_MIN_CHARS = 24  # shorter descriptions are too short to call near-duplicates
 
 
 @dataclass(frozen=True)
@@ -70,28 +61,26 @@ _Found = tuple[str, str, str, str]  # code, severity, path below tools[i], messa
 
 class LintMemo:
     """Caches that make re-linting an unchanged tool list cheap: per-tool results, normalised texts,
-    sketches and similarity ratios, keyed by content or by tool object (memo.py). Owned by a `BudgetCounter`."""
+    the near-duplicate index, keyed by content or by tool object (memo.py). Owned by a `BudgetCounter`."""
 
     MAX = 200_000
 
     def __init__(self) -> None:
         self.tools: dict[tuple[Any, ...], list[_Found]] = {}
         self.normal: dict[str, str] = {}
-        self.ratios: dict[tuple[str, str], float] = {}
-        self.sketches: dict[str, Sketch] = {}
+        self.index = NearIndex()
         self.near: dict[tuple[Any, ...], list[tuple[int, int, float]]] = {}
         self.by_tool = IdentityMemo()
 
     def clear(self) -> None:
         self.tools.clear()
         self.normal.clear()
-        self.ratios.clear()
-        self.sketches.clear()
+        self.index.clear()
         self.near.clear()
         self.by_tool.clear()
 
     def trim(self) -> None:
-        for cache in (self.tools, self.normal, self.ratios, self.sketches):
+        for cache in (self.tools, self.normal):
             if len(cache) > self.MAX:
                 cache.clear()
         if len(self.near) > 8:
@@ -264,92 +253,12 @@ def _duplicates(tools: list[dict[str, Any]], options: LintOptions, memo: LintMem
 def near_duplicates(
     texts: list[tuple[int, str]], threshold: float, memo: LintMemo | None = None
 ) -> list[tuple[int, int, float]]:
-    """Pairs ``(i, j, ratio)`` of distinct normalised texts whose `SequenceMatcher` ratio ≥ threshold.
-
-    Candidates come from MinHash with banding (locality-sensitive hashing): each text's set of word
-    pairs gets `_BANDS` × `_ROWS` min-hashes, and two texts are compared only when all the hashes of one
-    band agree, which pairs with a word-pair Jaccard similarity of 0.75 (one word changed in sixteen)
-    do with probability ≈ 0.99, and unrelated texts almost never. A band shared by more than
-    `_MAX_BUCKET` texts (a family of near-identical descriptions) pairs neighbours in list order only,
-    so the work stays linear and the family is reported as a chain. A candidate pair whose estimated
-    Jaccard similarity is under `_MIN_RESEMBLANCE` is dismissed before the (slow) character comparison.
-    This is a heuristic: copy-pasted descriptions with edited words are found; texts that differ by
-    many scattered characters are not. Sketches are cached per text and ratios per pair of texts, so
-    re-linting after one edit sketches and compares only the edited text.
-    """
+    """Pairs ``(i, j, ratio)`` of the given ``(index, normalised text)`` items whose similarity ratio is
+    ≥ ``threshold`` (see similar.py); the memo's index makes the next call after a small edit cheap."""
     memo = memo if memo is not None else LintMemo()
     key = (threshold, *(text for _, text in texts))
     cached = memo.near.get(key)
-    if cached is not None:
-        return cached
-    buckets: dict[int, list[int]] = defaultdict(list)
-    sketches = memo.sketches
-    for n, (_, text) in enumerate(texts):
-        if len(text) < _MIN_CHARS:
-            continue
-        sketch = sketches.get(text)
-        if sketch is None:
-            sketch = sketches[text] = _sketch(text)
-        for band in sketch[0]:
-            buckets[band].append(n)
-    candidates: set[tuple[int, int]] = set()
-    for docs in buckets.values():
-        if len(docs) < 2:
-            continue
-        if len(docs) <= _MAX_BUCKET:
-            candidates.update((n, m) for a, n in enumerate(docs) for m in docs[a + 1 :])
-        else:
-            candidates.update(pairwise(docs))
-    found: list[tuple[int, int, float]] = []
-    for n, m in sorted(candidates):
-        pair = (texts[n][1], texts[m][1])
-        ratio = memo.ratios.get(pair)
-        if ratio is None:
-            similar = resemblance(sketches[pair[0]], sketches[pair[1]]) >= _MIN_RESEMBLANCE
-            ratio = memo.ratios[pair] = _ratio(pair[0], pair[1], threshold) if similar else 0.0
-        if ratio >= threshold:
-            found.append((texts[n][0], texts[m][0], ratio))
-    memo.near[key] = found
-    return found
-
-
-Sketch = tuple[tuple[int, ...], tuple[int, ...]]  # (band keys, min-hashes)
-_SLOTS = _BANDS * _ROWS
-_GOLDEN = 0x9E3779B97F4A7C15  # Fibonacci hashing spreads a 32-bit CRC over 64 bits
-_MASK = (1 << 64) - 1
-
-
-def resemblance(a: Sketch, b: Sketch) -> float:
-    """Estimated Jaccard similarity of two texts' word-pair sets: the share of equal min-hashes."""
-    return sum(x == y for x, y in zip(a[1], b[1], strict=True)) / len(a[1])
-
-
-def _sketch(text: str) -> Sketch:
-    """One-permutation MinHash of the text's word pairs (its words are single-space separated), densified
-    by rotation, and its band keys. One pass over the pairs instead of one per hash function."""
-    words = text.split(" ")
-    pairs = [a + " " + b for a, b in pairwise(words)] if len(words) > 2 else [text]
-    slots: list[int | None] = [None] * _SLOTS
-    for pair in pairs:
-        h = (zlib.crc32(pair.encode()) * _GOLDEN) & _MASK  # a stable hash: the same lints in every run
-        slot, value = (h >> 40) % _SLOTS, h & 0xFFFFFFFFFF
-        current = slots[slot]
-        if current is None or value < current:
-            slots[slot] = value
-    mins: list[int] = []
-    for i in range(_SLOTS):  # an empty slot borrows the next filled one's value, marked by the distance
-        for step in range(_SLOTS):
-            value = slots[(i + step) % _SLOTS]
-            if value is not None:
-                mins.append(value * _SLOTS + step)
-                break
-    bands = tuple(hash((b, *mins[b * _ROWS : (b + 1) * _ROWS])) for b in range(_BANDS))
-    return bands, tuple(mins)
-
-
-def _ratio(a: str, b: str, threshold: float) -> float:
-    """`SequenceMatcher` ratio, or 0.0 when its cheap upper bounds are already below ``threshold``."""
-    matcher = SequenceMatcher(None, a, b, autojunk=False)
-    if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
-        return 0.0
-    return matcher.ratio()
+    if cached is None:
+        found = memo.index.find([text for _, text in texts], threshold)
+        cached = memo.near[key] = [(texts[n][0], texts[m][0], value) for n, m, value in found]
+    return cached
