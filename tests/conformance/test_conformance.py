@@ -27,11 +27,28 @@ def test_conformance_suite_matches_baseline() -> None:
     assert done == total and int(total) >= 18, required
 
 
-def test_baseline_entries_have_reasons() -> None:
+def _runner():
     spec = importlib.util.spec_from_file_location("conformance_run", HERE / "run.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
-    baseline = module.load_baseline()
+    return module
+
+
+def test_the_runner_fails_on_new_failures_and_stale_entries(capsys) -> None:
+    run = _runner()
+    good, bad = run.Outcome("a", 3, 0, 0), run.Outcome("b", 1, 2, 0, "boom")
+    assert run.report({"a": good}, {}) == 0
+    assert run.report({"a": good, "b": bad}, {}) == 1  # unexpected failure
+    assert run.report({"a": good, "b": bad}, {"b": "known reason"}) == 0  # expected failure
+    assert run.report({"a": good}, {"a": "fixed since"}) == 1  # stale baseline entry
+    assert run.report({"a": run.Outcome("a", 2, 0, 1)}, {}) == 1  # a warning is not a pass
+    assert run.report({}, {}, expected=["c"]) == 1  # a scenario that produced nothing
+    assert run._strip_timestamp("auth/metadata-default-2026-11-22T11-12-42-498Z") == "auth/metadata-default"
+    assert "Conformance: 1/2 scenarios passed" in capsys.readouterr().out
+
+
+def test_baseline_entries_have_reasons() -> None:
+    baseline = _runner().load_baseline()
     assert all(len(reason) > 20 for reason in baseline.values())
