@@ -16,6 +16,7 @@ change, so re-checking after one edit costs about a millisecond for 1,000 texts.
 
 from __future__ import annotations
 
+import threading
 import zlib
 from bisect import insort
 from collections import Counter
@@ -88,13 +89,15 @@ class NearIndex:
         self._texts: list[str] = []
         self._buckets: dict[int, list[int]] = {}
         self._pairs: Counter[tuple[int, int]] = Counter()  # candidate → how many buckets propose it
+        self._lock = threading.Lock()  # the pane counts on a worker thread while the lab counts on the UI thread
 
     def clear(self) -> None:
-        self.sketches.clear()
-        self.ratios.clear()
-        self._texts = []
-        self._buckets = {}
-        self._pairs = Counter()
+        with self._lock:
+            self.sketches.clear()
+            self.ratios.clear()
+            self._texts = []
+            self._buckets = {}
+            self._pairs = Counter()
 
     def _bands(self, text: str) -> tuple[int, ...]:
         if len(text) < MIN_CHARS:
@@ -108,6 +111,10 @@ class NearIndex:
 
     def find(self, texts: list[str], threshold: float) -> list[tuple[int, int, float]]:
         """``(n, m, ratio)`` for positions ``n < m`` whose texts' ratio is ≥ ``threshold``, in order."""
+        with self._lock:
+            return self._find(texts, threshold)
+
+    def _find(self, texts: list[str], threshold: float) -> list[tuple[int, int, float]]:
         if not self._update(texts):
             self._rebuild(texts)
         if len(self.ratios) > self.MAX_CACHE:

@@ -168,3 +168,31 @@ def test_incremental_recount_of_1000_tools_is_fast() -> None:
         best = min(best, time.perf_counter() - started)
     assert report.total == get_tokenizer("o200k_base").count(whole_text(tools, "openai"))
     assert best < 0.1  # the benchmark's target is 20 ms; generous here because the machine is shared
+
+
+def test_one_counter_used_from_two_threads(everything_tools: list[dict[str, Any]]) -> None:
+    """The pane counts on a worker thread while the description lab counts on the UI thread."""
+    import threading
+
+    tokenizer = get_tokenizer("o200k_base")
+    counter = BudgetCounter(tokenizer)
+    expected = {shape: BudgetCounter(tokenizer).report(everything_tools, shape).total for shape in SHAPES}
+    errors: list[BaseException] = []
+
+    def work(seed: int) -> None:
+        try:
+            for n in range(30):
+                edited = list(everything_tools)
+                edited[n % len(edited)] = {**edited[n % len(edited)], "description": f"edit {seed} {n}"}
+                counter.report(edited, SHAPES[n % 3])
+                shape = SHAPES[(n + seed) % 3]
+                assert counter.report(everything_tools, shape).total == expected[shape]
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
