@@ -8,7 +8,7 @@ The gap is small and bounded (`PART_TOLERANCE_BASE`, `PART_TOLERANCE_PER_MEMBER`
 the bound on the demo server's and server-everything's lists with every tokenizer and shape.
 
 The totals themselves are exact for the tiktoken encoders: they are summed from pieces cut at safe
-boundaries (see segments.py), so recounting after one description changes encodes only that tool's text.
+boundaries (see segments.py), so recounting after one description changes encodes only the changed piece.
 """
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ class BudgetCounter:
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
         self._counts: dict[str, int] = {}
-        self._cuts: dict[str, Cut] = {}
+        self._cuts: dict[tuple[bool, str], Cut] = {}
         self._splits: dict[str, Split] = {}
         self._segmentable = bool(getattr(tokenizer, "segmentable", False))
         self.lint_memo = LintMemo()
@@ -218,11 +218,12 @@ class BudgetCounter:
 
     def _cut(self, part: str | None, fragment: str, tool: dict[str, Any]) -> Cut:
         """A member cut into pieces (see `cut_member`) with its tokens and property-description tokens; cached."""
-        cached = self._cuts.get(fragment)
+        key = (part == "input_schema", fragment)
+        cached = self._cuts.get(key)
         if cached is not None:
             return cached
         inner: list[str] = []
-        if part == "input_schema":
+        if key[0]:
             inner = [member("description", d) for d in property_descriptions(tool.get("inputSchema"))]
         pieces = cut_member(fragment, inner) if self._segmentable else None
         if pieces is None:
@@ -231,7 +232,7 @@ class BudgetCounter:
             head, closed, tail = pieces
             tokens = self.count(head) + sum(map(self.count, closed)) + self.count(tail)
         described = sum(map(self._member_tokens, inner))
-        cached = self._cuts[fragment] = Cut(pieces, tokens, described)
+        cached = self._cuts[key] = Cut(pieces, tokens, described)
         return cached
 
     def _member_tokens(self, fragment: str) -> int:
