@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import json
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Mapping
@@ -35,17 +34,10 @@ class Backend(Protocol):
 
 
 def default_auth_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """`$XDG_CONFIG_HOME/mcp-lens/auth` (or the platform's config folder)."""
-    environ = os.environ if environ is None else environ
-    home = Path.home()
-    if sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    elif sys.platform == "win32":
-        base = Path(environ["APPDATA"]) if environ.get("APPDATA") else home / "AppData" / "Roaming"
-    else:
-        xdg = environ.get("XDG_CONFIG_HOME", "")
-        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".config"
-    return base / "mcp-lens" / "auth"
+    """`auth/` beside the profiles file: `$XDG_CONFIG_HOME/mcp-lens/auth` (or the platform's config folder)."""
+    from inspector.config.store import default_path
+
+    return default_path(environ=environ).parent / "auth"
 
 
 def record_key(server_url: str) -> str:

@@ -51,8 +51,13 @@ class OAuthTap(httpx2.AsyncBaseTransport):
             if self.log is not None:
                 self.log.add(step, describe(step, request.method, url, None) + f" ({exchange.error})", ok=False)
             raise
-        content = await response.aread()
-        safe_answer, _ = redact_body(content, response.headers.get("content-type", ""))
+        # Pass the raw bytes on (a gzip body must be decoded once, by the client); record the decoded text.
+        raw = b"".join([chunk async for chunk in response.aiter_raw()])
+        await response.aclose()
+        answer = httpx2.Response(
+            response.status_code, headers=response.headers, content=raw, request=request, extensions=response.extensions
+        )
+        safe_answer, _ = redact_body(answer.content, response.headers.get("content-type", ""))
         exchange.status = response.status_code
         exchange.response_body = safe_answer.decode("utf-8", "replace")
         status_line = f"HTTP {response.status_code} {response.reason_phrase}".encode()
@@ -66,13 +71,7 @@ class OAuthTap(httpx2.AsyncBaseTransport):
         if self.log is not None:
             ok = response.status_code < 400 or (step == "discovery" and response.status_code == 404)
             self.log.add(step, describe(step, request.method, url, response.status_code), exchange=exchange, ok=ok)
-        return httpx2.Response(
-            response.status_code,
-            headers=response.headers,
-            content=content,
-            request=request,
-            extensions=response.extensions,
-        )
+        return answer
 
     def _record(self, direction: Direction, raw: bytes, meta: dict[str, Any], *, kind: bool = False) -> Any:
         if self.store is None:

@@ -1,0 +1,73 @@
+"""The OAuth tap against a real loopback HTTP server: gzip bodies pass through intact, the record is redacted."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import httpx2
+import uvicorn
+from lens_support import free_port
+from starlette.applications import Starlette
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from inspector.auth.events import AuthLog
+from inspector.auth.tap import OAUTH_EXTENSION, OAuthRouter, OAuthTap
+from inspector.traffic.store import TrafficStore
+
+TOKEN = "very-secret-token-" * 20
+
+
+async def _token(_request: Request) -> JSONResponse:
+    return JSONResponse({"access_token": TOKEN, "token_type": "Bearer", "expires_in": 60})
+
+
+def test_gzip_token_response_reaches_the_client_once_decoded_and_is_recorded_redacted() -> None:
+    app = Starlette(routes=[Route("/token", _token, methods=["POST"])])
+    app.add_middleware(GZipMiddleware, minimum_size=10)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    store, log = TrafficStore(), AuthLog()
+    mcp_seen: list[str] = []
+
+    class McpSide(httpx2.AsyncBaseTransport):
+        async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+            mcp_seen.append(str(request.url))
+            return httpx2.Response(204)
+
+    async def run() -> httpx2.Response:
+        router = OAuthRouter(McpSide(), OAuthTap(store, log, httpx2.AsyncHTTPTransport()))
+        async with httpx2.AsyncClient(transport=router) as client:
+            request = client.build_request(
+                "POST",
+                f"http://127.0.0.1:{port}/token",
+                data={"grant_type": "authorization_code", "code": "the-code", "code_verifier": "v" * 43},
+                headers={"Accept-Encoding": "gzip"},
+            )
+            request.extensions[OAUTH_EXTENSION] = True
+            answer = await client.send(request)
+            await client.get(f"http://127.0.0.1:{port}/mcp")  # unmarked: the MCP side
+            return answer
+
+    try:
+        answer = asyncio.run(run())
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    assert answer.headers["content-encoding"] == "gzip"
+    assert answer.json()["access_token"] == TOKEN
+    assert mcp_seen == [f"http://127.0.0.1:{port}/mcp"]
+    recorded = b"\n".join(entry.raw for entry in store)
+    assert TOKEN.encode() not in recorded and b"the-code" not in recorded and b"v" * 43 not in recorded
+    assert b'"access_token": "<redacted>"' in recorded
+    assert [event.step for event in log.events] == ["token"]
+    assert log.events[0].exchange is not None and log.events[0].exchange.status == 200
