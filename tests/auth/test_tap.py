@@ -37,15 +37,9 @@ def test_gzip_token_response_reaches_the_client_once_decoded_and_is_recorded_red
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.05)
     store, log = TrafficStore(), AuthLog()
-    mcp_seen: list[str] = []
-
-    class McpSide(httpx2.AsyncBaseTransport):
-        async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-            mcp_seen.append(str(request.url))
-            return httpx2.Response(204)
 
     async def run() -> httpx2.Response:
-        router = OAuthRouter(McpSide(), OAuthTap(store, log, httpx2.AsyncHTTPTransport()))
+        router = OAuthRouter(httpx2.AsyncHTTPTransport(), OAuthTap(store, log, httpx2.AsyncHTTPTransport()))
         async with httpx2.AsyncClient(transport=router) as client:
             request = client.build_request(
                 "POST",
@@ -55,7 +49,8 @@ def test_gzip_token_response_reaches_the_client_once_decoded_and_is_recorded_red
             )
             request.extensions[OAUTH_EXTENSION] = True
             answer = await client.send(request)
-            await client.get(f"http://127.0.0.1:{port}/mcp")  # unmarked: the MCP side
+            unmarked = await client.get(f"http://127.0.0.1:{port}/mcp")  # the MCP side: not the OAuth tap's
+            assert unmarked.status_code == 404
             return answer
 
     try:
@@ -65,7 +60,7 @@ def test_gzip_token_response_reaches_the_client_once_decoded_and_is_recorded_red
         thread.join(10)
     assert answer.headers["content-encoding"] == "gzip"
     assert answer.json()["access_token"] == TOKEN
-    assert mcp_seen == [f"http://127.0.0.1:{port}/mcp"]
+    assert len(store) == 2  # the token request and its answer; the unmarked request went elsewhere
     recorded = b"\n".join(entry.raw for entry in store)
     assert TOKEN.encode() not in recorded and b"the-code" not in recorded and b"v" * 43 not in recorded
     assert b'"access_token": "<redacted>"' in recorded
