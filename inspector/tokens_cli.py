@@ -130,7 +130,9 @@ def _parser() -> argparse.ArgumentParser:
     gate = p.add_argument_group("budget and diff (for CI)")
     gate.add_argument("--max-tokens", type=int, metavar="N", help="exit 8 when a total (with overhead) is over N")
     gate.add_argument("--save", metavar="FILE", help="save a snapshot of the tool list")
-    gate.add_argument("--baseline", metavar="FILE", help="diff against this snapshot (or tools/list JSON)")
+    gate.add_argument(
+        "--baseline", metavar="FILE", help="diff against a snapshot or tools/list JSON (in the first --shape)"
+    )
     gate.add_argument("--max-growth", metavar="P%", help="with --baseline: exit 9 when the total grew by more")
     lint = p.add_argument_group("lints")
     lint.add_argument("--max-description-tokens", type=int, default=300, metavar="N")
