@@ -192,3 +192,15 @@ def test_streamable_http_target(demo_http: str, demo_snapshot: tuple[Path, dict[
     assert out["source"] == demo_http
     _, over_stdio = demo_snapshot
     assert [r["total"] for r in out["reports"]] == [r["total"] for r in over_stdio["reports"]]
+
+
+def test_config_file_target(tmp_path: Path, demo_snapshot: tuple[Path, dict[str, Any]]) -> None:
+    config = tmp_path / "mcp.json"
+    entry = {"command": sys.executable, "args": ["-m", "inspector.demo"], "env": {"PYTHONPATH": str(REPO)}}
+    config.write_text(json.dumps({"mcpServers": {"demo": entry, "other": {"command": "false"}}}))
+    proc = tokens("--config", str(config), "--server", "demo", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    _, over_demo = demo_snapshot
+    assert json.loads(proc.stdout)["reports"][0]["total"] == over_demo["reports"][0]["total"]
+    missing = tokens("--config", str(config), "--server", "nope")
+    assert missing.returncode == 2 and "nope" in error_line(missing)["message"]
