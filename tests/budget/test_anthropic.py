@@ -204,3 +204,43 @@ def test_a_report_prefetches_in_parallel_and_a_second_report_sends_nothing(api: 
     second = BudgetCounter(tokenizer).report(tools, "anthropic")
     assert len(api.requests) == sent
     assert second.total == first.total and [t.total for t in second.tools] == [t.total for t in first.tools]
+
+
+def test_cli_with_the_anthropic_encoding(api: FakeAnthropic, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from lens_support import REPO
+
+    tools = [{"name": "echo", "description": "Echo the input", "inputSchema": {"type": "object"}}]
+    (tmp_path / "tools.json").write_text(json.dumps({"tools": tools}))
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "ANTHROPIC_API_KEY": KEY,
+        "ANTHROPIC_BASE_URL": api.url,
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    }
+    command = [sys.executable, "-m", "inspector", "tokens", "--tools-file", str(tmp_path / "tools.json")]
+    proc = subprocess.run(
+        [*command, "--encoding", "anthropic", "--shape", "anthropic", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)["reports"][0]
+    assert report["tokenizer"] == "anthropic" and report["exact"]
+    assert report["total"] == len(
+        json.dumps([{"name": "echo", "description": "Echo the input", "input_schema": {"type": "object"}}])
+    )
+    assert "count_tokens API" in report["note"]
+    assert list((tmp_path / "cache" / "mcp-lens" / "anthropic-count-tokens").glob("*.json"))
+    api.status = 401
+    proc = subprocess.run(
+        [*command, "--encoding", "anthropic", "--no-lints"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert proc.returncode == 10
+    assert "rejected the API key (401)" in proc.stderr and KEY not in proc.stderr
