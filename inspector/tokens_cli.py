@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from inspector.cliargs import CliArgs, UsageError
@@ -78,7 +78,6 @@ class TokensArgs:
     max_description_tokens: int = 300
     max_tools: int = 40
     lints: bool = True
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _split(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -255,6 +254,13 @@ def main(argv: list[str] | None = None) -> int:
         profile = None if args.tools_file else _profile(args.conn)
     except (UsageError, ValueError) as exc:
         return _fail({"error": "usage", "message": str(exc)}, EXIT_USAGE)
+    if args.encoding == "anthropic":  # no key: say so before starting any server
+        from inspector.budget.tokenizers import TokenizerError, get_tokenizer
+
+        try:
+            get_tokenizer("anthropic")
+        except TokenizerError as exc:
+            return _fail({"error": "tokenizer", "message": str(exc)}, EXIT_TOKENIZER)
     process = None
     if profile is not None and profile.transport == "stdio":
         from inspector.transports.process import SpawnError
