@@ -13,6 +13,7 @@ STEPS = (
     "open main window",
     "connect to the embedded demo server",
     "call echo",
+    "call generate_tone",
     "call generate_image",
     "render the result",
     "close and stop the server",

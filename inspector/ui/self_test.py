@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QApplication
 
 ECHO_TEXT = "MCP Lens self-test ✓"
 IMAGE_SIZE = 48
+TONE_SECONDS = 0.5
 SCREENSHOT_ENV = "MCP_LENS_SELF_TEST_SCREENSHOTS"  # a folder: keep the rendered result and window there
 
 
@@ -132,6 +133,22 @@ class SelfTest:
             raise SelfTestFailure(f"the image decoded as {size}, expected {IMAGE_SIZE}x{IMAGE_SIZE}")
         return f"PNG decoded, {size[0]}x{size[1]} px"
 
+    async def call_tone(self) -> str:
+        """Audio goes through QtMultimedia's FFmpeg backend: a bundle missing its libraries fails here."""
+        from inspector.ui.results.audio_block import AudioBlockWidget
+
+        await self.call("generate_tone", {"frequency": 440, "duration": TONE_SECONDS})
+        view = self.window.workbench.result
+        blocks = [b for b in view.blocks if isinstance(b, AudioBlockWidget)]
+        if not blocks or blocks[0].player is None:
+            names = [type(b).__name__ for b in view.blocks]
+            raise SelfTestFailure(f"no playable audio block in the result view (blocks: {names})")
+        block = blocks[0]
+        await wait_for(lambda: block.media_duration_ms > 0, self.step_timeout, "the media backend to load the WAV")
+        if abs(block.media_duration_ms - TONE_SECONDS * 1000) > 100:
+            raise SelfTestFailure(f"the media backend says {block.media_duration_ms} ms, expected {TONE_SECONDS} s")
+        return f"media backend decoded {block.media_duration_ms} ms"
+
     async def render(self) -> str:
         view = self.window.workbench.result
         self.app.processEvents()
@@ -157,6 +174,7 @@ class SelfTest:
         await self.step("open main window", self.open_window)
         await self.step("connect to the embedded demo server", self.connect_demo)
         await self.step("call echo", self.call_echo)
+        await self.step("call generate_tone", self.call_tone)
         await self.step("call generate_image", self.call_image)
         await self.step("render the result", self.render)
         await self.step("close and stop the server", self.close)
