@@ -225,7 +225,7 @@ class BudgetCounter:
         inner: list[str] = []
         if key[0]:
             inner = [member("description", d) for d in property_descriptions(tool.get("inputSchema"))]
-        pieces = cut_member(fragment, inner) if self._segmentable else None
+        pieces = cut_member(fragment, inner, self.split) if self._segmentable else None
         if pieces is None:
             tokens = self.count(fragment)
         else:

@@ -73,23 +73,25 @@ def join_segments(
     return segments
 
 
-def cut_member(text: str, inner: list[str] | tuple[str, ...] = ()) -> tuple[str, list[str], str] | None:
+def cut_member(
+    text: str, inner: list[str] | tuple[str, ...] = (), split: Callable[[str], Split] = split_safe
+) -> tuple[str, list[str], str] | None:
     """``(head, closed, tail)``: ``text`` cut at its first and last safe boundaries and, between them, at the
     first and last safe boundaries of each ``inner`` string found in it (e.g. the property descriptions'
     ``"description":"…"`` members inside a schema). ``head + "".join(closed) + tail == text``.
 
     Cutting around the inner strings makes their long middles pieces of their own, so a property
     description's text is encoded once for both its own count and the schema's. None when ``text``
-    has no safe boundary.
+    has no safe boundary. ``split`` may be a caching wrapper of `split_safe`.
     """
-    split = split_safe(text)
-    if split is None:
+    outer = split(text)
+    if outer is None:
         return None
-    start, end = len(split[0]), len(text) - len(split[2])
+    start, end = len(outer[0]), len(text) - len(outer[2])
     cuts = {start, end}
     used: list[tuple[int, int]] = []
     for fragment in inner:
-        parts = split_safe(fragment)
+        parts = split(fragment)
         if parts is None:
             continue
         at = text.find(fragment)
