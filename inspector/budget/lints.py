@@ -66,23 +66,20 @@ class LintMemo:
     MAX = 200_000
 
     def __init__(self) -> None:
-        self.tools: dict[tuple[Any, ...], list[_Found]] = {}
         self.normal: dict[str, str] = {}
         self.index = NearIndex()
         self.near: dict[tuple[Any, ...], list[tuple[int, int, float]]] = {}
         self.by_tool = IdentityMemo()
 
     def clear(self) -> None:
-        self.tools.clear()
         self.normal.clear()
         self.index.clear()
         self.near.clear()
         self.by_tool.clear()
 
     def trim(self) -> None:
-        for cache in (self.tools, self.normal):
-            if len(cache) > self.MAX:
-                cache.clear()
+        if len(self.normal) > self.MAX:
+            self.normal.clear()
         if len(self.near) > 8:
             self.near.clear()
 
@@ -104,8 +101,6 @@ def lint_tools(
 
     ``counter`` reuses its cached counts; ``memo`` (kept between calls) makes re-linting an edited list cheap.
     """
-    from inspector.budget.shapes import dumps
-
     options = options or LintOptions()
     memo = memo if memo is not None else LintMemo()
     memo.trim()
@@ -129,17 +124,7 @@ def lint_tools(
         name = _tool_name(tool)
         found = memo.by_tool.get(tool, options.max_description_tokens)
         if found is None:
-            schema = tool.get("inputSchema")
-            key = (
-                name,
-                tool.get("name") is None,
-                tool.get("description") if isinstance(tool.get("description"), str) else None,
-                dumps(schema) if isinstance(schema, dict) else None,
-                options.max_description_tokens,
-            )
-            found = memo.tools.get(key)
-            if found is None:
-                found = memo.tools[key] = _lint_tool(tool, options, count)
+            found = _lint_tool(tool, options, count)
             memo.by_tool.put(tool, found, options.max_description_tokens)
         lints.extend(
             Lint(code, severity, name, f"tools[{i}]{path}", message) for code, severity, path, message in found
