@@ -68,6 +68,7 @@ class Legend(QWidget):
                 {"schema": "schema (input + output)", "rest": "rest (name, title, annotations, JSON)"}.get(name, name)
             )
             text.setTextFormat(Qt.TextFormat.PlainText)
+            text.setMinimumWidth(24)  # the legend may be clipped rather than widen the window
             layout.addWidget(text)
             layout.addSpacing(8)
         layout.addStretch(1)

@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtGui import QColor, QGuiApplication
-from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QWidget
 
 DESCRIPTION_COLOR = QColor("#4c8bf5")
 SCHEMA_COLOR = QColor("#e3a008")
@@ -29,6 +29,13 @@ def plain_label(text: str = "", *, wrap: bool = False) -> QLabel:
     label.setWordWrap(wrap)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
+
+
+def compact_combo(box: QComboBox, chars: int = 12) -> QComboBox:
+    """A combo box whose minimum width is `chars` characters, not its longest item: the pane stays narrow."""
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(chars)
+    return box
 
 
 def fmt_int(value: int | None) -> str:

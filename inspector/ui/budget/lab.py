@@ -14,7 +14,7 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.budget.breakdown import BudgetReport
-from inspector.ui.budget.common import copy_text, fmt_delta, plain_label
+from inspector.ui.budget.common import compact_combo, copy_text, fmt_delta, plain_label
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
 from inspector.ui.budget.lab_fields import TOOL_DESCRIPTION, Path, description_paths, read_at, with_text
 from inspector.ui.budget.lints_view import LintsView
@@ -60,10 +60,10 @@ class DescriptionLab(QWidget):
         notice.setFont(font)
         self.tool_box = QComboBox()
         self.tool_box.setObjectName("labTool")
-        self.tool_box.setMinimumContentsLength(24)
+        compact_combo(self.tool_box, 16)
         self.field_box = QComboBox()
         self.field_box.setObjectName("labField")
-        self.field_box.setMinimumContentsLength(24)
+        compact_combo(self.field_box, 16)
         self.editor = QPlainTextEdit()
         self.editor.setObjectName("labEditor")
         self.editor.setPlaceholderText("(no description — type one to see what it costs)")
@@ -96,15 +96,13 @@ class DescriptionLab(QWidget):
         self.reset_all.clicked.connect(self.reset_everything)
 
     def _build_layout(self, notice: QLabel) -> None:
-        pick = QHBoxLayout()
-        pick.addWidget(QLabel("Tool"))
-        pick.addWidget(self.tool_box, 1)
-        pick.addWidget(QLabel("Description"))
-        pick.addWidget(self.field_box, 1)
-        buttons = QHBoxLayout()
-        for button in (self.copy_description, self.copy_tool, self.reset_field, self.reset_all):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
+        pick = QFormLayout()
+        pick.addRow("Tool", self.tool_box)
+        pick.addRow("Description", self.field_box)
+        buttons = QGridLayout()  # two rows of two: the lab stays narrow enough for a small window
+        for index, button in enumerate((self.copy_description, self.copy_tool, self.reset_field, self.reset_all)):
+            buttons.addWidget(button, index // 2, index % 2)
+        buttons.setColumnStretch(2, 1)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -126,7 +124,7 @@ class DescriptionLab(QWidget):
         preview = QWidget()
         preview_layout = QVBoxLayout(preview)
         preview_layout.setContentsMargins(0, 0, 0, 0)
-        preview_layout.addWidget(plain_label("The edited tool, as JSON (what “Copy tool JSON” copies)"))
+        preview_layout.addWidget(plain_label("The edited tool, as JSON (what “Copy tool JSON” copies)", wrap=True))
         preview_layout.addWidget(self.preview, 1)
         lower.addWidget(preview)
         lower.setSizes([200, 400])

@@ -142,7 +142,7 @@ class BudgetPane(QWidget):
             action.triggered.connect(slot)
             self.addAction(action)
             self.actions_by_name[key] = action
-        for key, label in (("save", "Save snapshot…"), ("diff", "Diff snapshots…")):
+        for key, label in (("save", "Snapshot…"), ("diff", "Diff…")):
             action = self.actions_by_name[key]
             button = QPushButton(label)
             button.setToolTip(f"{action.text()} ({action.shortcut().toString()})")

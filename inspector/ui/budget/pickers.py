@@ -8,6 +8,7 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox, QWidget
 
 from inspector.budget.breakdown import CONTEXT_WINDOWS, SHAPES
+from inspector.ui.budget.common import compact_combo
 from inspector.ui.budget.engine import ANTHROPIC, tokenizer_choices
 
 SHAPE_LABELS = {"mcp": "MCP tools/list", "openai": "OpenAI tools", "anthropic": "Anthropic tools"}
@@ -44,6 +45,8 @@ class BudgetPickers(QWidget):
         self.custom.setObjectName("budgetCustomWindow")
         self.custom.setGroupSeparatorShown(True)
         self.custom.setSuffix(" tokens")
+        compact_combo(self.tokenizer, 14)
+        compact_combo(self.shape, 10)
         self._restore()
 
         layout = QHBoxLayout(self)
