@@ -41,13 +41,10 @@ def sketch(text: str) -> Sketch:
     """One-permutation MinHash of the word pairs of ``text`` (single-space separated words) and its band keys."""
     words = text.split(" ")
     pairs = [a + " " + b for a, b in pairwise(words)] if len(words) > 2 else [text]
-    slots: list[int | None] = [None] * _SLOTS
-    for pair in pairs:
-        h = (zlib.crc32(pair.encode()) * _GOLDEN) & _MASK
-        slot, value = (h >> 40) % _SLOTS, h & 0xFFFFFFFFFF
-        current = slots[slot]
-        if current is None or value < current:
-            slots[slot] = value
+    hashes = sorted(((c * _GOLDEN) & _MASK for c in map(zlib.crc32, map(str.encode, pairs))), reverse=True)
+    # slot h % S, value h // S: within a slot, value order is hash order, so the last write is the minimum
+    best = {h % _SLOTS: h // _SLOTS for h in hashes}
+    slots = [best.get(i) for i in range(_SLOTS)]
     mins: list[int] = []
     for i in range(_SLOTS):  # an empty slot borrows the next filled one's value, marked by the distance
         for step in range(_SLOTS):
