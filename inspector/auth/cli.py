@@ -12,17 +12,11 @@ import sys
 import webbrowser
 from typing import Any
 
+from inspector.auth.applies import wants_oauth  # noqa: F401  # re-exported for the CLI
 from inspector.auth.browser import check_browser_url
 from inspector.auth.errors import AuthRequired
 from inspector.auth.signin import ServerAuth
 from inspector.core.errors import LensError
-
-
-def wants_oauth(profile: Any) -> bool:
-    """HTTP/SSE profiles without a static Authorization header or bearer token."""
-    if getattr(profile, "transport", "stdio") not in ("http", "sse") or getattr(profile, "bearer_token", None):
-        return False
-    return not any(key.lower() == "authorization" for key in (getattr(profile, "headers", None) or {}))
 
 
 def terminal_opener(url: str) -> None:

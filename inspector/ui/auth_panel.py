@@ -33,14 +33,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.auth.applies import wants_oauth
 from inspector.auth.browser import check_browser_url, open_in_browser
-from inspector.auth.cli import wants_oauth
 from inspector.auth.errors import AuthError
 from inspector.auth.events import AuthEvent
-from inspector.auth.signin import ServerAuth
-from inspector.auth.storage import Backend, open_backend
 from inspector.config.profile import ServerProfile
 from inspector.ui.auth_client_box import ClientBox
+
+if TYPE_CHECKING:  # the auth modules import the SDK (~0.7 s): only once an HTTP server needs OAuth
+    from inspector.auth.signin import ServerAuth
+    from inspector.auth.storage import Backend
 
 if TYPE_CHECKING:
     from inspector.ui.main_window import MainWindow
@@ -101,16 +103,28 @@ async def ask_to_open(parent: QWidget, url: str, server: str) -> bool:
         dialog.deleteLater()
 
 
+def _open_backend() -> Backend:
+    from inspector.auth.storage import open_backend
+
+    return open_backend()
+
+
+def _server_auth(profile: ServerProfile, backend: Backend, log: Any) -> ServerAuth:
+    from inspector.auth.signin import ServerAuth
+
+    return ServerAuth(profile, backend=backend, log=log)
+
+
 class AuthPanel(QWidget):
     """The Auth tab. `provider_for` is what `SessionController.auth_for` calls."""
 
-    def __init__(self, window: Any, *, backend: Callable[[], Backend] = open_backend) -> None:
+    def __init__(self, window: Any, *, backend: Callable[[], Backend] | None = None) -> None:
         super().__init__()
         self.setObjectName("authPanel")
         self.window_ = window
         self.session = window.session
         self.store = window.store
-        self._backend_factory = backend
+        self._backend_factory = backend or _open_backend
         self._backend: Backend | None = None
         self.auths: dict[str, ServerAuth] = {}
         self.profile: ServerProfile | None = None
@@ -150,17 +164,15 @@ class AuthPanel(QWidget):
         self.client_button = QPushButton("OAuth &client…")
         self.client_button.setCheckable(True)
         self.client_button.setToolTip("A pre-registered client id/secret and extra scopes for this server")
-        for button in (
-            self.sign_in_button,
-            self.sign_out_button,
-            self.refresh_button,
-            self.cancel_button,
-            self.show_token_button,
-            self.client_button,
-        ):
+        for button in (self.sign_in_button, self.refresh_button, self.sign_out_button, self.cancel_button):
             row.addWidget(button)
         row.addStretch(1)
         layout.addLayout(row)
+        extras = QHBoxLayout()  # a second row keeps the tab narrow enough for a small window
+        extras.addWidget(self.show_token_button)
+        extras.addWidget(self.client_button)
+        extras.addStretch(1)
+        layout.addLayout(extras)
         self.sign_in_button.clicked.connect(lambda: self.start(self.sign_in()))
         self.sign_out_button.clicked.connect(self.sign_out)
         self.refresh_button.clicked.connect(lambda: self.start(self.refresh_token()))
@@ -207,7 +219,7 @@ class AuthPanel(QWidget):
             if self._backend is None:
                 self._backend = self._backend_factory()
             log = auth.log if auth is not None else None
-            auth = self.auths[profile.url] = ServerAuth(profile, backend=self._backend, log=log)
+            auth = self.auths[profile.url] = _server_auth(profile, self._backend, log)
         return auth
 
     def provider_for(self, profile: ServerProfile) -> Any:
@@ -223,7 +235,7 @@ class AuthPanel(QWidget):
         if self._backend is None:
             self._backend = self._backend_factory()
         log = old.log if old is not None else None
-        self.auths[profile.url] = ServerAuth(profile, backend=self._backend, log=log)
+        self.auths[profile.url] = _server_auth(profile, self._backend, log)
         self.auths[profile.url].log.add("info", "OAuth client settings changed; they apply from the next sign-in")
         self.refresh_state()
 
