@@ -198,10 +198,5 @@ def cli_command(target: list[str] | None, method: str, params: Any) -> str | Non
 
     from inspector.traffic.commands import cli_words
 
-    options = cli_options(method, params)
-    words = cli_words(target or [], "ping", None)
-    if options is None or words is None:
-        return None
-    at = words.index("--method")
-    words[at : at + 2] = options
-    return shlex.join(words)
+    words = cli_words(target or [], method, params)
+    return shlex.join(words) if words is not None else None

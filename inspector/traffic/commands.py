@@ -35,8 +35,23 @@ def cli_words(target: Sequence[str], method: str, params: Any) -> list[str] | No
     a server command goes last after ``--``, so its flags can never be taken for ours. A target may
     hold both: options (e.g. ``-e K=V``), then ``--``, then the command.
     """
-    if method not in CLI_METHODS or not target:
+    options = method_options(method, params)
+    if options is None or not target:
         return None
+    if "--" in target:
+        cut = list(target).index("--")
+        return ["mcp-lens", "--cli", *target[:cut], *options, *target[cut:]]
+    if target[0].startswith("-"):
+        return ["mcp-lens", "--cli", *target, *options]
+    return ["mcp-lens", "--cli", *options, "--", *target]
+
+
+def method_options(method: str, params: Any) -> list[str] | None:
+    """The `--method …` options repeating one request, or None if the CLI cannot express it."""
+    if method not in CLI_METHODS:
+        from inspector.cli_resources import cli_options  # resources/*, prompts/*, logging/setLevel
+
+        return cli_options(method, params)
     options = ["--method", method]
     if method == "tools/call":
         if not isinstance(params, dict) or not isinstance(params.get("name"), str):
@@ -47,16 +62,11 @@ def cli_words(target: Sequence[str], method: str, params: Any) -> list[str] | No
             return None
         if arguments:
             options += ["--tool-args-json", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
-    if "--" in target:
-        cut = list(target).index("--")
-        return ["mcp-lens", "--cli", *target[:cut], *options, *target[cut:]]
-    if target[0].startswith("-"):
-        return ["mcp-lens", "--cli", *target, *options]
-    return ["mcp-lens", "--cli", *options, "--", *target]
+    return options
 
 
 def cli_command(target: Sequence[str] | None, entry: Entry) -> str | None:
-    """`mcp-lens --cli …` for an outgoing initialize / tools/list / tools/call / ping request."""
+    """`mcp-lens --cli …` for an outgoing request the CLI can send (tools, resources, prompts, ping…)."""
     message = request_message(entry)
     if message is None or not target:
         return None

@@ -212,7 +212,9 @@ class TrafficView(QWidget):
         self.copy_action.setEnabled(entry is not None)
         self.pair_action.setEnabled(entry is not None and entry.peer_seq is not None)
         self.cli_action.setEnabled(
-            outgoing_request and self._cli_target is not None and entry.method in copy_formats.CLI_METHODS
+            outgoing_request
+            and self._cli_target is not None
+            and copy_formats.cli_command(self._cli_target, entry) is not None
         )
         self.curl_action.setEnabled(
             entry is not None and copy_formats.http_request_of(entry, self.store.by_seq) is not None

@@ -57,7 +57,9 @@ def test_cli_for_other_methods_and_option_targets() -> None:
     init = request(store, "initialize", {"protocolVersion": "2025-06-18"})
     assert "--method initialize" in cli_command(["node", "s.js"], init)
     assert cli_command(None, ping) is None, "unknown target"
-    assert cli_command(["x"], request(store, "resources/list")) is None, "the CLI cannot send it"
+    assert cli_command(["x"], request(store, "completion/complete")) is None, "the CLI cannot send it"
+    read = cli_command(["node", "s.js"], request(store, "resources/read", {"uri": "demo://notes/1"}))
+    assert read == "mcp-lens --cli --method resources/read --uri demo://notes/1 -- node s.js"
     response = store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":2,"result":{}}')
     assert cli_command(["x"], response) is None, "only outgoing requests"
     assert cli_words(["x"], "tools/call", {"arguments": {}}) is None, "a call without a tool name"
