@@ -46,6 +46,10 @@ def dark_palette():
         QPalette.ColorRole.ButtonText: "#e6edf3",
         QPalette.ColorRole.Highlight: "#1f6feb",
         QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.PlaceholderText: "#8b949e",
+        QPalette.ColorRole.ToolTipBase: "#262c36",
+        QPalette.ColorRole.ToolTipText: "#e6edf3",
+        QPalette.ColorRole.Link: "#58a6ff",
     }.items():
         palette.setColor(role, QColor(color))
     return palette
