@@ -115,11 +115,10 @@ class ToolCost:
 
 @dataclass(frozen=True)
 class Cut:
-    """One member: its pieces (None when it has no safe boundary), tokens, and property-description tokens."""
+    """One member: its pieces (None when it has no safe boundary) and the property descriptions inside it."""
 
     pieces: tuple[str, list[str], str] | None
-    tokens: int
-    described: int
+    inner: list[str]
 
 
 @dataclass(frozen=True)
@@ -217,23 +216,25 @@ class BudgetCounter:
         return total, len(members)
 
     def _cut(self, part: str | None, fragment: str, tool: dict[str, Any]) -> Cut:
-        """A member cut into pieces (see `cut_member`) with its tokens and property-description tokens; cached."""
+        """A member cut into pieces (see `cut_member`), and the property descriptions inside it; cached."""
         key = (part == "input_schema", fragment)
         cached = self._cuts.get(key)
-        if cached is not None:
-            return cached
-        inner: list[str] = []
-        if key[0]:
-            inner = [member("description", d) for d in property_descriptions(tool.get("inputSchema"))]
-        pieces = cut_member(fragment, inner, self.split) if self._segmentable else None
-        if pieces is None:
+        if cached is None:
+            inner: list[str] = []
+            if key[0]:
+                inner = [member("description", d) for d in property_descriptions(tool.get("inputSchema"))]
+            pieces = cut_member(fragment, inner, self.split) if self._segmentable else None
+            cached = self._cuts[key] = Cut(pieces, inner)
+        return cached
+
+    def _cut_tokens(self, cut: Cut, fragment: str) -> tuple[int, int]:
+        """``(member tokens, property-description tokens)`` of a cut member, from cached piece counts."""
+        if cut.pieces is None:
             tokens = self.count(fragment)
         else:
-            head, closed, tail = pieces
+            head, closed, tail = cut.pieces
             tokens = self.count(head) + sum(map(self.count, closed)) + self.count(tail)
-        described = sum(map(self._member_tokens, inner))
-        cached = self._cuts[key] = Cut(pieces, tokens, described)
-        return cached
+        return tokens, sum(map(self._member_tokens, cut.inner))
 
     def _member_tokens(self, fragment: str) -> int:
         """Tokens of a small member (a property description), from its safe pieces."""
@@ -247,40 +248,40 @@ class BudgetCounter:
         """The cost of one tool in ``shape``, and its text cut into pieces for the list's total.
 
         Each member is cut at safe boundaries (after the key name, before the value's closing
-        punctuation, around property descriptions); its long pieces are counted once and shared by the
-        member's count, the property descriptions' count, the tool's total and the list's total. Only the
-        short joins between members and between tools are new strings.
+        punctuation, around property descriptions). The tool's text is the sequence of those pieces and
+        the short joins between members. The long pieces are shared by the member's count, the property
+        descriptions' count, the tool's total and the list's total, so an edit re-encodes only the piece
+        it changed. (Encoding a new tool once and splitting the counts at the cuts was tried: mapping
+        token offsets in Python cost more than the tiktoken calls it saved.)
         """
         prefix, members, suffix = shape_members(tool, shape)
-        parts = dict.fromkeys(PARTS, 0)
-        inner = 0
-        first: str | None = None
+        cuts = [self._cut(part, fragment, tool) for part, _key, fragment in members]
+        sequence: list[str] = []  # the tool's text, cut at safe boundaries
         pending = prefix
-        for n, (part, _key, fragment) in enumerate(members):
+        for n, ((_part, _key, fragment), cut) in enumerate(zip(members, cuts, strict=True)):
             if n:
                 pending += ","
-            cut = self._cut(part, fragment, tool)
             if cut.pieces is None:
                 pending += fragment
             else:
                 head, closed, tail = cut.pieces
-                if first is None:
-                    first = pending + head
-                else:
-                    inner += self.count(pending + head)
-                inner += sum(map(self.count, closed))
+                sequence.append(pending + head)
+                sequence.extend(closed)
                 pending = tail
-            if part is not None:
-                parts[part] += cut.tokens
-                parts["property_descriptions"] += cut.described
-        pending += suffix
+        sequence.append(pending + suffix)
         text = prefix + ",".join(fragment for _, _, fragment in members) + suffix
+        parts = dict.fromkeys(PARTS, 0)
+        for (part, _key, fragment), cut in zip(members, cuts, strict=True):
+            if part is not None:
+                tokens, described = self._cut_tokens(cut, fragment)
+                parts[part] += tokens
+                parts["property_descriptions"] += described
+        first = sequence[0] if len(sequence) > 1 else None
+        inner = sum(map(self.count, sequence[1:-1]))
         if not self._segmentable:
             total = self.count(text)
-        elif first is None:
-            total = self.count(pending)
         else:
-            total = self.count(first) + inner + self.count(pending)
+            total = (self.count(first) if first is not None else 0) + inner + self.count(sequence[-1])
         description = parts["description"]
         schema_tokens = parts["input_schema"] + parts["output_schema"]
         name = tool.get("name")
@@ -293,7 +294,7 @@ class BudgetCounter:
             rest_tokens=total - description - schema_tokens,
             members=len(members),
         )
-        return cost, Pieces(first=first, inner=inner, last=pending, text=text)
+        return cost, Pieces(first=first, inner=inner, last=sequence[-1], text=text)
 
     def _strings_needed(self, tools: list[dict[str, Any]], shape: str) -> list[str]:
         """Every string a non-segmentable tokenizer is asked to count for ``tools`` (members, property
