@@ -94,7 +94,12 @@ class Builder(UnionsMixin):
         if "enum" in s:
             if not isinstance(s["enum"], list) or not s["enum"]:
                 raise SchemaProblem("`enum` is not a non-empty list")
-            return FieldSpec(Kind.ENUM, s, enum=tuple(s["enum"]), **common)
+            names = s.get("enumNames")
+            labels = tuple(names) if _labels_fit(names, s["enum"]) else ()
+            return FieldSpec(Kind.ENUM, s, enum=tuple(s["enum"]), enum_labels=labels, **common)
+        if (titled := titled_consts(s)) is not None:
+            values, labels = titled
+            return FieldSpec(Kind.ENUM, s, enum=values, enum_labels=labels, **common)
         if "oneOf" in s or "anyOf" in s:
             return self._union(s, common, parent_refs, own)
         types = type_list(s)
@@ -279,3 +284,23 @@ def checked(model: FormModel) -> FormModel:
 def _whole_fallback(schema: Any, reason: str, findings: list[str] | None = None) -> FormModel:
     root = FieldSpec(Kind.ANY, {}, title="arguments", required=True, fallback_reason=reason)
     return FormModel(schema, root, fallback_reason=reason, findings=list(findings or []), checked=True)
+
+
+CONST_BRANCH_KEYS = frozenset({"const", "title", "description", "type"})
+
+
+def titled_consts(schema: dict[str, Any]) -> tuple[tuple[Any, ...], tuple[str, ...]] | None:
+    """`oneOf`/`anyOf` of `{"const": v, "title": t}` branches (a titled enum, as elicitation uses):
+    the values and their titles, or None when the union is anything else."""
+    branches = schema.get("oneOf", schema.get("anyOf"))
+    if not isinstance(branches, list) or not branches or ("oneOf" in schema and "anyOf" in schema):
+        return None
+    if not all(isinstance(b, dict) and "const" in b and CONST_BRANCH_KEYS.issuperset(b) for b in branches):
+        return None
+    values = tuple(b["const"] for b in branches)
+    labels = tuple(b["title"] if isinstance(b.get("title"), str) else str(b["const"]) for b in branches)
+    return values, labels
+
+
+def _labels_fit(names: Any, values: list[Any]) -> bool:
+    return isinstance(names, list) and len(names) == len(values) and all(isinstance(n, str) for n in names)

@@ -101,6 +101,7 @@ class FieldSpec:
     multiple_of: float | None = None
     # enum / const
     enum: tuple[Any, ...] = ()
+    enum_labels: tuple[str, ...] = ()  # display names: `oneOf` of titled consts, or `enumNames`
     const: Any = MISSING
     # object / map
     required_names: tuple[str, ...] = ()

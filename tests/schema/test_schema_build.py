@@ -302,3 +302,21 @@ def test_root_of_wrong_kind_falls_back() -> None:
 
 def test_default_missing_marker() -> None:
     assert field({"type": "string"}).default is MISSING and not MISSING
+
+
+def test_titled_consts_become_an_enum_with_labels() -> None:
+    seating = {"type": "string", "oneOf": [{"const": "in", "title": "Indoor"}, {"const": "bar", "title": "At the bar"}]}
+    spec = field(seating)
+    assert (spec.kind, spec.enum, spec.enum_labels) == (Kind.ENUM, ("in", "bar"), ("Indoor", "At the bar"))
+    untitled = field({"anyOf": [{"const": 1}, {"const": 2, "title": "two"}]})
+    assert (untitled.enum, untitled.enum_labels) == ((1, 2), ("1", "two"))
+    legacy = field({"type": "string", "enum": ["a", "b"], "enumNames": ["Alpha", "Beta"]})
+    assert legacy.enum_labels == ("Alpha", "Beta")
+    assert field({"enum": ["a", "b"], "enumNames": ["only one"]}).enum_labels == (), "names must match the values"
+
+
+def test_a_union_with_more_than_consts_stays_a_union() -> None:
+    mixed = field({"oneOf": [{"const": "auto"}, {"type": "integer", "minimum": 1}]})
+    assert mixed.kind is Kind.UNION
+    with_properties = field({"oneOf": [{"const": "a", "properties": {}}, {"const": "b"}]})
+    assert with_properties.kind is Kind.UNION

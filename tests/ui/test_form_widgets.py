@@ -79,6 +79,16 @@ def test_enum_keeps_real_typed_values(qtbot) -> None:  # type: ignore[no-untyped
     assert form.arguments() == {}
 
 
+def test_titled_consts_show_titles_and_send_values(qtbot) -> None:  # type: ignore[no-untyped-def]
+    seating = {"type": "string", "oneOf": [{"const": "in", "title": "Indoor <b>"}, {"const": "bar", "title": "Bar"}]}
+    form = make_form(qtbot, obj({"seat": seating}))
+    combo = row(form, "seat").editor.combo  # type: ignore[union-attr]
+    assert [combo.itemText(i) for i in range(combo.count())][1:] == ["Indoor <b>", "Bar"]
+    assert not form.findChildren(QCheckBox), "no const toggles: one choice box"
+    pick(combo, 2)
+    assert form.arguments() == {"seat": "bar"}
+
+
 def test_optional_boolean_is_tri_state(qtbot) -> None:  # type: ignore[no-untyped-def]
     form = make_form(qtbot, obj({"b": {"type": "boolean", "default": True}}))
     check = row(form, "b").editor.check  # type: ignore[union-attr]

@@ -196,7 +196,11 @@ class EnumEditor(EditorMixin, QComboBox):
         hint = f" ({short(self.spec.default)} by default)" if self.spec.default is not MISSING else ""
         strings = all(isinstance(v, str) for v in values)
         unset = [f"— not set{hint} —"] if self.offset else []
-        self.addItems(unset + [v if strings else json_text(v, 80) for v in values])
+        shown = self.spec.enum_labels or [v if strings else json_text(v, 80) for v in values]
+        self.addItems(unset + list(shown))
+        if self.spec.enum_labels:  # the value itself stays one hover away
+            for i, value in enumerate(values):
+                self.setItemData(i + self.offset, json_text(value, 200), Qt.ItemDataRole.ToolTipRole)
         self.activated.connect(self._picked)
         self.refresh()
 
