@@ -117,7 +117,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="mcp-lens --cli",
         description="Connect to an MCP server, run one method, print the result.",
         epilog="Exit codes: 0 ok, 2 usage, 3 connection, 4 JSON-RPC error, 5 tool isError, "
-        "6 unknown tool, 7 timeout, 8 OAuth sign-in needed or failed. "
+        "6 unknown tool, 7 timeout, 11 OAuth sign-in needed or failed. "
         "Use -- before a server command whose flags collide with ours.",
     )
     p.add_argument("--cli", action="store_true", help=argparse.SUPPRESS)
@@ -141,7 +141,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--stored-auth-only",
         action="store_true",
-        help="OAuth servers: use stored tokens (refreshing them) only; never open a browser (exit 8 if needed)",
+        help="OAuth servers: use stored tokens (refreshing them) only; never open a browser (exit 11 if needed)",
     )
     add_options(p)
     return p

@@ -8,7 +8,7 @@ from inspector.core.errors import LensError
 class AuthError(LensError):
     """The OAuth flow failed; the message says at which step."""
 
-    exit_code = 8
+    exit_code = 11  # 8–10 are `mcp-lens tokens` gates
     kind = "auth"
 
 

