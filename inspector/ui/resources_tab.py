@@ -130,14 +130,16 @@ class ResourcesTab(QWidget):
         self.copy_cli_button = QPushButton("Copy as command")
         self.copy_cli_button.setToolTip("Copy an mcp-lens --cli command that reads this URI")
         self.copy_cli_button.clicked.connect(self.copy_cli)
-        self.updates_label = _plain("", wrap=False)
+        self.updates_label = _plain("")  # wraps: it may show a server's error message
         self.updates_label.setObjectName("updatesLabel")
-        actions = QHBoxLayout()
+        actions = QHBoxLayout()  # two rows, so that the tab stays narrow enough for a small window
         for widget in (self.read_button, self.subscribe_button, self.auto_reread):
             actions.addWidget(widget)
         actions.addStretch(1)
-        actions.addWidget(self.copy_button)
-        actions.addWidget(self.copy_cli_button)
+        copies = QHBoxLayout()
+        copies.addStretch(1)
+        copies.addWidget(self.copy_button)
+        copies.addWidget(self.copy_cli_button)
         status_row = QHBoxLayout()
         status_row.addWidget(self.expanded, 1)
         status_row.addWidget(self.updates_label)
@@ -150,6 +152,7 @@ class ResourcesTab(QWidget):
         column.addLayout(self.form_box, 1)
         column.addLayout(status_row)
         column.addLayout(actions)
+        column.addLayout(copies)
         self.view = ResourceContentsView()
         self.view.readResourceRequested.connect(self.read)
         right = QSplitter(Qt.Orientation.Vertical)

@@ -101,6 +101,7 @@ class RootsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.title)
+        self.list.setMinimumHeight(40)  # a few rows: the sidebar stays short enough for a small window
         layout.addWidget(self.list, 1)
         layout.addWidget(self.entry)
         layout.addLayout(buttons)

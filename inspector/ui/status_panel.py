@@ -39,6 +39,7 @@ class StatusPanel(QWidget):
         self.instructions = QPlainTextEdit(readOnly=True)
         self.instructions.setObjectName("instructions")
         self.instructions.setPlaceholderText("The server sent no instructions.")
+        self.instructions.setMinimumHeight(40)  # a few lines: the sidebar stays short enough for a small window
         form = QFormLayout()
         form.addRow("State", self.state)
         form.addRow("Server", self.server)

@@ -82,7 +82,7 @@ class TopToolsChart(QWidget):
         self.limit = limit
         self.costs: list[ToolCost] = []
         self.title = "Biggest tools"
-        self.setMinimumHeight(160)
+        self.setMinimumHeight(110)
 
     def set_costs(self, costs: list[ToolCost], title: str = "Biggest tools") -> None:
         self.costs = sorted(costs, key=lambda cost: cost.total, reverse=True)[: self.limit]

@@ -81,16 +81,20 @@ class CompareView(QWidget):
         self.table.setColumnWidth(0, 260)
 
         csv_button, md_button = copy_buttons(lambda: self.model, self)
-        bar = QHBoxLayout()
-        for widget in (self.add_current_button, self.add_profile_button, self.add_snapshot_button, self.remove_button):
+        bar = QHBoxLayout()  # two rows of buttons: the pane stays narrow enough for a small window
+        for widget in (self.add_current_button, self.add_profile_button, self.add_snapshot_button):
             bar.addWidget(widget)
         bar.addWidget(self.progress)
         bar.addStretch(1)
-        bar.addWidget(csv_button)
-        bar.addWidget(md_button)
+        edit_bar = QHBoxLayout()
+        edit_bar.addWidget(self.remove_button)
+        edit_bar.addStretch(1)
+        edit_bar.addWidget(csv_button)
+        edit_bar.addWidget(md_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(bar)
+        layout.addLayout(edit_bar)
         layout.addWidget(self.message)
         self.chart = CompareChart()
         self.chart.setObjectName("budgetCompareChart")

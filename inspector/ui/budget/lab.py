@@ -9,16 +9,18 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGridLayout,
+    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -112,22 +114,20 @@ class DescriptionLab(QWidget):
         counts = QFormLayout()
         counts.addRow("This description:", self.description_count)
         counts.addRow("This tool:", self.tool_count)
-        counts.addRow("Whole list:", self.list_count)
-        counts.addRow("", self.timing)
+        whole = QHBoxLayout()  # the timing beside the total, not on a row of its own: the lab stays short
+        whole.addWidget(self.list_count)
+        whole.addWidget(self.timing, 1)
+        counts.addRow("Whole list:", whole)
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addLayout(counts)
-        lower = QSplitter(Qt.Orientation.Vertical)
+        lower = QTabWidget()  # tabs rather than a splitter: the lab stays short enough for a small window
         lower.setObjectName("labLower")
-        lower.addWidget(self.lints)
-        preview = QWidget()
-        preview_layout = QVBoxLayout(preview)
-        preview_layout.setContentsMargins(0, 0, 0, 0)
-        preview_layout.addWidget(plain_label("The edited tool, as JSON (what “Copy tool JSON” copies)", wrap=True))
-        preview_layout.addWidget(self.preview, 1)
-        lower.addWidget(preview)
-        lower.setSizes([200, 400])
+        lower.setDocumentMode(True)
+        lower.addTab(self.lints, "Lints")
+        lower.addTab(self.preview, "Tool JSON")
+        lower.setTabToolTip(1, "The edited tool, as JSON (what “Copy tool JSON” copies)")
         right_layout.addWidget(lower, 1)
         split = QSplitter()
         split.setObjectName("labSplit")

@@ -9,9 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QSettings, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShowEvent
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.budget.breakdown import BudgetReport
 from inspector.ui.budget.common import fmt_share, fmt_window, plain_label
@@ -19,6 +27,8 @@ from inspector.ui.budget.engine import ANTHROPIC, LABELS, Job, ReportRunner
 from inspector.ui.budget.overview import BudgetOverview
 from inspector.ui.budget.pickers import SHAPE_LABELS, BudgetPickers
 from inspector.ui.session import SessionController
+
+SHORT_VIEW = 48  # px: the least height of a list or text box in the pane
 
 
 def exactness(report: BudgetReport) -> tuple[bool, str]:
@@ -70,6 +80,7 @@ class BudgetPane(QWidget):
         self.count_button.setObjectName("budgetCountOnline")
         self.count_button.setToolTip("Sends the tool list to Anthropic's count_tokens API (uses ANTHROPIC_API_KEY)")
         self.server_label = plain_label("No server connected")
+        self.server_label.setMaximumWidth(260)  # a long server name is clipped, never widens the window
         font = self.server_label.font()
         font.setBold(True)
         self.server_label.setFont(font)
@@ -90,6 +101,10 @@ class BudgetPane(QWidget):
         self.views.addTab(self.overview, "Tools")
         self._build_layout()
         self._add_views()
+        for kind in (QTableView, QPlainTextEdit):  # tables and text boxes may shrink to a few lines,
+            for view in self.views.findChildren(kind):  # so that the window still fits a small screen
+                if view.minimumHeight() == 0:
+                    view.setMinimumHeight(SHORT_VIEW)
 
         self.pickers.changed.connect(self.recompute)
         self.overview.editRequested.connect(self.edit_in_lab)
@@ -111,7 +126,7 @@ class BudgetPane(QWidget):
         head.addWidget(self.totals, 1)
         head.addWidget(self.status)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self.top)
         layout.addLayout(head)
         layout.addWidget(self.note)
@@ -142,12 +157,16 @@ class BudgetPane(QWidget):
             action.triggered.connect(slot)
             self.addAction(action)
             self.actions_by_name[key] = action
+        corner = QWidget()  # beside the view tabs, not in the top row: the pane stays narrow
+        buttons = QHBoxLayout(corner)
+        buttons.setContentsMargins(0, 0, 0, 2)
         for key, label in (("save", "Snapshot…"), ("diff", "Diff…")):
             action = self.actions_by_name[key]
             button = QPushButton(label)
             button.setToolTip(f"{action.text()} ({action.shortcut().toString()})")
             button.clicked.connect(action.trigger)
-            self.top.addWidget(button)
+            buttons.addWidget(button)
+        self.views.setCornerWidget(corner, Qt.Corner.TopRightCorner)
 
     def edit_in_lab(self, tool: str) -> None:
         self.views.setCurrentWidget(self.lab)
@@ -168,6 +187,7 @@ class BudgetPane(QWidget):
         same_server = server == self.server
         self.tools, self.server = tools, server
         self.server_label.setText(server)
+        self.server_label.setToolTip(server)
         self.recompute()
         self.lab.set_tools(tools, keep_edits=same_server)
         self.compare.current_changed()

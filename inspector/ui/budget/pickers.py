@@ -5,11 +5,12 @@ from __future__ import annotations
 import contextlib
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QWidget
 
 from inspector.budget.breakdown import CONTEXT_WINDOWS, SHAPES
 from inspector.ui.budget.common import compact_combo
 from inspector.ui.budget.engine import ANTHROPIC, tokenizer_choices
+from inspector.ui.flow_layout import FlowLayout, group
 
 SHAPE_LABELS = {"mcp": "MCP tools/list", "openai": "OpenAI tools", "anthropic": "Anthropic tools"}
 CUSTOM = "custom"
@@ -45,17 +46,15 @@ class BudgetPickers(QWidget):
         self.custom.setObjectName("budgetCustomWindow")
         self.custom.setGroupSeparatorShown(True)
         self.custom.setSuffix(" tokens")
+        self.custom.setToolTip("A custom context window, in tokens")
         compact_combo(self.tokenizer, 14)
         compact_combo(self.shape, 10)
         self._restore()
 
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        for text, widget in (("Tokenizer", self.tokenizer), ("Shape", self.shape), ("Window", self.window)):
-            layout.addWidget(QLabel(text))
-            layout.addWidget(widget)
-        layout.addWidget(self.custom)
-        layout.addStretch(1)
+        layout = FlowLayout(self)  # one row when wide, wraps when the window is narrow
+        layout.addWidget(group(QLabel("Tokenizer"), self.tokenizer))
+        layout.addWidget(group(QLabel("Shape"), self.shape))
+        layout.addWidget(group(QLabel("Window"), self.window, self.custom))
         for box in (self.tokenizer, self.shape):
             box.currentIndexChanged.connect(self._changed)
         self.window.currentIndexChanged.connect(self._window_changed)
