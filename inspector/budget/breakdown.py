@@ -215,17 +215,26 @@ class BudgetCounter:
         total = self.count(prefix) + self.count(suffix) + sum(self.count(f) for _, _, f in members)
         return total, len(members)
 
-    def _cut(self, part: str | None, fragment: str, tool: dict[str, Any]) -> Cut:
-        """A member cut into pieces (see `cut_member`), and the property descriptions inside it; cached."""
-        key = (part == "input_schema", fragment)
-        cached = self._cuts.get(key)
-        if cached is None:
-            inner: list[str] = []
-            if key[0]:
-                inner = [member("description", d) for d in property_descriptions(tool.get("inputSchema"))]
-            pieces = cut_member(fragment, inner, self.split) if self._segmentable else None
-            cached = self._cuts[key] = Cut(pieces, inner)
-        return cached
+    def _cut(self, part: str | None, key: str, fragment: str, tool: dict[str, Any]) -> Cut:
+        """A member cut into pieces (see `cut_member`), and the property descriptions inside it; cached.
+
+        The cache is keyed by the member's text after its key name, so the same schema sent as
+        ``inputSchema``, ``parameters`` or ``input_schema`` (the three shapes) is cut once.
+        """
+        head = dumps(key)[:-1]  # '"name': the cut after it is safe when the name ends in a letter or digit
+        body_key = (part == "input_schema", fragment[len(head) :])
+        cached = self._cuts.get(body_key)
+        if cached is not None and cached.pieces is not None:
+            _, closed, tail = cached.pieces
+            return Cut((head, closed, tail), cached.inner)
+        inner: list[str] = []
+        if body_key[0]:
+            inner = [member("description", d) for d in property_descriptions(tool.get("inputSchema"))]
+        pieces = cut_member(fragment, inner, self.split) if self._segmentable else None
+        cut = Cut(pieces, inner)
+        if pieces is not None and pieces[0] == head:  # the same cut serves any key name
+            self._cuts[body_key] = cut
+        return cut
 
     def _cut_tokens(self, cut: Cut, fragment: str) -> tuple[int, int]:
         """``(member tokens, property-description tokens)`` of a cut member, from cached piece counts."""
@@ -255,7 +264,7 @@ class BudgetCounter:
         token offsets in Python cost more than the tiktoken calls it saved.)
         """
         prefix, members, suffix = shape_members(tool, shape)
-        cuts = [self._cut(part, fragment, tool) for part, _key, fragment in members]
+        cuts = [self._cut(part, key, fragment, tool) for part, key, fragment in members]
         sequence: list[str] = []  # the tool's text, cut at safe boundaries
         pending = prefix
         for n, ((_part, _key, fragment), cut) in enumerate(zip(members, cuts, strict=True)):

@@ -196,3 +196,15 @@ def test_one_counter_used_from_two_threads(everything_tools: list[dict[str, Any]
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def test_one_counter_for_every_shape_equals_fresh_counters(server_tools: list[dict[str, Any]]) -> None:
+    """Pieces are shared between shapes (the same schema under three key names); results must not mix."""
+    tokenizer = get_tokenizer("cl100k_base")
+    shared = BudgetCounter(tokenizer)
+    for _ in range(2):
+        for shape in SHAPES:
+            mine = shared.report(server_tools, shape)
+            fresh = BudgetCounter(tokenizer).report(server_tools, shape)
+            assert mine.total == fresh.total
+            assert [t.to_json() for t in mine.tools] == [t.to_json() for t in fresh.tools]
