@@ -28,7 +28,7 @@ FORMATS = ("text", "json", "csv", "markdown")
 EPILOG = (
     "Exit codes: 0 ok, 2 usage or unreadable file, 3 connection, 4 JSON-RPC error, 7 timeout, "
     "8 over --max-tokens, 9 breaking change or growth over --max-growth against --baseline, "
-    "10 tokenizer unavailable (e.g. anthropic without ANTHROPIC_API_KEY). "
+    "10 tokenizer unavailable (e.g. anthropic without ANTHROPIC_API_KEY), 11 sign-in needed (--stored-auth-only). "
     "Use -- before a server command whose flags collide with ours."
 )
 
@@ -48,6 +48,7 @@ _OPTIONS: dict[str, bool] = {
     "--connect-timeout": True,
     "--request-timeout": True,
     "--tools-file": True,
+    "--stored-auth-only": False,
     "--encoding": True,
     "--shape": True,
     "--format": True,
@@ -121,6 +122,9 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS")
     source.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS")
     source.add_argument("--tools-file", metavar="FILE", help="a saved snapshot or tools/list JSON; no server")
+    source.add_argument(
+        "--stored-auth-only", action="store_true", help="OAuth servers: stored tokens only, never a browser (exit 11)"
+    )
     count = p.add_argument_group("counting")
     count.add_argument("--encoding", default="o200k_base", choices=ENCODINGS, help="default o200k_base")
     count.add_argument("--shape", default="mcp", choices=SHAPE_CHOICES, help="how the host sends the list")
@@ -156,6 +160,7 @@ def parse(argv: list[str]) -> TokensArgs:
         cwd=ns.cwd,
         connect_timeout=ns.connect_timeout,
         request_timeout=ns.request_timeout,
+        stored_auth_only=ns.stored_auth_only,
     )
     for item in ns.env:
         key, sep, value = item.partition("=")
