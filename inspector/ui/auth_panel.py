@@ -206,6 +206,8 @@ class AuthPanel(QWidget):
         self.detail.setObjectName("authExchange")
         self.detail.setReadOnly(True)
         self.detail.setPlaceholderText("Select a step to see its HTTP exchange (tokens and secrets are redacted).")
+        for view in (self.steps, self.detail):
+            view.setMinimumHeight(48)  # a few lines each: the tab stays short enough for a small window
         split.addWidget(self.steps)
         split.addWidget(self.detail)
         split.setSizes([260, 200])

@@ -37,22 +37,29 @@ def clock(wall: float) -> str:
 class _Batcher:
     """Collects items and hands them over once per event-loop tick."""
 
-    def __init__(self, flush: Any) -> None:
+    def __init__(self, flush: Any, owner: QWidget) -> None:
         self.items: list[Any] = []
         self._flush = flush
-        self._timer = QTimer()
+        self._dead = False  # set when the pane is deleted: never flush into a deleted widget
+        owner.destroyed.connect(self._die)
+        self._timer = QTimer(owner)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._run)
 
+    def _die(self) -> None:
+        self._dead = True
+
     def add(self, item: Any) -> None:
+        if self._dead:
+            return
         self.items.append(item)
         if not self._timer.isActive():
             self._timer.start()
 
     def _run(self) -> None:
         items, self.items = self.items, []
-        if items:
+        if items and not self._dead:
             self._flush(items)
 
 
@@ -79,7 +86,7 @@ class ServerOutputPane(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
         layout.addWidget(self.text)
-        self._batch = _Batcher(self._flush)
+        self._batch = _Batcher(self._flush, self)
         store.subscribe(self._on_entry)
 
     def _on_entry(self, entry: Entry) -> None:
@@ -119,7 +126,7 @@ class NotificationsModel(QAbstractTableModel):
     def __init__(self, store: TrafficStore) -> None:
         super().__init__()
         self.rows: list[tuple[str, str, str, str, str, int]] = []
-        self._batch = _Batcher(self._flush)
+        self._batch = _Batcher(self._flush, self)
         store.subscribe(self._on_entry)
 
     def _on_entry(self, entry: Entry) -> None:

@@ -6,11 +6,12 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QLabel, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from inspector.budget.breakdown import ToolCost
 from inspector.ui.budget.common import SEGMENTS
 from inspector.ui.budget.tools_model import COST_ROLE
+from inspector.ui.flow_layout import FlowLayout, group
 
 
 def segments(cost: ToolCost) -> list[tuple[int, QColor]]:
@@ -52,26 +53,28 @@ class StackedBarDelegate(QStyledItemDelegate):
         return QSize(180, 22)
 
 
+LEGEND_TIPS = {
+    "description": "Tokens of the tool's description",
+    "schema": "Tokens of the input and output schemas",
+    "rest": "Everything else: name, title, annotations and the JSON around them",
+}
+
+
 class Legend(QWidget):
     """Swatches that name the bar's colours."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        layout = FlowLayout(self, spacing=14)  # wraps rather than clips or widens the window when narrow
         for name, color in SEGMENTS:
             swatch = QLabel()
             swatch.setFixedSize(12, 12)
             swatch.setStyleSheet(f"background: {color.name()}; border: 1px solid #00000040;")
-            layout.addWidget(swatch)
-            text = QLabel(
-                {"schema": "schema (input + output)", "rest": "rest (name, title, annotations, JSON)"}.get(name, name)
-            )
+            text = QLabel(name)
             text.setTextFormat(Qt.TextFormat.PlainText)
-            text.setMinimumWidth(24)  # the legend may be clipped rather than widen the window
-            layout.addWidget(text)
-            layout.addSpacing(8)
-        layout.addStretch(1)
+            entry = group(swatch, text)
+            entry.setToolTip(LEGEND_TIPS[name])
+            layout.addWidget(entry)
 
 
 class TopToolsChart(QWidget):

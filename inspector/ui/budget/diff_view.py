@@ -79,6 +79,7 @@ class DiffView(QWidget):
         new_row.addWidget(self.new_kind)
         new_row.addWidget(self.new_label, 1)
         new_row.addWidget(self.new_button)
+        new_row.addStretch(1)  # keeps the row packed left while the path label is hidden
         new_row.addWidget(self.diff_button)
         csv_button, md_button = copy_buttons(lambda: self.model, self)
         copy_row = QHBoxLayout()

@@ -57,7 +57,7 @@ class BudgetOverview(QWidget):
 
         csv_button, md_button = copy_buttons(lambda: self.proxy, self)
         bar = QHBoxLayout()
-        bar.addWidget(Legend(), 1)
+        bar.addStretch(1)
         bar.addWidget(csv_button)
         bar.addWidget(md_button)
         left = QWidget()
@@ -65,6 +65,7 @@ class BudgetOverview(QWidget):
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.addLayout(bar)
         left_layout.addWidget(self.table, 1)
+        left_layout.addWidget(Legend())  # below the table, on a row of its own: one line even when narrow
 
         self.top = QSplitter()
         self.top.setObjectName("budgetTop")
