@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import ClassVar
 
 import pytest
-from budget_support import show_budget, wait_report
+from budget_ui_support import show_budget, wait_report
 from ui_support import connect
 
 from inspector.ui.budget.engine import ANTHROPIC, tokenizer_choices

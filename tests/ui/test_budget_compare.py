@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import sys
 
-from budget_support import call_tool, cli_reports, everything_profile, show_budget, wait_report
+from budget_ui_support import call_tool, cli_reports, everything_profile, show_budget, wait_report
 from lens_support import REPO
 from PySide6.QtCore import Qt
 from ui_support import connect, dark_palette, screenshot

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from budget_support import call_tool, show_budget, wait_report
+from budget_ui_support import call_tool, show_budget, wait_report
 from PySide6.QtCore import Qt
 from ui_support import connect, dark_palette, screenshot
 

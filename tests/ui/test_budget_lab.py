@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 
-from budget_support import LINT_PROFILE, show_budget, wait_report
+from budget_ui_support import LINT_PROFILE, show_budget, wait_report
 from PySide6.QtGui import QGuiApplication
 from ui_support import connect, dark_palette, screenshot
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from budget_support import LINT_PROFILE, call_tool, cli_reports, show_budget, wait_report
+from budget_ui_support import LINT_PROFILE, call_tool, cli_reports, show_budget, wait_report
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QPushButton

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from budget_support import show_budget, wait_report
+from budget_ui_support import show_budget, wait_report
 from PySide6.QtCore import Qt
 
 from inspector.ui.budget import install_budget_tab

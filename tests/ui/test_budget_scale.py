@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from budget_support import show_budget, wait_report
+from budget_ui_support import show_budget, wait_report
 from PySide6.QtCore import QElapsedTimer, QTimer
 
 from inspector.ui.main_window import MainWindow
