@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,16 +18,11 @@ from inspector.cli_resources import RESOURCE_PROMPT_METHODS, add_options, is_pai
 METHODS = ("initialize", "tools/list", "tools/call", "ping", *RESOURCE_PROMPT_METHODS)
 FORMATS = ("json", "text")
 
-# option → takes a value
-_OPTIONS: dict[str, bool] = {
-    "--cli": False,
-    "--demo": False,
+# the options that say which server and how to reach it (shared with `mcp-lens tokens`) → takes a value
+TARGET_OPTIONS: dict[str, bool] = {
     "--help": False,
     "-h": False,
-    "--method": True,
-    "--tool-name": True,
-    "--tool-arg": True,
-    "--tool-args-json": True,
+    "--demo": False,
     "--server-url": True,
     "--transport": True,
     "--config": True,
@@ -35,12 +31,22 @@ _OPTIONS: dict[str, bool] = {
     "--env": True,
     "--cwd": True,
     "--header": True,
-    "--format": True,
     "--connect-timeout": True,
     "--request-timeout": True,
+    "--stored-auth-only": False,
+}
+
+# option → takes a value
+_OPTIONS: dict[str, bool] = {
+    **TARGET_OPTIONS,
+    "--cli": False,
+    "--method": True,
+    "--tool-name": True,
+    "--tool-arg": True,
+    "--tool-args-json": True,
+    "--format": True,
     "--max-timeout": True,
     "--record": True,
-    "--stored-auth-only": False,
     "--uri": True,
     "--prompt-name": True,
     "--prompt-args": True,  # then more KEY=VALUE words, as the official CLI takes them
@@ -86,7 +92,12 @@ def coerce(value: str) -> Any:
         return value
 
 
-def _split(argv: list[str]) -> tuple[list[str], list[str]]:
+def split_argv(
+    argv: list[str], options: dict[str, bool], takes_more: Callable[[str, str], bool] | None = None
+) -> tuple[list[str], list[str]]:
+    """Our words and the target's: `options` maps each of our options to whether it takes a value;
+    `takes_more(option, word)` says whether a further word still belongs to a multi-value option.
+    Everything after ``--`` is the target."""
     ours: list[str] = []
     target: list[str] = []
     i = 0
@@ -96,20 +107,75 @@ def _split(argv: list[str]) -> tuple[list[str], list[str]]:
             target.extend(argv[i + 1 :])
             break
         name = arg.split("=", 1)[0] if arg.startswith("--") else arg
-        if name in _OPTIONS:
+        if name in options:
             ours.append(arg)
-            if _OPTIONS[name] and "=" not in arg:
+            if options[name] and "=" not in arg:
                 if i + 1 >= len(argv):
                     raise UsageError(f"{arg} needs a value")
                 ours.append(argv[i + 1])
                 i += 1
-                while name == "--prompt-args" and i + 1 < len(argv) and is_pair(argv[i + 1]):
+                while takes_more is not None and i + 1 < len(argv) and takes_more(name, argv[i + 1]):
                     ours.append(argv[i + 1])
                     i += 1
         else:
             target.append(arg)
         i += 1
     return ours, target
+
+
+def _more_prompt_args(option: str, word: str) -> bool:
+    return option == "--prompt-args" and is_pair(word)
+
+
+def add_target_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """The options from --server-url to --header, the same for every subcommand that connects."""
+    parser.add_argument("--server-url", metavar="URL")
+    parser.add_argument("--transport", choices=("stdio", "http", "sse"))
+    parser.add_argument("--config", metavar="FILE", help="mcp.json / claude_desktop_config.json / .vscode/mcp.json")
+    parser.add_argument("--server", metavar="NAME", help="server name inside --config")
+    parser.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--cwd")
+    parser.add_argument("--header", action="append", default=[], metavar='"Name: value"')
+
+
+def target_args(ns: argparse.Namespace, target: list[str], **more: Any) -> CliArgs:
+    """`CliArgs` from the parsed target options (see `TARGET_OPTIONS`), with -e and --header checked
+    and a leading URL in the target taken as --server-url; `more` sets the other fields."""
+    args = CliArgs(
+        target=target,
+        demo=ns.demo,
+        server_url=ns.server_url,
+        transport=ns.transport,
+        config=ns.config,
+        server=ns.server,
+        cwd=ns.cwd,
+        connect_timeout=ns.connect_timeout,
+        request_timeout=ns.request_timeout,
+        stored_auth_only=ns.stored_auth_only,
+        **more,
+    )
+    for item in ns.env:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"-e expects KEY=VALUE, got {item!r}")
+        args.env[key] = value
+    for item in ns.header:
+        key, sep, value = item.partition(":")
+        if not sep or not key.strip():
+            raise UsageError(f'--header expects "Name: value", got {item!r}')
+        args.headers[key.strip()] = value.strip()
+    if target and target[0].startswith(("http://", "https://")) and not args.server_url:
+        args.server_url, args.target = target[0], target[1:]
+    return args
+
+
+def require_one_server(args: CliArgs, *others: object, none: str, many: str) -> None:
+    """Exactly one of a command, --server-url, --config, --demo (and `others`); the messages end in `none`/`many`."""
+    sources = sum(bool(x) for x in (args.demo, args.server_url, args.config, args.target, *others))
+    if sources == 0:
+        raise UsageError(f"no server given: pass {none}")
+    if sources > 1:
+        raise UsageError(f"give exactly one server: {many}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -126,13 +192,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--tool-name")
     p.add_argument("--tool-arg", action="append", default=[], metavar="KEY=VALUE", help="JSON-coerced")
     p.add_argument("--tool-args-json", metavar="JSON", help="all tool arguments as one JSON object")
-    p.add_argument("--server-url", metavar="URL")
-    p.add_argument("--transport", choices=("stdio", "http", "sse"))
-    p.add_argument("--config", metavar="FILE", help="mcp.json / claude_desktop_config.json / .vscode/mcp.json")
-    p.add_argument("--server", metavar="NAME", help="server name inside --config")
-    p.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--cwd")
-    p.add_argument("--header", action="append", default=[], metavar='"Name: value"')
+    add_target_options(p)
     p.add_argument("--format", default="json", choices=FORMATS)
     p.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS")
     p.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS", help="reset by progress")
@@ -149,35 +209,18 @@ def _parser() -> argparse.ArgumentParser:
 
 def parse(argv: list[str]) -> CliArgs:
     """Raises `UsageError`; `--help` prints and raises SystemExit(0) as argparse does."""
-    ours, target = _split(argv)
+    ours, target = split_argv(argv, _OPTIONS, _more_prompt_args)
     parser = _parser()
     ns = parser.parse_args(ours)
-    args = CliArgs(
+    args = target_args(
+        ns,
+        target,
         method=ns.method,
-        target=target,
-        demo=ns.demo,
-        server_url=ns.server_url,
-        transport=ns.transport,
-        config=ns.config,
-        server=ns.server,
-        cwd=ns.cwd,
         tool_name=ns.tool_name,
         format=ns.format,
-        connect_timeout=ns.connect_timeout,
-        request_timeout=ns.request_timeout,
         max_timeout=ns.max_timeout,
         record=ns.record,
     )
-    for item in ns.env:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise UsageError(f"-e expects KEY=VALUE, got {item!r}")
-        args.env[key] = value
-    for item in ns.header:
-        key, sep, value = item.partition(":")
-        if not sep or not key.strip():
-            raise UsageError(f'--header expects "Name: value", got {item!r}')
-        args.headers[key.strip()] = value.strip()
     if ns.tool_args_json:
         try:
             loaded = json.loads(ns.tool_args_json)
@@ -192,14 +235,11 @@ def parse(argv: list[str]) -> CliArgs:
             raise UsageError(f"--tool-arg expects KEY=VALUE, got {item!r}")
         args.tool_args[key] = coerce(value)
     read_options(ns, args)
-    args.stored_auth_only = ns.stored_auth_only
     if args.method == "tools/call" and not args.tool_name:
         raise UsageError("--method tools/call needs --tool-name")
-    if target and target[0].startswith(("http://", "https://")) and not args.server_url:
-        args.server_url, args.target = target[0], target[1:]
-    sources = sum(bool(x) for x in (args.demo, args.server_url, args.config, args.target))
-    if sources == 0:
-        raise UsageError("no server given: pass a command, --server-url URL, --config FILE, or --demo")
-    if sources > 1:
-        raise UsageError("give exactly one server: a command, --server-url, --config or --demo")
+    require_one_server(
+        args,
+        none="a command, --server-url URL, --config FILE, or --demo",
+        many="a command, --server-url, --config or --demo",
+    )
     return args

@@ -13,7 +13,15 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.cliargs import CliArgs, UsageError
+from inspector.cliargs import (
+    TARGET_OPTIONS,
+    CliArgs,
+    UsageError,
+    add_target_options,
+    require_one_server,
+    split_argv,
+    target_args,
+)
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -34,21 +42,8 @@ EPILOG = (
 
 # option → takes a value (our options may come before or after the server command)
 _OPTIONS: dict[str, bool] = {
-    "--help": False,
-    "-h": False,
-    "--demo": False,
-    "--server-url": True,
-    "--transport": True,
-    "--config": True,
-    "--server": True,
-    "-e": True,
-    "--env": True,
-    "--cwd": True,
-    "--header": True,
-    "--connect-timeout": True,
-    "--request-timeout": True,
+    **TARGET_OPTIONS,
     "--tools-file": True,
-    "--stored-auth-only": False,
     "--encoding": True,
     "--shape": True,
     "--format": True,
@@ -81,29 +76,6 @@ class TokensArgs:
     lints: bool = True
 
 
-def _split(argv: list[str]) -> tuple[list[str], list[str]]:
-    ours: list[str] = []
-    target: list[str] = []
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":
-            target.extend(argv[i + 1 :])
-            break
-        name = arg.split("=", 1)[0] if arg.startswith("--") else arg
-        if name in _OPTIONS:
-            ours.append(arg)
-            if _OPTIONS[name] and "=" not in arg:
-                if i + 1 >= len(argv):
-                    raise UsageError(f"{arg} needs a value")
-                ours.append(argv[i + 1])
-                i += 1
-        else:
-            target.append(arg)
-        i += 1
-    return ours, target
-
-
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mcp-lens tokens",
@@ -112,13 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     source = p.add_argument_group("server (one of: a command, --server-url, --config/--server, --demo, --tools-file)")
     source.add_argument("--demo", action="store_true", help="the embedded demo server")
-    source.add_argument("--server-url", metavar="URL")
-    source.add_argument("--transport", choices=("stdio", "http", "sse"))
-    source.add_argument("--config", metavar="FILE", help="mcp.json / claude_desktop_config.json / .vscode/mcp.json")
-    source.add_argument("--server", metavar="NAME", help="server name inside --config")
-    source.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE")
-    source.add_argument("--cwd")
-    source.add_argument("--header", action="append", default=[], metavar='"Name: value"')
+    add_target_options(source)
     source.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS")
     source.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS")
     source.add_argument("--tools-file", metavar="FILE", help="a saved snapshot or tools/list JSON; no server")
@@ -148,37 +114,15 @@ def parse(argv: list[str]) -> TokensArgs:
     """Raises `UsageError`; ``--help`` prints and raises SystemExit(0)."""
     from inspector.budget.breakdown import parse_window
 
-    ours, target = _split(argv)
+    ours, target = split_argv(argv, _OPTIONS)
     ns = _parser().parse_args(ours)
-    conn = CliArgs(
-        target=target,
-        demo=ns.demo,
-        server_url=ns.server_url,
-        transport=ns.transport,
-        config=ns.config,
-        server=ns.server,
-        cwd=ns.cwd,
-        connect_timeout=ns.connect_timeout,
-        request_timeout=ns.request_timeout,
-        stored_auth_only=ns.stored_auth_only,
+    conn = target_args(ns, target)
+    require_one_server(
+        conn,
+        ns.tools_file,
+        none="a command, --server-url URL, --config FILE, --demo or --tools-file",
+        many="a command, --server-url, --config, --demo or --tools-file",
     )
-    for item in ns.env:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise UsageError(f"-e expects KEY=VALUE, got {item!r}")
-        conn.env[key] = value
-    for item in ns.header:
-        key, sep, value = item.partition(":")
-        if not sep or not key.strip():
-            raise UsageError(f'--header expects "Name: value", got {item!r}')
-        conn.headers[key.strip()] = value.strip()
-    if target and target[0].startswith(("http://", "https://")) and not conn.server_url:
-        conn.server_url, conn.target = target[0], target[1:]
-    sources = sum(bool(x) for x in (conn.demo, conn.server_url, conn.config, conn.target, ns.tools_file))
-    if sources == 0:
-        raise UsageError("no server given: pass a command, --server-url URL, --config FILE, --demo or --tools-file")
-    if sources > 1:
-        raise UsageError("give exactly one server: a command, --server-url, --config, --demo or --tools-file")
     try:
         window = parse_window(ns.window)
     except ValueError as exc:
