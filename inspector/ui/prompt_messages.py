@@ -6,14 +6,21 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from inspector.content import preview, to_json_text
 from inspector.core.prompts import PromptOutcome
 from inspector.ui.mime_highlight import MimeHighlighter
 from inspector.ui.resource_view import highlight_embedded
-from inspector.ui.results.common import STYLES, BlockWidget, add_findings, plain_label
+from inspector.ui.results.common import BlockWidget, add_findings, plain_label
 from inspector.ui.results.factory import block_widget
+from inspector.ui.results.outcome_header import (
+    collapse_raw_toggle,
+    raw_toggle,
+    scroll_area,
+    show_status,
+    status_header,
+)
 from inspector.ui.results.resource_blocks import EmbeddedResourceWidget, ResourceLinkWidget
 from inspector.ui.results.text_block import TextPane
 
@@ -35,29 +42,14 @@ class PromptMessagesView(QWidget):
         self.roles: list[str] = []
         self.raw_text = ""
         self.raw_pane: TextPane | None = None
-        self.status_label = plain_label("No prompt fetched yet", self, wrap=False)
-        font = self.status_label.font()
-        font.setBold(True)
-        self.status_label.setFont(font)
-        self.detail_label = plain_label("", self)
-        header = QHBoxLayout()
-        header.addWidget(self.status_label)
-        header.addWidget(self.detail_label, 1)
+        self.status_label, self.detail_label, header = status_header("No prompt fetched yet", self)
         self.content = QWidget()
         self.column = QVBoxLayout(self.content)
         self.column.setContentsMargins(0, 0, 4, 0)
         self.column.setSpacing(8)
-        self.raw_toggle = QToolButton()
-        self.raw_toggle.setText("Raw result JSON")
-        self.raw_toggle.setCheckable(True)
-        self.raw_toggle.setAutoRaise(True)
-        self.raw_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.raw_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.raw_toggle = raw_toggle()
         self.raw_toggle.toggled.connect(self.set_raw_visible)
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidget(self.content)
+        self.scroll = scroll_area(self.content, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(header)
@@ -75,11 +67,7 @@ class PromptMessagesView(QWidget):
                 widget.deleteLater()
         self.blocks, self.roles, self.raw_pane, self.raw_text = [], [], None, ""
         self.highlighters: list[MimeHighlighter] = []
-        self.raw_toggle.blockSignals(True)
-        self.raw_toggle.setChecked(False)
-        self.raw_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.raw_toggle.blockSignals(False)
-        self.raw_toggle.hide()
+        collapse_raw_toggle(self.raw_toggle)
         self._status("", "No prompt fetched yet", "")
 
     def show_prompt(self, outcome: PromptOutcome) -> None:
@@ -151,10 +139,7 @@ class PromptMessagesView(QWidget):
 
     def _status(self, state: str, title: str, detail: str) -> None:
         self.state = state
-        self.status_label.setText(title)
-        style = STYLES.get(state, "")
-        self.status_label.setStyleSheet(f"QLabel {{ {style} }}" if style else "")
-        self.detail_label.setText(detail)
+        show_status(self.status_label, self.detail_label, state, title, detail)
 
     def role_labels(self) -> list[QLabel]:
         return [frame.findChild(QLabel) for frame in self.content.findChildren(QFrame, "promptMessage")]

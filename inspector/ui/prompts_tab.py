@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton, QVBoxLayout, QWidget
 
 from inspector.cli_resources import cli_command
 from inspector.core import prompts
@@ -19,19 +19,13 @@ from inspector.ui import completion_hook
 from inspector.ui.async_tasks import TaskSet, error_text
 from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.item_list import ItemList
+from inspector.ui.layout_parts import bare_column, named_splitter, title_label
+from inspector.ui.listing_tab import ListingTab
 from inspector.ui.prompt_messages import PromptMessagesView
-from inspector.ui.results.common import clip
+from inspector.ui.results.common import clip, plain_label
 from inspector.ui.run_keys import RunKeyFilter
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.splitter_memory import remember
-
-
-def _plain(text: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
 
 
 def _prompt_row(item: dict[str, Any]) -> list[str]:
@@ -40,7 +34,9 @@ def _prompt_row(item: dict[str, Any]) -> list[str]:
     return [str(item.get("name", "")), names, str(item.get("title") or item.get("description") or "")]
 
 
-class PromptsTab(QWidget):
+class PromptsTab(ListingTab):
+    capability, noun = "prompts", "prompts"
+
     def __init__(self, session: SessionController, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("promptsTab")
@@ -70,9 +66,7 @@ class PromptsTab(QWidget):
         self.prompts = ItemList("Prompts", ("Name", "Arguments", "Title"))
         self.prompts.chosen.connect(self.show_prompt)
         self.filter.textChanged.connect(self.prompts.apply_filter)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
+        left, left_layout = bare_column()
         bar = QHBoxLayout()
         bar.addWidget(self.refresh_button)
         bar.addWidget(self.filter, 1)
@@ -80,13 +74,9 @@ class PromptsTab(QWidget):
         left_layout.addWidget(self.list_status)
         left_layout.addWidget(self.prompts, 1)
 
-        self.title = _plain()
-        font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.2)
-        font.setBold(True)
-        self.title.setFont(font)
-        self.description = _plain()
-        self.args_note = _plain()
+        self.title = title_label()
+        self.description = plain_label()
+        self.args_note = plain_label()
         self.args_note.setStyleSheet("QLabel { color: #8b949e; }")
         self.form_box = QVBoxLayout()
         self.get_button = QPushButton("Get prompt  (Ctrl+Enter)")
@@ -99,25 +89,14 @@ class PromptsTab(QWidget):
         self.copy_cli_button.clicked.connect(self.copy_cli)
         actions.addWidget(self.copy_cli_button)
         actions.addStretch(1)
-        top = QWidget()
-        column = QVBoxLayout(top)
-        column.setContentsMargins(0, 0, 0, 0)
+        top, column = bare_column()
         for widget in (self.title, self.description, self.args_note):
             column.addWidget(widget)
         column.addLayout(self.form_box, 1)
         column.addLayout(actions)
         self.view = PromptMessagesView()
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.setObjectName("promptDetail")
-        right.addWidget(top)
-        right.addWidget(self.view)
-        right.setSizes([420, 480])
-        self.split = QSplitter()
-        self.split.setObjectName("promptsSplitter")
-        self.split.addWidget(left)
-        self.split.addWidget(right)
-        self.split.setStretchFactor(1, 1)
-        self.split.setSizes([380, 820])
+        right = named_splitter("promptDetail", top, self.view, sizes=[420, 480], vertical=True)
+        self.split = named_splitter("promptsSplitter", left, right, sizes=[380, 820], stretch=(0, 1))
         for key, splitter in (("detail", right), ("main", self.split)):
             remember(self.settings, f"prompts/splitter/{key}", splitter)
         layout = QVBoxLayout(self)
@@ -128,47 +107,24 @@ class PromptsTab(QWidget):
         self.show_prompt(None)
 
     # -- connection --------------------------------------------------------------------------
-    @property
-    def conn(self) -> Any:
-        return self.session.connection if self.session.state == CONNECTED else None
-
     def _on_state(self, state: str, _detail: str) -> None:
         self.tasks.cancel_all()
         if state == CONNECTED:
-            self.stale = True
             self.prompts.set_items([], _prompt_row)
             self.view.clear()
-            if self.isVisible():
-                self.refresh()
+            self.list_changed()
         self.refresh_button.setEnabled(state == CONNECTED)
         self._update_actions()
 
-    def showEvent(self, event: Any) -> None:
-        super().showEvent(event)
-        if self.stale and self.conn is not None:
-            self.refresh()
-
     def _on_event(self, event: Event) -> None:
         if event.kind == "notification" and event.data.get("method") == "notifications/prompts/list_changed":
-            self.stale = True
-            if self.isVisible():
-                self.refresh()
+            self.list_changed()
 
     def refresh(self) -> None:
-        conn = self.conn
+        conn = self.begin_listing()
         if conn is None:
             return
-        self.stale = False
-        if not isinstance(conn.capabilities.get("prompts"), dict):
-            self.list_status.setText("The server does not declare the prompts capability.")
-            return
-        self.list_status.setText("Listing…")
-        self.refresh_button.setEnabled(False)
         self.tasks.start(prompts.list_prompts(conn, on_page=self._page_listed), self._listed)
-
-    def _page_listed(self, pages: int, items: int) -> None:
-        if pages > 1:
-            self.list_status.setText(f"Listing… page {pages}, {items} prompts so far")
 
     def _listed(self, outcome: Any) -> None:
         self.refresh_button.setEnabled(self.conn is not None)

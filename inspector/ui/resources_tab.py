@@ -12,10 +12,8 @@ from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -29,21 +27,15 @@ from inspector.ui import completion_hook
 from inspector.ui.async_tasks import TaskSet, error_text
 from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.item_list import ItemList
+from inspector.ui.layout_parts import bare_column, named_splitter, title_label
+from inspector.ui.listing_tab import ListingTab
 from inspector.ui.resource_view import ResourceContentsView
-from inspector.ui.results.common import clip
+from inspector.ui.results.common import clip, plain_label
 from inspector.ui.run_keys import RunKeyFilter
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.splitter_memory import remember
 
 SUBSCRIBED_MARK = "●"
-
-
-def _plain(text: str = "", *, wrap: bool = True) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
 
 
 def _resource_row(item: dict[str, Any]) -> list[str]:
@@ -54,7 +46,9 @@ def _template_row(item: dict[str, Any]) -> list[str]:
     return [str(item.get("title") or item.get("name") or ""), str(item.get("uriTemplate", ""))]
 
 
-class ResourcesTab(QWidget):
+class ResourcesTab(ListingTab):
+    capability, noun = "resources", "resources"
+
     def __init__(self, session: SessionController, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("resourcesTab")
@@ -86,7 +80,7 @@ class ResourcesTab(QWidget):
         self.filter.setPlaceholderText("Filter by name or URI")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._filter_changed)
-        self.list_status = _plain("", wrap=False)
+        self.list_status = plain_label("", wrap=False)
         top = QHBoxLayout()
         top.addWidget(self.refresh_button)
         top.addWidget(self.filter, 1)
@@ -98,23 +92,15 @@ class ResourcesTab(QWidget):
         self.templates = ItemList("Templates", ("Name", "URI template"))
         self.resources.chosen.connect(lambda item: self._choose("resource", item))
         self.templates.chosen.connect(lambda item: self._choose("template", item))
-        lists = QSplitter(Qt.Orientation.Vertical)
-        lists.setObjectName("resourceLists")
-        lists.addWidget(self.resources)
-        lists.addWidget(self.templates)
-        lists.setSizes([420, 200])
+        lists = named_splitter("resourceLists", self.resources, self.templates, sizes=[420, 200], vertical=True)
 
-        self.title = _plain()
-        font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.2)
-        font.setBold(True)
-        self.title.setFont(font)
-        self.uri_label = _plain()
-        self.description = _plain()
-        self.meta = _plain()
+        self.title = title_label()
+        self.uri_label = plain_label()
+        self.description = plain_label()
+        self.meta = plain_label()
         self.meta.setStyleSheet("QLabel { color: #8b949e; }")
         self.form_box = QVBoxLayout()
-        self.expanded = _plain()
+        self.expanded = plain_label()
         self.expanded.setObjectName("expandedUri")
         self.read_button = QPushButton("Read  (Ctrl+Enter)")
         self.read_button.setObjectName("readButton")
@@ -130,7 +116,7 @@ class ResourcesTab(QWidget):
         self.copy_cli_button = QPushButton("Copy as command")
         self.copy_cli_button.setToolTip("Copy an mcp-lens --cli command that reads this URI")
         self.copy_cli_button.clicked.connect(self.copy_cli)
-        self.updates_label = _plain("")  # wraps: it may show a server's error message
+        self.updates_label = plain_label("")  # wraps: it may show a server's error message
         self.updates_label.setObjectName("updatesLabel")
         actions = QHBoxLayout()  # two rows, so that the tab stays narrow enough for a small window
         for widget in (self.read_button, self.subscribe_button, self.auto_reread):
@@ -144,9 +130,7 @@ class ResourcesTab(QWidget):
         status_row.addWidget(self.expanded, 1)
         status_row.addWidget(self.updates_label)
 
-        detail = QWidget()
-        column = QVBoxLayout(detail)
-        column.setContentsMargins(0, 0, 0, 0)
+        detail, column = bare_column()
         for widget in (self.title, self.uri_label, self.description, self.meta):
             column.addWidget(widget)
         column.addLayout(self.form_box, 1)
@@ -155,17 +139,8 @@ class ResourcesTab(QWidget):
         column.addLayout(copies)
         self.view = ResourceContentsView()
         self.view.readResourceRequested.connect(self.read)
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.setObjectName("resourceDetail")
-        right.addWidget(detail)
-        right.addWidget(self.view)
-        right.setSizes([300, 600])
-        self.split = QSplitter()
-        self.split.setObjectName("resourcesSplitter")
-        self.split.addWidget(lists)
-        self.split.addWidget(right)
-        self.split.setStretchFactor(1, 1)
-        self.split.setSizes([420, 780])
+        right = named_splitter("resourceDetail", detail, self.view, sizes=[300, 600], vertical=True)
+        self.split = named_splitter("resourcesSplitter", lists, right, sizes=[420, 780], stretch=(0, 1))
         for key, splitter in (("lists", lists), ("detail", right), ("main", self.split)):
             remember(self.settings, f"resources/splitter/{key}", splitter)
         layout = QVBoxLayout(self)
@@ -177,10 +152,6 @@ class ResourcesTab(QWidget):
         self._choose(None, None)
 
     # -- connection --------------------------------------------------------------------------
-    @property
-    def conn(self) -> Any:
-        return self.session.connection if self.session.state == CONNECTED else None
-
     def _on_state(self, state: str, _detail: str) -> None:
         connected = state == CONNECTED
         if state in (CONNECTED, "connecting", "disconnected", "failed"):
@@ -188,28 +159,19 @@ class ResourcesTab(QWidget):
             self.subscribed.clear()
             self.updates.clear()
         if connected:
-            self.stale = True
             self.resources.set_items([], _resource_row)
             self.templates.set_items([], _template_row)
             self.view.clear()
-            if self.isVisible():
-                self.refresh()
+            self.list_changed()
         self.refresh_button.setEnabled(connected)
         self._update_actions()
-
-    def showEvent(self, event: Any) -> None:
-        super().showEvent(event)
-        if self.stale and self.conn is not None:
-            self.refresh()
 
     def _on_event(self, event: Event) -> None:
         if event.kind != "notification":
             return
         method, params = event.data.get("method"), event.data.get("params") or {}
         if method == "notifications/resources/list_changed":
-            self.stale = True
-            if self.isVisible():
-                self.refresh()
+            self.list_changed()
         elif method == "notifications/resources/updated" and isinstance(params, dict):
             uri = str(params.get("uri", ""))
             count = self.updates.get(uri, (0, 0.0))[0] + 1
@@ -220,15 +182,9 @@ class ResourcesTab(QWidget):
 
     # -- listing -----------------------------------------------------------------------------
     def refresh(self) -> None:
-        conn = self.conn
+        conn = self.begin_listing()
         if conn is None:
             return
-        self.stale = False
-        if not isinstance(conn.capabilities.get("resources"), dict):
-            self.list_status.setText("The server does not declare the resources capability.")
-            return
-        self.list_status.setText("Listing…")
-        self.refresh_button.setEnabled(False)
         self._pending = 2
         self.tasks.start(
             resources.list_resources(conn, on_page=self._page_listed),
@@ -237,10 +193,6 @@ class ResourcesTab(QWidget):
         self.tasks.start(
             resources.list_templates(conn), lambda out: self._listed(self.templates, out, _template_row, "uriTemplate")
         )
-
-    def _page_listed(self, pages: int, items: int) -> None:
-        if pages > 1:
-            self.list_status.setText(f"Listing… page {pages}, {items} resources so far")
 
     def _listed(self, target: ItemList, outcome: Any, row: Any, key: str) -> None:
         if isinstance(outcome, BaseException):

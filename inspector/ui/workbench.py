@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -27,17 +26,11 @@ from inspector.core.errors import ProtocolError
 from inspector.core.history import CallRecord
 from inspector.ui.call_panels import CallsPanel, HistoryView
 from inspector.ui.form.tool_form import ToolForm
+from inspector.ui.layout_parts import bare_column, named_splitter, title_label
 from inspector.ui.results import ResultView
+from inspector.ui.results.common import plain_label
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tool_list import ToolList, ToolRow
-
-
-def _plain(text: str = "", *, wrap: bool = True) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
 
 
 class ToolWorkbench(QWidget):
@@ -51,14 +44,10 @@ class ToolWorkbench(QWidget):
         self.confirm = self._ask_destructive  # replaceable, so tests can answer for the user
 
         self.tools = ToolList()
-        self.title = _plain()
-        font = self.title.font()
-        font.setPointSizeF(font.pointSizeF() * 1.25)
-        font.setBold(True)
-        self.title.setFont(font)
-        self.badges = _plain()
-        self.description = _plain()
-        self.findings = _plain()
+        self.title = title_label(1.25)
+        self.badges = plain_label()
+        self.description = plain_label()
+        self.findings = plain_label()
         self.findings.setStyleSheet("color: #c0392b;")
         self.form_box = QVBoxLayout()
         self.call_button = QPushButton("Call  (Ctrl+Enter)")
@@ -100,9 +89,7 @@ class ToolWorkbench(QWidget):
         call_bar.addWidget(self.max_total)
         call_bar.addWidget(self.ask_first)
         call_bar.addStretch(1)
-        top = QWidget()
-        top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
+        top, top_layout = bare_column()
         top_layout.addLayout(head)
         top_layout.addLayout(self.form_box, 1)
         top_layout.addLayout(call_bar)
@@ -111,17 +98,8 @@ class ToolWorkbench(QWidget):
         self.lower.setObjectName("resultTabs")
         self.lower.addTab(self.result, "Result")
         self.lower.addTab(self.history, "History")
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.setObjectName("workbenchRight")
-        right.addWidget(top)
-        right.addWidget(self.lower)
-        right.setSizes([520, 380])
-        self.split = QSplitter()
-        self.split.setObjectName("workbenchSplitter")
-        self.split.addWidget(self.tools)
-        self.split.addWidget(right)
-        self.split.setStretchFactor(1, 1)
-        self.split.setSizes([260, 740])
+        right = named_splitter("workbenchRight", top, self.lower, sizes=[520, 380], vertical=True)
+        self.split = named_splitter("workbenchSplitter", self.tools, right, sizes=[260, 740], stretch=(0, 1))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.split)
@@ -202,7 +180,7 @@ class ToolWorkbench(QWidget):
         buttons.accepted.connect(dialog.accept)
         buttons.rejected.connect(dialog.reject)
         layout = QVBoxLayout(dialog)
-        layout.addWidget(_plain(f"{name} is annotated destructiveHint: true. It will be called with:"))
+        layout.addWidget(plain_label(f"{name} is annotated destructiveHint: true. It will be called with:"))
         layout.addWidget(text)
         layout.addWidget(again)
         layout.addWidget(buttons)

@@ -11,6 +11,8 @@ from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QWidget
 
+from inspector.ui.results import common as results_common
+
 DESCRIPTION_COLOR = QColor("#4c8bf5")
 SCHEMA_COLOR = QColor("#e3a008")
 REST_COLOR = QColor("#8b949e")
@@ -23,12 +25,8 @@ SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
 def plain_label(text: str = "", *, wrap: bool = False) -> QLabel:
-    """A label that never interprets server text as rich text."""
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
+    """A label that never interprets server text as rich text; here unwrapped unless asked."""
+    return results_common.plain_label(text, wrap=wrap)
 
 
 def compact_combo(box: QComboBox, chars: int = 12) -> QComboBox:

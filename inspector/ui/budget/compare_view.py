@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
-    QSplitter,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -29,6 +28,7 @@ from inspector.ui.budget.compare_chart import CompareChart
 from inspector.ui.budget.compare_model import FAILED, LOADING, READY, CompareModel, CompareSource
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
 from inspector.ui.budget.fetch import FetchError, fetch_tools
+from inspector.ui.layout_parts import named_splitter
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
@@ -98,13 +98,7 @@ class CompareView(QWidget):
         layout.addWidget(self.message)
         self.chart = CompareChart()
         self.chart.setObjectName("budgetCompareChart")
-        self.split = QSplitter()
-        self.split.setObjectName("budgetCompareSplit")
-        self.split.addWidget(self.table)
-        self.split.addWidget(self.chart)
-        self.split.setStretchFactor(0, 3)
-        self.split.setStretchFactor(1, 1)
-        self.split.setSizes([760, 340])
+        self.split = named_splitter("budgetCompareSplit", self.table, self.chart, sizes=[760, 340], stretch=(3, 1))
         layout.addWidget(self.split, 1)
 
     # -- sources -----------------------------------------------------------------------------

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from inspector.budget.snapshot import SnapshotDiff, ToolChange
 from inspector.ui.budget.common import fmt_delta
+from inspector.ui.budget.table_base import RowsTableModel
 
 COLUMNS = ("Change", "Tool", "Old tokens", "New tokens", "Δ tokens", "What changed", "Breaking for callers")
 STATUS = {"added": "✚ added", "removed": "✖ removed", "changed": "✎ changed"}
@@ -16,7 +17,9 @@ BREAKING = "⚠ BREAKING"
 BREAKING_BACKGROUND = QColor(248, 81, 73, 60)
 
 
-class DiffModel(QAbstractTableModel):
+class DiffModel(RowsTableModel):
+    columns = COLUMNS
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.rows: list[tuple[str, ToolChange]] = []
@@ -30,16 +33,8 @@ class DiffModel(QAbstractTableModel):
             self.rows.sort(key=lambda row: (not row[1].breaking, row[0] != "removed", row[1].name))
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
+    def row_items(self) -> list[Any]:
+        return self.rows
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

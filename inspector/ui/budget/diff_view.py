@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -25,6 +24,7 @@ from inspector.budget.snapshot import SnapshotDiff, SnapshotError, diff_tools, l
 from inspector.ui.budget.common import copy_buttons, fmt_delta, plain_label
 from inspector.ui.budget.diff_model import BREAKING, DiffModel
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
+from inspector.ui.layout_parts import named_splitter
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
@@ -96,11 +96,7 @@ class DiffView(QWidget):
         self.detail.setReadOnly(True)
         self.detail.setPlaceholderText("Select a row to read everything that changed in that tool.")
         self.table.selectionModel().currentRowChanged.connect(lambda current, _previous: self._show_detail(current))
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.setObjectName("budgetDiffSplit")
-        split.addWidget(self.table)
-        split.addWidget(self.detail)
-        split.setSizes([420, 180])
+        split = named_splitter("budgetDiffSplit", self.table, self.detail, sizes=[420, 180], vertical=True)
         layout.addWidget(split, 1)
         self._kind_changed()
 

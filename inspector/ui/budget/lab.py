@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -30,6 +29,7 @@ from inspector.ui.budget.common import compact_combo, copy_text, fmt_delta, plai
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
 from inspector.ui.budget.lab_fields import TOOL_DESCRIPTION, Path, description_paths, read_at, with_text
 from inspector.ui.budget.lints_view import LintsView
+from inspector.ui.layout_parts import bare_column, named_splitter
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
@@ -105,9 +105,7 @@ class DescriptionLab(QWidget):
         for index, button in enumerate((self.copy_description, self.copy_tool, self.reset_field, self.reset_all)):
             buttons.addWidget(button, index // 2, index % 2)
         buttons.setColumnStretch(2, 1)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
+        left, left_layout = bare_column()
         left_layout.addLayout(pick)
         left_layout.addWidget(self.editor, 1)
         left_layout.addLayout(buttons)
@@ -118,9 +116,7 @@ class DescriptionLab(QWidget):
         whole.addWidget(self.list_count)
         whole.addWidget(self.timing, 1)
         counts.addRow("Whole list:", whole)
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
+        right, right_layout = bare_column()
         right_layout.addLayout(counts)
         lower = QTabWidget()  # tabs rather than a splitter: the lab stays short enough for a small window
         lower.setObjectName("labLower")
@@ -129,13 +125,7 @@ class DescriptionLab(QWidget):
         lower.addTab(self.preview, "Tool JSON")
         lower.setTabToolTip(1, "The edited tool, as JSON (what “Copy tool JSON” copies)")
         right_layout.addWidget(lower, 1)
-        split = QSplitter()
-        split.setObjectName("labSplit")
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([760, 540])
+        split = named_splitter("labSplit", left, right, sizes=[760, 540], stretch=(3, 2))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addWidget(notice)

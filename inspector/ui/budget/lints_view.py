@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QVBoxLayout, QWidget
 
 from inspector.budget.lints import Lint
 from inspector.ui.budget.common import SEVERITY_COLOR, SEVERITY_MARK, SEVERITY_ORDER, plain_label
+from inspector.ui.budget.table_base import RowsTableModel
 
 COLUMNS = ("Severity", "Tool", "Message")
 
 
-class LintsModel(QAbstractTableModel):
+class LintsModel(RowsTableModel):
+    columns = COLUMNS
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.lints: list[Lint] = []
@@ -23,16 +26,8 @@ class LintsModel(QAbstractTableModel):
         self.lints = sorted(lints, key=lambda lint: (SEVERITY_ORDER.get(lint.severity, 9), lint.tool or ""))
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.lints)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        return None
+    def row_items(self) -> list[Any]:
+        return self.lints
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

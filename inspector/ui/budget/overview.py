@@ -7,7 +7,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -18,6 +17,7 @@ from inspector.ui.budget.bars import Legend, StackedBarDelegate, TopToolsChart
 from inspector.ui.budget.common import copy_buttons
 from inspector.ui.budget.lints_view import LintsView
 from inspector.ui.budget.tools_model import BAR_COLUMN, BudgetToolsModel, sorted_proxy
+from inspector.ui.layout_parts import bare_column, named_splitter
 
 
 class BudgetOverview(QWidget):
@@ -60,27 +60,15 @@ class BudgetOverview(QWidget):
         bar.addStretch(1)
         bar.addWidget(csv_button)
         bar.addWidget(md_button)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
+        left, left_layout = bare_column()
         left_layout.addLayout(bar)
         left_layout.addWidget(self.table, 1)
         left_layout.addWidget(Legend())  # below the table, on a row of its own: one line even when narrow
 
-        self.top = QSplitter()
-        self.top.setObjectName("budgetTop")
-        self.top.addWidget(left)
-        self.top.addWidget(self.chart)
-        self.top.setStretchFactor(0, 3)
-        self.top.setStretchFactor(1, 2)
-        self.top.setSizes([700, 420])
-        self.split = QSplitter(Qt.Orientation.Vertical)
-        self.split.setObjectName("budgetSplit")
-        self.split.addWidget(self.top)
-        self.split.addWidget(self.lints)
-        self.split.setStretchFactor(0, 3)
-        self.split.setStretchFactor(1, 1)
-        self.split.setSizes([420, 170])
+        self.top = named_splitter("budgetTop", left, self.chart, sizes=[700, 420], stretch=(3, 2))
+        self.split = named_splitter(
+            "budgetSplit", self.top, self.lints, sizes=[420, 170], vertical=True, stretch=(3, 1)
+        )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.split)

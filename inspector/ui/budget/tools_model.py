@@ -8,6 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from inspector.budget.breakdown import BudgetReport, ToolCost
 from inspector.ui.budget.common import fmt_int
+from inspector.ui.budget.table_base import RowsTableModel
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 COST_ROLE = Qt.ItemDataRole.UserRole + 2  # the ToolCost, for the bar delegate
@@ -25,7 +26,9 @@ PART_LABELS = {
 }
 
 
-class BudgetToolsModel(QAbstractTableModel):
+class BudgetToolsModel(RowsTableModel):
+    columns = COLUMNS
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.report: BudgetReport | None = None
@@ -42,15 +45,10 @@ class BudgetToolsModel(QAbstractTableModel):
     def max_total(self) -> int:
         return max((cost.total for cost in self.costs), default=0)
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.costs)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
+    def row_items(self) -> list[Any]:
+        return self.costs
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return {
                 "Tokens": "Tokens of this tool alone, serialised in the chosen shape",
@@ -58,7 +56,7 @@ class BudgetToolsModel(QAbstractTableModel):
                 "Schema": "Input schema + output schema",
                 "Rest": "Name, title, annotations and JSON punctuation",
             }.get(COLUMNS[section])
-        return None
+        return super().headerData(section, orientation, role)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

@@ -6,12 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from inspector.content import ResultSummary, result_summary, to_json_text
 from inspector.core.operations import CallOutcome
 from inspector.ui.results.common import STYLES, BlockWidget, add_findings, plain_label
 from inspector.ui.results.factory import block_widget
+from inspector.ui.results.outcome_header import (
+    collapse_raw_toggle,
+    raw_toggle,
+    scroll_area,
+    show_status,
+    status_header,
+)
 from inspector.ui.results.resource_blocks import ResourceLinkWidget
 from inspector.ui.results.text_block import TextPane
 
@@ -44,14 +51,7 @@ class ResultView(QWidget):
         self.structured_issue_labels: list[QLabel] = []
         self.finding_labels: list[QLabel] = []
 
-        self.status_label = plain_label("No result yet", self, wrap=False)
-        font = self.status_label.font()
-        font.setBold(True)
-        self.status_label.setFont(font)
-        self.detail_label = plain_label("", self)
-        header = QHBoxLayout()
-        header.addWidget(self.status_label)
-        header.addWidget(self.detail_label, 1)
+        self.status_label, self.detail_label, header = status_header("No result yet", self)
 
         self.content = QWidget()
         column = QVBoxLayout(self.content)
@@ -69,7 +69,7 @@ class ResultView(QWidget):
         box = QVBoxLayout(self.structured_box)
         box.setContentsMargins(8, 6, 8, 8)
         self.structured_title = plain_label("Structured content", self.structured_box)
-        self.structured_title.setFont(font)
+        self.structured_title.setFont(self.status_label.font())
         self.structured_status = plain_label("", self.structured_box)
         self.structured_issues_layout = QVBoxLayout()
         self.structured_issues_layout.setSpacing(2)
@@ -80,22 +80,14 @@ class ResultView(QWidget):
         box.addLayout(self.structured_pane_layout)
         column.addWidget(self.structured_box)
 
-        self.raw_toggle = QToolButton(self.content)
-        self.raw_toggle.setText("Raw result JSON")
-        self.raw_toggle.setCheckable(True)
-        self.raw_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.raw_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.raw_toggle.setAutoRaise(True)
+        self.raw_toggle = raw_toggle(self.content)
         self.raw_toggle.toggled.connect(self.set_raw_visible)
         self.raw_layout = QVBoxLayout()
         column.addWidget(self.raw_toggle)
         column.addLayout(self.raw_layout)
         column.addStretch(1)
 
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidget(self.content)
+        self.scroll = scroll_area(self.content, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(6)
@@ -114,11 +106,7 @@ class ResultView(QWidget):
         self.summary, self.raw_pane, self.structured_pane, self.error_data_pane = None, None, None, None
         self.raw_text = ""
         self.structured_box.hide()
-        self.raw_toggle.blockSignals(True)
-        self.raw_toggle.setChecked(False)
-        self.raw_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.raw_toggle.blockSignals(False)
-        self.raw_toggle.hide()
+        collapse_raw_toggle(self.raw_toggle)
         self._set_status("empty", "No result yet", "")
 
     def show_outcome(self, outcome: CallOutcome, tool: dict[str, Any] | None = None) -> ResultSummary:
@@ -184,10 +172,7 @@ class ResultView(QWidget):
     # -- internals ---------------------------------------------------------------------------------------
     def _set_status(self, state: str, title: str, detail: str) -> None:
         self.state = state
-        self.status_label.setText(title)
-        style = STYLES.get(state, "")
-        self.status_label.setStyleSheet(f"QLabel {{ {style} }}" if style else "")
-        self.detail_label.setText(detail)
+        show_status(self.status_label, self.detail_label, state, title, detail)
 
     def _set_raw(self, text: str, title: str) -> None:
         self.raw_text = text
