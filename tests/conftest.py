@@ -3,30 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 
 import pytest
-from lens_support import DEMO, EVERYTHING, HOSTILE, REPO, free_port, wait_for_port
+from lens_support import DEMO, EVERYTHING, HOSTILE, REPO, free_port, serve
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-
-def _serve(argv: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[int]:
-    process = subprocess.Popen(
-        argv, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        wait_for_port(port, process)
-        yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +24,7 @@ def everything() -> str:
 def demo_http() -> Iterator[str]:
     """The demo server over Streamable HTTP on a free loopback port; yields its URL."""
     port = free_port()
-    for _ in _serve([*DEMO, "--http", str(port)], port, {"PYTHONPATH": str(REPO)}):
+    for _ in serve([*DEMO, "--http", str(port)], port, {"PYTHONPATH": str(REPO)}):
         yield f"http://127.0.0.1:{port}/mcp"
 
 
@@ -49,7 +32,7 @@ def demo_http() -> Iterator[str]:
 def everything_http(everything: str) -> Iterator[str]:
     """server-everything over Streamable HTTP; yields its URL."""
     port = free_port()
-    for _ in _serve(["node", everything, "streamableHttp"], port, {"PORT": str(port)}):
+    for _ in serve(["node", everything, "streamableHttp"], port, {"PORT": str(port)}):
         yield f"http://127.0.0.1:{port}/mcp"
 
 
@@ -57,7 +40,7 @@ def everything_http(everything: str) -> Iterator[str]:
 def everything_sse(everything: str) -> Iterator[str]:
     """server-everything over legacy SSE; yields the SSE endpoint URL."""
     port = free_port()
-    for _ in _serve(["node", everything, "sse"], port, {"PORT": str(port)}):
+    for _ in serve(["node", everything, "sse"], port, {"PORT": str(port)}):
         yield f"http://127.0.0.1:{port}/sse"
 
 

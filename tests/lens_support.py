@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -31,3 +33,33 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
         except OSError:
             time.sleep(0.05)
     raise RuntimeError(f"nothing listening on 127.0.0.1:{port} after {timeout}s")
+
+
+def run_lens(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``python -m inspector ARGS`` from the repository, as a user runs it; output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "inspector", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
+    )
+
+
+def serve(argv: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[int]:
+    """Run a server process (our environment plus `env`) until it listens on `port`; yield the port,
+    then stop it (terminate, kill after 5 s). For fixtures: ``for _ in serve(...): yield ...``."""
+    process = subprocess.Popen(
+        argv, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port, process)
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from lens_support import HOSTILE, REPO
+from lens_support import HOSTILE, REPO, run_lens
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction
 
-CLI = [sys.executable, "-m", "inspector", "--cli"]
-
 
 def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CLI, *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
-    )
+    return run_lens("--cli", *args, env=env, timeout=timeout)
 
 
 def error_line(proc: subprocess.CompletedProcess[str]) -> dict:

@@ -4,29 +4,20 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from lens_support import REPO
+from lens_support import REPO, run_lens
 
 from inspector.cliargs import UsageError, parse
 
-CLI = [sys.executable, "-m", "inspector", "--cli"]
 PAGED = [sys.executable, str(REPO / "tests/core/paged_server.py")]
 
 
 def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CLI, *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
+    return run_lens("--cli", *args, timeout=timeout)
 
 
 def last_json(stderr: str) -> dict:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lens_support import REPO
+from lens_support import REPO, run_lens
 
 from inspector.budget.breakdown import BudgetCounter
 from inspector.budget.snapshot import load_snapshot
@@ -22,14 +22,7 @@ TOKENS = [sys.executable, "-m", "inspector", "tokens"]
 
 
 def tokens(*args: str, env: dict[str, str] | None = None, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*TOKENS, *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})},
-    )
+    return run_lens("tokens", *args, env=env, timeout=timeout)
 
 
 def error_line(proc: subprocess.CompletedProcess[str]) -> dict[str, Any]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import urllib.request
 from collections.abc import Iterator
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from lens_support import free_port, wait_for_port
+from lens_support import free_port, serve
 
 SERVER = Path(__file__).with_name("oauth_server.py")
 
@@ -33,21 +32,8 @@ class OAuthServer:
 
 def _start(lifetime: int) -> Iterator[OAuthServer]:
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, str(SERVER), str(port), "--token-lifetime", str(lifetime)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port, process)
+    for _ in serve([sys.executable, str(SERVER), str(port), "--token-lifetime", str(lifetime)], port):
         yield OAuthServer(port)
-    finally:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture

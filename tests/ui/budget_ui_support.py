@@ -35,6 +35,17 @@ def show_budget(win) -> None:
     win.tabs.setCurrentWidget(win.budget)
 
 
+def demo_budget(qtbot, win):
+    """Connect the window to the demo, show the Budget tab at o200k_base / MCP shape; the finished report."""
+    from ui_support import connect
+
+    connect(qtbot, win)
+    show_budget(win)
+    win.budget.pickers.set_tokenizer("o200k_base")
+    win.budget.pickers.set_shape("mcp")
+    return wait_report(qtbot, win.budget)
+
+
 def call_tool(qtbot, win, name: str, arguments: dict, timeout: int = 20000):
     record = win.session.call_tool(name, arguments, timeout=30, max_total=None)
     assert record is not None

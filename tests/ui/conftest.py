@@ -17,17 +17,9 @@ import pytest
 
 @pytest.fixture(scope="package")
 def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
-    import qasync
+    from ui_support import qasync_loop
 
-    loop = qasync.QEventLoop(qapp, already_running=True)
-    asyncio.set_event_loop(loop)
-    yield loop
-    for task in asyncio.all_tasks(loop):
-        task.cancel()
-    loop._QEventLoop__is_running = False  # type: ignore[attr-defined]  # see the module docstring
-    asyncio.events._set_running_loop(None)
-    asyncio.set_event_loop(None)
-    loop.close()
+    yield from qasync_loop(qapp)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import sys
 
-from budget_ui_support import call_tool, cli_reports, everything_profile, show_budget, wait_report
+from budget_ui_support import call_tool, cli_reports, demo_budget, everything_profile, show_budget, wait_report
 from lens_support import REPO
 from PySide6.QtCore import Qt
 from ui_support import connect, dark_palette, screenshot
@@ -26,12 +26,8 @@ def row_of(model, label: str) -> int:
 
 
 def test_compare_demo_and_everything(qtbot, window: MainWindow, everything: str) -> None:
-    connect(qtbot, window)
     pane = window.budget
-    show_budget(window)
-    pane.pickers.set_tokenizer("o200k_base")
-    pane.pickers.set_shape("mcp")
-    demo_report = wait_report(qtbot, pane)
+    demo_report = demo_budget(qtbot, window)
     compare = pane.compare
     pane.views.setCurrentWidget(compare)
     compare.add_current()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from budget_ui_support import call_tool, show_budget, wait_report
+from budget_ui_support import call_tool, demo_budget, show_budget, wait_report
 from PySide6.QtCore import Qt
-from ui_support import connect, dark_palette, screenshot
+from ui_support import dark_palette, screenshot
 
 from inspector.budget.snapshot import Snapshot, load_snapshot, save_snapshot
 from inspector.ui.budget.diff_model import BREAKING, COLUMNS
@@ -18,12 +18,8 @@ def rows(model) -> list[list[str]]:
 
 
 def test_snapshot_then_toggle_then_diff_shows_roll_dice(qtbot, window: MainWindow, tmp_path) -> None:
-    connect(qtbot, window)
     pane = window.budget
-    show_budget(window)
-    pane.pickers.set_tokenizer("o200k_base")
-    pane.pickers.set_shape("mcp")
-    before = wait_report(qtbot, pane)
+    before = demo_budget(qtbot, window)
     path = pane.snapshots.save_to(tmp_path / "demo-before.json")
     assert path is not None
     saved = load_snapshot(path)

@@ -2,7 +2,7 @@
 
 tests/ui's loop fixture has "package" scope, which for a folder without `__init__.py` lasts the whole
 session: here it would outlive this folder and break the `asyncio.run` tests that follow. The loop
-below is the same pattern (see tests/ui/conftest.py) with module scope.
+below is the same loop (`ui_support.qasync_loop`, see tests/ui/conftest.py) with module scope.
 """
 
 from __future__ import annotations
@@ -30,14 +30,6 @@ window = _ui.window
 
 @pytest.fixture(scope="module")
 def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
-    import qasync
+    from ui_support import qasync_loop
 
-    loop = qasync.QEventLoop(qapp, already_running=True)
-    asyncio.set_event_loop(loop)
-    yield loop
-    for task in asyncio.all_tasks(loop):
-        task.cancel()
-    loop._QEventLoop__is_running = False  # type: ignore[attr-defined]  # never loop.stop(): see tests/ui/conftest.py
-    asyncio.events._set_running_loop(None)
-    asyncio.set_event_loop(None)
-    loop.close()
+    yield from qasync_loop(qapp)
