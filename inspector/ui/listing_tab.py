@@ -3,23 +3,45 @@ again after the server's list_changed notification, with a one-line progress sta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
+from inspector.ui.async_tasks import TaskSet
 from inspector.ui.session import CONNECTED, SessionController
 
 
 class ListingTab(QWidget):
     """A subclass sets `capability` ("resources", "prompts") and `noun`, builds `list_status` and
-    `refresh_button`, and implements `refresh()` starting with `begin_listing()`."""
+    `refresh_button`, implements `refresh()` starting with `begin_listing()`, `_on_state` and `_on_event`,
+    and calls `watch_session()` once built."""
 
     capability = ""
     noun = ""
-    session: SessionController
     list_status: QLabel
     refresh_button: QPushButton
-    stale: bool  # list again when next shown
+
+    def __init__(self, session: SessionController, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.settings = settings
+        self.tasks = TaskSet(self)
+        self.stale = True  # list again when next shown
+        self.listings = 0  # completed refreshes, for tests and the status line
+        self.cli_target: Callable[[], list[str] | None] = lambda: None  # set by the window
+
+    def watch_session(self) -> None:
+        self.session.stateChanged.connect(self._on_state)
+        self.session.serverEvent.connect(self._on_event)
+        self._on_state(self.session.state, "")
+
+    def _on_state(self, state: str, detail: str) -> None:
+        raise NotImplementedError
+
+    def _on_event(self, event: Any) -> None:
+        raise NotImplementedError
 
     @property
     def conn(self) -> Any:

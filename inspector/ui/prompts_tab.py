@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
@@ -16,7 +15,7 @@ from inspector.core import prompts
 from inspector.core.errors import ProtocolError
 from inspector.core.operations import Event
 from inspector.ui import completion_hook
-from inspector.ui.async_tasks import TaskSet, error_text
+from inspector.ui.async_tasks import error_text
 from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.item_list import ItemList
 from inspector.ui.layout_parts import bare_column, named_splitter, title_label
@@ -38,22 +37,14 @@ class PromptsTab(ListingTab):
     capability, noun = "prompts", "prompts"
 
     def __init__(self, session: SessionController, settings: QSettings, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(session, settings, parent)
         self.setObjectName("promptsTab")
-        self.session = session
-        self.settings = settings
-        self.tasks = TaskSet(self)
         self.prompt: dict[str, Any] | None = None
         self.form: ToolForm | None = None
         self.completers: dict[str, completion_hook.FieldCompleter] = {}
-        self.stale = True
-        self.listings = 0
-        self.cli_target: Callable[[], list[str] | None] = lambda: None  # set by the window
         self.confirm_missing = self._send_anyway  # replaceable, so tests can answer for the user
         self._build()
-        session.stateChanged.connect(self._on_state)
-        session.serverEvent.connect(self._on_event)
-        self._on_state(session.state, "")
+        self.watch_session()
 
     def _build(self) -> None:
         self.refresh_button = QPushButton("Refresh (F5)")

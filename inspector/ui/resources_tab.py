@@ -4,7 +4,6 @@ subscribe with updates and auto re-read, re-list on `notifications/resources/lis
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
@@ -24,7 +23,7 @@ from inspector.core.errors import ProtocolError
 from inspector.core.operations import Event
 from inspector.core.uri_template import TemplateError, expand, form_values, variable_names, variables_schema
 from inspector.ui import completion_hook
-from inspector.ui.async_tasks import TaskSet, error_text
+from inspector.ui.async_tasks import error_text
 from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.item_list import ItemList
 from inspector.ui.layout_parts import bare_column, named_splitter, title_label
@@ -50,26 +49,18 @@ class ResourcesTab(ListingTab):
     capability, noun = "resources", "resources"
 
     def __init__(self, session: SessionController, settings: QSettings, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(session, settings, parent)
         self.setObjectName("resourcesTab")
-        self.session = session
-        self.settings = settings
-        self.tasks = TaskSet(self)
         self.kind: str | None = None  # "resource" | "template" | None
         self.item: dict[str, Any] | None = None
         self.form: ToolForm | None = None
         self.completers: dict[str, completion_hook.FieldCompleter] = {}
         self.subscribed: set[str] = set()
         self.updates: dict[str, tuple[int, float]] = {}  # uri -> (count, wall time of the last)
-        self.stale = True  # list again when next shown
-        self.listings = 0  # completed refreshes, for tests and the status line
-        self.cli_target: Callable[[], list[str] | None] = lambda: None  # set by the window
         self._pending = 0  # list requests of the current refresh still running
         self._reads = 0  # reads started; only the latest one's answer is shown
         self._build()
-        session.stateChanged.connect(self._on_state)
-        session.serverEvent.connect(self._on_event)
-        self._on_state(session.state, "")
+        self.watch_session()
 
     # -- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
