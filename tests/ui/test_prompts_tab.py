@@ -172,9 +172,17 @@ def test_non_conforming_reads_and_prompts_are_shown_and_flagged(qtbot, window: M
         ("paged://bad/both", "$.contents[0]"),
     ):
         resources_tab.read(uri)
-        qtbot.waitUntil(lambda uri=uri: resources_tab.view.uri == uri, timeout=5000)
-        shown = [label.text() for label in resources_tab.view.findChildren(QLabel) if label.isVisibleTo(window)]
-        assert any(expected in text for text in shown), (uri, shown)
+
+        def shown() -> list[str]:
+            return [label.text() for label in resources_tab.view.findChildren(QLabel) if label.isVisibleTo(window)]
+
+        # The finding appears with the rendered blocks (an image blob decodes after the header shows).
+        qtbot.waitUntil(
+            lambda uri=uri, expected=expected: (
+                resources_tab.view.uri == uri and any(expected in text for text in shown())
+            ),
+            timeout=5000,
+        )
     assert resources_tab.view.state == "tool_error"  # "Read, with findings"
     assert "<b>a</b>" in resources_tab.view.blocks[0].pane.text(), "markup is shown as text"
 
