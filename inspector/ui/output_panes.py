@@ -201,4 +201,4 @@ class NotificationsPane(QWidget):
     def _follow(self) -> None:
         bar = self.table.verticalScrollBar()
         if bar.value() >= bar.maximum() - 2:
-            QTimer.singleShot(0, self.table.scrollToBottom)
+            QTimer.singleShot(0, self.table, self.table.scrollToBottom)  # dropped if the table goes first
