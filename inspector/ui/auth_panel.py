@@ -39,6 +39,7 @@ from inspector.auth.errors import AuthError
 from inspector.auth.events import AuthEvent
 from inspector.config.profile import ServerProfile
 from inspector.ui.auth_client_box import ClientBox
+from inspector.ui.tooltips import plain_tooltip
 
 if TYPE_CHECKING:  # the auth modules import the SDK (~0.7 s): only once an HTTP server needs OAuth
     from inspector.auth.signin import ServerAuth
@@ -336,7 +337,7 @@ class AuthPanel(QWidget):
         )
         for column, text in enumerate(cells):
             item = QTableWidgetItem(text)
-            item.setToolTip(event.summary if column == 2 else "")
+            item.setToolTip(plain_tooltip("Step", event.summary) if column == 2 else "")
             if not event.ok:
                 item.setForeground(Qt.GlobalColor.red)
             self.steps.setItem(row, column, item)

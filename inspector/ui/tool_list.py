@@ -9,6 +9,8 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
+from inspector.ui.tooltips import plain_tooltip
+
 HINTS = (
     ("readOnlyHint", "read-only"),
     ("destructiveHint", "destructive"),
@@ -103,7 +105,7 @@ class ToolListModel(QAbstractListModel):
             return row.label()
         if role == Qt.ItemDataRole.ToolTipRole:
             text = row.description[:600] or "(no description)"
-            return "\n".join([text, *row.findings]) if row.findings else text
+            return plain_tooltip("Description", "\n".join([text, *row.findings]))
         if role == Qt.ItemDataRole.ForegroundRole and "destructive" in row.badges:
             return QColor(200, 60, 60)
         if role == Qt.ItemDataRole.UserRole:

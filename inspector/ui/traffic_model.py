@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QFont
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
 from inspector.ui.gc_policy import LongLivedFreezer
+from inspector.ui.tooltips import plain_tooltip
 from inspector.ui.traffic_filter import TrafficFilter
 
 COLUMNS = ("#", "Time", "Δ ms", "", "Kind", "Method", "ID", "Size", "Latency", "Status")
@@ -70,12 +71,6 @@ def _preview(entry: Entry) -> str:
     if entry.kind not in _PREVIEWED:
         return ""
     return _cell(entry.raw[: _MAX_CELL * 4].decode("utf-8", errors="replace").strip())
-
-
-def plain_tooltip(title: str, body: str) -> str:
-    """Tooltip text Qt shows as plain text: Qt guesses rich text from the first line only, so that
-    line is our own fixed title (no markup) and the untrusted text starts on the next line."""
-    return f"{title}:\n{body}"
 
 
 def _clock(wall: float) -> str:

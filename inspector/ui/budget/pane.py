@@ -27,6 +27,7 @@ from inspector.ui.budget.engine import ANTHROPIC, LABELS, Job, ReportRunner
 from inspector.ui.budget.overview import BudgetOverview
 from inspector.ui.budget.pickers import SHAPE_LABELS, BudgetPickers
 from inspector.ui.session import SessionController
+from inspector.ui.tooltips import plain_tooltip
 
 SHORT_VIEW = 48  # px: the least height of a list or text box in the pane
 
@@ -187,7 +188,7 @@ class BudgetPane(QWidget):
         same_server = server == self.server
         self.tools, self.server = tools, server
         self.server_label.setText(server)
-        self.server_label.setToolTip(server)
+        self.server_label.setToolTip(plain_tooltip("Server", server))
         self.recompute()
         self.lab.set_tools(tools, keep_edits=same_server)
         self.compare.current_changed()

@@ -16,6 +16,7 @@ from inspector.schema import MISSING, State, check_value
 from inspector.schema.nodes import CONTAINERS
 from inspector.ui.form.common import AUTO_EXPAND_DEPTH, FormContext, default_hint, describe, plain_label
 from inspector.ui.form.header import RowHeader
+from inspector.ui.tooltips import plain_tooltip
 
 LIVE_KEYWORDS = frozenset(
     {"minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
@@ -68,7 +69,8 @@ class FieldRow(QWidget):
             ctx.dim_palette,
         )
         if len(text) > 40 or (spec.title and spec.title != text):
-            self.header.setToolTip(f"{text}\n{spec.title}".strip() if spec.title != text else text)
+            names = f"{text}\n{spec.title}".strip() if spec.title != text else text
+            self.header.setToolTip(plain_tooltip("Field", names))
         layout.addWidget(self.header)
         if self.container:
             self.arrow = QToolButton(autoRaise=True)
@@ -91,7 +93,7 @@ class FieldRow(QWidget):
             note.setObjectName("fallbackNote")
             layout.addWidget(note)
         if spec.description and not show_help:
-            self.setToolTip(spec.description)
+            self.setToolTip(plain_tooltip("Description", spec.description))
         elif spec.description:
             help_label = plain_label(spec.description, wrap=True)
             help_label.setPalette(ctx.dim_palette)
