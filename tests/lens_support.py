@@ -35,6 +35,11 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
     raise RuntimeError(f"nothing listening on 127.0.0.1:{port} after {timeout}s")
 
 
+def lens_env(**extra: str) -> dict[str, str]:
+    """The environment for running `python -m inspector` from this checkout in a subprocess."""
+    return {**os.environ, "PYTHONPATH": str(REPO), **extra}
+
+
 def run_lens(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """``python -m inspector ARGS`` from the repository, as a user runs it; output captured as text."""
     return subprocess.run(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import urllib.request
 from collections.abc import Iterator
@@ -73,7 +72,3 @@ class HeadlessBrowser:
 @pytest.fixture
 def browser() -> HeadlessBrowser:
     return HeadlessBrowser()
-
-
-def cli_env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}

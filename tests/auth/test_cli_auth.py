@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import cli_env
+from lens_support import lens_env
 
 from inspector.auth.signin import ServerAuth
 from inspector.auth.storage import FileBackend
@@ -20,7 +20,7 @@ from inspector.traffic.store import TrafficStore
 def _cli(url: str, *extra: str) -> subprocess.CompletedProcess[str]:
     argv = [sys.executable, "-m", "inspector", "--cli", "--server-url", url, "--method", "tools/list", *extra]
     # BROWSER=false: if anything tried to open a browser it would fail loudly rather than pop one up.
-    env = {**cli_env(), "BROWSER": "false"}
+    env = lens_env(BROWSER="false")
     return subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env)
 
 
@@ -69,7 +69,7 @@ def test_without_the_flag_the_cli_shows_the_url_signs_in_in_the_browser_and_stor
     log = tmp_path / "browser.log"
     browser = f"{sys.executable} {Path(__file__).with_name('fake_browser.py')} {log} %s"
     argv = [sys.executable, "-m", "inspector", "--cli", "--server-url", oauth_server.url, "--method", "tools/list"]
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, env={**cli_env(), "BROWSER": browser})
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=lens_env(BROWSER=browser))
     assert proc.returncode == 0, proc.stderr
     assert [t["name"] for t in json.loads(proc.stdout)["tools"]] == ["whoami"]
     url, outcome = log.read_text().splitlines()
