@@ -8,8 +8,7 @@ is shown as plain text.
 
 from __future__ import annotations
 
-import json
-import sys
+from stdio_rpc import serve
 
 SHARED = "Search the catalogue for items whose title or body matches the query and return the best hits."
 TOOLS = [
@@ -40,34 +39,12 @@ TOOLS = [
 ]
 
 
-def send(message: dict) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+def answer(method: str, params: dict) -> dict | None:
+    return {"tools": TOOLS} if method == "tools/list" else None
 
 
 def main() -> None:
-    for raw in sys.stdin:
-        try:
-            message = json.loads(raw)
-        except ValueError:
-            continue
-        if not isinstance(message, dict) or message.get("id") is None:
-            continue  # notifications need no answer
-        method, rpc_id = message.get("method"), message["id"]
-        if method == "initialize":
-            result = {
-                "protocolVersion": (message.get("params") or {}).get("protocolVersion", "2025-06-18"),
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "<b>budget</b> lints", "version": "1"},
-            }
-        elif method == "tools/list":
-            result = {"tools": TOOLS}
-        elif method == "ping":
-            result = {}
-        else:
-            send({"jsonrpc": "2.0", "id": rpc_id, "error": {"code": -32601, "message": f"unknown method {method}"}})
-            continue
-        send({"jsonrpc": "2.0", "id": rpc_id, "result": result})
+    serve(answer, name="<b>budget</b> lints", capabilities={"tools": {}})
 
 
 if __name__ == "__main__":

@@ -6,15 +6,11 @@ Stdlib only. ``python flood.py``; calling the tool ``flood`` with ``{"count": N}
 
 from __future__ import annotations
 
-import json
 import sys
 
+from stdio_rpc import serve
+
 CHUNK = 1000  # lines per write
-
-
-def send(message: dict) -> None:
-    sys.stdout.buffer.write(json.dumps(message).encode() + b"\n")
-    sys.stdout.buffer.flush()
 
 
 def flood(count: int) -> None:
@@ -32,36 +28,18 @@ TOOL = {
 }
 
 
+def answer(method: str, params: dict) -> dict | None:
+    if method == "tools/list":
+        return {"tools": [TOOL]}
+    if method == "tools/call":
+        count = int((params.get("arguments") or {}).get("count", 0))
+        flood(count)
+        return {"content": [{"type": "text", "text": f"sent {count} notifications"}]}
+    return None
+
+
 def main() -> None:
-    for raw in sys.stdin.buffer:
-        try:
-            message = json.loads(raw)
-        except ValueError:
-            continue
-        if not isinstance(message, dict):
-            continue
-        method, rpc_id = message.get("method"), message.get("id")
-        if rpc_id is None:
-            continue  # a notification
-        if method == "initialize":
-            result = {
-                "protocolVersion": message.get("params", {}).get("protocolVersion", "2025-06-18"),
-                "capabilities": {"tools": {}, "logging": {}},
-                "serverInfo": {"name": "flood", "version": "1"},
-            }
-        elif method == "tools/list":
-            result = {"tools": [TOOL]}
-        elif method == "tools/call":
-            params = message.get("params") or {}
-            count = int((params.get("arguments") or {}).get("count", 0))
-            flood(count)
-            result = {"content": [{"type": "text", "text": f"sent {count} notifications"}]}
-        elif method == "ping":
-            result = {}
-        else:
-            send({"jsonrpc": "2.0", "id": rpc_id, "error": {"code": -32601, "message": f"unknown method {method}"}})
-            continue
-        send({"jsonrpc": "2.0", "id": rpc_id, "result": result})
+    serve(answer, name="flood", capabilities={"tools": {}, "logging": {}})
 
 
 if __name__ == "__main__":
