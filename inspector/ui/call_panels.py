@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import time
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QProgressBar,
     QPushButton,
     QTableWidget,
@@ -21,23 +20,18 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.history import CallRecord, cli_command
-
-
-def _plain(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    return label
+from inspector.ui.form.common import plain_label
 
 
 class _CallRow(QWidget):
     def __init__(self, record: CallRecord, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.record = record
-        self.name = _plain(f"#{record.id} {record.tool}")
+        self.name = plain_label(f"#{record.id} {record.tool}")
         self.bar = QProgressBar()
         self.bar.setRange(0, 0)  # busy until the first progress notification says more
         self.bar.setTextVisible(True)
-        self.message = _plain("waiting for the server…")
+        self.message = plain_label("waiting for the server…")
         self.message.setMinimumWidth(160)
         self.cancel = QPushButton("Cancel")
         self.cancel.setToolTip("Send notifications/cancelled for this call")

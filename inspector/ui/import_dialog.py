@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
 
 from inspector.config.formats import ImportResult, export_file, load_servers
 from inspector.config.profile import ProfileError, ServerProfile
-from inspector.ui.profile_dialog import plain_label, profile_summary
+from inspector.ui.form.common import plain_label
+from inspector.ui.profile_dialog import profile_summary
 
 if TYPE_CHECKING:
     from inspector.ui.servers_panel import ServersPanel
@@ -61,10 +62,8 @@ class ImportDialog(QDialog):
         self.setWindowTitle("Import Servers")
         self.setMinimumSize(560, 420)
         count = len(result.profiles)
-        self.summary_label = plain_label(
-            f"Found {count} server{'s' if count != 1 else ''} in {result.source} (format: {result.format}).", self
-        )
-        self.summary_label.setWordWrap(True)
+        summary = f"Found {count} server{'s' if count != 1 else ''} in {result.source} (format: {result.format})."
+        self.summary_label = plain_label(summary, wrap=True, parent=self)
         self.servers = QListWidget(self)
         self.servers.setAlternatingRowColors(True)
         self.servers.setSpacing(2)
@@ -107,7 +106,7 @@ class ImportDialog(QDialog):
         layout.addWidget(self.summary_label)
         layout.addWidget(self.servers, 1)
         layout.addLayout(select_row)
-        layout.addWidget(plain_label(f"Warnings ({len(result.warnings)}):", self))
+        layout.addWidget(plain_label(f"Warnings ({len(result.warnings)}):", parent=self))
         layout.addWidget(self.warnings)
         layout.addWidget(self.buttons)
         self._update_ok()
@@ -165,7 +164,7 @@ class ServersIO:
         self.save_error: str | None = None
         self.banner = QFrame(panel)
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
-        self.banner_label = plain_label("", self.banner)
+        self.banner_label = plain_label(parent=self.banner)
         self.banner_label.setWordWrap(True)
         self.backup_button = QPushButton("Back Up and Start Empty", self.banner)
         self.backup_button.clicked.connect(self.backup_corrupt)

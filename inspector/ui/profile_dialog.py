@@ -6,7 +6,6 @@ import re
 import shlex
 from collections.abc import Iterable
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.config.redact import is_secret_env, is_secret_header, redact_args, redact_url
+from inspector.ui.form.common import plain_label
 from inspector.ui.key_value_table import KeyValueTable, StringListEditor
 
 TRANSPORT_LABELS = {"stdio": "stdio (local command)", "http": "Streamable HTTP", "sse": "SSE (legacy)"}
@@ -38,14 +38,6 @@ def profile_summary(profile: ServerProfile) -> str:
     if profile.transport == "stdio":
         return f"stdio · {shlex.join([profile.command, *redact_args(profile.args)])}"
     return f"{profile.transport} · {redact_url(profile.url)}"
-
-
-def plain_label(text: str = "", parent: QWidget | None = None) -> QLabel:
-    """A QLabel that never interprets its text as HTML."""
-    label = QLabel(parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setText(text)
-    return label
 
 
 def split_command_line(line: str) -> tuple[str, list[str], dict[str, str]]:
@@ -89,7 +81,7 @@ class ProfileDialog(QDialog):
         self.pages.addWidget(self._build_http_page())
         self.transport_combo.currentIndexChanged.connect(self._on_transport_changed)
 
-        self.error_label = plain_label("", self)
+        self.error_label = plain_label(parent=self)
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.hide()
@@ -127,7 +119,9 @@ class ProfileDialog(QDialog):
         self.cwd_edit.setPlaceholderText("inherit from MCP Lens")
         self.cwd_browse = QPushButton("Browse…", page)
         self.cwd_browse.clicked.connect(self._browse_cwd)
-        hint = plain_label("Arguments are passed to the command as a list, one per row; no shell is involved.", page)
+        hint = plain_label(
+            "Arguments are passed to the command as a list, one per row; no shell is involved.", parent=page
+        )
         hint.setWordWrap(True)
         hint.setEnabled(False)  # drawn in the disabled (dimmer) colour of the current theme
 
@@ -298,7 +292,7 @@ class ProfileDialog(QDialog):
 
 def _add_row(form: QFormLayout, text: str, field: QWidget) -> None:
     """A form row whose label is plain text too."""
-    label = plain_label(text, field.parentWidget())
+    label = plain_label(text, parent=field.parentWidget())
     label.setBuddy(field)
     form.addRow(label, field)
 
