@@ -15,11 +15,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -34,11 +31,12 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.auth.applies import wants_oauth
-from inspector.auth.browser import check_browser_url, open_in_browser
+from inspector.auth.browser import open_in_browser
 from inspector.auth.errors import AuthError
 from inspector.auth.events import AuthEvent
 from inspector.config.profile import ServerProfile
 from inspector.ui.auth_client_box import ClientBox
+from inspector.ui.authorize_dialog import ask_to_open
 from inspector.ui.tooltips import plain_tooltip
 
 if TYPE_CHECKING:  # the auth modules import the SDK (~0.7 s): only once an HTTP server needs OAuth
@@ -58,50 +56,6 @@ STEP_TITLES = {
     "info": "Info",
     "error": "Error",
 }
-
-
-class AuthorizeDialog(QDialog):
-    """Shows the full authorization URL; Open in browser, Copy URL or Cancel."""
-
-    def __init__(self, url: str, server: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Sign in — open the authorization page?")
-        self.setObjectName("authorizeDialog")
-        layout = QVBoxLayout(self)
-        intro = QLabel(
-            f"{server} asks you to sign in. MCP Lens will open this address in your browser; "
-            "check that it is the sign-in page you expect:"
-        )
-        intro.setTextFormat(Qt.TextFormat.PlainText)
-        intro.setWordWrap(True)
-        layout.addWidget(intro)
-        self.url_view = QPlainTextEdit()
-        self.url_view.setReadOnly(True)
-        self.url_view.setPlainText(url)
-        self.url_view.setMinimumSize(560, 110)
-        layout.addWidget(self.url_view)
-        buttons = QDialogButtonBox()
-        self.open_button = buttons.addButton("&Open in browser", QDialogButtonBox.ButtonRole.AcceptRole)
-        copy = buttons.addButton("&Copy URL", QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
-        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(url))
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-        self.open_button.setDefault(True)
-
-
-async def ask_to_open(parent: QWidget, url: str, server: str) -> bool:
-    """Show `AuthorizeDialog` (window-modal, not blocking the loop); True if the user chose Open."""
-    check_browser_url(url)
-    dialog = AuthorizeDialog(url, server, parent)
-    done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-    dialog.finished.connect(lambda code: done.done() or done.set_result(code == QDialog.DialogCode.Accepted))
-    dialog.open()
-    try:
-        return await done
-    finally:
-        dialog.deleteLater()
 
 
 def _open_backend() -> Backend:
@@ -218,11 +172,14 @@ class AuthPanel(QWidget):
     # -- profiles ----------------------------------------------------------------------------
     def auth_of(self, profile: ServerProfile) -> ServerAuth:
         auth = self.auths.get(profile.url)
-        if auth is None or auth.profile is not profile:
-            if self._backend is None:
-                self._backend = self._backend_factory()
-            log = auth.log if auth is not None else None
-            auth = self.auths[profile.url] = _server_auth(profile, self._backend, log)
+        return auth if auth is not None and auth.profile is profile else self._new_auth(profile)
+
+    def _new_auth(self, profile: ServerProfile) -> ServerAuth:
+        """Fresh OAuth state for `profile` (the server's step log carries over)."""
+        if self._backend is None:
+            self._backend = self._backend_factory()
+        old = self.auths.get(profile.url)
+        auth = self.auths[profile.url] = _server_auth(profile, self._backend, old.log if old is not None else None)
         return auth
 
     def provider_for(self, profile: ServerProfile) -> Any:
@@ -234,12 +191,7 @@ class AuthPanel(QWidget):
 
     def _client_saved(self, profile: ServerProfile) -> None:
         """A new client id/secret/scopes: rebuild this server's OAuth state around them (the log stays)."""
-        old = self.auths.pop(profile.url, None)
-        if self._backend is None:
-            self._backend = self._backend_factory()
-        log = old.log if old is not None else None
-        self.auths[profile.url] = _server_auth(profile, self._backend, log)
-        self.auths[profile.url].log.add("info", "OAuth client settings changed; they apply from the next sign-in")
+        self._new_auth(profile).log.add("info", "OAuth client settings changed; they apply from the next sign-in")
         self.refresh_state()
 
     @property
