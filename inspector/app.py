@@ -83,12 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setOrganizationName(ORGANIZATION)
-    app.setApplicationName(APPLICATION)
-    app.setDesktopFileName("mcp-lens")
-    # `run()` ends the app itself once the server is shut down; Qt quitting first would stop the
-    # loop under it ("Event loop stopped before Future completed").
-    app.setQuitOnLastWindowClosed(False)
+    configure_app(app)
     import qasync
 
     if args.self_test:
@@ -96,6 +91,16 @@ def main(argv: list[str] | None = None) -> int:
 
         return qasync.run(run_self_test(app, timeout=args.self_test_timeout))
     return qasync.run(run(app, args))
+
+
+def configure_app(app: Any) -> None:
+    """Names, desktop file and quit policy of the QApplication `run()` drives (journey tests call it too)."""
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setDesktopFileName("mcp-lens")
+    # `run()` ends the app itself once the server is shut down; Qt quitting first would stop the
+    # loop under it ("Event loop stopped before Future completed").
+    app.setQuitOnLastWindowClosed(False)
 
 
 def set_app_icon(app: Any) -> None:
@@ -168,7 +173,7 @@ async def run(app: object, args: AppArgs) -> int:
     wake.timeout.connect(lambda: None)
     wake.start(250)
     closed = loop.create_future()
-    app.lastWindowClosed.connect(lambda: closed.done() or closed.set_result(None))  # type: ignore[attr-defined]
+    window.closed.connect(lambda: closed.done() or closed.set_result(None))
     await closed
     await window.session.shutdown()
     return 0

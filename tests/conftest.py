@@ -48,3 +48,33 @@ def everything_sse(everything: str) -> Iterator[str]:
 def hostile() -> Callable[[str], list[str]]:
     """argv of the hostile test server in a given mode."""
     return lambda mode: [sys.executable, str(HOSTILE), mode]
+
+
+# -- nothing alarming passes silently ----------------------------------------------------------
+# A Python exception raised in a Qt slot or timer is printed (PySide hands it to sys.excepthook) and
+# the event loop goes on; Qt reports an "Ambiguous shortcut" as a warning and fires neither action.
+# Either fails the test during which it happened: its captured stderr and Qt messages are checked.
+ALARMS = (
+    "Traceback (most recent call last)",
+    "is not callable",
+    "Error calling Python override",
+    "Ambiguous shortcut",
+)
+
+
+def alarms_in(report: pytest.TestReport, item: pytest.Item) -> list[str]:
+    """Alarming lines in this phase's captured stderr (and, for the call, the Qt messages so far)."""
+    text = "".join(content for name, content in report.sections if name == f"Captured stderr {report.when}")
+    if report.when == "call":
+        records = getattr(getattr(item, "qt_log_capture", None), "records", [])
+        text += "\n".join(record.message for record in records)
+    return [line.strip() for line in text.splitlines() if any(alarm in line for alarm in ALARMS)]
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    report = yield
+    if call.when in ("call", "teardown") and report.passed and (found := alarms_in(report, item)):
+        report.outcome = "failed"
+        report.longrepr = "alarming output during the test (see DESIGN.md, journey tests):\n" + "\n".join(found[:20])
+    return report

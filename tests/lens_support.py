@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -68,3 +69,21 @@ def serve(argv: list[str], port: int, env: dict[str, str] | None = None) -> Iter
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def qasync_loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
+    """A qasync loop over `qapp` for a loop fixture (whose scope is the caller's): created with
+    ``already_running=True`` so qtbot's event processing drives asyncio callbacks; at the end marked not
+    running and closed, never ``loop.stop()`` (that would quit the QApplication and make every later
+    ``waitUntil`` return at once), so tests after it can use ``asyncio.run`` again."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    yield loop
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
+    loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
+    asyncio.events._set_running_loop(None)
+    asyncio.set_event_loop(None)
+    loop.close()

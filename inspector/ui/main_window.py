@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -39,6 +39,8 @@ from inspector.ui.workbench import ToolWorkbench
 
 
 class MainWindow(QMainWindow):
+    closed = Signal()  # the window was closed: the app shuts the session down and ends
+
     def __init__(
         self,
         profiles: ProfileStore,
@@ -221,6 +223,7 @@ class MainWindow(QMainWindow):
             viewer.close()
         self._shutdown = asyncio.ensure_future(self.session.shutdown())
         super().closeEvent(event)
+        self.closed.emit()
 
 
 def cli_target(profile: ServerProfile) -> list[str]:

@@ -17,7 +17,7 @@ import pytest
 
 @pytest.fixture(scope="package")
 def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
-    from ui_support import qasync_loop
+    from lens_support import qasync_loop
 
     yield from qasync_loop(qapp)
 

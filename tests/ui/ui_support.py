@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 from lens_support import DEMO, REPO
@@ -23,24 +21,6 @@ def screenshot(widget, name: str) -> Path:
 DEMO_PROFILE = ServerProfile(
     name="Demo server", transport="stdio", command=DEMO[0], args=DEMO[1:], env={"PYTHONPATH": str(REPO)}
 )
-
-
-def qasync_loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync loop over `qapp` for a loop fixture (whose scope is the caller's): created with
-    ``already_running=True`` so qtbot's event processing drives asyncio callbacks; at the end marked not
-    running and closed, never ``loop.stop()`` (that would quit the QApplication and make every later
-    ``waitUntil`` return at once), so tests after it can use ``asyncio.run`` again."""
-    import qasync
-
-    loop = qasync.QEventLoop(qapp, already_running=True)
-    asyncio.set_event_loop(loop)
-    yield loop
-    for task in asyncio.all_tasks(loop):
-        task.cancel()
-    loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
-    asyncio.events._set_running_loop(None)
-    asyncio.set_event_loop(None)
-    loop.close()
 
 
 def connect(qtbot, win, profile: ServerProfile = DEMO_PROFILE) -> None:

@@ -30,6 +30,6 @@ window = _ui.window
 
 @pytest.fixture(scope="module")
 def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
-    from ui_support import qasync_loop
+    from lens_support import qasync_loop
 
     yield from qasync_loop(qapp)
