@@ -121,7 +121,8 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         server = bar.addMenu("&Server")
-        self._action(server, "&Connect", self._connect_selected, "Ctrl+Return")
+        # Ctrl+Enter is each tab's run key (Call, Read, Get prompt): Connect takes Ctrl+Shift+Enter.
+        self._action(server, "&Connect", self._connect_selected, "Ctrl+Shift+Return")
         self._action(server, "&Disconnect", self.session.disconnect, "Ctrl+Shift+D")
         self._action(server, "&Reconnect", self.session.reconnect, "Ctrl+R")
         view = bar.addMenu("&View")

@@ -127,6 +127,7 @@ class ToolList(QWidget):
         self.model = ToolListModel()
         self.view = QListView()
         self.view.setObjectName("toolList")
+        self.view.setAccessibleName("Tool list")
         self.view.setModel(self.model)
         self.view.setUniformItemSizes(True)
         self.view.setAlternatingRowColors(True)

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -29,6 +28,7 @@ from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.layout_parts import bare_column, named_splitter, title_label
 from inspector.ui.results import ResultView
 from inspector.ui.results.common import plain_label
+from inspector.ui.run_keys import RunKeyFilter
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tool_list import ToolList, ToolRow
 
@@ -66,8 +66,7 @@ class ToolWorkbench(QWidget):
 
         self.tools.toolSelected.connect(self.show_tool)
         self.call_button.clicked.connect(self.call_current)
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.call_current)
-        QShortcut(QKeySequence("Ctrl+Enter"), self, activated=self.call_current)
+        self.run_keys = RunKeyFilter(self, self.call_current)  # Ctrl+Enter inside the tab
         session.callUpdated.connect(self._on_call)
         session.toolsChanged.connect(self.tools.set_listing)
         session.stateChanged.connect(lambda state, _detail: self.call_button.setEnabled(state == CONNECTED))

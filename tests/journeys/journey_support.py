@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QPlainTextEdit,
+    QScrollArea,
     QTabBar,
     QTextEdit,
     QWidget,
@@ -70,7 +71,16 @@ def columns(model: Any) -> int:
 
 
 def really_visible(widget: QWidget) -> bool:
-    return widget.isVisible() and widget.window().isVisible() and not widget.visibleRegion().isEmpty()
+    """Shown in a shown window (possibly scrolled out of view: `click` scrolls to it as a person would)."""
+    return widget.isVisible() and widget.window().isVisible()
+
+
+def scroll_into_view(widget: QWidget) -> None:
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QScrollArea):
+            parent.ensureWidgetVisible(widget)
+        parent = parent.parentWidget()
 
 
 class Lens:
@@ -152,20 +162,23 @@ class Lens:
             found += [w for w in candidates if isinstance(w, cls) and really_visible(w)]
         return found
 
-    def find(self, name: str, cls: type[QWidget] = QWidget, *, top: QWidget | None = None) -> QWidget:
-        """The one visible widget whose accessible name or shown text is `name` (exact), else fail."""
-        matches = [w for w in self.widgets(cls, top=top) if name in (accessible_name(w), shown_text(w))]
-        if not matches:
+    def find(
+        self, name: str, cls: type[QWidget] = QWidget, *, top: QWidget | None = None, timeout: int = 5_000
+    ) -> QWidget:
+        """The visible widget whose accessible name or shown text is `name` (exact); waits for it, else fails."""
+
+        def matches() -> list[QWidget]:
+            return [w for w in self.widgets(cls, top=top) if name in (accessible_name(w), shown_text(w))]
+
+        try:
+            self.qtbot.waitUntil(lambda: bool(matches()), timeout=timeout)
+        except Exception as exc:
             names = sorted({accessible_name(w) for w in self.widgets(cls, top=top)} - {""})
-            raise AssertionError(f"no visible {cls.__name__} named {name!r}; named ones: {names}")
-        return matches[0]
+            raise AssertionError(f"no visible {cls.__name__} named {name!r}; named ones: {names}") from exc
+        return matches()[0]
 
     def has(self, name: str, cls: type[QWidget] = QWidget) -> bool:
         return any(name in (accessible_name(w), shown_text(w)) for w in self.widgets(cls))
-
-    def wait_find(self, name: str, cls: type[QWidget] = QWidget, timeout: int = 10_000) -> QWidget:
-        self.qtbot.waitUntil(lambda: self.has(name, cls), timeout=timeout)
-        return self.find(name, cls)
 
     def texts(self) -> str:
         """Every visible text, one per line (labels, fields, text views, buttons, item views' cells)."""
@@ -180,6 +193,13 @@ class Lens:
                     if value is not None:
                         lines.append(str(value))
         return "\n".join(line for line in lines if line)
+
+    def wait(self, check: Callable[[], Any], timeout: int = 10_000, what: str = "") -> None:
+        """Wait until `check()` is truthy; fail naming `what` (and the status bar) if it never is."""
+        try:
+            self.qtbot.waitUntil(lambda: bool(check()), timeout=timeout)
+        except Exception as exc:
+            raise AssertionError(f"never happened: {what or check!r}; status bar: {self.status()!r}") from exc
 
     def shows(self, text: str) -> bool:
         return text in self.texts()
@@ -208,6 +228,7 @@ class Lens:
     def click(self, target: str | QWidget, cls: type[QWidget] = QWidget) -> QWidget:
         widget = self.find(target, cls) if isinstance(target, str) else target
         assert widget.isEnabled(), f"{accessible_name(widget) or widget!r} is disabled"
+        scroll_into_view(widget)
         QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, widget.rect().center())
         return widget
 
@@ -253,22 +274,30 @@ class Lens:
                     return
         raise AssertionError(f"no visible tab {name!r}")
 
-    def click_item(self, view: QAbstractItemView | str, text: str, *, double: bool = False) -> None:
-        """Click the row of an item view whose first-column text starts with `text`."""
+    def click_item(self, view: QAbstractItemView | str, text: str, *, double: bool = False, timeout: int = 10_000):
+        """Click the first row of an item view whose first-column text contains `text` (waits for it)."""
         widget = self.find(view, QAbstractItemView) if isinstance(view, str) else view
         model = widget.model()
-        for row in range(model.rowCount()):
-            index = model.index(row, 0)
-            if str(index.data() or "").startswith(text):
-                widget.scrollTo(index)
-                point: QPoint = widget.visualRect(index).center()
-                viewport = widget.viewport()
-                QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
-                if double:
-                    QTest.mouseDClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
-                return
-        rows = [str(model.index(r, 0).data()) for r in range(model.rowCount())]
-        raise AssertionError(f"no row starting {text!r} in {accessible_name(widget)!r}: {rows}")
+
+        def row_index() -> Any:
+            for row in range(model.rowCount()):
+                index = model.index(row, 0)
+                if text in str(index.data() or ""):
+                    return index
+            return None
+
+        try:
+            self.qtbot.waitUntil(lambda: row_index() is not None, timeout=timeout)
+        except Exception as exc:
+            rows = [str(model.index(r, 0).data()) for r in range(model.rowCount())]
+            raise AssertionError(f"no row with {text!r} in {accessible_name(widget)!r}: {rows}") from exc
+        index = row_index()
+        widget.scrollTo(index)
+        point: QPoint = widget.visualRect(index).center()
+        viewport = widget.viewport()
+        QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+        if double:
+            QTest.mouseDClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
 
     # -- the wire --------------------------------------------------------------------------
     def wire(self) -> list[Any]:

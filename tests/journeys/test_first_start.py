@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
 
-def test_first_start_to_a_result_with_ctrl_return(lens) -> None:
+
+@pytest.mark.parametrize("key", ["Ctrl+Return", "Ctrl+Enter"])
+def test_first_start_to_a_result_with_the_call_key(lens, key: str) -> None:
     lens.start()
     assert lens.shows("Demo server")
-    lens.click_item("Tool list", "echo")
+    lens.click_item("Tool list", "Echo (echo)")
     lens.type("message", "hello from a journey")
-    lens.key("Ctrl+Return")
-    lens.wait_text("hello from a journey", timeout=10_000)
-    calls = lens.sent("tools/call")
-    assert [c["params"]["arguments"] for c in calls] == [{"message": "hello from a journey"}]
+    lens.key(key)
+    lens.wait(lambda: lens.sent("tools/call"), what="a tools/call on the wire")
+    assert [c["params"]["arguments"] for c in lens.sent("tools/call")] == [{"message": "hello from a journey"}]
+    # The result view shows the echoed text (the field holds it too: twice on screen).
+    lens.wait(lambda: lens.texts().count("hello from a journey") >= 2, what="the echoed text shown")
     assert lens.quit() == 0

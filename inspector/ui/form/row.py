@@ -60,6 +60,7 @@ class FieldRow(QWidget):
         self.line: QHBoxLayout | None = None  # created when the header line needs more than the header
         self.arrow: QToolButton | None = None
         text = "" if header is not None else (label if label is not None else spec.label)
+        self.name = text or spec.label  # the accessible name of the editor (how journeys and screen readers find it)
         mark = " *" if spec.required and state.key is not None and header is None else ""
         self._summary = describe(spec) + (" · deprecated" if spec.deprecated else "") + " · read-only" * spec.read_only
         self.header = RowHeader(
@@ -133,6 +134,7 @@ class FieldRow(QWidget):
         from inspector.ui.form.factory import make_editor
 
         self.editor = make_editor(self.state, self.ctx, self)
+        name_editor(self.editor, self.name)
         if self.container:
             self.body = self.editor
             self.editor.indent()  # type: ignore[attr-defined]
@@ -239,3 +241,11 @@ class FieldRow(QWidget):
         if self.editor is not None:
             self.editor.refresh()  # type: ignore[attr-defined]
         self.ctx.edited(self.state)
+
+
+def name_editor(editor: QWidget, name: str) -> None:
+    """Give an editor (and the input widgets it is made of, when it is one field) the field's name."""
+    editor.setAccessibleName(name)
+    inputs = [w for w in editor.findChildren(QWidget) if w.focusPolicy() & Qt.FocusPolicy.TabFocus]
+    if len(inputs) == 1 and not inputs[0].accessibleName():
+        inputs[0].setAccessibleName(name)
