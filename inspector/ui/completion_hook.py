@@ -27,7 +27,9 @@ class FieldCompleter(QObject):
         self.completer = QCompleter(self.model, self)
         self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.completer.setFilterMode(Qt.MatchFlag.MatchContains)  # the server already matched
-        edit.setCompleter(self.completer)
+        edit.setCompleter(self.completer)  # the line edit shows a highlighted or picked value with setText
+        self.completer.highlighted[str].connect(self._picked)
+        self.completer.activated[str].connect(self._picked)
         self.tasks = TaskSet(self)
         self._timer = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._timer.timeout.connect(self.fetch_now)
@@ -35,6 +37,14 @@ class FieldCompleter(QObject):
         self.requests = 0
         self.last_error: str | None = None
         edit.textEdited.connect(lambda _text: self._timer.start())
+
+    def _picked(self, value: str) -> None:
+        """A suggestion was highlighted or picked: the field takes what it shows as if it were typed, so the
+        form's value (what is sent, what a URI template expands) is the value shown."""
+        if self.edit.text() != value:
+            self.edit.setText(value)
+        self.edit.textEdited.emit(value)  # setText alone leaves the form's value at what was typed
+        self._timer.stop()  # no request for suggestions about a value that was just picked
 
     def fetch_now(self) -> None:
         """Ask for suggestions for the current text now (also on focus with an empty field)."""

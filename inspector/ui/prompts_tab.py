@@ -55,6 +55,7 @@ class PromptsTab(ListingTab):
         self.list_status = QLabel()
         self.list_status.setTextFormat(Qt.TextFormat.PlainText)
         self.prompts = ItemList("Prompts", ("Name", "Arguments", "Title"))
+        self.prompts.tree.setAccessibleName("Prompt list")
         self.prompts.chosen.connect(self.show_prompt)
         self.filter.textChanged.connect(self.prompts.apply_filter)
         left, left_layout = bare_column()

@@ -81,6 +81,8 @@ class ResourcesTab(ListingTab):
         self.resources.tree.setColumnWidth(1, 24)
         self.resources.model.header_tips[1] = "Subscribed (resources/subscribe)"
         self.templates = ItemList("Templates", ("Name", "URI template"))
+        self.resources.tree.setAccessibleName("Resource list")
+        self.templates.tree.setAccessibleName("Template list")
         self.resources.chosen.connect(lambda item: self._choose("resource", item))
         self.templates.chosen.connect(lambda item: self._choose("template", item))
         lists = named_splitter("resourceLists", self.resources, self.templates, sizes=[420, 200], vertical=True)

@@ -45,12 +45,15 @@ def test_get_a_prompt_with_arguments_and_completion(qtbot, qapp, window: MainWin
         assert tab.prompts.select("name", "summarize_note")
         assert tab.prompts.current_text(1) == "note_id*, style"
         assert "1 required" in tab.args_note.text()
+        tab.form.set_arguments({"note_id": "welcome"})
         edit = tab.completers["style"].edit
         edit.setFocus()
         qtbot.keyClicks(edit, "h")
         qtbot.waitUntil(lambda: tab.completers["style"].suggestions() == ["haiku"], timeout=5000)
-        tab.completers["style"].completer.popup().hide()
-        tab.form.set_arguments({"note_id": "welcome", "style": "haiku"})
+        popup = tab.completers["style"].completer.popup()
+        qtbot.keyClick(popup, Qt.Key.Key_Down)
+        qtbot.keyClick(popup, Qt.Key.Key_Return)  # the picked value is the field's value
+        assert edit.text() == "haiku" and tab.form.arguments() == {"note_id": "welcome", "style": "haiku"}
         qtbot.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)  # Get
         qtbot.waitUntil(lambda: tab.view.state == "ok", timeout=10000)
         assert tab.view.roles == ["user", "user"]
