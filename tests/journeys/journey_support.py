@@ -72,7 +72,7 @@ def columns(model: Any) -> int:
 
 def really_visible(widget: QWidget) -> bool:
     """Shown in a shown window (possibly scrolled out of view: `click` scrolls to it as a person would)."""
-    return widget.isVisible() and widget.window().isVisible()
+    return widget.isVisible() and QWidget.window(widget).isVisible()
 
 
 def scroll_into_view(widget: QWidget) -> None:
