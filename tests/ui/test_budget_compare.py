@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 
 from budget_ui_support import call_tool, cli_reports, demo_budget, everything_profile, show_budget, wait_report
-from lens_support import REPO
 from PySide6.QtCore import Qt
 from ui_support import connect, dark_palette, screenshot
 
@@ -75,9 +73,6 @@ def test_compare_demo_and_everything(qtbot, window: MainWindow, everything: str)
     window.dock.hide()  # the figure is about the Budget tab
     qtbot.wait(300)
     screenshot(window, "budget_compare.png")
-    docs = REPO / "docs"
-    docs.mkdir(exist_ok=True)
-    shutil.copyfile(REPO / "tests/artifacts/budget_compare.png", docs / "budget.png")
 
 
 def test_compare_reports_a_server_that_fails(qtbot, window: MainWindow, tmp_path) -> None:

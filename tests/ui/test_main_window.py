@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
-from lens_support import HOSTILE, REPO
+from lens_support import HOSTILE
 from PySide6.QtCore import Qt
 from ui_support import DEMO_PROFILE, connect, screenshot
 
@@ -37,10 +36,7 @@ def test_connect_and_see_traffic(qtbot, window: MainWindow) -> None:
     response = next(e for e in rows(window) if e.method == "tools/list" and e.kind is Kind.RESPONSE)
     window.traffic.select_seq(response.seq)
     qtbot.wait(100)
-    path = screenshot(window, "main_window.png")
-    docs = REPO / "docs"
-    docs.mkdir(exist_ok=True)
-    shutil.copyfile(path, docs / "screenshot.png")
+    screenshot(window, "main_window.png")
 
 
 def test_filter_select_and_jump_to_response(qtbot, window: MainWindow) -> None:

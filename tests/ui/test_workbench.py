@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
 import sys
 
-from lens_support import HOSTILE, REPO
+from lens_support import HOSTILE
 from ui_support import connect, screenshot
 
 from inspector.config.profile import ServerProfile
@@ -64,9 +63,7 @@ def test_nested_form_call_and_media_results(qtbot, window: MainWindow) -> None:
     )
     window.traffic.select_seq(call_entry.seq)
     qtbot.wait(100)
-    path = screenshot(window, "workbench_result.png")
-    (REPO / "docs").mkdir(exist_ok=True)
-    shutil.copyfile(path, REPO / "docs" / "workbench.png")
+    screenshot(window, "workbench_result.png")
 
 
 def test_destructive_tool_asks_first(qtbot, window: MainWindow) -> None:
