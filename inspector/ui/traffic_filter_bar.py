@@ -24,18 +24,23 @@ class TrafficFilterBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._text_timer = QTimer(self, singleShot=True, interval=TEXT_DELAY_MS, timeout=self.filterChanged)
+        # Connected, not passed as `timeout=`: PySide6 6.12 calls a signal given as a keyword, which fails.
+        self._text_timer = QTimer(self, singleShot=True, interval=TEXT_DELAY_MS)
+        self._text_timer.timeout.connect(self.filterChanged.emit)
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setPlaceholderText("Filter: text in the message, method, kind, notes (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setAccessibleName("Traffic filter")
         self.filter_edit.textChanged.connect(lambda _: self._text_timer.start())
         self.direction_combo = QComboBox(self)
         for text, direction in DIRECTIONS:
             self.direction_combo.addItem(text, direction)
+        self.direction_combo.setAccessibleName("Direction")
         self.kind_combo = QComboBox(self)
         self.kind_combo.addItem("All kinds", None)
         for kind in Kind:
             self.kind_combo.addItem(kind.value, kind)
+        self.kind_combo.setAccessibleName("Kind")
         self.errors_check = QCheckBox("Errors only", self)
         self.errors_check.setToolTip("Unparsable lines, JSON-RPC errors, tool isError and entries with notes")
         self.direction_combo.currentIndexChanged.connect(self._changed)
@@ -44,6 +49,7 @@ class TrafficFilterBar(QWidget):
         self.count_label = QLabel(self)
         self.count_label.setTextFormat(Qt.TextFormat.PlainText)
         self.count_label.setToolTip("entries shown / entries recorded")
+        self.count_label.setAccessibleName("Entries shown")
         self.follow_button = QToolButton(self)
         self.follow_button.setText("Follow")
         self.follow_button.setCheckable(True)

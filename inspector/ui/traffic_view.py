@@ -91,6 +91,7 @@ class TrafficView(QWidget):
     # -- construction ----------------------------------------------------------------------------
     def _build_table(self) -> None:
         table = QTableView(self)
+        table.setAccessibleName("Traffic log")
         table.setModel(self.model)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
