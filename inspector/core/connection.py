@@ -26,7 +26,6 @@ from inspector.core.client_callbacks import session_callbacks
 from inspector.core.client_handlers import ClientHandlers
 from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
 from inspector.core.operations import Operations
-from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 
 CLIENT_INFO = types.Implementation(name="mcp-lens", version=__version__)
@@ -110,7 +109,7 @@ class Connection(Operations):
             except Exception as exc:  # a transport failing at teardown must not lose the session
                 leaf = _leaf_exception(exc)
                 note = f"transport error while closing: {type(leaf).__name__}: {leaf}"
-                self.store.record(Direction.META, "client", Kind.LIFECYCLE, note.encode())
+                self.store.record_failure("client", note, "transport error")
 
     def describe_exit(self) -> str:
         return self.transport.describe_exit()

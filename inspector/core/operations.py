@@ -178,9 +178,13 @@ class Operations:
         handle = handle or self.new_handle("tools/call", timeout, max_total)
         started = time.perf_counter()
         params = {"name": name, "arguments": arguments or {}}
+        since = self.store.next_seq
         result = await self.request("tools/call", params, handle=handle, on_progress=on_progress, with_progress=True)
         elapsed = (time.perf_counter() - started) * 1000
         outcome = CallOutcome(result, check_call_result(result, tool), elapsed, handle.progress)
+        if errors := [f for f in outcome.findings if f.severity == "error"]:  # the traffic log flags the response
+            more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
+            self.store.flag_response("tools/call", result, f"finding: {errors[0]}{more}", since_seq=since)
         if raise_on_error and outcome.is_error:
             raise ToolFailed(f"tool {name!r} returned isError: true", result=result)
         return outcome

@@ -11,6 +11,7 @@ from inspector.traffic.entry import Direction, Entry, Kind
 
 AppendListener = Callable[[Entry], None]
 ClearListener = Callable[[], None]
+ChangeListener = Callable[[Entry], None]
 
 _OPPOSITE = {Direction.OUT: Direction.IN, Direction.IN: Direction.OUT}
 
@@ -36,6 +37,7 @@ class TrafficStore:
         self._entries: list[Entry] = []
         self._append_listeners: list[AppendListener] = []
         self._clear_listeners: list[ClearListener] = []
+        self._change_listeners: list[ChangeListener] = []
         # (direction of the request, id) → seq of the request still waiting for its response
         self._pending: dict[tuple[Direction, int | str], int] = {}
         self._methods: dict[int, str] = {}  # seq of request → method, for tool-error detection
@@ -68,14 +70,24 @@ class TrafficStore:
         return None if index is None else self._entries[index]
 
     # -- listeners -------------------------------------------------------------------------
-    def subscribe(self, on_append: AppendListener, on_clear: ClearListener | None = None) -> None:
+    def subscribe(
+        self,
+        on_append: AppendListener,
+        on_clear: ClearListener | None = None,
+        on_change: ChangeListener | None = None,
+    ) -> None:
+        """`on_change` hears of an entry annotated after it was appended (see `note`)."""
         self._append_listeners.append(on_append)
         if on_clear is not None:
             self._clear_listeners.append(on_clear)
+        if on_change is not None:
+            self._change_listeners.append(on_change)
 
-    def unsubscribe(self, on_append: AppendListener) -> None:
+    def unsubscribe(self, on_append: AppendListener, on_change: ChangeListener | None = None) -> None:
         if on_append in self._append_listeners:
             self._append_listeners.remove(on_append)
+        if on_change in self._change_listeners:
+            self._change_listeners.remove(on_change)
 
     def clear(self) -> None:
         self._entries.clear()
@@ -124,6 +136,51 @@ class TrafficStore:
     ) -> Entry:
         """Record a non-JSON-RPC event (stderr line, HTTP exchange metadata, lifecycle)."""
         return self._append(self._new(direction, transport, kind, raw, http=http, notes=tuple(notes or ())))
+
+    def record_failure(self, transport: str, text: str, reason: str, *, http: dict[str, Any] | None = None) -> Entry:
+        """Record what went wrong outside the messages (a crash, a transport error) as a lifecycle entry
+        noted with `reason`: its status is `reason`, never "ok", and "Errors only" keeps it."""
+        return self.record(Direction.META, transport, Kind.LIFECYCLE, text.encode(), http=http, notes=[reason])
+
+    def note(self, entry: Entry, text: str) -> None:
+        """Annotate an entry already recorded (found wrong later) and tell the change listeners."""
+        if text in entry.notes:
+            return
+        entry.note(text)
+        for listener in list(self._change_listeners):
+            listener(entry)
+
+    def abandon_pending(self, reason: str) -> list[Entry]:
+        """The connection is gone: note `reason` on our requests still waiting for a response."""
+        waiting = [
+            entry
+            for (direction, _), seq in sorted(self._pending.items(), key=lambda item: item[1])
+            if direction is Direction.OUT and (entry := self.by_seq(seq)) is not None
+        ]
+        self._pending = {key: seq for key, seq in self._pending.items() if key[0] is not Direction.OUT}
+        for entry in waiting:
+            self.note(entry, reason)
+        return waiting
+
+    def flag_response(self, method: str, result: Any, reason: str, *, since_seq: int = 0) -> Entry | None:
+        """Note `reason` on the response to a `method` request, recorded at or after `since_seq`, whose
+        result is `result` (a result found wrong after it was recorded: its content breaks the spec)."""
+        for index in range(len(self._entries) - 1, -1, -1):
+            entry = self._entries[index]
+            if entry.seq < since_seq:
+                break
+            if entry.kind is not Kind.RESPONSE or entry.method != method:
+                continue
+            parsed = entry.parsed()
+            if isinstance(parsed, dict) and parsed.get("result") == result:
+                self.note(entry, reason)
+                return entry
+        return None
+
+    @property
+    def next_seq(self) -> int:
+        """The seq the next recorded entry gets."""
+        return self._next_seq
 
     def add_entry(self, entry: Entry) -> None:
         """Append a fully formed entry (used when re-opening a saved session)."""

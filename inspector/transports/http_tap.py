@@ -124,11 +124,11 @@ class TapTransport(httpx2.AsyncBaseTransport):
         try:
             response = await self.inner.handle_async_request(request)
         except httpx2.TransportError as exc:
-            self.store.record(
-                Direction.META,
+            self.store.note(sent, "no response: transport error")
+            self.store.record_failure(
                 self.name,
-                Kind.LIFECYCLE,
-                f"{request.method} {request.url} failed: {type(exc).__name__}: {exc}".encode(),
+                f"{request.method} {request.url} failed: {type(exc).__name__}: {exc}",
+                "transport error",
                 http={**request_meta, "request_seq": sent.seq},
             )
             raise

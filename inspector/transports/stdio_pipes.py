@@ -104,7 +104,7 @@ class StdioPipes:
             self._writer.write(data + b"\n")
             await self._writer.drain()
         except (ConnectionError, OSError, RuntimeError) as exc:
-            self.store.record(Direction.META, NAME, Kind.LIFECYCLE, f"write to server stdin failed: {exc}".encode())
+            self.store.record_failure(NAME, f"write to server stdin failed: {exc}", "transport error")
             raise ConnectionError(f"could not write to the server: {exc}") from exc
         return entry
 
@@ -137,7 +137,12 @@ class StdioPipes:
         if code is None or self.exit_code is not None:
             return
         self.exit_code = code
-        self.store.record(Direction.META, NAME, Kind.LIFECYCLE, f"process exited with code {code}".encode())
+        self.store.abandon_pending("no response: the process exited")
+        text, reason = f"process exited with code {code}", exit_failure(code, closing=self.closing)
+        if reason is None:
+            self.store.record(Direction.META, NAME, Kind.LIFECYCLE, text.encode())
+        else:
+            self.store.record_failure(NAME, text, reason)
 
     async def close(self) -> None:
         """Close stdin, give the server a grace period, then SIGTERM and SIGKILL its process group."""
@@ -161,3 +166,14 @@ class StdioPipes:
             self._stderr_task.cancel()
         for transport in self._transports:
             transport.close()
+
+
+def exit_failure(code: int, *, closing: bool) -> str | None:
+    """How a process exit reads in the traffic log's status when it is a failure; None for a clean one."""
+    if code == 0 or (code < 0 and closing):  # a signal we sent while closing it
+        return None
+    if code < 0:
+        with suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+        return f"killed by signal {-code}"
+    return f"exit code {code}"

@@ -106,7 +106,7 @@ class SessionController(QObject):
                 self._set_state(DISCONNECTED, "disconnected")
         except LensError as exc:
             self.connection = None
-            self._note(f"connect failed: {exc.message}")
+            self.store.record_failure("client", f"connect failed: {exc.message}", "connect failed")
             self._set_state(FAILED, exc.message + (f"\n{exc.hint}" if exc.hint else ""))
         except Exception as exc:  # never let a broken server take the window down
             self.connection = None

@@ -86,6 +86,7 @@ class TrafficModel(QAbstractTableModel):
 
     countsChanged = Signal(int, int)
     rowsFlushed = Signal()  # a batch of rows was inserted (the view follows the tail on it)
+    entryChanged = Signal(int)  # seq of an entry annotated after it was shown (a failure found later)
 
     def __init__(self, store: TrafficStore, parent: Any = None) -> None:
         super().__init__(parent)
@@ -104,11 +105,11 @@ class TrafficModel(QAbstractTableModel):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.flush)
-        store.subscribe(self._on_append, self._on_clear)
+        store.subscribe(self._on_append, self._on_clear, self._on_change)
 
     def detach(self) -> None:
         """Stop listening to the store (the store's clear listeners cannot be removed; they are harmless)."""
-        self.store.unsubscribe(self._on_append)
+        self.store.unsubscribe(self._on_append, self._on_change)
         self._timer.stop()
 
     # -- store listeners (hot path: keep tiny) ---------------------------------------------------
@@ -127,6 +128,23 @@ class TrafficModel(QAbstractTableModel):
         self._committed = 0
         self.endResetModel()
         self.countsChanged.emit(0, 0)
+
+    def _on_change(self, entry: Entry) -> None:
+        """An entry already shown got a note (no response, a finding): repaint it, or show it if it now matches."""
+        index = self._index_of_seq(entry.seq, hi=self._committed)
+        if index is None:
+            return  # not flushed yet: the next flush shows it as it is now
+        self._cache.pop(index, None)
+        row = self._row_of_index(index)
+        if row is not None:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
+        elif self._filter.matches(entry):  # e.g. "Errors only", and the entry is now flagged
+            row = bisect.bisect_left(self.visible, index)
+            self.beginInsertRows(QModelIndex(), row, row)
+            self.visible.insert(row, index)
+            self.endInsertRows()
+            self.countsChanged.emit(len(self.visible), self._committed)
+        self.entryChanged.emit(entry.seq)
 
     # -- batching --------------------------------------------------------------------------------
     def flush(self) -> None:

@@ -85,6 +85,7 @@ class TrafficView(QWidget):
         self.model.countsChanged.connect(self._on_counts)
         self.model.rowsFlushed.connect(self._on_rows_flushed)
         self.model.modelReset.connect(self._after_reset)
+        self.model.entryChanged.connect(self._on_entry_changed)
         self._on_counts(len(self.model.visible), self.model.total())
         self._on_selection()
 
@@ -231,6 +232,10 @@ class TrafficView(QWidget):
             what = f"{peer.kind.value} " if peer is not None else ""
             text += f"; paired with {what}#{entry.peer_seq} (Ctrl+J)"
         return text
+
+    def _on_entry_changed(self, seq: int) -> None:
+        if self.detail.entry is not None and self.detail.entry.seq == seq:
+            self.detail.refresh()  # its new note shows under the log
 
     def _after_reset(self) -> None:
         """A filter change or clear reset the rows: keep the selected entry selected when still shown."""

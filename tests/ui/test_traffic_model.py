@@ -187,3 +187,27 @@ def test_clear_resets_rows(qtbot) -> None:
     call(store, 1)
     settle(qtbot, model)
     assert model.rowCount() == 1 and model.entry_at(0) is store[0]
+
+
+def test_a_note_added_later_repaints_the_row_and_errors_only_shows_it(qtbot) -> None:
+    store = TrafficStore()
+    model = TrafficModel(store)
+    call(store, 1)
+    call(store, 2)
+    store.record_message(IN, "stdio", msg(id=2, result={"content": []}))
+    settle(qtbot, model)
+    model.set_filter(TrafficFilter(errors_only=True))
+    assert model.rowCount() == 0
+    changed: list[int] = []
+    model.dataChanged.connect(lambda first, last: changed.append(first.row()))
+    seen: list[int] = []
+    model.entryChanged.connect(seen.append)
+    (request,) = store.abandon_pending("no response: the process exited")
+    assert [model.entry_at(r) for r in range(model.rowCount())] == [request], "now flagged: shown"
+    assert cell(model, 0, COL_STATUS) == "no response: the process exited"
+    assert cell(model, 0, COL_STATUS, BACKGROUND) == FLAG_BRUSH
+    model.set_filter(TrafficFilter())
+    response = store[2]
+    store.note(response, "finding: $.content: empty")
+    assert changed == [2] and seen == [request.seq, response.seq]
+    assert cell(model, 2, COL_STATUS) == "finding: $.content: empty"

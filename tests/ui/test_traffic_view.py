@@ -14,6 +14,7 @@ from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 from inspector.ui.json_view import BIG_BYTES, PREVIEW_CHARS, pretty_json_bounded
 from inspector.ui.traffic_detail import TAB_HEADERS, TAB_JSON, TAB_RAW
+from inspector.ui.traffic_filter import TrafficFilter
 from inspector.ui.traffic_model import COL_METHOD, COL_STATUS
 from inspector.ui.traffic_view import TrafficView
 
@@ -306,3 +307,16 @@ def test_screenshot_dark_palette(qtbot, qapp) -> None:
         assert view.grab().save(str(ARTIFACTS / "traffic_view_dark.png"))
     finally:
         qapp.setPalette(saved)
+
+
+def test_typing_in_the_filter_filters_after_a_pause(qtbot, view: TrafficView) -> None:
+    populate(view.store)
+    settle(qtbot, view)
+    expected = [e.seq for e in view.store if TrafficFilter(text="forecast").matches(e)]
+    assert 0 < len(expected) < len(view.store)
+    qtbot.keyClicks(view.filter_edit, "FORECAST")
+    qtbot.waitUntil(lambda: view.model.rowCount() == len(expected), timeout=2000)
+    assert [view.model.entry_at(r).seq for r in range(view.model.rowCount())] == expected
+    assert view.count_label.text() == f"{len(expected)} / {len(view.store)}"
+    view.filter_edit.clear()
+    qtbot.waitUntil(lambda: view.model.rowCount() == len(view.store), timeout=2000)

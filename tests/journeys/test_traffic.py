@@ -1,0 +1,155 @@
+"""Traffic log journeys: the filter bar, failures flagged, the dock's layout, the output panes, export and reopen."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from journey_support import accessible_name, shown_text
+from lens_support import HOSTILE
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QPushButton, QTableView
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+# -- what the traffic log shows ------------------------------------------------------------------
+def log(lens: Any) -> QTableView:
+    return lens.find("Traffic log", QAbstractItemView)
+
+
+def header_names(view: QTableView) -> list[str]:
+    model = view.model()
+    return [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
+
+
+def shown_rows(view: QTableView) -> list[dict[str, str]]:
+    """Every row the log's model holds (what scrolling would show), as {column title: text}."""
+    model, names = view.model(), header_names(view)
+    return [
+        {name: str(model.index(row, column).data() or "") for column, name in enumerate(names)}
+        for row in range(model.rowCount())
+    ]
+
+
+def choose(lens: Any, combo_name: str, item: str) -> None:
+    """Open a combo box by a click and click one of its items, as a person does."""
+    combo = lens.find(combo_name, QComboBox)
+    lens.click(combo)
+    popup = combo.view()
+    lens.qtbot.waitUntil(popup.isVisible, timeout=5_000)
+    lens.qtbot.wait(lens.qapp.doubleClickInterval() + 50)  # Qt ignores a release this soon after opening
+    lens.click_item(popup, item)
+    lens.qtbot.waitUntil(lambda: combo.currentText() == item, timeout=5_000)
+
+
+def call(lens: Any, tool: str, **fields: str) -> None:
+    """Pick a tool, fill its fields and press its Call button."""
+    lens.click_item("Tool list", tool)
+    for name, value in fields.items():
+        lens.type(name, value)
+    button = next(b for b in lens.widgets(QPushButton) if shown_text(b).startswith("Call"))
+    lens.click(button)
+
+
+def hostile(mode: str) -> tuple[str, ...]:
+    return ("--", sys.executable, str(HOSTILE), mode)
+
+
+# -- point 2: the filter bar -------------------------------------------------------------------
+def test_filter_text_direction_kind_and_errors_only(lens) -> None:
+    lens.start()
+    call(lens, "Echo (echo)", message="needle-4711")
+    lens.qtbot.waitUntil(lambda: any(e.direction == "in" and b"needle-4711" in e.raw for e in lens.wire()))
+    view = log(lens)
+    everything = len(lens.wire())
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() == len(lens.wire()), timeout=5_000)
+
+    # Ctrl+F from the log puts the cursor in the filter; typing narrows the rows to the call's pair.
+    lens.click(view)
+    lens.key("Ctrl+F")
+    field = lens.qapp.focusWidget()
+    assert accessible_name(field) == "Traffic filter", f"Ctrl+F focused {accessible_name(field)!r}"
+    lens.type(field, "NEEDLE-4711")  # case-insensitive
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() == 2, timeout=5_000)
+    rows = shown_rows(view)
+    assert [(r[""], r["Kind"], r["Method"]) for r in rows] == [
+        ("→", "request", "tools/call"),
+        ("←", "response", "tools/call"),
+    ]
+    assert lens.shows(f"2 / {len(lens.wire()):,}")
+
+    # Escape clears it: every entry again.
+    lens.key("Escape", field)
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() == len(lens.wire()) >= everything, timeout=5_000)
+    assert shown_text(field) == ""
+
+    # Direction, then kind, through their combo boxes.
+    choose(lens, "Direction", "→ to server")
+    lens.qtbot.waitUntil(lambda: 0 < view.model().rowCount() < len(lens.wire()), timeout=5_000)
+    assert {r[""] for r in shown_rows(view)} == {"→"}
+    assert view.model().rowCount() == sum(1 for e in lens.wire() if e.direction == "out")
+    choose(lens, "Kind", "request")
+    lens.qtbot.waitUntil(lambda: {r["Kind"] for r in shown_rows(view)} == {"request"}, timeout=5_000)
+    assert {r["Method"] for r in shown_rows(view)} >= {"initialize", "tools/list", "tools/call"}
+    choose(lens, "Direction", "All directions")
+    choose(lens, "Kind", "All kinds")
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() == len(lens.wire()), timeout=5_000)
+
+    # Errors only: nothing failed on the demo, so no row is left; unticked, all are back.
+    lens.click("Errors only")
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() == sum(1 for e in lens.wire() if e.flagged), timeout=5_000)
+    lens.click("Errors only")
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() == len(lens.wire()), timeout=5_000)
+    assert lens.quit() == 0
+
+
+# -- point 9: failures are never "ok" ----------------------------------------------------------
+def row_with(view: QTableView, text: str) -> dict[str, str]:
+    rows = [r for r in shown_rows(view) if text in r["Method"]]
+    assert rows, f"no row with {text!r}: {[r['Method'] for r in shown_rows(view)]}"
+    return rows[0]
+
+
+def test_a_crash_is_flagged_and_errors_only_shows_it(lens) -> None:
+    lens.start(*hostile("exit-mid-call"))
+    call(lens, "work")
+    view = log(lens)
+    lens.qtbot.waitUntil(lambda: any("exited with code 3" in r["Method"] for r in shown_rows(view)), timeout=10_000)
+    crash = row_with(view, "process exited with code 3")
+    assert crash["Status"] != "ok" and "3" in crash["Status"], crash
+    lens.click("Errors only")
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() < len(lens.wire()), timeout=5_000)
+    assert row_with(view, "process exited with code 3")
+    assert all(r["Status"] != "ok" for r in shown_rows(view))
+
+
+def call_response(view: QTableView) -> dict[str, str] | None:
+    return next((r for r in shown_rows(view) if r["Kind"] == "response" and r["Method"] == "tools/call"), None)
+
+
+def test_a_result_with_error_findings_is_not_ok(lens) -> None:
+    lens.start(*hostile("bad-tools"))
+    call(lens, "odd_content")  # answers with a content block of type "hologram"
+    view = log(lens)
+    lens.qtbot.waitUntil(lambda: (call_response(view) or {}).get("Status", "ok") != "ok", timeout=10_000)
+    assert "finding" in call_response(view)["Status"]
+    lens.click("Errors only")
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() < len(lens.wire()), timeout=5_000)
+    assert call_response(view) is not None
+
+
+def test_a_transport_error_is_flagged(lens, tmp_path: Path) -> None:
+    from lens_support import free_port
+
+    config = tmp_path / "mcp.json"
+    url = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens there
+    config.write_text(json.dumps({"mcpServers": {"gone": {"type": "http", "url": url}}}))
+    lens.start("--config", str(config), "--server", "gone", connected=False)
+    view = log(lens)
+    lens.qtbot.waitUntil(lambda: any("failed" in r["Method"] for r in shown_rows(view)), timeout=15_000)
+    for row in shown_rows(view):
+        if "failed" in row["Method"]:
+            assert row["Status"] != "ok", row
