@@ -21,6 +21,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return demo_main(argv[1:])
     if argv[:1] in (["--install-desktop-entry"], ["--uninstall-desktop-entry"]):
+        if {"-h", "--help"} & set(argv[1:]):  # asking how, not installing
+            from inspector.app import parse_args
+
+            parse_args(["--help"])  # prints the help (which lists both) and exits
         from inspector.desktop_entry import main as desktop_entry_main
 
         return desktop_entry_main(argv)

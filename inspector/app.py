@@ -29,11 +29,28 @@ class AppArgs:
     self_test_timeout: float = 60.0
 
 
+HELP_EPILOG = """\
+other ways to run it:
+  mcp-lens --cli …               headless: run one method, print the result
+                                 (mcp-lens --cli --help)
+  mcp-lens tokens …              what a server's tool list costs in a model's
+                                 context window (mcp-lens tokens --help)
+  mcp-lens --demo-server [--http PORT]
+                                 run the embedded demo server (stdio, or
+                                 Streamable HTTP on PORT)
+  mcp-lens --install-desktop-entry
+                                 add MCP Lens to the application menu
+                                 (for venv and pipx installs)
+  mcp-lens --uninstall-desktop-entry
+                                 remove it from the menu again"""
+
+
 def parse_args(argv: list[str]) -> AppArgs:
     parser = argparse.ArgumentParser(
         prog="mcp-lens",
         description="Inspect and debug MCP servers. With no arguments, opens on the embedded demo server.",
-        epilog="Headless: mcp-lens --cli … (see mcp-lens --cli --help).",
+        epilog=HELP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--config", metavar="FILE", help="an mcp.json-style file to open a server from")
     parser.add_argument("--server", metavar="NAME", help="the server's name in --config")
@@ -80,17 +97,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from inspector.ui.qt_noise import quiet_start
+
+    quiet = quiet_start()  # before the QApplication: Qt reads the logging rules once
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     configure_app(app)
     import qasync
 
-    if args.self_test:
-        from inspector.ui.self_test import run_self_test
+    try:
+        if args.self_test:
+            from inspector.ui.self_test import run_self_test
 
-        return qasync.run(run_self_test(app, timeout=args.self_test_timeout))
-    return qasync.run(run(app, args))
+            return qasync.run(run_self_test(app, timeout=args.self_test_timeout))
+        return qasync.run(run(app, args))
+    finally:
+        if quiet is not None:
+            quiet.uninstall()
 
 
 def configure_app(app: Any) -> None:

@@ -43,6 +43,7 @@ def test_self_test_passes_and_reports_every_step(tmp_path: Path) -> None:
     assert "Qt platform offscreen" in lines[0]
     assert "PNG decoded, 48x48 px" in done.stdout
     assert lines[-1].startswith("self-test: all steps passed in ")
+    assert done.stderr == "", "Qt/FFmpeg noise on stderr:\n" + done.stderr
     assert not (tmp_path / "config" / "mcp-lens").exists(), "the self-test wrote into the user's config"
 
 
