@@ -58,6 +58,7 @@ class LintsView(QWidget):
         self.summary = plain_label("Lints")
         self.table = QTableView()
         self.table.setObjectName("budgetLints")
+        self.table.setAccessibleName("Lints")
         self.table.setModel(self.model)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(24)

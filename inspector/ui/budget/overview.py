@@ -19,6 +19,8 @@ from inspector.ui.budget.lints_view import LintsView
 from inspector.ui.budget.tools_model import BAR_COLUMN, BudgetToolsModel, sorted_proxy
 from inspector.ui.layout_parts import bare_column, named_splitter
 
+BAR_WIDTH = 100  # px: the least width of the stacked bars
+
 
 class BudgetOverview(QWidget):
     """`editRequested(name)` when a tool row is double-clicked (the pane opens it in the lab)."""
@@ -31,6 +33,7 @@ class BudgetOverview(QWidget):
         self.proxy = sorted_proxy(self.model, self)
         self.table = QTableView()
         self.table.setObjectName("budgetTools")
+        self.table.setAccessibleName("Tool costs")
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
@@ -43,12 +46,14 @@ class BudgetOverview(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.doubleClicked.connect(self._double_clicked)
         self.table.setItemDelegateForColumn(BAR_COLUMN, StackedBarDelegate(self.model.max_total, self.table))
+        # The tool names take the room left by the numbers (sized to their header, sort arrow included,
+        # and their contents) and the bars, so that every header reads in full without scrolling.
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
-        self.table.setColumnWidth(0, 190)
-        for column, width in ((1, 70), (2, 72), (3, 86), (4, 64), (5, 52)):
-            self.table.setColumnWidth(column, width)
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(BAR_COLUMN, QHeaderView.ResizeMode.Interactive)
+        self.table.setColumnWidth(BAR_COLUMN, max(BAR_WIDTH, header.sectionSizeHint(BAR_COLUMN)))
 
         self.chart = TopToolsChart()
         self.chart.setObjectName("budgetChart")
@@ -65,7 +70,7 @@ class BudgetOverview(QWidget):
         left_layout.addWidget(self.table, 1)
         left_layout.addWidget(Legend())  # below the table, on a row of its own: one line even when narrow
 
-        self.top = named_splitter("budgetTop", left, self.chart, sizes=[700, 420], stretch=(3, 2))
+        self.top = named_splitter("budgetTop", left, self.chart, sizes=[780, 340], stretch=(3, 2))
         self.split = named_splitter(
             "budgetSplit", self.top, self.lints, sizes=[420, 170], vertical=True, stretch=(3, 1)
         )
