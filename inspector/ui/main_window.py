@@ -37,6 +37,10 @@ from inspector.ui.traffic_view import TrafficView
 from inspector.ui.viewer_window import ViewerWindow
 from inspector.ui.workbench import ToolWorkbench
 
+# The bottom dock's first height in the 1280×860 first window: a dozen whole traffic rows beside a detail
+# pane of a dozen lines; the workbench keeps the rest.
+FIRST_RUN_DOCK_HEIGHT = 340
+
 
 class MainWindow(QMainWindow):
     closed = Signal()  # the window was closed: the app shuts the session down and ends
@@ -205,7 +209,7 @@ class MainWindow(QMainWindow):
         if (state := self.settings.value("window/state")) is not None:
             self.restoreState(state)
         else:  # first run: the workbench gets most of the height
-            self.resizeDocks([self.dock], [320], Qt.Orientation.Vertical)
+            self.resizeDocks([self.dock], [FIRST_RUN_DOCK_HEIGHT], Qt.Orientation.Vertical)
             self.left.setSizes([260, 400])
         for splitter in (self.main_split, self.left):
             if (sizes := self.settings.value(f"splitters/{splitter.objectName()}")) is not None:

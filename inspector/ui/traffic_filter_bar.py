@@ -55,11 +55,15 @@ class TrafficFilterBar(QWidget):
         self.follow_button.setCheckable(True)
         self.follow_button.setChecked(True)
         self.follow_button.setToolTip("Keep the newest entry in view (pauses while you scroll up)")
-        layout = QHBoxLayout(self)
+        self._layout = layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter_edit, 1)
         for widget in (self.direction_combo, self.kind_combo, self.errors_check, self.count_label, self.follow_button):
             layout.addWidget(widget)
+
+    def add_trailing(self, widget: QWidget) -> None:
+        """Add a control for the whole log (e.g. Clear) at the end of the bar."""
+        self._layout.addWidget(widget)
 
     def current_filter(self) -> TrafficFilter:
         direction = self.direction_combo.currentData()

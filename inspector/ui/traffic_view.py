@@ -10,14 +10,13 @@ import os
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
+    QMenu,
+    QSizePolicy,
     QSplitter,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -28,13 +27,15 @@ from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
 from inspector.ui.resend_dialog import ResendDialog
+from inspector.ui.tooltips import plain_tooltip
 from inspector.ui.traffic_detail import EntryDetail
 from inspector.ui.traffic_filter import TrafficFilter
 from inspector.ui.traffic_filter_bar import TrafficFilterBar
-from inspector.ui.traffic_model import COLUMNS, TrafficModel, human_size
+from inspector.ui.traffic_model import TrafficModel, human_size
+from inspector.ui.traffic_table import WholeRows, log_table
 
-_WIDTHS = {"#": "000000", "Time": "00:00:00.000", "Δ ms": "00000.0", "": "→", "Kind": "notification"}
-_WIDTHS |= {"Method": "notifications/resources/updated", "ID": "000000", "Size": "000.0 KB", "Latency": "0000.0 ms"}
+WIDE_LAYOUT_PX = 1000  # from this width the detail pane sits beside the log, not under it
+LOG_SHARE_WIDE, LOG_SHARE_STACKED = 0.68, 0.55
 
 
 def _label() -> QLabel:
@@ -56,6 +57,7 @@ class TrafficView(QWidget):
         self._cli_target: list[str] | None = None
         self._follow = True
         self._auto_scrolling = False
+        self._laid_out = False
         self.filter_bar = TrafficFilterBar(self)
         self.filter_bar.filterChanged.connect(self.apply_filter)
         self.filter_bar.follow_button.clicked.connect(self.set_follow)
@@ -64,24 +66,32 @@ class TrafficView(QWidget):
         self.errors_check, self.count_label, self.follow_button = bar.errors_check, bar.count_label, bar.follow_button
         self._build_table()
         self.detail = EntryDetail(self)
-        self._build_actions()
         self.status_label = _label()
+        self.status_label.setAccessibleName("Selected entry")
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Clipped to the space beside the actions (its tooltip holds the whole text), never widening the pane.
+        self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._build_actions()
         lower = QWidget(self)
         lower_layout = QVBoxLayout(lower)
         lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.setSpacing(2)
         lower_layout.addLayout(self._action_bar)
         lower_layout.addWidget(self.detail, 1)
+        self._lower_layout = lower_layout
+        # Side by side when the view is wide (whole rows and a tall detail in a low dock), else stacked.
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
-        self.splitter.addWidget(self.table)
+        self.splitter.setObjectName("trafficSplitter")
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(WholeRows(self.table))
         self.splitter.addWidget(lower)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
         layout.addWidget(self.filter_bar)
         layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.status_label)
         self.model.countsChanged.connect(self._on_counts)
         self.model.rowsFlushed.connect(self._on_rows_flushed)
         self.model.modelReset.connect(self._after_reset)
@@ -91,33 +101,9 @@ class TrafficView(QWidget):
 
     # -- construction ----------------------------------------------------------------------------
     def _build_table(self) -> None:
-        table = QTableView(self)
-        table.setAccessibleName("Traffic log")
-        table.setModel(self.model)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        table.setWordWrap(False)
-        table.setShowGrid(False)
-        table.setCornerButtonEnabled(False)
-        table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        vertical = table.verticalHeader()
-        vertical.hide()
-        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform row heights
-        vertical.setDefaultSectionSize(table.fontMetrics().height() + 6)
-        header = table.horizontalHeader()
-        header.setHighlightSections(False)
-        header.setStretchLastSection(True)
-        metrics = table.fontMetrics()
-        for column, name in enumerate(COLUMNS):
-            sample = _WIDTHS.get(name)
-            if sample is not None:
-                width = max(metrics.horizontalAdvance(sample), metrics.horizontalAdvance(name)) + 18
-                header.resizeSection(column, width)
+        self.table = table = log_table(self.model, self)
         table.selectionModel().currentRowChanged.connect(self._on_selection)
-        scroll = table.verticalScrollBar()
-        scroll.valueChanged.connect(self._on_scrolled)
-        self.table = table
+        table.verticalScrollBar().valueChanged.connect(self._on_scrolled)
 
     def _action(self, text: str, slot: Any, *shortcuts: QKeySequence | str) -> QAction:
         action = QAction(text, self)
@@ -137,23 +123,47 @@ class TrafficView(QWidget):
         self.find_action = self._action("Find", self.focus_filter, "Ctrl+F")
         self.escape_action = self._action("Clear filter", self.clear_filter, "Escape")
         self.cli_action.setToolTip("Copy a command line that repeats this request (set by the connected server)")
+        copy = QToolButton(self)
+        copy.setDefaultAction(self.copy_action)
+        copy.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        menu = QMenu(copy)
+        menu.addActions([self.copy_action, self.cli_action, self.curl_action])
+        copy.setMenu(menu)
         bar = QHBoxLayout()
-        buttons = [self.copy_action, self.cli_action, self.curl_action, self.pair_action]
-        if not self.read_only:
-            buttons.insert(3, self.resend_action)
-        for action in buttons:
+        bar.addWidget(copy)
+        for action in [self.pair_action] if self.read_only else [self.resend_action, self.pair_action]:
             button = QToolButton(self)
             button.setDefaultAction(action)
             bar.addWidget(button)
+        bar.addWidget(self.status_label, 100)
         bar.addStretch(1)
-        if not self.read_only:
-            clear = QToolButton(self)
-            clear.setDefaultAction(self.clear_action)
-            bar.addWidget(clear)
-        else:
+        self._action_bar = bar
+        if self.read_only:
             self.clear_action.setEnabled(False)
             self.resend_action.setEnabled(False)
-        self._action_bar = bar
+        else:
+            clear = QToolButton(self)
+            clear.setDefaultAction(self.clear_action)
+            clear.setToolTip("Clear the log (Delete, Ctrl+L)")
+            self.filter_bar.add_trailing(clear)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        wide = self.width() >= WIDE_LAYOUT_PX
+        orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
+        if orientation != self.splitter.orientation() or not self._laid_out:
+            self._laid_out = True
+            self.splitter.setOrientation(orientation)
+            # The selection's summary: beside the actions when stacked, on its own line in the narrower side pane.
+            self._action_bar.removeWidget(self.status_label)
+            self._lower_layout.removeWidget(self.status_label)
+            if wide:
+                self._lower_layout.insertWidget(1, self.status_label)
+            else:
+                self._action_bar.insertWidget(self._action_bar.count() - 1, self.status_label, 100)
+            total = self.width() if wide else self.height()
+            share = LOG_SHARE_WIDE if wide else LOG_SHARE_STACKED
+            self.splitter.setSizes([int(total * share), total - int(total * share)])
 
     # -- configuration ---------------------------------------------------------------------------
     def set_cli_target(self, words: list[str] | None) -> None:
@@ -279,6 +289,7 @@ class TrafficView(QWidget):
     # -- actions ---------------------------------------------------------------------------------
     def say(self, text: str) -> None:
         self.status_label.setText(text[:500])
+        self.status_label.setToolTip(plain_tooltip("Traffic log", text[:500]))
 
     def _on_counts(self, shown: int, total: int) -> None:
         self.filter_bar.set_counts(shown, total)

@@ -153,3 +153,35 @@ def test_a_transport_error_is_flagged(lens, tmp_path: Path) -> None:
     for row in shown_rows(view):
         if "failed" in row["Method"]:
             assert row["Status"] != "ok", row
+
+
+# -- point 10: the dock at the default size ----------------------------------------------------
+def whole_rows(view: QTableView) -> tuple[int, bool]:
+    """How many rows the log's viewport shows whole, and whether its top row is whole."""
+    height = view.viewport().height()
+    rects = [view.visualRect(view.model().index(row, 0)) for row in range(view.model().rowCount())]
+    shown = [r for r in rects if r.bottom() >= 0 and r.top() < height]
+    whole = [r for r in shown if r.top() >= 0 and r.bottom() < height]
+    return len(whole), bool(shown) and shown[0].top() >= 0
+
+
+def test_the_log_shows_whole_rows_and_a_useful_detail_pane_at_the_default_size(lens) -> None:
+    window = lens.start()
+    assert (window.width(), window.height()) == (1280, 860)
+    for n in range(1, 11):  # enough traffic to fill the log
+        call(lens, "Echo (echo)", message=f"fill the log {n}")
+        lens.qtbot.waitUntil(lambda n=n: len([e for e in lens.wire() if e.kind == "response"]) >= n + 1)
+    view = log(lens)
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() >= 25, timeout=10_000)
+    lens.click_item(view, str(view.model().rowCount()))  # the newest entry: the last echo's response
+    lens.wait_text('"text": "fill the log ')
+    assert "paired with request" in shown_text(lens.find("Selected entry"))
+    lens.qtbot.wait(200)
+    ARTIFACTS.mkdir(exist_ok=True)
+    window.grab().save(str(ARTIFACTS / "journey_traffic_1280x860.png"))
+    rows, top_whole = whole_rows(view)
+    assert top_whole, "the top row of the log is cut"
+    assert rows >= 8, f"the log shows {rows} whole rows"
+    detail = lens.find("Message JSON")
+    lines = detail.viewport().height() // detail.fontMetrics().lineSpacing()
+    assert lines >= 10, f"the detail pane shows {lines} lines"
