@@ -1,8 +1,18 @@
 """``mcp-lens``: the desktop app; ``--cli`` for headless runs; ``--demo-server`` runs the demo server."""
 
-from __future__ import annotations
-
 import sys
+
+# Before anything imports PySide6 (and in syntax old Pythons still parse): PySide6 6.12 on Python < 3.12
+# drops a reference to None on each None read through a proxy model, and the process aborts later with
+# "Fatal Python error: none_dealloc"; 3.12 made None immortal. Say so in one line and stop instead.
+if sys.version_info < (3, 12):  # noqa: UP036 -- the point is to run on older Pythons
+    sys.stderr.write(
+        "mcp-lens needs Python 3.12+, this is {}.{} ({}): on older Pythons PySide6 aborts with "
+        '"Fatal Python error: none_dealloc". Ways out: the .deb or the tarball (no Python needed), '
+        "`uv tool install --python 3.12 mcp-lens` (`.` in a checkout), or pyenv's 3.12 "
+        '(`pyenv install 3.12`); see README.md, "Install a release".\n'.format(*sys.version_info[:2], sys.executable)
+    )
+    raise SystemExit(1)
 
 
 def main(argv: list[str] | None = None) -> int:
