@@ -74,8 +74,12 @@ class RequestHandle:
         if not self.cancelled:
             self._reset(asyncio.get_running_loop().time())
 
-    def describe_timeout(self) -> str:
+    def ran_past_max(self) -> bool:
+        """The hard maximum (not the progress timeout) is what ran out."""
         now = asyncio.get_running_loop().time()
-        if now >= self._hard_deadline - 1e-3 and self.max_total is not None:
+        return self.max_total is not None and now >= self._hard_deadline - 1e-3
+
+    def describe_timeout(self) -> str:
+        if self.ran_past_max():
             return f"{self.method} ran past its maximum of {self.max_total:g}s"
         return f"{self.method} timed out after {self.timeout:g}s without a response or progress"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Protocol
 
@@ -38,8 +38,25 @@ class Transport(Protocol):
     def describe_exit(self) -> str: ...
 
 
+class _WatchedDispatcher(JSONRPCDispatcher):
+    """Calls `on_end` when its read loop ends: the transport's stream closed (or we closed it)."""
+
+    on_end: Callable[[], None] | None = None
+
+    async def run(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            await super().run(*args, **kwargs)
+        finally:
+            if self.on_end is not None:
+                self.on_end()
+
+
 class Connection(Operations):
-    """Use as ``async with Connection(transport) as conn:``; raises `ConnectFailed` on failure."""
+    """Use as ``async with Connection(transport) as conn:``; raises `ConnectFailed` on failure.
+
+    A connection that goes away (the process exits, the HTTP server stops answering, the SSE
+    stream breaks) sets `lost` to a `ConnectFailed` saying why, and `wait_closed()` returns.
+    """
 
     def __init__(
         self,
@@ -60,6 +77,11 @@ class Connection(Operations):
         self._tg: anyio.abc.TaskGroup | None = None
         self.session: ClientSession | None = None
         self.closed = False
+        self.lost: ConnectFailed | None = None  # why the connection went away, once it has
+        self._ended = asyncio.Event()
+        self._established = False
+        self._orderly_close = False  # closed because its user was done (not under a failing transport)
+        self._stream_error: str | None = None  # the last transport error the SDK handed the session
         self._active: dict[int, RequestHandle] = {}  # requests waiting for the server, by id()
         self._client_turns = 0  # server-to-client requests being answered right now
 
@@ -72,7 +94,8 @@ class Connection(Operations):
             if hasattr(self.transport, "notification_sink"):
                 self.transport.notification_sink = self._on_notification
             read, write = await stack.enter_async_context(self.transport.open())
-            self._dispatcher = JSONRPCDispatcher(read, write)
+            self._dispatcher = _WatchedDispatcher(read, write)
+            self._dispatcher.on_end = self._stream_ended
             self.session = ClientSession(
                 dispatcher=self._dispatcher,
                 logging_callback=self._on_log,
@@ -86,6 +109,7 @@ class Connection(Operations):
             with anyio.fail_after(self.connect_timeout):
                 result = await self.session.initialize()
             self.init = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+            self._established = True
         except BaseException as exc:
             cause: BaseException = exc
             try:
@@ -97,29 +121,65 @@ class Connection(Operations):
         self._stack = stack
         return self
 
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
+    async def __aexit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> bool:
+        """Close; the body's exception goes to the transport's contexts, so a transport task group
+        that cancelled the body (its server went away) takes that cancellation back, and what it
+        raises instead becomes a `ConnectFailed` with ``lost=True``."""
         stack, self._stack = self._stack, None
         self.closed = True
-        if stack is not None:
-            try:
-                await stack.aclose()
-            except Exception as exc:  # a transport failing at teardown must not lose the session
-                leaf = _leaf_exception(exc)
-                note = f"transport error while closing: {type(leaf).__name__}: {leaf}"
-                self.store.record_failure("client", note, "transport error")
+        self._orderly_close = exc is None
+        if stack is None:
+            return False
+        try:
+            return bool(await stack.__aexit__(exc_type, exc, tb))
+        except Exception as failure:
+            if failure is exc:
+                raise
+            leaf = _leaf_exception(failure)
+            text = f"{type(leaf).__name__}: {leaf}".rstrip(": ")
+            if exc is None:  # an orderly close: a transport failing at teardown must not lose the session
+                self.store.record_failure("client", f"transport error while closing: {text}", "transport error")
+                return False
+            raise self._lost_error("connection lost", text) from failure
+
+    async def aclose(self) -> None:
+        await self.__aexit__(None, None, None)
 
     def describe_exit(self) -> str:
         return self.transport.describe_exit()
 
     async def wait_closed(self) -> None:
-        """Returns when the transport reports the server gone; never, for transports that cannot tell."""
-        waiter = getattr(self.transport, "wait_closed", None)
-        if waiter is None:
-            await asyncio.get_running_loop().create_future()  # never resolves
-        await waiter()
+        """Returns when the server is gone: the transport says so, or the connection was found lost."""
+        waiters = {asyncio.ensure_future(self._ended.wait())}
+        if (transport_waiter := getattr(self.transport, "wait_closed", None)) is not None:
+            waiters.add(asyncio.ensure_future(transport_waiter()))
+        try:
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in waiters:
+                waiter.cancel()
+
+    def loss(self) -> ConnectFailed:
+        """Why the connection ended: the loss seen first, else what the transport says now."""
+        return self.lost or self._lost_error("the connection ended")
+
+    def _stream_ended(self) -> None:
+        """The dispatcher's read loop ended while the connection was up: the server went away."""
+        if self._established and not self.closed:
+            self._lost_error("connection lost")
+
+    def _lost_error(self, what: str, cause: str | None = None) -> ConnectFailed:
+        """A `ConnectFailed` for the connection having gone away; the first one is kept as `lost`."""
+        reason = self.describe_exit()
+        cause = cause or self._stream_error
+        if cause and cause not in reason:
+            reason = f"{reason} ({cause})"
+        code = getattr(self.transport, "exit_code", None)
+        error = ConnectFailed(f"{what}: {reason}", lost=True, reason=reason, server_exit=code)
+        if self.lost is None:
+            self.lost = error
+        self._ended.set()
+        return error
 
     def _connect_error(self, exc: BaseException) -> BaseException:
         exc = _leaf_exception(exc)
@@ -172,7 +232,8 @@ class Connection(Operations):
     async def _on_message(self, message: Any) -> None:
         """Notifications that came through the SDK (HTTP transports; progress on stdio)."""
         if isinstance(message, Exception):
-            self.emit("stream_error", error=f"{type(message).__name__}: {message}")
+            self._stream_error = f"{type(message).__name__}: {message}".rstrip(": ")
+            self.emit("stream_error", error=self._stream_error)
             return
         method = getattr(message, "method", "")
         if method != "notifications/message":
@@ -235,7 +296,9 @@ class Connection(Operations):
                 result = await self._dispatcher.send_raw_request(method, params, opts)  # type: ignore[arg-type]
             except MCPError as exc:
                 if exc.code == types.CONNECTION_CLOSED and exc.message == "Connection closed":
-                    raise ConnectFailed(f"connection lost during {method}: {self.describe_exit()}") from exc
+                    if self.closed and self._orderly_close and self.lost is None:  # we closed it
+                        raise ConnectFailed(f"{method} was still waiting when the connection closed") from exc
+                    raise self._lost_error(f"connection lost during {method}") from exc
                 raise ProtocolError(
                     f"{method} failed: {exc.message} (JSON-RPC error {exc.code})",
                     code=exc.code,
@@ -247,10 +310,13 @@ class Connection(Operations):
         if result is None:
             if handle.cancelled:
                 raise RequestTimeout(f"{method} was cancelled", method=method, cancelled=True)
+            past_max = handle.ran_past_max()
             raise RequestTimeout(
                 handle.describe_timeout(),
                 hint="Raise the timeout, or check the server's stderr for where it is stuck.",
                 method=method,
+                timeout=handle.max_total if past_max else handle.timeout,
+                limit="max" if past_max else "progress",
             )
         return result
 

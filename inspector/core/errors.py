@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -26,7 +28,11 @@ class LensError(Exception):
 
 
 class ConnectFailed(LensError):
-    """The server could not be started or reached, or it went away."""
+    """The server could not be started or reached, or it went away.
+
+    Details: ``lost=True`` when an open connection ended, ``reason`` what ended it, ``server_exit`` (the code)
+    when the stdio server's process exited.
+    """
 
     exit_code = 3
     kind = "connection"
@@ -57,5 +63,81 @@ class UnknownTool(LensError):
 
 
 class RequestTimeout(LensError):
+    """We stopped waiting: details ``cancelled=True`` (the user), or ``timeout`` seconds and ``limit``
+    ("progress": no response or progress in time; "max": the hard maximum)."""
+
     exit_code = 7
     kind = "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """How a failed request reads to a person: what happened (`title`), more (`detail`), and on whose side.
+
+    `server_sent` is True only for a JSON-RPC error the server answered with: everything else
+    (cancel, timeout, a lost connection, a crash) happened on our side or to the connection, and
+    has no raw error to show.
+    """
+
+    title: str
+    detail: str
+    side: str  # "server" | "client" | "connection"
+    server_sent: bool = False
+
+
+def describe_failure(error: BaseException) -> Failure:
+    """The words for `error` (a `LensError`, or anything else a request raised)."""
+    if isinstance(error, ProtocolError):
+        return Failure(f"JSON-RPC error {error.code}", error.message, "server", server_sent=True)
+    if isinstance(error, RequestTimeout):
+        return _timeout_failure(error)
+    if isinstance(error, ConnectFailed):
+        return _connection_failure(error)
+    if isinstance(error, ToolFailed):
+        return Failure("Tool error (isError: true)", error.message, "server")
+    if isinstance(error, LensError):
+        return Failure(error.message.splitlines()[0], _with_hint(error.message, error.hint), "client")
+    return Failure(f"Failed on the client side: {type(error).__name__}", str(error), "client")
+
+
+def _with_hint(text: str, hint: str | None) -> str:
+    return f"{text}\n{hint}" if hint else text
+
+
+def _timeout_failure(error: RequestTimeout) -> Failure:
+    method = error.details.get("method") or "the request"
+    if error.details.get("cancelled"):
+        detail = f"{method} was cancelled before the server answered (notifications/cancelled sent)."
+        detail += " The server sent no error."
+        return Failure("Cancelled by you", detail, "client")
+    seconds = error.details.get("timeout")
+    limit = error.details.get("limit")
+    if isinstance(seconds, int | float) and limit == "max":
+        title = f"Still running after {seconds:g} s (maximum, client side)"
+    elif isinstance(seconds, int | float):
+        title = f"No response within {seconds:g} s (timeout, client side)"
+    else:
+        title = "No response in time (timeout, client side)"
+    detail = f"MCP Lens stopped waiting for {method} and cancelled it; the server sent no error."
+    return Failure(title, _with_hint(detail, error.hint), "client")
+
+
+def _connection_failure(error: ConnectFailed) -> Failure:
+    code = error.details.get("server_exit")
+    if isinstance(code, int):
+        return Failure(exit_title(code), error.message, "connection")
+    if error.details.get("lost"):
+        reason = error.details.get("reason") or error.message
+        return Failure("Connection lost", _with_hint(str(reason), error.hint), "connection")
+    return Failure("Not connected", _with_hint(error.message, error.hint), "connection")
+
+
+def exit_title(code: int) -> str:
+    """Title: "Server process exited with code N" (with the signal's name when a signal ended it)."""
+    text = f"Server process exited with code {code}"
+    if code < 0:
+        try:
+            text += f" (killed by {signal.Signals(-code).name})"
+        except ValueError:
+            text += f" (killed by signal {-code})"
+    return text

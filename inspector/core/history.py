@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.calls import RequestHandle
-from inspector.core.errors import LensError, ProtocolError, RequestTimeout
+from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout
 from inspector.traffic.commands import cli_words
 
 PENDING, OK, TOOL_ERROR, PROTOCOL_ERROR, TIMEOUT, CANCELLED, FAILED = (
@@ -21,6 +21,7 @@ PENDING, OK, TOOL_ERROR, PROTOCOL_ERROR, TIMEOUT, CANCELLED, FAILED = (
     "cancelled",
     "failed",
 )
+LOST, CRASHED = "connection lost", "server exited"
 
 _ids = itertools.count(1)
 
@@ -49,6 +50,10 @@ class CallRecord:
             self.outcome = PROTOCOL_ERROR
         elif isinstance(error, RequestTimeout):
             self.outcome = CANCELLED if error.details.get("cancelled") else TIMEOUT
+        elif isinstance(error, ConnectFailed) and error.details.get("server_exit") is not None:
+            self.outcome = CRASHED
+        elif isinstance(error, ConnectFailed) and error.details.get("lost"):
+            self.outcome = LOST
         else:
             self.outcome = FAILED
 

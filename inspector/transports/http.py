@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -70,15 +71,27 @@ class HttpTransport:
         return self.tap.last_status
 
     def describe_exit(self) -> str:
+        if self.tap.last_error is not None:
+            return f"the HTTP connection failed: {self.tap.last_error}"
         if self.tap.last_status is not None and self.tap.last_status >= 400:
             return f"the server answered HTTP {self.tap.last_status}"
         return "the HTTP connection closed"
 
     @asynccontextmanager
     async def open(self) -> AsyncIterator[tuple[Any, Any]]:
+        quiet_sdk_tracebacks()
         if self.kind == "sse":
             async with sse_client(self.url, httpx_client_factory=self._client, timeout=self.timeout) as streams:
                 yield streams
             return
         async with self._client() as client, streamable_http_client(self.url, http_client=client) as streams:
             yield streams
+
+
+def quiet_sdk_tracebacks() -> None:
+    """The SDK's HTTP clients log a dead server with `logger.exception`; with no logging configured
+    Python prints that traceback on stderr. What failed is in the traffic record and the session's
+    state already, so the SDK's client loggers get a handler that drops it (propagation is kept)."""
+    logger = logging.getLogger("mcp.client")
+    if not any(isinstance(handler, logging.NullHandler) for handler in logger.handlers):
+        logger.addHandler(logging.NullHandler())

@@ -62,13 +62,17 @@ class _TappedStream(httpx2.AsyncByteStream):
         self._done = False
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._inner:
-            if self._sse is not None:
-                for frame, fields, data in self._sse.feed(chunk):
-                    self._tap.record_sse(self._name, frame, fields, data, self._meta)
-            else:
-                self._body.append(chunk)
-            yield chunk
+        try:
+            async for chunk in self._inner:
+                if self._sse is not None:
+                    for frame, fields, data in self._sse.feed(chunk):
+                        self._tap.record_sse(self._name, frame, fields, data, self._meta)
+                else:
+                    self._body.append(chunk)
+                yield chunk
+        except httpx2.TransportError as exc:  # e.g. the server died with an event stream open
+            self._tap.last_error = describe_transport_error(exc)
+            raise
         self._finish()
 
     def _finish(self) -> None:
@@ -107,6 +111,7 @@ class TapTransport(httpx2.AsyncBaseTransport):
         self.inner = inner or httpx2.AsyncHTTPTransport()
         self.secret_headers = tuple(secret_headers)
         self.last_status: int | None = None
+        self.last_error: str | None = None  # the last transport failure (connect refused, stream cut)
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         body = await request.aread()
@@ -124,6 +129,7 @@ class TapTransport(httpx2.AsyncBaseTransport):
         try:
             response = await self.inner.handle_async_request(request)
         except httpx2.TransportError as exc:
+            self.last_error = describe_transport_error(exc)
             self.store.note(sent, "no response: transport error")
             self.store.record_failure(
                 self.name,
@@ -133,6 +139,7 @@ class TapTransport(httpx2.AsyncBaseTransport):
             )
             raise
         self.last_status = response.status_code
+        self.last_error = None
         content_type = response.headers.get("content-type", "")
         response_meta = {
             "status": response.status_code,
@@ -194,3 +201,9 @@ def _header(meta: dict[str, Any], name: str) -> str:
         if key.lower() == name:
             return value
     return ""
+
+
+def describe_transport_error(exc: BaseException) -> str:
+    """Type and text, e.g. "ConnectError: All connection attempts failed"; an empty message borrows its cause's."""
+    text = str(exc) or str(exc.__cause__ or exc.__context__ or "")
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -47,6 +47,11 @@ class StdioTransport:
     def describe_exit(self) -> str:
         return self.pipes.describe_exit()
 
+    @property
+    def exit_code(self) -> int | None:
+        """The server process's exit code once it has exited (and the exit is recorded)."""
+        return self.pipes.exit_code
+
     async def wait_closed(self) -> None:
         """Returns when the server has gone (stdout ended); the exit is in the record by then."""
         while self.pipes.finished is None:

@@ -32,7 +32,7 @@ from inspector.ui.output_panes import NotificationsPane, ServerOutputPane
 from inspector.ui.resources_prompts import install_log_level, install_resource_prompt_tabs
 from inspector.ui.servers_panel import ServersPanel
 from inspector.ui.session import CONNECTED, SessionController
-from inspector.ui.status_panel import StatusPanel
+from inspector.ui.status_panel import StatusPanel, ping_text
 from inspector.ui.traffic_view import TrafficView
 from inspector.ui.viewer_window import ViewerWindow
 from inspector.ui.workbench import ToolWorkbench
@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
         self.session.stateChanged.connect(self._on_state)
         self.session.connected.connect(self.status_panel.show_connection)
         self.session.requestFinished.connect(self._on_request_finished)
+        self.session.pingFinished.connect(lambda outcome: self.statusBar().showMessage(ping_text(outcome), 10000))
         self.traffic.resendRequested.connect(self._resend)
         self._restore()
 
@@ -129,6 +130,7 @@ class MainWindow(QMainWindow):
         self._action(server, "&Connect", self._connect_selected, "Ctrl+Shift+Return")
         self._action(server, "&Disconnect", self.session.disconnect, "Ctrl+Shift+D")
         self._action(server, "&Reconnect", self.session.reconnect, "Ctrl+R")
+        self._action(server, "&Ping", self.session.ping, "Ctrl+Shift+P")
         view = bar.addMenu("&View")
         view.addAction(self.dock.toggleViewAction())
         for index, name in enumerate(("Traffic", "Server output", "Notifications")):

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from inspector.content import preview, to_json_text
+from inspector.core.errors import describe_failure
 from inspector.core.prompts import PromptOutcome
 from inspector.ui.mime_highlight import MimeHighlighter
 from inspector.ui.resource_view import highlight_embedded
@@ -18,6 +19,7 @@ from inspector.ui.results.outcome_header import (
     collapse_raw_toggle,
     raw_toggle,
     scroll_area,
+    show_failure,
     show_status,
     status_header,
 )
@@ -127,6 +129,13 @@ class PromptMessagesView(QWidget):
         self._status("protocol_error", f"JSON-RPC error {code}", str(message))
         if data is not None:
             self.column.addWidget(TextPane(to_json_text(data), is_json=True, parent=self.content))
+        self.column.addStretch(1)
+
+    def show_failure(self, error: BaseException) -> None:
+        """A failure on our side or of the connection (cancel, timeout, lost): no server error to show."""
+        self.clear()
+        self.state = "failed"
+        show_failure(self.status_label, self.detail_label, describe_failure(error))
         self.column.addStretch(1)
 
     def set_raw_visible(self, visible: bool) -> None:

@@ -217,8 +217,8 @@ class PromptsTab(ListingTab):
         self._update_actions()
         if isinstance(outcome, ProtocolError):
             self.view.show_error(outcome.code, outcome.message, outcome.data)
-        elif isinstance(outcome, BaseException):
-            self.view.show_error(0, error_text(outcome))
+        elif isinstance(outcome, BaseException):  # on our side or the connection's: the server sent no error
+            self.view.show_failure(outcome)
         else:
             self.view.show_prompt(outcome)
 

@@ -354,11 +354,8 @@ class ResourcesTab(ListingTab):
     def _read_done(self, generation: int, uri: str, outcome: Any, reason: str) -> None:
         if generation != self._reads:
             return  # a later read was started: its answer is the one to show
-        if isinstance(outcome, ProtocolError):
-            self.view.show_protocol_error(outcome.code, outcome.message, outcome.data)
-            self.view.uri = uri
-        elif isinstance(outcome, BaseException):
-            self.view.show_protocol_error(0, error_text(outcome), None)
+        if isinstance(outcome, BaseException):  # the server's JSON-RPC error, or a failure on our side
+            self.view.show_error(outcome)
             self.view.uri = uri
         else:
             self.view.show_read(outcome, reason=reason)

@@ -13,13 +13,24 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from inspector.config.profile import ServerProfile
-from inspector.core.errors import LensError, RequestTimeout
+from inspector.core.errors import ConnectFailed, LensError, RequestTimeout, describe_failure
 from inspector.core.history import CallRecord
 from inspector.core.operations import Event
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 
 DISCONNECTED, CONNECTING, CONNECTED, FAILED = "disconnected", "connecting", "connected", "failed"
+RECOVER = "Server › Reconnect (Ctrl+R) once it is back."
+
+
+async def _until_first(*waits: Any) -> None:
+    """Wait until the first of the awaitables finishes; cancel the others."""
+    tasks = [asyncio.ensure_future(w) for w in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
 
 
 class SessionController(QObject):
@@ -31,6 +42,7 @@ class SessionController(QObject):
     requestFinished = Signal(str, object)  # method, result dict or LensError
     serverEvent = Signal(object)  # core Event
     callUpdated = Signal(object)  # CallRecord: started, progressed or finished
+    pingFinished = Signal(object)  # round trip in ms (float), or the LensError
 
     def __init__(self, store: TrafficStore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -90,27 +102,29 @@ class SessionController(QObject):
                 self._set_state(CONNECTED, f"connected to {name} (protocol {conn.protocol_version})")
                 self.connected.emit(conn)
                 self._spawn(self._list_tools())
-                closed = asyncio.ensure_future(conn.wait_closed())
-                stopped = asyncio.ensure_future(stop.wait())
-                await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
-                for waiter in (closed, stopped):
-                    waiter.cancel()
-                lost = not stop.is_set()
-                reason = conn.describe_exit()
-                if closed.done() and not closed.cancelled() and closed.exception() is not None:
-                    reason = f"{reason} ({closed.exception()!r})"
+                await _until_first(conn.wait_closed(), stop.wait())
             self.connection = None
-            if lost:
-                self._set_state(FAILED, f"the connection ended: {reason}")
-            else:
+            if stop.is_set() and conn.lost is None:
                 self._set_state(DISCONNECTED, "disconnected")
+            else:
+                self._lost(conn.loss())
         except LensError as exc:
             self.connection = None
+            if exc.details.get("lost"):  # the transport failed under an open connection
+                self._lost(exc)
+                return
             self.store.record_failure("client", f"connect failed: {exc.message}", "connect failed")
             self._set_state(FAILED, exc.message + (f"\n{exc.hint}" if exc.hint else ""))
         except Exception as exc:  # never let a broken server take the window down
             self.connection = None
             self._set_state(FAILED, f"{type(exc).__name__}: {exc}")
+
+    def _lost(self, error: LensError) -> None:
+        """An open connection went away: FAILED, saying why and how to come back."""
+        failure = describe_failure(error)
+        if error.details.get("server_exit") is None:  # a process exit is in the record already
+            self.store.record_failure("client", f"connection lost: {failure.detail}", "connection lost")
+        self._set_state(FAILED, f"Not connected: {failure.title}. {RECOVER}\n{failure.detail}")
 
     def _note(self, text: str) -> None:
         self.store.record(Direction.META, "client", Kind.LIFECYCLE, text.encode())
@@ -159,6 +173,8 @@ class SessionController(QObject):
                 outcome = await conn.call_tool(name, arguments, handle=record.handle, on_progress=progressed)
             except LensError as exc:
                 record.finish(error=exc)
+            except Exception as exc:  # whatever broke, the call ends visibly (never a silent no-op)
+                record.finish(error=LensError(f"{type(exc).__name__}: {exc}"))
             except asyncio.CancelledError:
                 record.finish(error=RequestTimeout("the call was abandoned", cancelled=True))
                 self.callUpdated.emit(record)
@@ -184,6 +200,24 @@ class SessionController(QObject):
             except LensError as exc:
                 self.requestFinished.emit(method, exc)
                 return
+            except Exception as exc:  # never a silent no-op
+                self.requestFinished.emit(method, LensError(f"{type(exc).__name__}: {exc}"))
+                return
             self.requestFinished.emit(method, result)
+
+        return self._spawn(run())
+
+    def ping(self) -> asyncio.Task[Any] | None:
+        """Send `ping`; the round trip (or the error) arrives through `pingFinished`."""
+        conn = self.connection
+        if conn is None:
+            self.pingFinished.emit(ConnectFailed("not connected", hint=RECOVER))
+            return None
+
+        async def run() -> None:
+            try:
+                self.pingFinished.emit(await conn.ping())
+            except LensError as exc:
+                self.pingFinished.emit(exc)
 
         return self._spawn(run())

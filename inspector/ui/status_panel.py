@@ -8,6 +8,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
+from inspector.core.errors import describe_failure
+
 
 def _label(object_name: str) -> QLabel:
     label = QLabel()
@@ -25,6 +27,14 @@ def describe_capabilities(capabilities: dict[str, Any]) -> str:
         flags = [k for k, v in value.items() if v is True] if isinstance(value, dict) else []
         parts.append(f"{name} ({', '.join(flags)})" if flags else name)
     return ", ".join(parts) or "none"
+
+
+def ping_text(outcome: Any) -> str:
+    """The status bar's line for a Server › Ping: the round trip, or what went wrong."""
+    if isinstance(outcome, int | float):
+        return f"Ping: {outcome:.1f} ms round trip"
+    failure = describe_failure(outcome)
+    return f"Ping failed: {failure.title} — {failure.detail.splitlines()[0] if failure.detail else ''}".rstrip(" —")
 
 
 class StatusPanel(QWidget):

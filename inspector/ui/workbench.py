@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.errors import ProtocolError
 from inspector.core.history import CallRecord
 from inspector.ui.call_panels import CallsPanel, HistoryView
 from inspector.ui.form.tool_form import ToolForm
@@ -54,6 +53,7 @@ class ToolWorkbench(QWidget):
         self.call_button.setObjectName("callButton")
         self.timeout = QDoubleSpinBox(minimum=0.5, maximum=86_400, value=60, suffix=" s", decimals=1)
         self.timeout.setToolTip("Timeout without a response or a progress notification")
+        self.timeout.setAccessibleName("Timeout")
         self.max_total = QDoubleSpinBox(minimum=0, maximum=86_400, value=0, suffix=" s", decimals=1)
         self.max_total.setSpecialValueText("no limit")
         self.max_total.setToolTip("Hard limit that progress does not reset")
@@ -209,10 +209,8 @@ class ToolWorkbench(QWidget):
         tool = self.tools.model.all and next((r.tool for r in self.tools.model.all if r.name == record.tool), None)
         if record.result is not None:
             self.result.show_result(record.result, tool, elapsed_ms=record.duration_ms)
-        elif isinstance(record.error, ProtocolError):
-            self.result.show_protocol_error(record.error.code, record.error.message, record.error.data)
-        elif record.error is not None:
-            self.result.show_protocol_error(0, f"{record.outcome}: {record.error.message}", None)
+        elif record.error is not None:  # the server's JSON-RPC error, or a failure on our side said as such
+            self.result.show_error(record.error)
         self.lower.setCurrentWidget(self.result)
 
     def rerun(self, record: CallRecord) -> CallRecord | None:
@@ -236,8 +234,8 @@ class ToolWorkbench(QWidget):
                 contents = outcome.get("contents") if isinstance(outcome.get("contents"), list) else []
                 blocks = [{"type": "resource", "resource": c} for c in contents]
                 self.result.show_result({"content": blocks}, None)
-            elif isinstance(outcome, ProtocolError):
-                self.result.show_protocol_error(outcome.code, outcome.message, outcome.data)
+            elif isinstance(outcome, BaseException):
+                self.result.show_error(outcome)
 
         self.session.requestFinished.connect(done)
 

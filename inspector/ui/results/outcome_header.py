@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolButton, QWidget
 
+from inspector.core.errors import Failure
 from inspector.ui.results.common import STYLES, plain_label
 
 
@@ -28,6 +29,21 @@ def show_status(status: QLabel, detail: QLabel, state: str, title: str, text: st
     style = STYLES.get(state, "")
     status.setStyleSheet(f"QLabel {{ {style} }}" if style else "")
     detail.setText(text)
+
+
+FAILURE_STYLES = {  # a failure on our side or of the connection: not the server's red JSON-RPC error
+    "client": "background:#eef1f5; color:#2f3b4c; border:1px solid #b8c2d0; border-radius:4px; padding:4px 8px;",
+    "connection": "background:#fdecea; color:#7a1c16; border:1px solid #e0908a; border-radius:4px; padding:4px 8px;",
+}
+
+
+def show_failure(status: QLabel, detail: QLabel, failure: Failure) -> None:
+    """A request that failed without a server error (cancelled, timed out, connection lost, crashed):
+    what happened in the status label, styled for whose side it was on; more beside it."""
+    status.setText(failure.title)
+    style = FAILURE_STYLES.get(failure.side) or STYLES["protocol_error"]
+    status.setStyleSheet(f"QLabel {{ {style} }}")
+    detail.setText(failure.detail)
 
 
 def raw_toggle(parent: QWidget | None = None) -> QToolButton:

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from inspector.content import ResultSummary, result_summary, to_json_text
+from inspector.core.errors import ProtocolError, describe_failure
 from inspector.core.operations import CallOutcome
 from inspector.ui.results.common import STYLES, BlockWidget, add_findings, plain_label
 from inspector.ui.results.factory import block_widget
@@ -16,6 +17,7 @@ from inspector.ui.results.outcome_header import (
     collapse_raw_toggle,
     raw_toggle,
     scroll_area,
+    show_failure,
     show_status,
     status_header,
 )
@@ -42,7 +44,7 @@ class ResultView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.summary: ResultSummary | None = None
-        self.state = "empty"  # "ok" | "tool_error" | "protocol_error"
+        self.state = "empty"  # "ok" | "tool_error" | "protocol_error" | "failed" (no answer from the server)
         self.blocks: list[BlockWidget] = []
         self.raw_text = ""
         self.raw_pane: TextPane | None = None
@@ -157,6 +159,17 @@ class ResultView(QWidget):
             self.blocks_layout.addWidget(self.error_data_pane)
         error = {"code": code, "message": message} | ({"data": data} if data is not None else {})
         self._set_raw(to_json_text(error), "Raw error JSON")
+
+    def show_error(self, error: BaseException) -> None:
+        """A request that raised: the server's JSON-RPC error as above, else what happened on our side
+        or to the connection, in those words and with no raw error (the server sent none)."""
+        if isinstance(error, ProtocolError):
+            self.show_protocol_error(error.code, error.message, error.data)
+            return
+        self.clear()
+        failure = describe_failure(error)
+        self.state = "failed"
+        show_failure(self.status_label, self.detail_label, failure)
 
     def set_raw_visible(self, visible: bool) -> None:
         """Expand or collapse the raw JSON (built on first expansion)."""
