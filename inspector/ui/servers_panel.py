@@ -217,6 +217,7 @@ class ServersPanel(QWidget):
         for i in range(self.list.count()):
             if self.list.item(i).text() == name:
                 self._paint_state(self.list.item(i))
+        self._update_actions()
 
     def state(self, name: str) -> str:
         return self._states.get(name, "disconnected")
@@ -366,6 +367,9 @@ class ServersPanel(QWidget):
         for act in (self.duplicate_action, self.export_action, self.copy_entry_action, self.connect_action):
             act.setEnabled(profile is not None)
         self.connect_button.setEnabled(profile is not None)
+        verb = "Reconnect" if profile is not None and self.state(profile.name) == "connected" else "Connect"
+        self.connect_button.setText(verb)  # the button says what a click does to the selected server
+        self.connect_button.setAccessibleName(f"{verb} to the selected server")
         self.export_button.setEnabled(profile is not None)
 
     def _show_menu(self, pos) -> None:
