@@ -3,7 +3,7 @@
 #
 # Every step is idempotent and quick when there is nothing to do:
 #   ensure_system_libs   Debian/Ubuntu packages that PySide6's bundled Qt loads (apt-get)
-#   ensure_venv          .venv on Python 3.12 (found by find_python312)
+#   ensure_venv          .venv on Python 3.12 (found, or fetched with uv, by find_python312)
 #   ensure_project EXTRA pip install -e '.[EXTRA]', skipped while pyproject.toml is unchanged
 #   ensure_node_servers  npm test servers in tests/servers, then a real MCP handshake with one
 #   ensure_conformance_suite  @modelcontextprotocol/conformance + Node 22 in tests/conformance
@@ -11,6 +11,7 @@
 # Environment knobs:
 #   PYTHON=/path/to/python3.12   use this interpreter to create .venv
 #   MCP_LENS_SKIP_APT=1          don't check or install system packages (non-Debian machines)
+#   UV_PYTHON_DOWNLOADS=never    (uv's own) don't let uv download a Python 3.12
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$REPO_ROOT/.venv"
@@ -150,12 +151,79 @@ _python_ok() {
         >/dev/null 2>&1
 }
 
+# Why 3.12 and the ways out, in one line: the scripts' last word when there is no Python 3.12.
+PYTHON312_WAYS_OUT='MCP Lens needs Python 3.12+: on older Pythons PySide6 aborts with "Fatal Python error: none_dealloc". Ways out: rerun with network to PyPI and GitHub (this script then fetches 3.12 with uv: pip install uv, uv python install 3.12); or pyenv install 3.12; or PYTHON=/path/to/python3.12; only to use the app: the .deb or the tarball (no Python needed). See README.md, "Install a release".'
+
+# Where these scripts put a uv they install themselves: a throwaway venv outside the checkout.
+UV_HELPER_VENV="${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/mcp-lens/uv-venv"
+
+# Print the path of a uv that runs: on PATH, where pip --user and uv's installer put it, or the one
+# an earlier run installed.
+_find_uv() {
+    local cand
+    for cand in "$(command -v uv 2>/dev/null || true)" "${HOME:-/nonexistent}/.local/bin/uv" \
+        "${HOME:-/nonexistent}/.cargo/bin/uv" "$UV_HELPER_VENV/bin/uv"; do
+        if [ -n "$cand" ] && [ -x "$cand" ] && "$cand" --version >/dev/null 2>&1; then
+            echo "$cand"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Install uv with pip from PyPI into $UV_HELPER_VENV, using the python3 on PATH (3.11 is fine for
+# that), and print its path. Chatter on stderr; returns 1 (leaving nothing behind) when it can't.
+_pip_install_uv() {
+    local py out
+    py="$(command -v python3 2>/dev/null)" || return 1
+    # Debian/Ubuntu's python3 makes venvs only with python3-venv (ensurepip) installed.
+    if ! "$py" -c 'import ensurepip' >/dev/null 2>&1; then
+        ensure_apt_packages python3-venv >&2
+    fi
+    info "installing uv with pip from PyPI (into $UV_HELPER_VENV)" >&2
+    rm -rf "$UV_HELPER_VENV"
+    if out="$("$py" -m venv "$UV_HELPER_VENV" 2>&1 &&
+        "$UV_HELPER_VENV/bin/python" -m pip install -q --disable-pip-version-check uv 2>&1)" &&
+        "$UV_HELPER_VENV/bin/uv" --version >/dev/null 2>&1; then
+        echo "$UV_HELPER_VENV/bin/uv"
+        return 0
+    fi
+    rm -rf "$UV_HELPER_VENV"
+    warn "could not install uv with pip: $(printf '%s\n' "$out" | grep -v '^\s*$' | tail -n 1)"
+    return 1
+}
+
+# Print the Python 3.12 that uv ($1) manages, if any. Only uv's own installations: never a virtualenv
+# (such as a broken .venv) that a plain `uv python find` would also return.
+_uv_find312() {
+    "$1" python find --system --python-preference only-managed 3.12 2>/dev/null
+}
+
+# Print a Python 3.12 that uv ($1) manages, running `uv python install 3.12` first when it has none.
+_uv_python312() {
+    local uv="$1" cand out
+    if cand="$(_uv_find312 "$uv")" && _python_ok "$cand"; then
+        echo "$cand"
+        return 0
+    fi
+    info "uv python install 3.12 (downloads a standalone CPython build from GitHub)" >&2
+    if out="$("$uv" python install 3.12 2>&1)" && cand="$(_uv_find312 "$uv")" && _python_ok "$cand"; then
+        info "uv: $(printf '%s\n' "$out" | grep -v '^\s*$' | head -n 1)" >&2
+        echo "$cand"
+        return 0
+    fi
+    # uv explains a failure as a chain of causes; the last one says what went wrong.
+    warn "uv python install 3.12 failed: $(printf '%s\n' "$out" | grep -v '^\s*$' | tail -n 1 | sed 's/^ *cause: //')"
+    return 1
+}
+
 # Print the path of a working Python 3.12, trying in order: $PYTHON, python3.12 on PATH, pyenv's
-# versions, then apt's python3.12 (Ubuntu 24.04). Exits with a message when there is none.
+# versions, a uv already installed (its 3.12, or `uv python install 3.12`), apt's python3.12 (Ubuntu
+# 24.04), then uv installed with pip for the purpose. Exits with one clear line when there is none.
 find_python312() {
-    local cand root
+    local cand root uv=""
     if [ -n "${PYTHON:-}" ]; then
-        _python_ok "$PYTHON" || die "PYTHON=$PYTHON does not run, or is not Python 3.12"
+        _python_ok "$PYTHON" || die "PYTHON=$PYTHON does not run, or is not Python 3.12. $PYTHON312_WAYS_OUT"
         command -v "$PYTHON"
         return 0
     fi
@@ -167,7 +235,12 @@ find_python312() {
     if command -v pyenv >/dev/null 2>&1 && root="$(pyenv root 2>/dev/null)"; then
         roots+=("$root")
     fi
-    roots+=("${PYENV_ROOT:-}" "${HOME:-/nonexistent}/.pyenv" /root/.pyenv)
+    # PYENV_ROOT, when set, is where pyenv lives; else its default place (and root's, under sudo -H).
+    if [ -n "${PYENV_ROOT:-}" ]; then
+        roots+=("$PYENV_ROOT")
+    else
+        roots+=("${HOME:-/nonexistent}/.pyenv" /root/.pyenv)
+    fi
     for root in "${roots[@]}"; do
         if [ -z "$root" ] || [ ! -d "$root/versions" ]; then
             continue
@@ -180,6 +253,11 @@ find_python312() {
             fi
         done < <(printf '%s\n' "$root"/versions/3.12*/bin/python3.12 | sort -rV)
     done
+    # A uv the user already has comes before apt: it needs no root.
+    if uv="$(_find_uv)" && cand="$(_uv_python312 "$uv")"; then
+        echo "$cand"
+        return 0
+    fi
     if command -v apt-get >/dev/null 2>&1 && [ "${MCP_LENS_SKIP_APT:-0}" != 1 ]; then
         # stdout is the answer here: keep apt's chatter on stderr.
         {
@@ -195,8 +273,12 @@ find_python312() {
             return 0
         fi
     fi
-    die "Python 3.12 not found. Install it (Ubuntu 24.04: apt-get install python3.12 python3.12-venv;
-       elsewhere: pyenv install 3.12) or point PYTHON at it: PYTHON=/path/to/python3.12 $0"
+    # Debian 12 and Ubuntu 22.04 have no python3.12 in apt: fetch one with a uv installed for it.
+    if [ -z "$uv" ] && uv="$(_pip_install_uv)" && cand="$(_uv_python312 "$uv")"; then
+        echo "$cand"
+        return 0
+    fi
+    die "no Python 3.12 found (PATH, pyenv, uv, apt). $PYTHON312_WAYS_OUT"
 }
 
 _venv_ok() { _python_ok "$VENV/bin/python"; }
