@@ -223,7 +223,7 @@ _uv_python312() {
 find_python312() {
     local cand root uv=""
     if [ -n "${PYTHON:-}" ]; then
-        _python_ok "$PYTHON" || die "PYTHON=$PYTHON does not run, or is not Python 3.12. $PYTHON312_WAYS_OUT"
+        _python_ok "$PYTHON" || die "PYTHON=$PYTHON does not run, or is not Python 3.12 (MCP Lens needs 3.12+): point it at a python3.12, or unset it to let this script find or fetch one"
         command -v "$PYTHON"
         return 0
     fi
