@@ -140,12 +140,14 @@ class AuthPanel(QWidget):
         self.token_field = QLineEdit()
         self.token_field.setReadOnly(True)
         self.token_field.setObjectName("authToken")
+        self.token_field.setAccessibleName("Access token")
         self.token_field.setVisible(False)
         layout.addWidget(self.token_field)
 
         split = QSplitter(Qt.Orientation.Vertical)
         self.steps = QTableWidget(0, 3)
         self.steps.setObjectName("authSteps")
+        self.steps.setAccessibleName("Sign-in steps")
         self.steps.setHorizontalHeaderLabels(["Time", "Step", "What happened"])
         self.steps.verticalHeader().setVisible(False)
         self.steps.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -159,6 +161,7 @@ class AuthPanel(QWidget):
         self.steps.itemSelectionChanged.connect(self._show_selected)
         self.detail = QPlainTextEdit()
         self.detail.setObjectName("authExchange")
+        self.detail.setAccessibleName("HTTP exchange of the selected step")
         self.detail.setReadOnly(True)
         self.detail.setPlaceholderText("Select a step to see its HTTP exchange (tokens and secrets are redacted).")
         for view in (self.steps, self.detail):

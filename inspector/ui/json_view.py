@@ -182,6 +182,7 @@ class JsonView(QWidget):
         super().__init__(parent)
         self.edit = QPlainTextEdit(self)
         self.edit.setReadOnly(True)
+        self.edit.setAccessibleName("JSON text")
         self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.highlighter = JsonHighlighter(None)
         self.info = QLabel(self)

@@ -51,6 +51,7 @@ class PromptsTab(ListingTab):
         self.refresh_button.clicked.connect(self.refresh)
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter prompts")
+        self.filter.setAccessibleName("Filter prompts")
         self.filter.setClearButtonEnabled(True)
         self.list_status = QLabel()
         self.list_status.setTextFormat(Qt.TextFormat.PlainText)

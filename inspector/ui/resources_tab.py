@@ -69,6 +69,7 @@ class ResourcesTab(ListingTab):
         self.refresh_button.clicked.connect(self.refresh)
         self.filter = QLineEdit()
         self.filter.setPlaceholderText("Filter by name or URI")
+        self.filter.setAccessibleName("Filter resources")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._filter_changed)
         self.list_status = plain_label("", wrap=False)

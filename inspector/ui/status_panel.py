@@ -48,6 +48,7 @@ class StatusPanel(QWidget):
         self.capabilities = _label("capabilities")
         self.instructions = QPlainTextEdit(readOnly=True)
         self.instructions.setObjectName("instructions")
+        self.instructions.setAccessibleName("Server instructions")
         self.instructions.setPlaceholderText("The server sent no instructions.")
         self.instructions.setMinimumHeight(40)  # a few lines: the sidebar stays short enough for a small window
         form = QFormLayout()
