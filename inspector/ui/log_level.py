@@ -32,7 +32,9 @@ class LogLevelControl(QWidget):
         self.applied: str | None = None  # the level the server accepted last
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel("Log level"))
+        label = QLabel("Log level")
+        label.setBuddy(self.combo)  # the combo's accessible name
+        layout.addWidget(label)
         layout.addWidget(self.combo)
         layout.addWidget(self.status)
         session.stateChanged.connect(self._on_state)

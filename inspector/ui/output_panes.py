@@ -1,4 +1,4 @@
-"""The bottom dock's "Server output" (stderr, live) and "Notifications" panes, fed by the recorder.
+"""The bottom dock's "Server output" (stderr and process events, live) and "Notifications" panes, fed by the recorder.
 
 Both subscribe to the store, queue what arrives and flush once per event-loop tick, so a server
 flooding stderr or notifications costs one widget update per tick, not one per line.
@@ -10,9 +10,10 @@ import json
 import time
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -63,13 +64,44 @@ class _Batcher:
             self._flush(items)
 
 
+class TailFollower(QObject):
+    """Keeps a scrolling view on its newest line, until the user scrolls up; back at the end, it follows again.
+
+    It follows the scroll bar's range, not the rows: new rows, a smaller window and a pane shown for the
+    first time all move the end, and each brings the view back to it.
+    """
+
+    def __init__(self, view: QAbstractScrollArea) -> None:
+        super().__init__(view)
+        self.following = True
+        self._bar = view.verticalScrollBar()
+        self._bar.valueChanged.connect(self._on_value)
+        self._bar.rangeChanged.connect(self._on_range)
+
+    def _on_value(self, value: int) -> None:
+        self.following = value >= self._bar.maximum()
+
+    def _on_range(self, *_: int) -> None:
+        if self.following:
+            self._bar.setValue(self._bar.maximum())
+
+
+# Each line of the Server output pane names its source: the server's stderr, or MCP Lens itself.
+SOURCE_STDERR, SOURCE_LENS = "stderr", "lens"
+OUTPUT_CAPTION = (
+    f"{SOURCE_STDERR}: what the server wrote to its stderr · {SOURCE_LENS}: what MCP Lens saw happen "
+    "(process start and exit, connection failures)"
+)
+
+
 class ServerOutputPane(QWidget):
-    """The server's stderr lines as they arrive, with timestamps; process lifecycle lines marked •."""
+    """The server's stderr lines as they arrive, and MCP Lens's own lifecycle lines, each labelled by source."""
 
     def __init__(self, store: TrafficStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.text = QPlainTextEdit(readOnly=True)
         self.text.setObjectName("serverOutput")
+        self.text.setAccessibleName("Server output")
         self.text.setMaximumBlockCount(MAX_OUTPUT_LINES)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -78,8 +110,10 @@ class ServerOutputPane(QWidget):
         clear = QPushButton("Clear")
         clear.clicked.connect(self.text.clear)
         bar = QHBoxLayout()
-        bar.addWidget(QLabel("stderr of the server process, live"))
-        bar.addStretch(1)
+        caption = QLabel(OUTPUT_CAPTION)
+        caption.setTextFormat(Qt.TextFormat.PlainText)
+        caption.setWordWrap(True)
+        bar.addWidget(caption, 1)
         bar.addWidget(copy)
         bar.addWidget(clear)
         layout = QVBoxLayout(self)
@@ -87,20 +121,19 @@ class ServerOutputPane(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.text)
         self._batch = _Batcher(self._flush, self)
+        self.follower = TailFollower(self.text)
         store.subscribe(self._on_entry)
 
     def _on_entry(self, entry: Entry) -> None:
         if entry.kind is Kind.STDERR:
-            self._batch.add(f"{clock(entry.wall)}  {entry.raw.decode('utf-8', 'replace').rstrip()}")
+            text = entry.raw.decode("utf-8", "replace").rstrip()
+            self._batch.add(f"{clock(entry.wall)}  {SOURCE_STDERR:<6}  {text}")
         elif entry.kind is Kind.LIFECYCLE:
-            self._batch.add(f"{clock(entry.wall)}  • {entry.raw.decode('utf-8', 'replace')}")
+            text = entry.raw.decode("utf-8", "replace")
+            self._batch.add(f"{clock(entry.wall)}  {SOURCE_LENS:<6}  {text}")
 
     def _flush(self, lines: list[str]) -> None:
-        bar = self.text.verticalScrollBar()
-        at_bottom = bar.value() >= bar.maximum() - 2
         self.text.appendPlainText("\n".join(lines))  # plain text: server output is never rich text
-        if at_bottom:
-            bar.setValue(bar.maximum())
 
 
 def summarize(method: str, params: Any) -> tuple[str, str, str]:
@@ -175,6 +208,7 @@ class NotificationsPane(QWidget):
         self.model = NotificationsModel(store)
         self.table = QTableView()
         self.table.setObjectName("notifications")
+        self.table.setAccessibleName("Notifications")
         self.table.setModel(self.model)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
@@ -196,9 +230,4 @@ class NotificationsPane(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
         layout.addWidget(self.table)
-        self.model.rowsInserted.connect(self._follow)
-
-    def _follow(self) -> None:
-        bar = self.table.verticalScrollBar()
-        if bar.value() >= bar.maximum() - 2:
-            QTimer.singleShot(0, self.table, self.table.scrollToBottom)  # dropped if the table goes first
+        self.follower = TailFollower(self.table)

@@ -10,7 +10,7 @@ from inspector.ui.traffic_model import COLUMNS
 
 # The widest text each column shows, to size it once (the last column, Status, stretches).
 _WIDTHS = {"#": "00000", "Time": "00:00:00.000", "Δ ms": "0000.0", "": "→", "Kind": "notification"}
-_WIDTHS |= {"Method": "notifications/progress", "ID": "00000", "Size": "000.0 KB", "Latency": "0000.0 ms"}
+_WIDTHS |= {"Method": "resources/templates/list", "ID": "00000", "Size": "000.0 KB", "Latency": "0000.0 ms"}
 
 
 def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTableView:

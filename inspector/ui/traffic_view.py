@@ -104,6 +104,8 @@ class TrafficView(QWidget):
         self.table = table = log_table(self.model, self)
         table.selectionModel().currentRowChanged.connect(self._on_selection)
         table.verticalScrollBar().valueChanged.connect(self._on_scrolled)
+        # A smaller window or pane moves the end too: a following log stays on it.
+        table.verticalScrollBar().rangeChanged.connect(lambda *_: self._on_rows_flushed())
 
     def _action(self, text: str, slot: Any, *shortcuts: QKeySequence | str) -> QAction:
         action = QAction(text, self)

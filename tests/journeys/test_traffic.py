@@ -10,7 +10,8 @@ from typing import Any
 from journey_support import accessible_name, shown_text
 from lens_support import HOSTILE
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractItemView, QComboBox, QPushButton, QTableView
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QLabel, QPlainTextEdit, QPushButton, QTableView
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -43,6 +44,16 @@ def choose(lens: Any, combo_name: str, item: str) -> None:
     lens.qtbot.wait(lens.qapp.doubleClickInterval() + 50)  # Qt ignores a release this soon after opening
     lens.click_item(popup, item)
     lens.qtbot.waitUntil(lambda: combo.currentText() == item, timeout=5_000)
+
+
+def click_row(lens: Any, view: QAbstractItemView, row: int) -> None:
+    """Scroll a row into view and click it."""
+    index = view.model().index(row, 0)
+    view.scrollTo(index)
+    QTest.mouseClick(
+        view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, view.visualRect(index).center()
+    )
+    lens.qtbot.waitUntil(lambda: view.currentIndex().row() == row, timeout=2_000)
 
 
 def call(lens: Any, tool: str, **fields: str) -> None:
@@ -168,20 +179,102 @@ def whole_rows(view: QTableView) -> tuple[int, bool]:
 def test_the_log_shows_whole_rows_and_a_useful_detail_pane_at_the_default_size(lens) -> None:
     window = lens.start()
     assert (window.width(), window.height()) == (1280, 860)
-    for n in range(1, 11):  # enough traffic to fill the log
-        call(lens, "Echo (echo)", message=f"fill the log {n}")
-        lens.qtbot.waitUntil(lambda n=n: len([e for e in lens.wire() if e.kind == "response"]) >= n + 1)
+    lens.tab("Resources")  # listing and refreshing resources fills the log (and leaves the Tools tab as it is)
+    refresh = lens.find("Refresh (F5)")
+    for _ in range(3):
+        lens.qtbot.waitUntil(refresh.isEnabled, timeout=10_000)  # the previous listing is done
+        count = len(lens.wire())
+        lens.click(refresh)
+        lens.qtbot.waitUntil(lambda c=count: len(lens.wire()) >= c + 4, timeout=10_000)
     view = log(lens)
-    lens.qtbot.waitUntil(lambda: view.model().rowCount() >= 25, timeout=10_000)
-    lens.click_item(view, str(view.model().rowCount()))  # the newest entry: the last echo's response
-    lens.wait_text('"text": "fill the log ')
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() == len(lens.wire()) >= 20, timeout=10_000)
+    assert view.verticalScrollBar().maximum() > 0, "more rows than the log shows"
+    last_response = max(row for row, r in enumerate(shown_rows(view)) if r["Kind"] == "response")
+    click_row(lens, view, last_response)
+    lens.wait_text('"result": {')
     assert "paired with request" in shown_text(lens.find("Selected entry"))
     lens.qtbot.wait(200)
     ARTIFACTS.mkdir(exist_ok=True)
     window.grab().save(str(ARTIFACTS / "journey_traffic_1280x860.png"))
     rows, top_whole = whole_rows(view)
     assert top_whole, "the top row of the log is cut"
-    assert rows >= 8, f"the log shows {rows} whole rows"
+    assert rows >= 10, f"the log shows {rows} whole rows"
     detail = lens.find("Message JSON")
     lines = detail.viewport().height() // detail.fontMetrics().lineSpacing()
     assert lines >= 10, f"the detail pane shows {lines} lines"
+
+
+# -- point 10: the output panes ----------------------------------------------------------------
+def last_row_shown(view: QAbstractItemView) -> bool:
+    model = view.model()
+    if model.rowCount() == 0:
+        return False
+    rect = view.visualRect(model.index(model.rowCount() - 1, 0))
+    return rect.isValid() and rect.top() >= 0 and rect.bottom() <= view.viewport().height()
+
+
+def notification_count(lens: Any) -> int:
+    return sum(1 for e in lens.wire() if e.direction == "in" and e.kind == "notification")
+
+
+def test_the_notifications_pane_follows_new_entries(lens) -> None:
+    lens.start()
+    # Notifications that arrive before the pane was ever shown: it opens on the newest.
+    call(lens, "Emit log messages (emit_logs)")
+    call(lens, "Slow task with progress (slow_task)", steps="20", delay="0")
+    lens.qtbot.waitUntil(lambda: notification_count(lens) >= 24, timeout=10_000)
+    lens.tab("Notifications")
+    table = lens.find("Notifications", QAbstractItemView)
+    lens.qtbot.waitUntil(lambda: table.model().rowCount() == notification_count(lens), timeout=5_000)
+    lens.qtbot.waitUntil(lambda: last_row_shown(table), timeout=2_000)
+    # Progress notifications one at a time, more than the pane shows: after each, the newest is in view.
+    before = table.model().rowCount()
+    call(lens, "Slow task with progress (slow_task)", steps="30", delay="0.05")
+    for step in range(1, 31):
+        lens.qtbot.waitUntil(lambda s=step: table.model().rowCount() >= before + s, timeout=10_000)
+        lens.qtbot.waitUntil(lambda: last_row_shown(table), timeout=1_000)
+    assert table.verticalScrollBar().maximum() > 0, "enough rows to scroll"
+    # The window made smaller (by the window manager, as a person drags its edge): still on the newest.
+    lens.window.resize(1280, 720)
+    lens.qtbot.waitUntil(lambda: lens.window.height() < 860, timeout=2_000)
+    before = table.model().rowCount()
+    call(lens, "Emit log messages (emit_logs)")
+    lens.qtbot.waitUntil(lambda: table.model().rowCount() >= before + 4, timeout=10_000)
+    lens.qtbot.waitUntil(lambda: last_row_shown(table), timeout=2_000)
+    # While another tab is in front, then back: still on the newest.
+    lens.tab("Traffic")
+    before = notification_count(lens)
+    call(lens, "Emit log messages (emit_logs)")
+    lens.qtbot.waitUntil(lambda: table.model().rowCount() >= before + 4, timeout=10_000)
+    lens.tab("Notifications")
+    lens.qtbot.waitUntil(lambda: last_row_shown(table), timeout=2_000)
+    # Scrolled up by the user (a click in the pane, Ctrl+Home): it stays where they put it.
+    lens.click(table)
+    lens.key("Ctrl+Home", table)
+    lens.qtbot.waitUntil(lambda: table.verticalScrollBar().value() == 0, timeout=2_000)
+    call(lens, "Emit log messages (emit_logs)")
+    lens.qtbot.waitUntil(lambda: table.model().rowCount() >= before + 8, timeout=10_000)
+    lens.qtbot.wait(100)
+    assert table.verticalScrollBar().value() == 0
+    # Back at the end (Ctrl+End), it follows again.
+    lens.key("Ctrl+End", table)
+    before = table.model().rowCount()
+    call(lens, "Emit log messages (emit_logs)")
+    lens.qtbot.waitUntil(lambda: table.model().rowCount() >= before + 4, timeout=10_000)
+    lens.qtbot.waitUntil(lambda: last_row_shown(table), timeout=2_000)
+
+
+def test_server_output_tells_the_servers_lines_from_ours(lens) -> None:
+    lens.start(*hostile("exit-mid-call"))
+    call(lens, "work")
+    lens.tab("Server output")
+    pane = lens.find("Server output", QPlainTextEdit)
+    lens.qtbot.waitUntil(lambda: "exited with code 3" in shown_text(pane), timeout=10_000)
+    lines = shown_text(pane).splitlines()
+    ours = [line for line in lines if "started pid" in line or "exited with code" in line]
+    theirs = [line for line in lines if "crashing on purpose" in line]
+    assert len(ours) == 2 and len(theirs) == 1, lines
+    assert all(line.split()[1] == "lens" for line in ours), ours
+    assert theirs[0].split()[1] == "stderr", theirs
+    captions = [shown_text(label) for label in lens.widgets(QLabel, top=pane.parentWidget())]
+    assert any("stderr" in text and "MCP Lens" in text for text in captions), captions
