@@ -181,6 +181,7 @@ async def run(app: object, args: AppArgs) -> int:
     window = MainWindow(profiles, demo_profile(), settings)
     set_app_icon(app)
     window.show()
+    window.servers.load()  # the saved servers; a damaged file is explained (and offered for backup) in the window
     install_startup_markers(window, window.session)
     try:
         profile = initial_profile(args, profiles, settings.value("session/lastServer"))

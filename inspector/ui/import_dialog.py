@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QMimeData, Qt
+from PySide6.QtCore import QMimeData, Qt, QUrl
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -31,9 +31,11 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.config.formats import ImportResult, export_file, load_servers
+from inspector.config.locations import client_config_folders, import_start_folder
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.ui.form.common import plain_label
-from inspector.ui.profile_dialog import profile_summary
+from inspector.ui.profile_dialog import ERROR_STYLE, profile_summary
+from inspector.ui.tooltips import plain_tooltip
 
 if TYPE_CHECKING:
     from inspector.ui.servers_panel import ServersPanel
@@ -144,15 +146,26 @@ def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text
     return box
 
 
-def ask(parent: QWidget | None, title: str, text: str, yes: str, no: str = "Cancel", *, default_yes=False) -> bool:
-    """Ask a question with two named buttons; True if `yes` was chosen."""
+def ask(
+    parent: QWidget | None,
+    title: str,
+    text: str,
+    yes: str,
+    then: Callable[[bool], None],
+    no: str = "Cancel",
+    *,
+    default_yes: bool = False,
+) -> QMessageBox:
+    """Ask a question with two named buttons, window-modal but without blocking; `then(True)` if `yes` was chosen."""
     box = message_box(parent, QMessageBox.Icon.Question, title, text)
     yes_button = box.addButton(yes, QMessageBox.ButtonRole.AcceptRole)
     no_button = box.addButton(no, QMessageBox.ButtonRole.RejectRole)
     box.setDefaultButton(yes_button if default_yes else no_button)
     box.setEscapeButton(no_button)
-    box.exec()
-    return box.clickedButton() is yes_button
+    box.finished.connect(lambda _result: then(box.clickedButton() is yes_button))
+    box.finished.connect(box.deleteLater)
+    box.open()
+    return box
 
 
 class ServersIO:
@@ -166,11 +179,14 @@ class ServersIO:
         self.banner.setFrameShape(QFrame.Shape.StyledPanel)
         self.banner_label = plain_label(parent=self.banner)
         self.banner_label.setWordWrap(True)
+        self.banner_label.setStyleSheet(ERROR_STYLE)
         self.backup_button = QPushButton("Back Up and Start Empty", self.banner)
         self.backup_button.clicked.connect(self.backup_corrupt)
         self.retry_button = QPushButton("Retry Save", self.banner)
         self.retry_button.clicked.connect(self.save)
         layout = QVBoxLayout(self.banner)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.setSpacing(4)
         layout.addWidget(self.banner_label)
         buttons = QHBoxLayout()
         buttons.addWidget(self.backup_button)
@@ -181,6 +197,7 @@ class ServersIO:
 
     # -- store ---------------------------------------------------------------------------
     def load(self) -> bool:
+        """Read the store; True if it loaded. A damaged file is offered for backup (the answer comes later)."""
         store = self.panel.store
         try:
             store.load()
@@ -194,20 +211,21 @@ class ServersIO:
                     f"{exc}\n\nCheck the file's permissions, then restart MCP Lens. Servers you add now are "
                     "kept in this window but cannot be saved until the file can be read.",
                 )
-            elif ask(
-                self.panel,
-                "Saved Servers Are Unreadable",
-                f"The saved server list cannot be read:\n{exc}\n\nBack it up and start with an empty list? "
-                f"The file is renamed to {store.path.name}.corrupt-<time> next to it; nothing is deleted.\n\n"
-                "Choose Keep File to leave it untouched (for example, to fix it by hand); MCP Lens will "
-                "not overwrite it.",
-                "Back Up and Start Empty",
-                "Keep File",
-                default_yes=True,
-            ):
-                self.backup_corrupt()
+            else:
+                ask(
+                    self.panel,
+                    "Saved Servers Are Unreadable",
+                    f"The saved server list cannot be read:\n{exc}\n\nBack it up and start with an empty list? "
+                    f"The file is renamed to {store.path.name}.corrupt-<time> next to it; nothing is deleted.\n\n"
+                    "Choose Keep File to leave it untouched (for example, to fix it by hand); MCP Lens will "
+                    "not overwrite it.",
+                    "Back Up and Start Empty",
+                    lambda yes: yes and self.backup_corrupt(),
+                    "Keep File",
+                    default_yes=True,
+                )
             self.panel.profilesChanged.emit()
-            return self.load_error is None
+            return False
         self.load_error = None
         self._update_banner()
         self.panel.refresh()
@@ -260,13 +278,15 @@ class ServersIO:
         return True
 
     def _update_banner(self) -> None:
+        """A short line (the whole reason in its tooltip and in the message already shown) and its buttons."""
         if self.load_error is not None:
-            text = f"Saved servers could not be read: {self.load_error}"
+            text, detail = "Saved servers could not be read.", str(self.load_error)
         elif self.save_error is not None:
-            text = f"Changes are not saved: {self.save_error}"
+            text, detail = "Changes are not saved.", self.save_error
         else:
-            text = ""
+            text, detail = "", ""
         self.banner_label.setText(text)
+        self.banner.setToolTip(plain_tooltip("Saved servers", detail) if detail else "")
         corrupt = self.load_error is not None and not isinstance(self.load_error.__cause__, OSError)
         self.backup_button.setVisible(corrupt)
         self.retry_button.setVisible(self.save_error is not None and self.load_error is None)
@@ -289,19 +309,41 @@ class ServersIO:
         dialog.open()
         return dialog
 
-    def choose_import_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.panel, "Import Servers", "", JSON_FILTER)
-        if path:
-            self.import_file(Path(path))
+    def choose_import_file(self) -> QFileDialog:
+        """Ask for a file to import (window-modal, not blocking), starting where Claude Desktop (or another
+        client) keeps its config, with those folders in the sidebar; the import dialog follows."""
+        folders = [folder for _client, folder in client_config_folders() if folder.is_dir()]
+        open_mode = QFileDialog.AcceptMode.AcceptOpen
+        return self._file_dialog("Import Servers", open_mode, str(import_start_folder()), self.import_file, folders)
 
-    def choose_export_file(self) -> None:
+    def choose_export_file(self) -> QFileDialog | None:
         profile = self.panel.selected_profile()
         if profile is None:
-            return
+            return None
         suggested = re.sub(r"[^\w.-]+", "_", profile.name).strip("._") or "server"
-        path, _ = QFileDialog.getSaveFileName(self.panel, "Export Server", f"{suggested}.json", JSON_FILTER)
-        if path:
-            self.export_to(Path(path), profile)
+        mode = QFileDialog.AcceptMode.AcceptSave
+        return self._file_dialog("Export Server", mode, f"{suggested}.json", lambda p: self.export_to(p, profile))
+
+    def _file_dialog(
+        self,
+        title: str,
+        mode: QFileDialog.AcceptMode,
+        start: str,
+        then: Callable[[Path], object],
+        places: list[Path] | None = None,
+    ) -> QFileDialog:
+        dialog = QFileDialog(self.panel, title, start, JSON_FILTER)
+        dialog.setAcceptMode(mode)
+        if mode == QFileDialog.AcceptMode.AcceptOpen:
+            dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        else:
+            dialog.setDefaultSuffix("json")
+        if places:
+            dialog.setSidebarUrls([*dialog.sidebarUrls(), *(QUrl.fromLocalFile(str(p)) for p in places)])
+        dialog.fileSelected.connect(lambda path: path and then(Path(path)))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
 
     def export_to(self, path: Path, profile: ServerProfile | None) -> bool:
         """Write `export_file([profile])`; mode 0600 when the profile holds a secret."""
@@ -329,7 +371,10 @@ class ServersIO:
                 return url.toLocalFile()
         return None
 
-    def error(self, title: str, text: str) -> None:
+    def error(self, title: str, text: str) -> QMessageBox:
+        """Show a problem, window-modal but without blocking (the app's event loop keeps running)."""
         box = message_box(self.panel, QMessageBox.Icon.Warning, title, text)
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
-        box.exec()
+        box.finished.connect(box.deleteLater)
+        box.open()
+        return box

@@ -102,6 +102,35 @@ class ProfileDialog(QDialog):
         width = max(label.sizeHint().width() for label in labels)
         for label in labels:  # the outer form and both pages line up in one column
             label.setMinimumWidth(width)
+        self._name_widgets()
+
+    def _name_widgets(self) -> None:
+        """Accessible names (screen readers, journey tests): fields by their label, buttons by what they act on."""
+        for widget, name in (
+            (self.name_edit, "Name"),
+            (self.transport_combo, "Transport"),
+            (self.command_edit, "Command"),
+            (self.command_browse, "Browse for the command"),
+            (self.args_editor.list, "Arguments"),
+            (self.args_editor.add_button, "Add argument"),
+            (self.args_editor.remove_button, "Remove argument"),
+            (self.args_editor.up_button, "Move argument up"),
+            (self.args_editor.down_button, "Move argument down"),
+            (self.env_table.table, "Environment"),
+            (self.env_table.add_button, "Add variable"),
+            (self.env_table.remove_button, "Remove variable"),
+            (self.env_table.reveal_check, "Show secret environment values"),
+            (self.cwd_edit, "Working dir"),
+            (self.cwd_browse, "Browse for the working dir"),
+            (self.url_edit, "URL"),
+            (self.token_edit, "Bearer token"),
+            (self.token_reveal, "Show bearer token"),
+            (self.headers_table.table, "Headers"),
+            (self.headers_table.add_button, "Add header"),
+            (self.headers_table.remove_button, "Remove header"),
+            (self.headers_table.reveal_check, "Show secret header values"),
+        ):
+            widget.setAccessibleName(name)
 
     # -- pages ---------------------------------------------------------------------------
     def _build_stdio_page(self) -> QWidget:

@@ -42,8 +42,12 @@ _ELIDE = Qt.TextElideMode.ElideRight
 class ServerItemDelegate(QStyledItemDelegate):
     """Two lines per server (name, dimmer summary) after a status dot; all text drawn as plain text."""
 
+    @staticmethod
+    def row_height(line: int) -> int:
+        return line * 2 + 14
+
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
-        return QSize(160, option.fontMetrics.height() * 2 + 14)
+        return QSize(160, self.row_height(option.fontMetrics.height()))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex):
         opt = QStyleOptionViewItem(option)
@@ -115,6 +119,9 @@ class ServersPanel(QWidget):
         self.list.itemDoubleClicked.connect(lambda _item: self.connect_selected())
         self.list.currentItemChanged.connect(lambda *_: self._update_actions())
         self.list.installEventFilter(self)
+        # three rows always show, whatever else (an error banner, a short window) takes space
+        row = ServerItemDelegate.row_height(self.list.fontMetrics().height())
+        self.list.setMinimumHeight(3 * row + 2 * self.list.frameWidth())
 
         def action(text: str, slot, tip: str, shortcut: QKeySequence | None = None) -> QAction:
             act = QAction(text, self)
@@ -158,6 +165,7 @@ class ServersPanel(QWidget):
         bottom.addStretch(1)
         bottom.addWidget(self.connect_button)
 
+        self._name_widgets()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.toolbar)
@@ -165,6 +173,21 @@ class ServersPanel(QWidget):
         layout.addWidget(self.list, 1)
         layout.addLayout(bottom)
         self.refresh()
+
+    def _name_widgets(self) -> None:
+        """Accessible names: the list, and each button by what it acts on."""
+        self.list.setAccessibleName("Servers")
+        for act, name in (
+            (self.add_action, "Add server"),
+            (self.edit_action, "Edit server"),
+            (self.duplicate_action, "Duplicate server"),
+            (self.delete_action, "Delete server"),
+        ):
+            if (button := self.toolbar.widgetForAction(act)) is not None:
+                button.setAccessibleName(name)
+        self.import_button.setAccessibleName("Import servers")
+        self.export_button.setAccessibleName("Export server")
+        self.connect_button.setAccessibleName("Connect to the selected server")
 
     # -- loading -------------------------------------------------------------------------
     def load(self) -> bool:
@@ -279,22 +302,31 @@ class ServersPanel(QWidget):
         return copy
 
     def delete_profile(self, name: str | None = None, *, confirm: bool = True) -> bool:
-        """Delete `name` (default: the selection) after asking; the demo entry cannot be deleted."""
+        """Delete `name` (default: the selection); the demo entry cannot be deleted. False if it cannot be.
+
+        With `confirm`, a question opens and the profile goes once the user presses Delete.
+        """
         profile = self._find(name)
         if profile is None or self.is_demo(profile) or profile.name not in self.store:
             return False
-        if confirm and not ask(
-            self, "Delete Server", f"Delete the server {profile.name!r}?\n\nThis cannot be undone.", "Delete"
-        ):
-            return False
+        if confirm:
+            question = f"Delete the server {profile.name!r}?\n\nThis cannot be undone."
+            ask(self, "Delete Server", question, "Delete", lambda yes: yes and self._delete(profile.name))
+            return True
+        self._delete(profile.name)
+        return True
+
+    def _delete(self, name: str) -> None:
+        if name not in self.store:
+            return
         row = self.list.currentRow()
-        was_selected = self.selected_profile() is profile
-        self.store.delete(profile.name)
-        self._states.pop(profile.name, None)
+        selected = self.selected_profile()
+        was_selected = selected is not None and selected.name == name
+        self.store.delete(name)
+        self._states.pop(name, None)
         self._changed()
         if was_selected:  # select the neighbour, as file managers do
             self.list.setCurrentRow(min(row, self.list.count() - 1))
-        return True
 
     def add_imported(self, profiles: list[ServerProfile]) -> list[ServerProfile]:
         """Add profiles (renamed by the import dialog so that they do not collide) and save once."""

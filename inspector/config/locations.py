@@ -1,0 +1,38 @@
+"""Where MCP clients keep their server config files, so Import… can open there."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+
+def client_config_folders(
+    *, home: Path | None = None, platform: str | None = None, environ: Mapping[str, str] | None = None
+) -> list[tuple[str, Path]]:
+    """(client, folder) for Claude Desktop, Cursor, VS Code and Claude Code, in that order (existing or not)."""
+    home = Path.home() if home is None else home
+    platform = sys.platform if platform is None else platform
+    environ = os.environ if environ is None else environ
+    if platform == "darwin":
+        app_data = home / "Library" / "Application Support"
+    elif platform == "win32":
+        app_data = Path(environ["APPDATA"]) if environ.get("APPDATA") else home / "AppData" / "Roaming"
+    else:
+        xdg = environ.get("XDG_CONFIG_HOME", "")
+        app_data = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".config"
+    return [
+        ("Claude Desktop", app_data / "Claude"),
+        ("Cursor", home / ".cursor"),
+        ("VS Code", app_data / "Code" / "User"),
+        ("Claude Code", home),
+    ]
+
+
+def import_start_folder(
+    *, home: Path | None = None, platform: str | None = None, environ: Mapping[str, str] | None = None
+) -> Path:
+    """The first client folder that exists (Claude Desktop's first), else the home folder."""
+    folders = client_config_folders(home=home, platform=platform, environ=environ)
+    return next((folder for _client, folder in folders if folder.is_dir()), folders[-1][1])
