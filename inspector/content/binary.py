@@ -11,6 +11,11 @@ from typing import Any
 from inspector.content.previews import BinaryData, WavInfo
 
 MAX_DECODE_BYTES = 64 * 1024 * 1024  # payloads larger than this are not decoded
+MAX_BLOB_TEXT_BYTES = 8 * 1024 * 1024  # textual blobs up to this size are also shown as text
+TEXT_MIMES = frozenset(
+    {"application/json", "application/xml", "application/javascript", "application/yaml", "application/x-yaml"}
+    | {"application/toml", "application/sql", "application/x-sh", "application/csv", "application/ld+json"}
+)
 
 _ALIASES = {
     "image/jpg": "image/jpeg",
@@ -69,6 +74,25 @@ def normalize_mime(mime: str | None) -> str | None:
         return None
     base = mime.split(";", 1)[0].strip().lower()
     return _ALIASES.get(base, base) or None
+
+
+def is_textual(mime: str | None) -> bool:
+    """Whether a MIME type names text (``text/*``, JSON, XML, YAML, …)."""
+    base = normalize_mime(mime) or ""
+    return base.startswith("text/") or base in TEXT_MIMES or base.endswith(("+json", "+xml", "+yaml"))
+
+
+def blob_text(payload: BinaryData, mime: str | None) -> str | None:
+    """A decoded blob as text, when its MIME type says text, its bytes are UTF-8 and it is not too big."""
+    data = payload.data
+    if data is None or len(data) > MAX_BLOB_TEXT_BYTES or not is_textual(mime):
+        return None
+    if payload.sniffed_mime is not None and not is_textual(payload.sniffed_mime):
+        return None  # the bytes are an image or audio whatever the mimeType says
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
 
 
 def extension_for(mime: str | None, default: str = "bin") -> str:

@@ -6,7 +6,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from inspector.content.binary import MAX_DECODE_BYTES, decode_base64, normalize_mime, read_wav
+from inspector.content.binary import MAX_DECODE_BYTES, blob_text, decode_base64, normalize_mime, read_wav
 from inspector.content.previews import (
     Annotations,
     AudioPreview,
@@ -183,7 +183,11 @@ def _embedded(block: dict[str, Any], read: _Reader, limit: int) -> EmbeddedResou
     if "blob" in resource:
         payload = decode_base64(resource.get("blob"), mime, limit=limit)
         _payload_findings(payload, f"{path}.blob", read.findings, resource.get("blob"))
-        return EmbeddedResourcePreview(uri=uri, mime_type=mime, payload=payload)
+        text = blob_text(payload, mime)
+        is_json, parsed = parse_json_text(text) if text is not None else (False, None)
+        return EmbeddedResourcePreview(
+            uri=uri, mime_type=mime, payload=payload, blob_text=text, json_value=parsed, is_json=is_json
+        )
     read.findings.append(Finding("embedded resource has neither text nor blob", path, "a text or a blob field"))
     return EmbeddedResourcePreview(uri=uri, mime_type=mime, error="the resource has neither text nor blob")
 

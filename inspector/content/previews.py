@@ -126,6 +126,7 @@ class EmbeddedResourcePreview(_Base):
     json_value: Any = None
     is_json: bool = False
     payload: BinaryData | None = None  # a blob resource
+    blob_text: str | None = None  # a blob of a textual MIME type, decoded as UTF-8 for display
     error: str | None = None  # the resource has neither text nor blob, or is not an object
     kind: str = "resource"
 

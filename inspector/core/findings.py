@@ -5,6 +5,7 @@ Checks never raise: a broken server is displayed, flagged and usable.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,8 +88,11 @@ def check_schema(schema: Any, path: str, *, require_object: bool) -> list[Findin
     if not isinstance(schema, dict):
         return [Finding(f"schema is {_type_name(schema)}", path, "a JSON Schema object")]
     findings = []
-    if require_object and schema.get("type") != "object":
-        findings.append(Finding(f'"type" is {schema.get("type")!r}', f"{path}.type", '"object"'))
+    if require_object and "type" not in schema:
+        findings.append(Finding('the schema has no "type"', path, '"type": "object"'))
+    elif require_object and schema.get("type") != "object":
+        found = json.dumps(schema["type"], ensure_ascii=False, default=repr)[:80]
+        findings.append(Finding(f'"type" is {found}', f"{path}.type", '"object"'))
     from jsonschema.exceptions import SchemaError  # lazy: jsonschema costs ~100 ms to import
     from jsonschema.validators import validator_for
 

@@ -47,11 +47,14 @@ class ToolRow:
         description = str(tool.get("description") or "")
         return cls(name, title, description, badges(tool), findings, tool, f"{name}\n{title}\n{description}".lower())
 
-    def label(self) -> str:
+    def head(self) -> str:
+        """The first line: title and name, and a mark when the tool has findings."""
         head = f"{self.title} ({self.name})" if self.title and self.title != self.name else self.name
-        marks = "  ⚠" if self.findings else ""
-        # Always two lines, so uniform row heights hold for every row.
-        return f"{head}{marks}\n    {' · '.join(self.badges)}"
+        return head + ("  ⚠" if self.findings else "")
+
+    def label(self) -> str:
+        """The row's text: the head, and the annotation badges on a second line when there are any."""
+        return f"{self.head()}\n    {' · '.join(self.badges)}" if self.badges else self.head()
 
 
 def findings_by_tool(listing: Any) -> dict[int, list[str]]:
@@ -129,7 +132,7 @@ class ToolList(QWidget):
         self.view.setObjectName("toolList")
         self.view.setAccessibleName("Tool list")
         self.view.setModel(self.model)
-        self.view.setUniformItemSizes(True)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a clipped row still ends with its name
         self.view.setAlternatingRowColors(True)
         self.count = QLabel("No tools listed yet.")
         self.count.setTextFormat(Qt.TextFormat.PlainText)
@@ -150,6 +153,14 @@ class ToolList(QWidget):
         flagged = sum(1 for row in self.model.all if row.findings)
         extra = f", {flagged} with findings" if flagged else ""
         self.count.setText(f"{len(self.model.all)} tools{extra}")
+
+    def fitting_width(self) -> int:
+        """The width at which every row shows whole (the view's frame, margins and scroll bar included)."""
+        metrics = self.view.fontMetrics()
+        text = max((metrics.horizontalAdvance(row.head()) for row in self.model.all), default=0)
+        style = self.view.style()
+        chrome = 2 * self.view.frameWidth() + style.pixelMetric(style.PixelMetric.PM_ScrollBarExtent)
+        return text + chrome + 4 * style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin) + 8
 
     def clear(self) -> None:
         self.model.set_listing(type("Empty", (), {"tools": [], "findings": []})())

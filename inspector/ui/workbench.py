@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import json
+import time
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
-    QDialog,
-    QDialogButtonBox,
     QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QTabWidget,
     QVBoxLayout,
@@ -22,14 +19,23 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.history import CallRecord
+from inspector.core.resources import ReadOutcome, check_read_result
 from inspector.ui.call_panels import CallsPanel, HistoryView
 from inspector.ui.form.tool_form import ToolForm
-from inspector.ui.layout_parts import bare_column, named_splitter, title_label
+from inspector.ui.layout_parts import bare_column, named_splitter
+from inspector.ui.resource_view import ResourceContentsView
 from inspector.ui.results import ResultView
 from inspector.ui.results.common import plain_label
 from inspector.ui.run_keys import RunKeyFilter
 from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.splitter_memory import remember
+from inspector.ui.tool_header import ToolHeader
 from inspector.ui.tool_list import ToolList, ToolRow
+from inspector.ui.tool_questions import ask_about_problems, ask_destructive
+
+FORM_SHARE = 0.68  # the most of the height beside the tool list that the form side takes (until the user drags)
+MIN_FORM_SHARE = 0.4  # ... and the least, however short the form
+TOOL_LIST_SHARE = 0.4  # the tool list widens to show whole names, up to this share of the tab's width
 
 
 class ToolWorkbench(QWidget):
@@ -40,14 +46,11 @@ class ToolWorkbench(QWidget):
         self.row: ToolRow | None = None
         self.form: ToolForm | None = None
         self.shown_record: CallRecord | None = None
+        self.question: QMessageBox | None = None  # the open "problems with the arguments" question
         self.confirm = self._ask_destructive  # replaceable, so tests can answer for the user
 
         self.tools = ToolList()
-        self.title = title_label(1.25)
-        self.badges = plain_label()
-        self.description = plain_label()
-        self.findings = plain_label()
-        self.findings.setStyleSheet("color: #c0392b;")
+        self.header = ToolHeader()
         self.form_box = QVBoxLayout()
         self.call_button = QPushButton("Call  (Ctrl+Enter)")
         self.call_button.setObjectName("callButton")
@@ -61,25 +64,34 @@ class ToolWorkbench(QWidget):
         self.ask_first.toggled.connect(self._remember_ask_first)
         self.calls = CallsPanel()
         self.result = ResultView()
+        self.result_caption = plain_label(wrap=False)
+        self.result_caption.setAccessibleName("Whose result")
+        self.resource = ResourceContentsView()
         self.history = HistoryView()
         self._build_layout()
+        self._sized_by_user = {
+            name: settings.contains(f"splitters/workbench{name.title()}") for name in ("tools", "form")
+        }
+        remember(settings, "splitters/workbenchTools", self.split)
+        remember(settings, "splitters/workbenchForm", self.right)
+        self.split.splitterMoved.connect(lambda *_: self._sized_by_user.update(tools=True))
+        self.right.splitterMoved.connect(lambda *_: self._sized_by_user.update(form=True))
+        self.right.installEventFilter(self)  # the form keeps its share of the height until the user drags
 
         self.tools.toolSelected.connect(self.show_tool)
         self.call_button.clicked.connect(self.call_current)
         self.run_keys = RunKeyFilter(self, self.call_current)  # Ctrl+Enter inside the tab
         session.callUpdated.connect(self._on_call)
-        session.toolsChanged.connect(self.tools.set_listing)
+        session.toolsChanged.connect(self.set_listing)
         session.stateChanged.connect(lambda state, _detail: self.call_button.setEnabled(state == CONNECTED))
         self.history.rerunRequested.connect(self.rerun)
         self.history.editRequested.connect(self.edit)
         self.history.recordSelected.connect(self._show_record)
         self.result.readResourceRequested.connect(self.read_resource)
+        self.resource.readResourceRequested.connect(self.read_resource)
         self.show_tool(None)
 
     def _build_layout(self) -> None:
-        head = QVBoxLayout()
-        for widget in (self.title, self.badges, self.description, self.findings):
-            head.addWidget(widget)
         call_bar = QHBoxLayout()
         call_bar.addWidget(self.call_button)
         call_bar.addWidget(QLabel("Timeout"))
@@ -89,16 +101,25 @@ class ToolWorkbench(QWidget):
         call_bar.addWidget(self.ask_first)
         call_bar.addStretch(1)
         top, top_layout = bare_column()
-        top_layout.addLayout(head)
+        top_layout.addWidget(self.header)
         top_layout.addLayout(self.form_box, 1)
         top_layout.addLayout(call_bar)
         top_layout.addWidget(self.calls)
+        self.result_page, page = bare_column()
+        page.setSpacing(0)
+        page.addWidget(self.result_caption)
+        page.addWidget(self.result, 1)
+        self.result_caption.setContentsMargins(6, 4, 6, 0)
         self.lower = QTabWidget()
         self.lower.setObjectName("resultTabs")
-        self.lower.addTab(self.result, "Result")
+        self.lower.addTab(self.result_page, "Result")
+        self.lower.addTab(self.resource, "Resource")  # what a resource link in a result read: beside it, not over it
         self.lower.addTab(self.history, "History")
-        right = named_splitter("workbenchRight", top, self.lower, sizes=[520, 380], vertical=True)
-        self.split = named_splitter("workbenchSplitter", self.tools, right, sizes=[260, 740], stretch=(0, 1))
+        self.lower.setTabVisible(1, False)
+        share = round(1000 * FORM_SHARE)
+        self.right = named_splitter("workbenchRight", top, self.lower, sizes=[share, 1000 - share], vertical=True)
+        self.right.setStretchFactor(0, 1)
+        self.split = named_splitter("workbenchSplitter", self.tools, self.right, sizes=[260, 740], stretch=(0, 1))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.split)
@@ -106,10 +127,42 @@ class ToolWorkbench(QWidget):
     # -- tools -------------------------------------------------------------------------------
     def set_listing(self, listing: Any) -> None:
         self.tools.set_listing(listing)
+        self.fit_tool_list()
+
+    def fit_tool_list(self) -> None:
+        """Widen the tool list so whole names show (up to `TOOL_LIST_SHARE`), unless the user sized it."""
+        sizes = self.split.sizes()
+        total = sum(sizes)
+        if self._sized_by_user["tools"] or total < 400:
+            return
+        width = max(min(self.tools.fitting_width(), int(total * TOOL_LIST_SHARE)), sizes[0])
+        self.split.setSizes([width, total - width])
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.right and event.type() == QEvent.Type.Resize:
+            self.share_height()
+        return super().eventFilter(watched, event)
+
+    def share_height(self) -> None:
+        """Until the user drags the splitter: the form side gets what the form needs, between
+        `MIN_FORM_SHARE` and `FORM_SHARE` of the height; the result side gets the rest."""
+        sizes = self.right.sizes()
+        total = sum(sizes)
+        if self._sized_by_user["form"] or total <= 0:
+            return
+        share = FORM_SHARE
+        if self.form is not None and self.form.isVisible():
+            needed = sizes[0] - self.form.scroll.viewport().height() + self.form.view.sizeHint().height() + 8
+            share = min(FORM_SHARE, max(MIN_FORM_SHARE, needed / total))
+        top = round(total * share)
+        if top != sizes[0]:
+            self.right.setSizes([top, total - top])
 
     def clear(self) -> None:
         self.tools.clear()
         self.result.clear()
+        self.shown_record = None
+        self._caption()
 
     def show_tool(self, row: ToolRow | None) -> None:
         """Show a tool's form; a re-listed tool whose schema did not change keeps what was typed."""
@@ -122,36 +175,50 @@ class ToolWorkbench(QWidget):
             self.form_box.removeWidget(self.form)
             self.form.deleteLater()
             self.form = None
+        self.header.show_row(row)
+        self._caption()
         if row is None:
-            self.title.setText("Select a tool")
-            for label in (self.badges, self.description, self.findings):
-                label.setText("")
             self.ask_first.hide()
             return
-        self.title.setText(f"{row.title} ({row.name})" if row.title and row.title != row.name else row.name)
-        self.badges.setText(" · ".join(row.badges))
-        self.description.setText(row.description or "(no description)")
-        self.findings.setText("\n".join(f"⚠ {finding}" for finding in row.findings))
         schema = _schema(row)
         self.form = ToolForm(schema if isinstance(schema, dict) else None)
         self.form.setObjectName("toolForm")
         self.form_box.addWidget(self.form, 1)
+        QTimer.singleShot(0, self, self.share_height)  # once the new form is laid out
         destructive = "destructive" in row.badges
         self.ask_first.setVisible(destructive)
         self.ask_first.setChecked(destructive and self._ask_setting(row.name))
 
     # -- calling -----------------------------------------------------------------------------
     def call_current(self) -> CallRecord | None:
+        """Call the selected tool with the form's arguments. With problems (a field that does not parse,
+        a missing required field, a schema violation) nothing is sent yet: a question lists them, and the
+        call goes ahead only after "Send anyway" (returns None then)."""
         if self.row is None or self.form is None or self.session.state != CONNECTED:
+            return None
+        if self.question is not None:
+            self.question.raise_()
+            self.question.activateWindow()
             return None
         arguments = self.form.arguments()
         issues = self.form.validate()
-        if issues and not self._send_anyway(issues):
+        if issues:
+            row = self.row
+
+            def answered(send: bool) -> None:
+                self.question = None
+                if send and self.row is row and self.session.state == CONNECTED:
+                    self._confirm_and_call(row, arguments)
+
+            self.question = ask_about_problems(self, row.name, issues, arguments, answered)
             return None
-        asks = "destructive" in self.row.badges and self.ask_first.isChecked()
-        if asks and not self.confirm(self.row.name, arguments):
+        return self._confirm_and_call(self.row, arguments)
+
+    def _confirm_and_call(self, row: ToolRow, arguments: Any) -> CallRecord | None:
+        asks = "destructive" in row.badges and self.ask_first.isChecked()
+        if asks and not self.confirm(row.name, arguments):
             return None
-        return self._call(self.row.name, arguments)
+        return self._call(row.name, arguments)
 
     def _call(self, name: str, arguments: Any) -> CallRecord | None:
         max_total = self.max_total.value() or None
@@ -160,31 +227,12 @@ class ToolWorkbench(QWidget):
         if record is not None:
             self.shown_record = record
             self.result.clear()
+            self._caption()
         return record
 
-    def _send_anyway(self, issues: list[Any]) -> bool:
-        text = "\n".join(str(issue) for issue in issues[:20])
-        box = QMessageBox(QMessageBox.Icon.Warning, "Arguments do not match the schema", "", parent=self)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(f"{len(issues)} problem(s) with the arguments:\n\n{text}\n\nSend them anyway?")
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
-        return box.exec() == QMessageBox.StandardButton.Yes
-
     def _ask_destructive(self, name: str, arguments: Any) -> bool:
-        dialog = QDialog(self)
-        dialog.setWindowTitle("Call a destructive tool?")
-        text = QPlainTextEdit(json.dumps(arguments, indent=2, ensure_ascii=False), readOnly=True)
-        again = QCheckBox("Don't ask again for this tool")
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Yes | QDialogButtonBox.StandardButton.No)
-        buttons.accepted.connect(dialog.accept)
-        buttons.rejected.connect(dialog.reject)
-        layout = QVBoxLayout(dialog)
-        layout.addWidget(plain_label(f"{name} is annotated destructiveHint: true. It will be called with:"))
-        layout.addWidget(text)
-        layout.addWidget(again)
-        layout.addWidget(buttons)
-        accepted = dialog.exec() == QDialog.DialogCode.Accepted
-        if accepted and again.isChecked():
+        accepted, stop_asking = ask_destructive(self, name, arguments)
+        if stop_asking:
             self.ask_first.setChecked(False)
         return accepted
 
@@ -203,6 +251,7 @@ class ToolWorkbench(QWidget):
 
     def _show_record(self, record: CallRecord) -> None:
         self.shown_record = record
+        self._caption()
         if not record.done:
             self.result.clear()
             return
@@ -211,7 +260,20 @@ class ToolWorkbench(QWidget):
             self.result.show_result(record.result, tool, elapsed_ms=record.duration_ms)
         elif record.error is not None:  # the server's JSON-RPC error, or a failure on our side said as such
             self.result.show_error(record.error)
-        self.lower.setCurrentWidget(self.result)
+        self.lower.setCurrentWidget(self.result_page)
+
+    def _caption(self) -> None:
+        """Name the tool (and the time of the call) whose result is shown, so it is never taken for another's."""
+        record = self.shown_record
+        if record is None:
+            self.result_caption.hide()
+            return
+        called = time.strftime("%H:%M:%S", time.localtime(record.started))
+        text = f"Result of {record.tool} · called at {called}" if record.done else f"Calling {record.tool}…"
+        if self.row is not None and self.row.name != record.tool:
+            text += " (not the selected tool)"
+        self.result_caption.setText(text)
+        self.result_caption.show()
 
     def rerun(self, record: CallRecord) -> CallRecord | None:
         return self._call(record.tool, record.arguments)
@@ -221,21 +283,29 @@ class ToolWorkbench(QWidget):
             self.form.set_arguments(record.arguments)
 
     def read_resource(self, uri: str) -> None:
-        """A resource link was clicked: read it and show the contents as embedded resources."""
+        """A resource link was clicked: read it into the Resource tab; the result it came from stays as it is."""
+        started = time.perf_counter()
         task = self.session.send_request("resources/read", {"uri": uri})
         if task is None:
             return
+        source = self.shown_record.tool if self.shown_record is not None else None
+        reason = f"a link in the result of {source}" if source else "a link"
+        self.resource.clear()
+        self.resource.status_label.setText("Reading…")
+        self.resource.detail_label.setText(uri)
+        self.lower.setTabVisible(1, True)
+        self.lower.setCurrentWidget(self.resource)
 
         def done(method: str, outcome: Any) -> None:
             if method != "resources/read":
                 return
             self.session.requestFinished.disconnect(done)
             if isinstance(outcome, dict):
-                contents = outcome.get("contents") if isinstance(outcome.get("contents"), list) else []
-                blocks = [{"type": "resource", "resource": c} for c in contents]
-                self.result.show_result({"content": blocks}, None)
+                elapsed = (time.perf_counter() - started) * 1000
+                self.resource.show_read(ReadOutcome(uri, outcome, check_read_result(outcome), elapsed), reason=reason)
             elif isinstance(outcome, BaseException):
-                self.result.show_error(outcome)
+                self.resource.show_error(outcome)
+                self.resource.uri = uri
 
         self.session.requestFinished.connect(done)
 

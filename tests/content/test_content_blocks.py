@@ -182,6 +182,21 @@ def test_embedded_text_and_blob() -> None:
     assert blob.payload is not None and blob.payload.data == PNG and blob.payload.sniffed_mime == "image/png"
 
 
+def test_textual_blobs_are_decoded_for_display() -> None:
+    def blob(data: bytes, mime: str) -> EmbeddedResourcePreview:
+        spec = preview({"type": "resource", "resource": {"uri": "x://t", "mimeType": mime, "blob": b64(data)}})
+        assert isinstance(spec, EmbeddedResourcePreview) and spec.payload is not None
+        return spec
+
+    plain = blob("Grüße\nline two".encode(), "text/plain; charset=utf-8")
+    assert plain.blob_text == "Grüße\nline two" and plain.text is None and not plain.is_json
+    data = blob(b'{"a": 1}', "application/json")
+    assert data.blob_text == '{"a": 1}' and data.is_json and data.json_value == {"a": 1}
+    assert blob(b"\xff\xfe\x00bad", "text/plain").blob_text is None, "not UTF-8: no text"
+    assert blob(PNG, "text/plain").blob_text is None, "the bytes are a PNG whatever the mimeType says"
+    assert blob(b"plain words", "application/octet-stream").blob_text is None
+
+
 def test_embedded_malformed() -> None:
     empty = preview({"type": "resource", "resource": {"uri": "x://c"}})
     assert isinstance(empty, EmbeddedResourcePreview) and empty.error

@@ -265,3 +265,57 @@ def test_screenshot_of_the_other_widgets(qtbot) -> None:  # type: ignore[no-unty
     ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert form.grab().save(str(ARTIFACTS / "form_widgets.png"))
+
+
+def test_number_bounds_say_whether_they_are_exclusive(qtbot) -> None:  # type: ignore[no-untyped-def]
+    schema = obj(
+        {
+            "both": {"type": "integer", "minimum": 5, "maximum": 480},
+            "open_low": {"type": "number", "exclusiveMinimum": 0, "maximum": 300},
+            "open_high": {"type": "number", "minimum": 0, "exclusiveMaximum": 1},
+            "tighter": {"type": "number", "minimum": 2, "exclusiveMinimum": 1},
+        }
+    )
+    form = make_form(qtbot, schema)
+    assert row(form, "both").status.startswith("integer · 5–480")
+    assert row(form, "open_low").status.startswith("number · > 0, ≤ 300")
+    assert row(form, "open_high").status.startswith("number · ≥ 0, < 1")
+    assert row(form, "tighter").status.startswith("number · ≥ 2")
+
+
+def test_an_error_shows_on_the_field_line_without_moving_the_rows_below(qtbot) -> None:  # type: ignore[no-untyped-def]
+    form = make_form(qtbot, obj({"n": {"type": "number", "description": "Help."}, "s": {"type": "string"}}))
+    below = row(form, "s")
+    before = below.y()
+    type_text(qtbot, form, ("n",), "12abc")
+    qtbot.wait(20)
+    assert row(form, "n").errors() == "not a number"
+    assert row(form, "n").error_label.isVisible() and below.y() == before
+    assert row(form, "n").header.accessibleName().startswith("n: number")
+
+
+def test_fields_that_do_not_parse_are_problems_of_the_call(qtbot) -> None:  # type: ignore[no-untyped-def]
+    form = make_form(qtbot, obj({"sql": {"type": "string"}, "t": {"type": "number"}}, required=["sql", "t"]))
+    type_text(qtbot, form, ("sql",), "select 2")
+    type_text(qtbot, form, ("t",), "abc")
+    assert form.arguments() == {"sql": "select 2"}
+    assert [str(issue) for issue in form.validate()] == ['t: not a number: "abc" is not sent']  # not also "required"
+    form.set_arguments({"sql": "select 2", "t": 5})  # the JSON tab or a history edit fixes it
+    assert form.validate() == [] and row(form, "t").errors() == ""
+
+
+def test_a_long_example_is_the_whole_placeholder(qtbot) -> None:  # type: ignore[no-untyped-def]
+    example = "postgresql://reporting_user@db.internal.example.com:5432/analytics?sslmode=require"
+    form = make_form(qtbot, obj({"c": {"type": "string", "examples": [example]}}))
+    assert row(form, "c").editor.placeholderText() == f"e.g. {example}"  # type: ignore[union-attr]
+
+
+def test_tab_from_a_map_key_goes_to_its_value(qtbot) -> None:  # type: ignore[no-untyped-def]
+    form = make_form(qtbot, obj({"m": {"type": "object", "additionalProperties": {"type": "string"}}}))
+    m = row(form, "m")
+    m.set_expanded(True)
+    entries = m.editor.entries  # type: ignore[union-attr]
+    entries.add_button.click()  # type: ignore[union-attr]
+    qtbot.wait(20)
+    entry = entries.rows[0]
+    assert entry.key_edit.nextInFocusChain() is entry.editor  # type: ignore[attr-defined]

@@ -159,7 +159,26 @@ def test_resource_link_reads_the_resource(qtbot, window: MainWindow) -> None:
     assert record.outcome == OK
     links = [b for b in bench.result.blocks if isinstance(b, ResourceLinkWidget)]
     assert links
-    links[0].readResourceRequested.emit("demo://docs/guide")
+    links[0].read_button.click()
     qtbot.waitUntil(lambda: any(e.method == "resources/read" and e.kind.value == "response" for e in window.store))
-    qtbot.waitUntil(lambda: any(isinstance(b, EmbeddedResourceWidget) for b in bench.result.blocks), timeout=5000)
-    assert "demo://docs/guide" in bench.result.raw_text
+    qtbot.waitUntil(lambda: any(isinstance(b, EmbeddedResourceWidget) for b in bench.resource.blocks), timeout=5000)
+    assert bench.lower.currentWidget() is bench.resource and bench.resource.uri == "demo://docs/guide"
+    assert "a link in the result of show_resources" in bench.resource.detail_label.text()
+    assert bench.result.blocks[1] is links[0], "the tool result it came from is still there"
+
+
+def test_problems_with_the_arguments_are_asked_about_before_sending(qtbot, window: MainWindow) -> None:
+    connect(qtbot, window)
+    bench = window.workbench
+    assert bench.tools.select("get_weather")
+    bench.form.set_arguments({"city": "Lisbon"})
+    row = bench.form.view.row_at(("days",))
+    qtbot.keyClicks(row.editor, "abc")
+    assert bench.call_current() is None and bench.question is not None
+    assert '"abc" is not sent' in bench.question.text() and '{"city": "Lisbon"}' in bench.question.text()
+    assert bench.call_current() is None, "a second Call while asking raises the same question"
+    send = next(b for b in bench.question.buttons() if b.text() == "Send anyway")
+    send.click()
+    qtbot.waitUntil(lambda: bench.question is None and bool(bench.history.records), timeout=5000)
+    qtbot.waitUntil(lambda: bench.history.records[0].done, timeout=10000)
+    assert bench.history.records[0].arguments == {"city": "Lisbon"}

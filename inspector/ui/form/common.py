@@ -65,6 +65,32 @@ def _range(low: Any, high: Any, unit: str = "") -> str:
     return f"≤ {short(high)}{unit}" if high is not None else ""
 
 
+def _bounds(spec: FieldSpec) -> str:
+    """A number's range: "5–480" when both ends are inclusive, else each end with its own sign ("> 0, ≤ 300").
+
+    When a schema gives both an inclusive and an exclusive bound on one side, the tighter one is shown."""
+    low, low_sign = _tighter(spec.minimum, spec.exclusive_minimum, max)
+    high, high_sign = _tighter(spec.maximum, spec.exclusive_maximum, min)
+    if low is not None and high is not None and low_sign == "≥" and high_sign == "≤":
+        return f"{short(low)}–{short(high)}"
+    ends = [
+        f"{low_sign} {short(low)}" if low is not None else "",
+        f"{high_sign} {short(high)}" if high is not None else "",
+    ]
+    return ", ".join(end for end in ends if end)
+
+
+def _tighter(inclusive: Any, exclusive: Any, pick: Callable[[Any, Any], Any]) -> tuple[Any, str]:
+    """(bound, sign) of one side: the tighter of an inclusive and an exclusive bound (exclusive on a tie)."""
+    sign = "≥" if pick is max else "≤"
+    if exclusive is None:
+        return inclusive, sign
+    strict = sign.replace("≥", ">").replace("≤", "<")
+    if inclusive is None or pick(inclusive, exclusive) == exclusive:
+        return exclusive, strict
+    return inclusive, sign
+
+
 def describe(spec: FieldSpec) -> str:
     """A short type summary shown next to the field name, e.g. "integer · 5–480 · step 5"."""
     parts: list[str] = []
@@ -72,10 +98,8 @@ def describe(spec: FieldSpec) -> str:
     if kind is Kind.STRING:
         parts = ["string", spec.format or "", _range(spec.min_length, spec.max_length, " chars")]
     elif kind in (Kind.NUMBER, Kind.INTEGER):
-        low = spec.minimum if spec.minimum is not None else spec.exclusive_minimum
-        high = spec.maximum if spec.maximum is not None else spec.exclusive_maximum
         step = f"step {short(spec.multiple_of)}" if spec.multiple_of else ""
-        parts = [kind.value, _range(low, high), step]
+        parts = [kind.value, _bounds(spec), step]
     elif kind is Kind.ARRAY:
         item = spec.items()
         what = f"array of {item.title or item.kind.value}" if item is not None and not spec.prefix() else "array"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QToolButton, QVBoxLayout, QWidget
 
@@ -21,6 +22,14 @@ def _tool(text: str, tip: str) -> QToolButton:
     button = QToolButton(autoRaise=True, text=text)
     button.setToolTip(tip)
     return button
+
+
+def first_input(widget: QWidget | None) -> QWidget | None:
+    """The first widget in `widget` (or `widget` itself) that takes focus with Tab."""
+    if widget is None:
+        return None
+    candidates = [widget, *widget.findChildren(QWidget)]
+    return next((w for w in candidates if w.focusPolicy() & Qt.FocusPolicy.TabFocus), None)
 
 
 class Container(QWidget):
@@ -107,6 +116,8 @@ class EntriesEditor(Container):
         remove = _tool("✕", "Remove this entry")
         row = FieldRow(entry.state, self.ctx, header=key, buttons=[remove], clearable=False, expanded=True)
         row.key_edit = key  # type: ignore[attr-defined]
+        key.setAccessibleName(f"Key of entry {index + 1}")
+        remove.setAccessibleName(f"Remove entry {index + 1}")
         key.textEdited.connect(lambda text, r=row: self._rename(r, text))
         remove.clicked.connect(lambda _=False, r=row: self._remove(r))
         return row
@@ -117,8 +128,16 @@ class EntriesEditor(Container):
     def _add(self) -> None:
         if self.state.add_entry() is not None:
             self.refresh()
+            self.ctx.edited(self.state)  # may add buttons (a clear button) to the rows around this one
+            self.order_tabs()
             self.rows[-1].key_edit.setFocus()  # type: ignore[attr-defined]
-            self.ctx.edited(self.state)
+
+    def order_tabs(self) -> None:
+        """Tab from a key goes to its value, not to the buttons on the key's line or around it."""
+        for row in self.rows:
+            value = first_input(row.editor)
+            if value is not None:
+                QWidget.setTabOrder(row.key_edit, value)  # type: ignore[attr-defined]
 
     def _remove(self, row: FieldRow) -> None:
         self.state.remove_entry(self._index(row))
@@ -150,6 +169,7 @@ class EntriesEditor(Container):
             self.rows = [self._row(i) for i in range(len(entries))]
             for row in self.rows:
                 self.rows_layout.addWidget(row)
+            self.order_tabs()
         for row, entry in zip(self.rows, entries, strict=True):
             key = row.key_edit  # type: ignore[attr-defined]
             if key.text() != entry.key:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 INTEGER = re.compile(r"[+-]?\d+")
 BIG_ENUM = 50
+PLACEHOLDER_CHARS = 400  # a line edit elides its placeholder to its width: only absurd lengths are cut here
 
 
 class EditorMixin:
@@ -40,10 +41,11 @@ class EditorMixin:
         self.ctx.edited(self.state)
 
     def placeholder(self) -> str:
+        """The default or first example, whole up to `PLACEHOLDER_CHARS` (the field elides what does not fit)."""
         spec = self.spec
         if spec.default is not MISSING:
-            return f"default: {short(spec.default)}"
-        return f"e.g. {short(spec.examples[0])}" if spec.examples else ""
+            return f"default: {short(spec.default, PLACEHOLDER_CHARS)}"
+        return f"e.g. {short(spec.examples[0], PLACEHOLDER_CHARS)}" if spec.examples else ""
 
     def refresh(self) -> None:
         raise NotImplementedError
@@ -140,12 +142,14 @@ class NumberEditor(EditorMixin, QLineEdit):
 
     def refresh(self) -> None:
         raw = self.state.raw
-        parsed, _ = parse_number(self.text(), self.spec.kind is Kind.INTEGER)
+        parsed, error = parse_number(self.text(), self.spec.kind is Kind.INTEGER)
         if raw is MISSING or raw is None:
             if self.text() and parsed is not MISSING:
                 self.setText("")
         elif parsed is MISSING or parsed != raw:
             self.setText(str(raw) if isinstance(raw, int) else json_text(raw))
+            error = None
+        self.row.parse_error = error  # text that stays unparsable is still a problem
 
 
 class BoolEditor(EditorMixin, QCheckBox):

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from inspector.schema import MISSING, State, check_value
 from inspector.schema.nodes import CONTAINERS
 from inspector.ui.form.common import AUTO_EXPAND_DEPTH, FormContext, default_hint, describe, plain_label
-from inspector.ui.form.header import RowHeader
+from inspector.ui.form.header import ErrorText, RowHeader
 from inspector.ui.tooltips import plain_tooltip
 
 LIVE_KEYWORDS = frozenset(
@@ -51,7 +51,7 @@ class FieldRow(QWidget):
         self.parse_error: str | None = None
         self._errors: list[tuple[str, str]] = []  # (keyword, message) from the last validate()
         self._toggled_by_user = False
-        self.error_label: QLabel | None = None
+        self.error_label: ErrorText | None = None  # on the header line: an error never moves the rows below
         self.clear_button: QToolButton | None = None
         self.clearable = clearable if clearable is not None else (not spec.required or state.parent is None)
         self.layout_ = layout = QVBoxLayout(self)
@@ -138,7 +138,7 @@ class FieldRow(QWidget):
         if self.container:
             self.body = self.editor
             self.editor.indent()  # type: ignore[attr-defined]
-            self.layout_.insertWidget(self.layout_.count() - (self.error_label is not None), self.body)
+            self.layout_.addWidget(self.body)
         else:
             self.layout_.addWidget(self.editor)
             for button in getattr(self.editor, "header_buttons", ()):
@@ -154,6 +154,7 @@ class FieldRow(QWidget):
             self.body.setVisible(expanded)
         if self.arrow is not None:
             self.arrow.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+            self.arrow.setAccessibleName(f"{'Hide' if expanded else 'Show'} {self.name}")
 
     def expand_all(self) -> None:
         """Open this row and every container below it (tests, benchmarks)."""
@@ -168,6 +169,7 @@ class FieldRow(QWidget):
     def refresh(self) -> None:
         """Pull the state into the widgets (after `load_arguments` or a reset)."""
         if self.editor is not None:
+            self.parse_error = None  # an editor that keeps unparsable text says so again in its refresh
             self.editor.refresh()  # type: ignore[attr-defined]
         elif self.container and not self._toggled_by_user and self._auto_expand():
             self.set_expanded(True)
@@ -182,6 +184,8 @@ class FieldRow(QWidget):
         if self.clearable and (self.clear_button is not None or state.is_set()):
             if self.clear_button is None:
                 self.clear_button = QToolButton(autoRaise=True, text="✕")
+                self.clear_button.setFixedHeight(self.header.sizeHint().height())  # appearing must not grow the row
+                self.clear_button.setAccessibleName(f"Clear {self.name}")
                 self.clear_button.setToolTip("Clear: leave this field out of the arguments")
                 self.clear_button.clicked.connect(self._clear_clicked)
                 self._line().addWidget(self.clear_button)
@@ -195,6 +199,13 @@ class FieldRow(QWidget):
         if live:
             self._errors = []
             self._show_errors()
+
+    def typed(self) -> str:
+        """The text in this field's editor, as typed ("" for editors that are not text)."""
+        editor = self.editor
+        text = getattr(editor, "toPlainText", None) or getattr(editor, "text", None)
+        value = text() if callable(text) else ""
+        return value if isinstance(value, str) else ""
 
     def live_message(self) -> str | None:
         if self.parse_error:
@@ -215,11 +226,11 @@ class FieldRow(QWidget):
         if not messages and self.error_label is None:
             return
         if self.error_label is None:
-            self.error_label = plain_label("", wrap=True)
-            self.error_label.setObjectName("fieldError")
-            self.error_label.setPalette(self.ctx.error_palette)
-            self.layout_.addWidget(self.error_label)
-        self.error_label.setText("\n".join(messages))
+            self.error_label = ErrorText(self.ctx.error_palette)
+            line = self._line()
+            line.insertWidget(line.indexOf(self.header) + 1, self.error_label, 1)
+            line.setStretchFactor(self.header, 0)  # the error follows the summary; the space after it is the error's
+        self.error_label.set_messages(messages)
         if self.error_label.isHidden() == bool(messages):
             self.error_label.setVisible(bool(messages))
 

@@ -51,6 +51,7 @@ class ToolForm(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setWidget(self.view)
+        self.scroll.setAccessibleName("Arguments form")
         self.json_edit = QPlainTextEdit()
         self.json_edit.setObjectName("argumentsJson")
         self.json_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -123,13 +124,19 @@ class ToolForm(QWidget):
         return problems
 
     def validate(self) -> list[Issue]:
-        """Validate the arguments against the schema and show each issue at its field."""
+        """Every problem with what would be sent: JSON text that does not parse, fields whose input does
+        not parse (left out of the arguments), and schema violations (each also shown at its field)."""
         self._ensure_checked()
         arguments = self.arguments()
         issues = [Issue((), f"the JSON text does not parse: {self._json_error}", "json")] if self._json_error else []
-        issues += validate(self.schema, arguments)
-        self.view.show_issues(issues)
-        return issues
+        found = validate(self.schema, arguments)
+        self.view.show_issues(found)
+        if self._json_value is MISSING:  # the form is the source: what its fields show must be what is sent
+            unparsed = self.view.unparsed()
+            paths = {issue.path for issue in unparsed}
+            issues += unparsed
+            found = [i for i in found if not (i.keyword == "required" and i.path in paths)]  # said better above
+        return issues + found
 
     def fallback_note(self) -> str | None:
         """Why the whole form fell back to JSON (with the schema findings), or None."""

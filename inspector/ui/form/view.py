@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
+import shiboken6
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -83,6 +85,18 @@ class FormView(QWidget):
             if state is not None:
                 return state, path[cut:]
         return None, path
+
+    def unparsed(self) -> list[Issue]:
+        """Fields whose input does not parse (or clashes, as a duplicate key): what they show is not what is sent."""
+        found = []
+        for row in list(self.ctx.rows.values()):
+            if not row.parse_error or not shiboken6.isValid(row) or self.state.find(row.state.path()) is not row.state:
+                continue  # no problem, a deleted row, or a union variant that is not the chosen one
+            typed = row.typed()
+            left_out = typed and not row.state.is_set()
+            detail = f": {json.dumps(typed, ensure_ascii=False)} is not sent" if left_out else ""
+            found.append(Issue(row.state.path(), f"{row.parse_error}{detail}", "parse"))
+        return found
 
     def clear_issues(self) -> None:
         for row in list(self.ctx.rows.values()):

@@ -92,6 +92,12 @@ class EmbeddedResourceWidget(BlockWidget):
                 info.append(f"actually {payload.sniffed_mime}")
             if self.viewer is not None:
                 info.append("{} × {}".format(*self.viewer.image_size))
+            elif preview.blob_text is not None:  # a textual blob (text/plain, JSON, …): shown decoded
+                text = to_json_text(preview.json_value) if preview.is_json else preview.blob_text
+                self.pane = TextPane(text, is_json=preview.is_json, show_copy=False, parent=self)
+                self.body.addWidget(self.pane)
+                self.add_action("Copy", self.pane.copy)
+                info.append(f"shown decoded as UTF-8, {len(preview.blob_text):,} characters")
             self.detail_label.setText(" · ".join(info))
         else:
             reason = preview.error or (payload.error if payload else None) or "nothing to show"
