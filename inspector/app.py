@@ -1,7 +1,8 @@
 """Composition root: the QApplication, the qasync loop, the main window and the first connection.
 
 ``mcp-lens`` opens connected to the embedded demo server (or to the last server used);
-``mcp-lens --config FILE --server NAME`` and ``mcp-lens <command…>`` open on that server.
+``mcp-lens --config FILE --server NAME``, ``mcp-lens <command…>`` and ``mcp-lens <URL>`` open on that
+server, listed as an unsaved entry the user can save.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class AppArgs:
     config: str | None = None
     server: str | None = None
     command: list[str] = field(default_factory=list)
+    transport: str | None = None
     self_test: bool = False
     self_test_timeout: float = 60.0
 
@@ -60,13 +62,19 @@ def parse_args(argv: list[str]) -> AppArgs:
         help="start offscreen, connect to the demo server, call tools, render the results, exit 0 or 1",
     )
     parser.add_argument("--self-test-timeout", type=float, default=60.0, metavar="SECONDS", help=argparse.SUPPRESS)
-    parser.add_argument("command", nargs=argparse.REMAINDER, help="a stdio server command to open")
+    parser.add_argument(
+        "--transport", choices=("http", "sse"), help="for a URL: Streamable HTTP (the default) or legacy SSE"
+    )
+    parser.add_argument(
+        "command", nargs=argparse.REMAINDER, help="a stdio server command, or a server's http(s):// URL, to open"
+    )
     ns = parser.parse_args(argv)
     command = ns.command[1:] if ns.command[:1] == ["--"] else ns.command
     return AppArgs(
         config=ns.config,
         server=ns.server,
         command=command,
+        transport=ns.transport,
         self_test=ns.self_test,
         self_test_timeout=ns.self_test_timeout,
     )
@@ -79,18 +87,35 @@ def demo_profile() -> ServerProfile:
     return ServerProfile(name="Demo server", transport="stdio", command=command, args=args)
 
 
-def initial_profile(args: AppArgs, profiles: object, last: str | None) -> ServerProfile:
-    """What to connect to first: the command line, else the last server used, else the demo."""
+def command_line_profile(command: list[str], transport: str | None = None) -> ServerProfile:
+    """The server `mcp-lens CMD…` or `mcp-lens URL` names, as the CLI reads its target (a URL is HTTP/SSE)."""
+    from inspector.config.naming import command_name, url_name
+
+    if command[0].startswith(("http://", "https://")):
+        if len(command) > 1:
+            raise ValueError(f"a server URL takes no further words: {' '.join(command[1:])!r}")
+        url = command[0]
+        return ServerProfile(name=url_name(url), transport=transport or "http", url=url)  # type: ignore[arg-type]
+    if transport:
+        raise ValueError("--transport applies to a server URL, not to a command")
+    return ServerProfile(name=command_name(command[0], command[1:]), command=command[0], args=command[1:])
+
+
+def initial_profile(
+    args: AppArgs, profiles: object, last: str | None, demo: ServerProfile | None = None
+) -> ServerProfile:
+    """What to connect to first: the command line, else the last server used, else the demo (`demo`, the
+    server list's own entry, when given)."""
     if args.config:
         from inspector.config.formats import choose_server
 
         return choose_server(args.config, args.server)
     if args.command:
-        return ServerProfile(name=args.command[0], transport="stdio", command=args.command[0], args=args.command[1:])
+        return command_line_profile(args.command, args.transport)
     names = getattr(profiles, "names", lambda: [])()
     if last and last in names:
         return profiles.get(last)  # type: ignore[attr-defined]
-    return demo_profile()
+    return demo if demo is not None else demo_profile()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,7 +195,6 @@ def install_startup_markers(window: Any, session: Any) -> None:
 
 async def run(app: object, args: AppArgs) -> int:
     from PySide6.QtCore import QSettings, QTimer
-    from PySide6.QtWidgets import QMessageBox
 
     from inspector.config.profile import ProfileError
     from inspector.config.store import ProfileStore
@@ -184,10 +208,12 @@ async def run(app: object, args: AppArgs) -> int:
     window.servers.load()  # the saved servers; a damaged file is explained (and offered for backup) in the window
     install_startup_markers(window, window.session)
     try:
-        profile = initial_profile(args, profiles, settings.value("session/lastServer"))
+        profile = initial_profile(args, profiles, settings.value("session/lastServer"), window.servers.demo)
+        if args.config or args.command:  # listed as the current server, unsaved until the user saves it
+            profile = window.servers.show_unsaved(profile)
     except (ProfileError, ValueError, OSError) as exc:
-        QMessageBox.warning(window, "Cannot open that server", str(exc))
-        profile = demo_profile()
+        window.servers.io.error("Cannot Open That Server", str(exc))  # does not block the loop
+        profile = window.servers.demo
     window.connect_profile(profile)
     loop = asyncio.get_running_loop()
     # Ctrl+C or a kill closes the window cleanly. Python runs signal handlers only when it gets

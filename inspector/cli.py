@@ -34,7 +34,7 @@ def _profile(args: CliArgs) -> Any:
         profile.headers.update(args.headers)
         if args.cwd:
             profile.cwd = args.cwd
-        return profile
+        return _resolved(profile, args.inputs)
     if args.server_url:
         return ServerProfile(name="cli", transport=args.transport or "http", url=args.server_url, headers=args.headers)
     if args.demo:
@@ -44,6 +44,23 @@ def _profile(args: CliArgs) -> Any:
     else:
         command, words = args.target[0], args.target[1:]
     return ServerProfile(name="cli", transport="stdio", command=command, args=words, env=args.env, cwd=args.cwd)
+
+
+def _resolved(profile: Any, inputs: dict[str, str]) -> Any:
+    """The profile with its `${…}` references resolved; `UsageError` names what is missing (never sent as is)."""
+    import os
+
+    from inspector.config.references import Unresolved, describe_input, resolve_profile
+
+    try:
+        return resolve_profile(profile, os.environ, inputs)
+    except Unresolved as exc:
+        if exc.inputs:
+            named = ", ".join(describe_input(profile, i) for i in exc.inputs)
+            flags = " ".join(f"--input {i}=VALUE" for i in exc.inputs)
+            more = "".join(f"; {problem}" for problem in exc.problems)
+            raise UsageError(f"server {profile.name!r} needs input value(s) for {named}: pass {flags}{more}") from None
+        raise UsageError(str(exc)) from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,6 +31,7 @@ TARGET_OPTIONS: dict[str, bool] = {
     "--env": True,
     "--cwd": True,
     "--header": True,
+    "--input": True,
     "--connect-timeout": True,
     "--request-timeout": True,
     "--stored-auth-only": False,
@@ -70,6 +71,7 @@ class CliArgs:
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)  # values for the config's ${input:ID} references
     tool_name: str | None = None
     tool_args: dict[str, Any] = field(default_factory=dict)
     format: str = "json"
@@ -128,7 +130,7 @@ def _more_prompt_args(option: str, word: str) -> bool:
 
 
 def add_target_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """The options from --server-url to --header, the same for every subcommand that connects."""
+    """The options from --server-url to --input, the same for every subcommand that connects."""
     parser.add_argument("--server-url", metavar="URL")
     parser.add_argument("--transport", choices=("stdio", "http", "sse"))
     parser.add_argument("--config", metavar="FILE", help="mcp.json / claude_desktop_config.json / .vscode/mcp.json")
@@ -136,6 +138,13 @@ def add_target_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
     parser.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--cwd")
     parser.add_argument("--header", action="append", default=[], metavar='"Name: value"')
+    parser.add_argument(
+        "--input",
+        action="append",
+        default=[],
+        metavar="ID=VALUE",
+        help="the value of a ${input:ID} placeholder in --config (VS Code inputs); asked for by the app",
+    )
 
 
 def target_args(ns: argparse.Namespace, target: list[str], **more: Any) -> CliArgs:
@@ -159,6 +168,11 @@ def target_args(ns: argparse.Namespace, target: list[str], **more: Any) -> CliAr
         if not sep or not key:
             raise UsageError(f"-e expects KEY=VALUE, got {item!r}")
         args.env[key] = value
+    for item in ns.input:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--input expects ID=VALUE, got {item!r}")
+        args.inputs[key] = value
     for item in ns.header:
         key, sep, value = item.partition(":")
         if not sep or not key.strip():

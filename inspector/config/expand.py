@@ -1,4 +1,9 @@
-"""Variable expansion in server entries: Claude Code `${VAR}` and VS Code/Cursor `${env:VAR}` styles."""
+"""Variables in imported server entries: Claude Code `${VAR}`, VS Code/Cursor `${env:VAR}`, `${input:ID}` and friends.
+
+On import only what depends on where the file is (`${workspaceFolder}`, `${userHome}`, `${/}`) is
+expanded; environment and input references are kept as references and resolved at each connect
+(`inspector.config.references`), so no secret is copied into our profiles file.
+"""
 
 from __future__ import annotations
 
@@ -40,11 +45,13 @@ def expand_vars(text: str, environ: Mapping[str, str]) -> tuple[str, list[str]]:
 
 
 def claude_expander(environ: Mapping[str, str]) -> Expander:
-    """An expander for Claude Code files; problems name the unset variables."""
+    """For Claude Code files: keeps every `${VAR}` (resolved at connect); notes the ones unset here."""
 
     def expand(text: str) -> tuple[str, list[str]]:
-        out, missing = expand_vars(text, environ)
-        return out, [f"${{{name}}} is not set and has no default; kept literally" for name in missing]
+        _out, missing = expand_vars(text, environ)
+        return text, [
+            f"${{{name}}} is not set here and has no default; it is resolved when connecting" for name in missing
+        ]
 
     return expand
 
@@ -90,19 +97,16 @@ def _editor_value(token: str, ctx: EditorContext) -> tuple[str | None, str | Non
         return os.sep, None
     if kind == "env" and arg:
         if arg in ctx.environ:
-            return ctx.environ[arg], None
-        return None, f"${{env:{arg}}} is not set; kept literally"
+            return None, None  # kept: resolved when connecting
+        return None, f"${{env:{arg}}} is not set here; it is resolved when connecting"
     if kind == "input" and arg:
         decl = ctx.inputs.get(arg)
         if decl is None:
-            return None, f"${{input:{arg}}} refers to no declared input; kept literally"
+            return None, f"${{input:{arg}}} refers to no declared input; MCP Lens asks for it when connecting"
         desc = decl.get("description")
         what = f" ({desc})" if isinstance(desc, str) and desc else ""
-        return None, (
-            f"${{input:{arg}}}{what} is prompted for by {ctx.client} and cannot be resolved here; "
-            "kept literally — set the value in the profile"
-        )
-    return None, f"${{{token}}} is not supported outside {ctx.client}; kept literally"
+        return None, f"${{input:{arg}}}{what} is asked for when connecting, as {ctx.client} does"
+    return None, f"${{{token}}} is not supported outside {ctx.client}; kept literally — replace it in the profile"
 
 
 def expand_entry(entry: dict[str, Any], expand: Expander) -> tuple[dict[str, Any], list[tuple[str, str]]]:

@@ -18,6 +18,7 @@ from inspector.config.expand import (
     parse_env_file,
 )
 from inspector.config.profile import HTTP_KEYS, STDIO_KEYS, ProfileError, ServerProfile
+from inspector.config.references import clean_declaration, needed_inputs
 from inspector.config.store import EXTRAS_KEY, apply_extras
 
 FORMATS = ("claude-desktop", "claude-code", "cursor", "vscode", "mcp-lens", "generic")
@@ -81,14 +82,22 @@ def _workspace(path: Path, marker: str) -> Path | None:
     return None if parent.parent == Path.home() else parent.parent
 
 
-def _expander(fmt: str, path: Path, data: Any, environ: Mapping[str, str], workspace: Path | None) -> Expander | None:
+def _input_declarations(data: Any) -> dict[str, dict[str, Any]]:
+    """A VS Code file's `inputs` (top level, or under `mcp` in settings.json), by id."""
+    inputs = data.get("inputs") or (data.get("mcp") or {}).get("inputs") or []
+    inputs = inputs if isinstance(inputs, list) else []
+    return {i["id"]: clean_declaration(i) for i in inputs if isinstance(i, dict) and isinstance(i.get("id"), str)}
+
+
+def _expander(
+    fmt: str, path: Path, decls: Mapping[str, Any], environ: Mapping[str, str], workspace: Path | None
+) -> Expander | None:
+    """What import expands: only file-location variables (environment and inputs stay references)."""
     if fmt == "claude-code":
         return claude_expander(environ)
     if fmt not in ("vscode", "cursor"):
         return None
     marker, client = (".vscode", "VS Code") if fmt == "vscode" else (".cursor", "Cursor")
-    inputs = data.get("inputs") or (data.get("mcp") or {}).get("inputs") or []
-    decls = {i["id"]: i for i in inputs if isinstance(i, dict) and isinstance(i.get("id"), str)}
     ws = workspace if workspace is not None else _workspace(path, marker)
     return editor_expander(EditorContext(environ, ws, Path.home(), decls, client))
 
@@ -128,7 +137,8 @@ def _entries(
     warnings: list[str] = []
     if fmt in ("claude-desktop", "claude-code") and jsonc.has_jsonc_extras(text):
         warnings.append(f"{source}: has comments or trailing commas, which {fmt} rejects; read leniently")
-    expand = _expander(fmt, path, data, os.environ if environ is None else environ, workspace)
+    decls = _input_declarations(data)
+    expand = _expander(fmt, path, decls, os.environ if environ is None else environ, workspace)
     extras = data.get(EXTRAS_KEY, {}).get("servers", {}) if fmt == "mcp-lens" else {}
     extras = extras if isinstance(extras, dict) else {}
     base = (workspace or _workspace(path, ".vscode" if fmt == "vscode" else ".cursor")) or path.parent
@@ -145,6 +155,8 @@ def _entries(
             try:
                 profile = ServerProfile.from_entry(name, entry, source=source)
                 apply_extras(profile, extras.get(name), source=source)
+                if decls:  # the declarations of the inputs it uses go with it, to ask for them at connect
+                    profile.inputs = [dict(decls[i]) for i in needed_inputs(profile) if i in decls]
             except ProfileError as exc:
                 yield name, exc
                 continue
@@ -167,7 +179,8 @@ def load_servers(
 ) -> ImportResult:
     """Read every server in a config file.
 
-    `environ` (default `os.environ`) resolves `${VAR}` / `${env:VAR}`; `format` overrides detection;
+    `${VAR}`, `${env:VAR}` and `${input:ID}` stay references (resolved at connect); `environ` (default
+    `os.environ`) only decides which of them are noted as unset; `format` overrides detection;
     `workspace` overrides the folder `${workspaceFolder}` means. An invalid entry is skipped with
     a warning, or raised as `ProfileError` when `strict`.
     """
@@ -218,13 +231,19 @@ def export_entry(profile: ServerProfile, *, format: str = "mcp-json") -> dict[st
 
 
 def export_file(profiles: Iterable[ServerProfile], *, format: str = "mcp-json") -> dict[str, Any]:
-    """A whole config file: `{"mcpServers": {...}}`, or VS Code's `{"servers": {...}}`."""
+    """A whole config file: `{"mcpServers": {...}}`, or VS Code's `{"servers": {...}}`; plus the `inputs`
+    the profiles' `${input:ID}` references are declared by."""
     table: dict[str, Any] = {}
+    inputs: dict[str, dict[str, Any]] = {}
     for profile in profiles:
         if profile.name in table:
             raise ProfileError("duplicate server name", server=profile.name)
         table[profile.name] = export_entry(profile, format=format)
-    return {"servers": table} if format == "vscode" else {"mcpServers": table}
+        inputs.update((d["id"], dict(d)) for d in profile.inputs if d["id"] not in inputs)
+    data: dict[str, Any] = {"servers": table} if format == "vscode" else {"mcpServers": table}
+    if inputs:  # VS Code's `inputs`, so `${input:ID}` references keep their prompts
+        data["inputs"] = list(inputs.values())
+    return data
 
 
 def choose_server(path: str | os.PathLike[str], name: str | None) -> ServerProfile:

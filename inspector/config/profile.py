@@ -90,6 +90,8 @@ class ServerProfile:
     oauth_client_id: str | None = None
     oauth_client_secret: str | None = None
     oauth_scopes: str | None = None
+    # VS Code `inputs` declarations for the `${input:ID}` references this profile uses (asked for at connect)
+    inputs: list[dict[str, Any]] = field(default_factory=list)
 
     def validate(self) -> None:
         """Raise `ProfileError` if the profile cannot be used to connect."""
@@ -143,6 +145,7 @@ class ServerProfile:
             url=redact_url(self.url),
             secret_headers=list(self.secret_headers),
             roots=list(self.roots),
+            inputs=copy.deepcopy(self.inputs),
         )
 
     def to_entry(self) -> dict[str, Any]:

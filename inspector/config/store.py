@@ -58,11 +58,13 @@ def extras_of(profile: ServerProfile) -> dict[str, Any]:
     for key, attr in _OAUTH_EXTRAS:
         if getattr(profile, attr, None):
             extras[key] = getattr(profile, attr)
+    if profile.inputs:
+        extras["inputs"] = [dict(decl) for decl in profile.inputs]
     return extras
 
 
 def apply_extras(profile: ServerProfile, extras: Any, *, source: str | None = None) -> None:
-    """Copy `secretHeaders` / `roots` from an `x-mcp-lens` server record into `profile`."""
+    """Copy `secretHeaders`, `roots`, the OAuth settings and `inputs` from an `x-mcp-lens` server record."""
     if not isinstance(extras, dict):
         return
     for key, attr in (("secretHeaders", "secret_headers"), ("roots", "roots")):
@@ -77,6 +79,15 @@ def apply_extras(profile: ServerProfile, extras: Any, *, source: str | None = No
         if value is not None and not isinstance(value, str):
             raise ProfileError("expected a string", source=source, server=profile.name, field=f"{EXTRAS_KEY}.{key}")
         setattr(profile, attr, value or None)
+    inputs = extras.get("inputs", [])
+    if not isinstance(inputs, list) or not all(isinstance(d, dict) and isinstance(d.get("id"), str) for d in inputs):
+        raise ProfileError(
+            "expected a list of input declarations with an 'id'",
+            source=source,
+            server=profile.name,
+            field=f"{EXTRAS_KEY}.inputs",
+        )
+    profile.inputs = [dict(d) for d in inputs]
 
 
 class ProfileStore:

@@ -122,9 +122,11 @@ class ClientRequests(QObject):
         if self.window.servers.is_demo(profile):
             self.settings.setValue("roots/demo", list(profile.roots))
             return "saved"
+        if self.window.servers.is_unsaved(profile):
+            return "kept until you quit (save the server to keep them)"
         store = self.window.servers.store
         if profile.name not in store:
-            return "not saved (the profile is gone)"
+            return "not saved (the server was deleted or renamed)"
         try:
             stored = store.get(profile.name)
             stored.roots = list(profile.roots)

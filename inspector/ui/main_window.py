@@ -144,6 +144,9 @@ class MainWindow(QMainWindow):
 
     # -- connecting --------------------------------------------------------------------------
     def connect_profile(self, profile: ServerProfile) -> None:
+        resolved = self.servers.inputs.resolved(profile, self.connect_profile)  # ${…} references filled in
+        if resolved is None:  # asking for its ${input:…} values (connects once answered), or it cannot connect
+            return
         self.workbench.clear()
         target = cli_target(profile)
         self.traffic.set_cli_target(target)
@@ -151,7 +154,7 @@ class MainWindow(QMainWindow):
         self.servers.select(profile.name)
         self.settings.setValue("session/lastServer", profile.name)
         self.client_requests.show_profile(profile)
-        self.session.connect_profile(profile)
+        self.session.connect_profile(resolved)
 
     def _connect_selected(self) -> None:
         profile = self.servers.selected_profile()

@@ -63,12 +63,14 @@ class ProfileDialog(QDialog):
         profile: ServerProfile | None = None,
         existing_names: Iterable[str] = (),
         parent: QWidget | None = None,
+        *,
+        title: str | None = None,
     ) -> None:
         super().__init__(parent)
         self._original = profile
         self._existing = set(existing_names) - ({profile.name} if profile else set())
         self._result: ServerProfile | None = None
-        self.setWindowTitle("Edit Server" if profile else "Add Server")
+        self.setWindowTitle(title or ("Edit Server" if profile else "Add Server"))
         self.setMinimumWidth(600)
 
         self.name_edit = QLineEdit(self)

@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
 from inspector.config.formats import export_entry
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.config.store import ProfileStore
-from inspector.ui.import_dialog import ImportDialog, ServersIO, ask
+from inspector.ui.import_dialog import ImportDialog, ServersIO, ask, unique_name
+from inspector.ui.inputs_dialog import ServerInputs
 from inspector.ui.profile_dialog import ProfileDialog, profile_summary
 
 STATES = ("disconnected", "connecting", "connected", "failed")
@@ -94,6 +95,9 @@ def _alpha(color: QColor, alpha: int) -> QColor:
 class ServersPanel(QWidget):
     """The server list with add/edit/duplicate/delete, import/export and connect.
 
+    A server opened from the command line is listed as an unsaved entry (`show_unsaved`) until the
+    user saves it. `inputs` resolves a profile's `${…}` references before it connects.
+
     Call `load()` once the window is shown: it reads the store and, if the file is corrupt, offers
     to back it up. Every change is saved through `ProfileStore.save()`; if saving fails the change
     stays in memory and the error says what to do.
@@ -107,7 +111,9 @@ class ServersPanel(QWidget):
         self.store = store
         self.demo = demo
         self._states: dict[str, str] = {}
+        self.unsaved: ServerProfile | None = None  # a server opened from the command line, not (yet) saved
         self.io = ServersIO(self)
+        self.inputs = ServerInputs(self)
         self.setAcceptDrops(True)
 
         self.list = QListWidget(self)
@@ -135,6 +141,7 @@ class ServersPanel(QWidget):
 
         self.add_action = action("Add", self.add_profile, "Add a server", QKeySequence.StandardKey.New)
         self.edit_action = action("Edit", self.edit_profile, "Edit the selected server")
+        self.save_action = action("Save…", self.save_unsaved, "Save this server (opened from the command line)")
         self.duplicate_action = action("Duplicate", self.duplicate_profile, "Copy the selected server")
         self.delete_action = action(
             "Delete", self.delete_profile, "Delete the selected server", QKeySequence.StandardKey.Delete
@@ -148,7 +155,9 @@ class ServersPanel(QWidget):
 
         self.toolbar = QToolBar(self)
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.toolbar.addActions([self.add_action, self.edit_action, self.duplicate_action, self.delete_action])
+        self.toolbar.addActions(
+            [self.add_action, self.save_action, self.edit_action, self.duplicate_action, self.delete_action]
+        )
         self.import_button = QPushButton("Import…", self)
         self.import_button.setToolTip(self.import_action.toolTip())
         self.import_button.clicked.connect(self.import_action.trigger)
@@ -179,6 +188,7 @@ class ServersPanel(QWidget):
         self.list.setAccessibleName("Servers")
         for act, name in (
             (self.add_action, "Add server"),
+            (self.save_action, "Save server"),
             (self.edit_action, "Edit server"),
             (self.duplicate_action, "Duplicate server"),
             (self.delete_action, "Delete server"),
@@ -196,8 +206,8 @@ class ServersPanel(QWidget):
 
     # -- list ----------------------------------------------------------------------------
     def profiles(self) -> list[ServerProfile]:
-        """The demo entry followed by the saved profiles, as shown."""
-        return [self.demo, *self.store.profiles()]
+        """The demo entry, the unsaved one (if any), then the saved profiles, as shown."""
+        return [self.demo, *([self.unsaved] if self.unsaved is not None else []), *self.store.profiles()]
 
     def names(self) -> list[str]:
         return [p.name for p in self.profiles()]
@@ -210,7 +220,8 @@ class ServersPanel(QWidget):
             is_demo = profile is self.demo
             item = QListWidgetItem(profile.name)
             item.setData(PROFILE_ROLE, profile)
-            item.setData(SUMMARY_ROLE, "built-in demo server" if is_demo else profile_summary(profile))
+            summary = "built-in demo server" if is_demo else profile_summary(profile)
+            item.setData(SUMMARY_ROLE, f"not saved · {summary}" if self.is_unsaved(profile) else summary)
             item.setData(DEMO_ROLE, is_demo)
             self.list.addItem(item)
             self._paint_state(item)
@@ -232,6 +243,26 @@ class ServersPanel(QWidget):
     def is_demo(self, profile: ServerProfile | None) -> bool:
         return profile is not None and profile is self.demo
 
+    def is_unsaved(self, profile: ServerProfile | None) -> bool:
+        return profile is not None and profile is self.unsaved
+
+    def show_unsaved(self, profile: ServerProfile) -> ServerProfile:
+        """List a server opened from the command line as an unsaved entry (renamed if its name is taken) and
+        select it; a saved server with the same name and settings is used instead. Returns the entry."""
+        if profile.name in self.store and self.store.get(profile.name).to_entry() == profile.to_entry():
+            self.refresh(select=profile.name)
+            return self.store.get(profile.name)
+        taken = [p.name for p in self.profiles() if p is not self.unsaved]
+        self.unsaved = profile.clone(name=unique_name(profile.name, taken))
+        self.refresh(select=self.unsaved.name)
+        return self.unsaved
+
+    def save_unsaved(self) -> ProfileDialog | None:
+        """Open the Save Server dialog for the unsaved entry; once accepted it becomes a saved server."""
+        if self.unsaved is None:
+            return None
+        return self._open_dialog(self.unsaved, title="Save Server")
+
     def set_state(self, name: str, state: str) -> None:
         """Show a connection state ("disconnected", "connecting", "connected", "failed") next to `name`."""
         if state not in STATES:
@@ -247,7 +278,8 @@ class ServersPanel(QWidget):
 
     def _paint_state(self, item: QListWidgetItem) -> None:
         item.setData(STATE_ROLE, self.state(item.text()))
-        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{item.text()}, {self.state(item.text())}")
+        unsaved = ", not saved" if self.is_unsaved(item.data(PROFILE_ROLE)) else ""
+        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{item.text()}, {self.state(item.text())}{unsaved}")
 
     # -- editing -------------------------------------------------------------------------
     def add_profile(self) -> ProfileDialog:
@@ -259,27 +291,38 @@ class ServersPanel(QWidget):
         profile = self._find(name)
         if profile is None or self.is_demo(profile):
             return None
+        if self.is_unsaved(profile):
+            return self.save_unsaved()
         return self._open_dialog(profile)
 
     def _find(self, name: str | None) -> ServerProfile | None:
         """The saved profile called `name` (the demo if none is), or the selection when `name` is None."""
         if name is None:
             return self.selected_profile()
-        return self.store.get(name) if name in self.store else (self.demo if name == self.demo.name else None)
+        if name in self.store:
+            return self.store.get(name)
+        return next((p for p in (self.demo, self.unsaved) if p is not None and p.name == name), None)
 
-    def _open_dialog(self, profile: ServerProfile | None) -> ProfileDialog:
-        dialog = ProfileDialog(profile, self.names(), self)
-        dialog.accepted.connect(lambda: self._commit(profile.name if profile else None, dialog.profile()))
+    def _open_dialog(self, profile: ServerProfile | None, title: str | None = None) -> ProfileDialog:
+        dialog = ProfileDialog(profile, self.names(), self, title=title)
+        if self.is_unsaved(profile):
+            dialog.accepted.connect(lambda: self._commit(None, dialog.profile(), saving=profile))
+        else:
+            dialog.accepted.connect(lambda: self._commit(profile.name if profile else None, dialog.profile()))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
 
-    def _commit(self, old_name: str | None, profile: ServerProfile | None) -> None:
+    def _commit(self, old_name: str | None, profile: ServerProfile | None, saving: ServerProfile | None = None) -> None:
+        """Add (`old_name` None) or update a profile; `saving` is the unsaved entry it replaces."""
         if profile is None:
             return
         try:
             if old_name is None:
                 self.store.add(profile)
+                if saving is not None and saving is self.unsaved:
+                    self._states[profile.name] = self._states.pop(saving.name, "disconnected")
+                    self.unsaved = None
             else:
                 if old_name != profile.name:
                     self.store.rename(old_name, profile.name)
@@ -393,15 +436,15 @@ class ServersPanel(QWidget):
 
     def _update_actions(self) -> None:
         profile = self.selected_profile()
-        editable = profile is not None and not self.is_demo(profile)
+        unsaved = self.is_unsaved(profile)
+        editable = profile is not None and not self.is_demo(profile) and not unsaved
         self.edit_action.setEnabled(editable)
         self.delete_action.setEnabled(editable)
+        self.save_action.setVisible(unsaved)  # in Edit's place while the unsaved entry is selected
+        self.edit_action.setVisible(not unsaved)
         for act in (self.duplicate_action, self.export_action, self.copy_entry_action, self.connect_action):
             act.setEnabled(profile is not None)
         self.connect_button.setEnabled(profile is not None)
-        verb = "Reconnect" if profile is not None and self.state(profile.name) == "connected" else "Connect"
-        self.connect_button.setText(verb)  # the button says what a click does to the selected server
-        self.connect_button.setAccessibleName(f"{verb} to the selected server")
         self.export_button.setEnabled(profile is not None)
 
     def _show_menu(self, pos) -> None:

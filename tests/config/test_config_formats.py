@@ -32,37 +32,34 @@ def test_claude_desktop() -> None:
     assert fs.args[-2:] == ["/Users/username/Desktop", "/Users/username/Downloads"]
     assert sentry.command == "uvx"
     assert sentry.env == {"SENTRY_AUTH_TOKEN": "sntrys_example_0000000000000000", "PYTHONUNBUFFERED": "1"}
-    assert sentry.args[-1] == "${SENTRY_TOKEN}"  # Claude Desktop does not expand variables
+    assert sentry.args[-1] == "${SENTRY_TOKEN}"  # kept as written: a reference, resolved when connecting
     assert sentry.has_secrets() and not fs.has_secrets()
 
 
-def test_claude_code_with_expansion() -> None:
+def test_claude_code_keeps_references() -> None:
     result = load_servers(CLAUDE_CODE, environ=ENV)
     assert result.format == "claude-code"
     servers = by_name(result.profiles)
     assert list(servers) == ["github", "api-server", "asana", "local-db"]
-    assert servers["github"].env == {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_live"}
+    assert servers["github"].env == {"GITHUB_PERSONAL_ACCESS_TOKEN": "${GITHUB_TOKEN}"}  # never the token itself
     api = servers["api-server"]
-    assert (api.transport, api.url) == ("http", "https://api.example.com/mcp")  # default used
-    assert api.bearer_token == "k-123"
-    assert api.headers == {"X-Team": "platform"}
+    assert (api.transport, api.url) == ("http", "${API_BASE_URL:-https://api.example.com}/mcp")
+    assert api.bearer_token == "${API_KEY}"
+    assert api.headers == {"X-Team": "${TEAM:-platform}"}
     assert (servers["asana"].transport, servers["asana"].url) == ("sse", "https://mcp.asana.com/sse")
     db = servers["local-db"]
-    assert db.command == "/home/ada/bin/db-server"
-    assert db.args == ["--db", "./data/app.db", "--region", "${AWS_REGION}"]
-    assert db.env == {"LOG_LEVEL": "info"}
+    assert db.command == "${HOME}/bin/db-server"
+    assert db.args == ["--db", "${DB_PATH:-./data/app.db}", "--region", "${AWS_REGION}"]
+    assert not any(p.has_secrets() for p in result.profiles)
     assert len(result.warnings) == 1
     assert "local-db" in result.warnings[0] and "args[3]" in result.warnings[0]
-    assert "${AWS_REGION} is not set" in result.warnings[0]
+    assert "${AWS_REGION} is not set here" in result.warnings[0]
 
 
-def test_claude_code_set_variable_beats_default() -> None:
+def test_claude_code_set_variable_is_not_noted() -> None:
     env = {**ENV, "API_BASE_URL": "http://127.0.0.1:9000", "AWS_REGION": "eu-west-1", "TEAM": ""}
     result = load_servers(CLAUDE_CODE, environ=env)
-    servers = by_name(result.profiles)
-    assert servers["api-server"].url == "http://127.0.0.1:9000/mcp"
-    assert servers["api-server"].headers == {"X-Team": ""}  # set (even empty) wins over the default
-    assert servers["local-db"].args[-1] == "eu-west-1"
+    assert by_name(result.profiles)["local-db"].args[-1] == "${AWS_REGION}"
     assert result.warnings == []
 
 
@@ -79,8 +76,8 @@ def test_cursor() -> None:
     servers = by_name(result.profiles)
     assert servers["playwright"].args == ["@playwright/mcp@latest"]
     tools = servers["local-tools"]
-    assert tools.args == [str((EXAMPLES / "cursor").resolve() / "tools" / "server.py")]
-    assert tools.env == {"API_KEY": "my-key"}
+    assert tools.args == [str((EXAMPLES / "cursor").resolve() / "tools" / "server.py")]  # the file's folder
+    assert tools.env == {"API_KEY": "${env:MY_API_KEY}"}  # resolved when connecting
     assert (servers["context7"].transport, servers["linear"].transport) == ("http", "sse")
     assert servers["context7"].headers == {"CONTEXT7_API_KEY": "${env:CONTEXT7_API_KEY}"}
     assert any("CONTEXT7_API_KEY" in w and "not set" in w for w in result.warnings)
@@ -92,8 +89,13 @@ def test_vscode_jsonc_inputs_workspace_and_env_file() -> None:
     servers = by_name(result.profiles)
     assert list(servers) == ["Perplexity", "fetch", "github", "legacy-sse"]
     assert servers["Perplexity"].env == {"PERPLEXITY_API_KEY": "${input:perplexity-key}"}
+    assert servers["Perplexity"].inputs == [
+        {"id": "perplexity-key", "type": "promptString", "description": "Perplexity API Key", "password": True}
+    ]
+    assert servers["fetch"].inputs == []  # only the inputs a server uses go with it
     [input_warning] = [w for w in result.warnings if "${input:perplexity-key}" in w]
     assert "Perplexity API Key" in input_warning and "'env.PERPLEXITY_API_KEY'" in input_warning
+    assert "asked for when connecting" in input_warning
     fetch = servers["fetch"]
     workspace = (EXAMPLES / "vscode").resolve()
     assert fetch.cwd == str(workspace)
@@ -183,7 +185,7 @@ def test_export_vscode_shape(tmp_path: Path) -> None:
     profiles = load_servers(CLAUDE_CODE, environ=ENV).profiles
     data = export_file(profiles, format="vscode")
     assert data["servers"]["github"]["type"] == "stdio"
-    assert data["servers"]["api-server"]["headers"]["Authorization"] == "Bearer k-123"
+    assert data["servers"]["api-server"]["headers"]["Authorization"] == "Bearer ${API_KEY}"
     vscode_dir = tmp_path / ".vscode"
     vscode_dir.mkdir()
     (vscode_dir / "mcp.json").write_text(json.dumps(data))
