@@ -18,6 +18,7 @@ async def fetch_tools(profile: Any, timeout: float = 30.0) -> tuple[list[dict[st
     from inspector.core.targets import make_transport
 
     try:
+        profile = _resolved(profile)
         transport = make_transport(profile, TrafficStore())
         async with Connection(transport, connect_timeout=timeout, request_timeout=timeout) as conn:
             conn.relist_on_change = False
@@ -29,3 +30,15 @@ async def fetch_tools(profile: Any, timeout: float = 30.0) -> tuple[list[dict[st
         raise FetchError(f"{type(exc).__name__}: {exc}") from exc
     tools = [tool for tool in listing.tools if isinstance(tool, dict)]
     return tools, str(name) if isinstance(name, str) and name else str(getattr(profile, "name", "server"))
+
+
+def _resolved(profile: Any) -> Any:
+    """`${VAR}` / `${env:VAR}` resolved from the environment; a `${input:…}` placeholder is never sent."""
+    import os
+
+    from inspector.config.references import Unresolved, resolve_profile
+
+    try:
+        return resolve_profile(profile, os.environ)
+    except Unresolved as exc:
+        raise FetchError(f"{exc} (connect to it from the Servers list, which asks for its inputs)") from exc
