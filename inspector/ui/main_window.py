@@ -32,6 +32,7 @@ from inspector.ui.output_panes import NotificationsPane, ServerOutputPane
 from inspector.ui.resources_prompts import install_log_level, install_resource_prompt_tabs
 from inspector.ui.servers_panel import ServersPanel
 from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.status_panel import StatusPanel, ping_text
 from inspector.ui.traffic_view import TrafficView
 from inspector.ui.viewer_window import ViewerWindow
@@ -178,10 +179,10 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{method}: {outcome.message}", 10000)
 
     # -- sessions on disk --------------------------------------------------------------------
-    def export_session(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export session", "session.jsonl", "Traffic (*.jsonl)")
-        if path:
-            self.save_session(Path(path))
+    def export_session(self) -> QFileDialog:
+        """File › Export session: a file dialog (not blocking); the record is written once a file is chosen."""
+        name = suggested_name(self.session.profile.name if self.session.profile else None)
+        return ask_session_path(self, self.settings, self.save_session, save=True, suggested=name)
 
     def save_session(self, path: Path) -> None:
         profile = self.session.profile
@@ -189,14 +190,13 @@ class MainWindow(QMainWindow):
         try:
             count = jsonl.save(path, self.store, meta=meta)
         except OSError as exc:
-            QMessageBox.critical(self, "Export failed", f"Could not write {path}: {exc.strerror or exc}")
+            show_error(self, "Export failed", f"Could not write {path}: {exc.strerror or exc}")
             return
         self.statusBar().showMessage(f"Exported {count} entries to {path}", 8000)
 
-    def open_session(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open session", "", "Traffic (*.jsonl);;All files (*)")
-        if path:
-            self.open_session_file(Path(path))
+    def open_session(self) -> QFileDialog:
+        """File › Open session: a file dialog (not blocking); the record opens read-only in its own window."""
+        return ask_session_path(self, self.settings, self.open_session_file, save=False)
 
     def open_session_file(self, path: Path) -> ViewerWindow | None:
         viewer = ViewerWindow.open(path, self)

@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QMainWindow, QWidget
 
 from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
+from inspector.ui.session_files import show_error
 from inspector.ui.traffic_view import TrafficView
 
 
@@ -37,13 +38,11 @@ class ViewerWindow(QMainWindow):
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], parent: QWidget | None = None) -> ViewerWindow | None:
-        """Load and show the record; on a bad or unreadable file show the reason and return None."""
+        """Load and show the record; on a bad or unreadable file show the reason (without blocking) and return None."""
         try:
             store, meta = jsonl.load(path)
         except (jsonl.RecordFormatError, OSError, UnicodeError) as exc:
-            box = QMessageBox(QMessageBox.Icon.Critical, "Cannot open traffic record", str(exc), parent=parent)
-            box.setTextFormat(Qt.TextFormat.PlainText)  # the message quotes the file's contents
-            box.exec()
+            show_error(parent, "Cannot open traffic record", str(exc))  # plain text: it quotes the file
             return None
         window = cls(store, path, meta, parent)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -9,9 +9,21 @@ from typing import Any
 
 from journey_support import accessible_name, shown_text
 from lens_support import HOSTILE
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractItemView, QComboBox, QLabel, QPlainTextEdit, QPushButton, QTableView
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTableView,
+    QWidget,
+)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -278,3 +290,85 @@ def test_server_output_tells_the_servers_lines_from_ours(lens) -> None:
     assert theirs[0].split()[1] == "stderr", theirs
     captions = [shown_text(label) for label in lens.widgets(QLabel, top=pane.parentWidget())]
     assert any("stderr" in text and "MCP Lens" in text for text in captions), captions
+
+
+# -- journey: export a session and reopen it -----------------------------------------------------
+def file_dialog(lens: Any) -> QFileDialog:
+    """The file dialog that just opened (the app opens it without blocking, as `QFileDialog.open()` does)."""
+
+    def shown() -> list[QWidget]:
+        return [w for w in lens.qapp.topLevelWidgets() if isinstance(w, QFileDialog) and w.isVisible()]
+
+    lens.qtbot.waitUntil(lambda: bool(shown()), timeout=5_000)
+    return shown()[0]
+
+
+def without_blocking(lens: Any, action: Any) -> None:
+    """Run a user action that opens a dialog; fail (instead of hanging) if the dialog blocks in `exec()`."""
+    running, blocked = [True], []
+
+    def rescue() -> None:
+        if running[0]:  # still inside the action: a nested event loop runs the dialog
+            for widget in lens.qapp.topLevelWidgets():
+                if isinstance(widget, QDialog) and widget.isVisible():
+                    blocked.append(widget.windowTitle())
+                    widget.reject()
+
+    QTimer.singleShot(3_000, rescue)
+    action()
+    running[0] = False
+    assert not blocked, f"the dialog {blocked} blocked the app in exec(): it cannot be used while it is open"
+
+
+def choose_file(lens: Any, path: Path) -> None:
+    """Paste a path into the open file dialog's file name field and press Return, as a person does.
+
+    Pasted, not typed key by key: typing an absolute path offscreen lets the dialog's completer select
+    each folder on the way (its popup takes the focus there), and Return would then open "/".
+    """
+    dialog = file_dialog(lens)
+    field = lens.find("File name:", QLineEdit, top=dialog)
+    lens.click(field)
+    QGuiApplication.clipboard().setText(str(path))
+    lens.key(QKeySequence.StandardKey.SelectAll, field)
+    lens.key(QKeySequence.StandardKey.Paste, field)
+    assert field.text().endswith(path.name)  # a file in the folder shown reads as its name
+    lens.key("Return", field)
+    lens.qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5_000)
+
+
+def viewer_window(lens: Any) -> QWidget:
+    def shown() -> list[QWidget]:
+        return [w for w in lens.qapp.topLevelWidgets() if w.isVisible() and "(read-only)" in w.windowTitle()]
+
+    lens.qtbot.waitUntil(lambda: bool(shown()), timeout=5_000)
+    return shown()[0]
+
+
+def test_export_a_session_and_open_it_read_only(lens, tmp_path: Path) -> None:
+    lens.start()
+    call(lens, "Echo (echo)", message="kept in the record")
+    lens.qtbot.waitUntil(lambda: any(e.direction == "in" and b"kept in the record" in e.raw for e in lens.wire()))
+    view = log(lens)
+    lens.qtbot.waitUntil(lambda: view.model().rowCount() == len(lens.wire()), timeout=5_000)
+    exported = shown_rows(view)
+    path = tmp_path / "my session.jsonl"
+
+    without_blocking(lens, lambda: lens.key("Ctrl+S"))  # File › Export session…
+    choose_file(lens, path)
+    lens.wait_status(lambda text: f"Exported {len(exported)} entries" in text)
+    assert path.exists()
+    assert b"kept in the record" in path.read_bytes()
+
+    without_blocking(lens, lambda: lens.menu("File", "Open session…"))
+    choose_file(lens, path)
+    viewer = viewer_window(lens)
+    assert viewer.windowTitle().startswith("my session.jsonl")
+    reopened = lens.find("Traffic log", QAbstractItemView, top=viewer)
+    lens.qtbot.waitUntil(lambda: reopened.model().rowCount() == len(exported), timeout=5_000)
+    assert shown_rows(reopened) == exported
+    # Read-only: no Re-send, no Clear.
+    names = {accessible_name(w) for w in lens.widgets(top=viewer)}
+    assert "Re-send…" not in names and "Clear" not in names
+    viewer.close()
+    assert lens.quit() == 0

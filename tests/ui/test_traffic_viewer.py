@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
@@ -58,13 +59,31 @@ def test_export_then_open_shows_the_same_rows(qtbot, tmp_path: Path) -> None:
         (json.dumps({"format": "mcp-lens-traffic", "version": 1}).encode() + b"\n<b>not json</b>\n", "line 2"),
     ],
 )
-def test_bad_file_shows_the_reason_as_plain_text(qtbot, tmp_path: Path, monkeypatch, content, expected) -> None:
+def test_bad_file_shows_the_reason_as_plain_text(qtbot, tmp_path: Path, content, expected) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_bytes(content)
-    shown: list[tuple[str, Qt.TextFormat]] = []
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: shown.append((box.text(), box.textFormat())) or 0)
-    assert ViewerWindow.open(path) is None
-    assert len(shown) == 1 and expected in shown[0][0]
-    assert shown[0][1] == Qt.TextFormat.PlainText
-    assert ViewerWindow.open(tmp_path / "missing.jsonl") is None
-    assert "missing.jsonl" in shown[-1][0]
+
+    def boxes() -> list[QMessageBox]:
+        return [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
+
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    owner.show()
+    assert ViewerWindow.open(path, owner) is None, "returns at once: the reason shows in a box that does not block"
+    (box,) = boxes()
+    assert expected in box.text() and box.textFormat() == Qt.TextFormat.PlainText
+    box.close()
+    qtbot.waitUntil(lambda: not boxes(), timeout=2000)
+    assert ViewerWindow.open(tmp_path / "missing.jsonl", owner) is None
+    (box,) = boxes()
+    assert "missing.jsonl" in box.text()
+    box.close()
+
+
+def test_suggested_export_name_is_file_safe() -> None:
+    from inspector.ui.session_files import suggested_name
+
+    when = time.mktime((2026, 11, 24, 9, 5, 7, 0, 0, -1))
+    assert suggested_name("Demo server", when) == "Demo-server-20261124-090507.jsonl"
+    assert suggested_name("../../etc/<passwd>", when) == "etc-passwd-20261124-090507.jsonl"
+    assert suggested_name(None, when) == "session-20261124-090507.jsonl"
