@@ -43,8 +43,8 @@ class InputsDialog(QDialog):
         self.ids = ids
         self.fields: dict[str, QLineEdit | QComboBox] = {}
         intro = plain_label(
-            f"The server “{profile.name}” uses values its config asks for when it starts "
-            "(${input:…}). They are never written to the server list.",
+            f"The server “{profile.name}” needs these values: its config asks for them each time it starts. "
+            "They are never written to the server list.",
             wrap=True,
             parent=self,
         )

@@ -197,7 +197,6 @@ class ServersPanel(QWidget):
                 button.setAccessibleName(name)
         self.import_button.setAccessibleName("Import servers")
         self.export_button.setAccessibleName("Export server")
-        self.connect_button.setAccessibleName("Connect to the selected server")
 
     # -- loading -------------------------------------------------------------------------
     def load(self) -> bool:
@@ -445,6 +444,9 @@ class ServersPanel(QWidget):
         for act in (self.duplicate_action, self.export_action, self.copy_entry_action, self.connect_action):
             act.setEnabled(profile is not None)
         self.connect_button.setEnabled(profile is not None)
+        verb = "Reconnect" if profile is not None and self.state(profile.name) == "connected" else "Connect"
+        self.connect_button.setText(verb)  # the button says what a click does to the selected server
+        self.connect_button.setAccessibleName(f"{verb} to the selected server")
         self.export_button.setEnabled(profile is not None)
 
     def _show_menu(self, pos) -> None:
