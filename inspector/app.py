@@ -153,10 +153,10 @@ def configure_app(app: Any) -> None:
 
 
 def set_app_icon(app: Any) -> None:
-    """The window/taskbar icon, drawn from the packaged SVG (Qt's SVG icon engine renders each size)."""
+    """The window/taskbar icon, drawn from the shipped SVG (Qt's SVG icon engine renders each size)."""
     from PySide6.QtGui import QIcon
 
-    from inspector.desktop_entry import resource_dir
+    from inspector.resource_files import resource_dir
 
     path = resource_dir() / "icons" / "mcp-lens.svg"
     if path.is_file():

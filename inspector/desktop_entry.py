@@ -18,8 +18,9 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
+
+from inspector.resource_files import resource_dir
 
 APP_ID = "mcp-lens"
 MARKER_KEY = "X-MCP-Lens-Installed-By"
@@ -29,11 +30,6 @@ _RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
 
 class DesktopEntryError(Exception):
     """The entry cannot be installed or removed; the message says why and what to do."""
-
-
-def resource_dir() -> Path:
-    """The package's ``resources`` folder (wheel, sdist, editable install or PyInstaller bundle)."""
-    return Path(str(resources.files("inspector") / "resources"))
 
 
 def data_home(environ: Mapping[str, str] | None = None, home: Path | None = None) -> Path:

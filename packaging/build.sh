@@ -60,8 +60,8 @@ cat >"$ROOT/usr/bin/mcp-lens" <<'SH'
 exec /opt/mcp-lens/mcp-lens "$@"
 SH
 chmod 0755 "$ROOT/usr/bin/mcp-lens"
-install -m 0644 inspector/resources/mcp-lens.desktop "$ROOT/usr/share/applications/mcp-lens.desktop"
-install -m 0644 inspector/resources/icons/mcp-lens.svg "$ROOT/usr/share/icons/hicolor/scalable/apps/mcp-lens.svg"
+install -m 0644 resources/mcp-lens.desktop "$ROOT/usr/share/applications/mcp-lens.desktop"
+install -m 0644 resources/icons/mcp-lens.svg "$ROOT/usr/share/icons/hicolor/scalable/apps/mcp-lens.svg"
 for png in "$ICONS"/png/mcp-lens-*.png; do
     size="$(basename "$png" .png)"
     size="${size##*-}"

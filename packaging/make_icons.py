@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SVG = ROOT / "inspector" / "resources" / "icons" / "mcp-lens.svg"
+SVG = ROOT / "resources" / "icons" / "mcp-lens.svg"
 SIZES = (16, 24, 32, 48, 64, 128, 256, 512, 1024)
 ICO_SIZES = (16, 24, 32, 48, 64, 128, 256)
 # OSType → pixel size of the PNG it holds (Apple's icns types that accept PNG data).

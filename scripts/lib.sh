@@ -4,7 +4,7 @@
 # Every step is idempotent and quick when there is nothing to do:
 #   ensure_system_libs   Debian/Ubuntu packages that PySide6's bundled Qt loads (apt-get)
 #   ensure_venv          .venv on Python 3.12 (found, or fetched with uv, by find_python312)
-#   ensure_project EXTRA pip install -e '.[EXTRA]', skipped while pyproject.toml is unchanged
+#   ensure_project EXTRA pip install -e '.[EXTRA]', skipped while pyproject.toml and setup.py are unchanged
 #   ensure_node_servers  npm test servers in tests/servers, then a real MCP handshake with one
 #   ensure_conformance_suite  @modelcontextprotocol/conformance + Node 22 in tests/conformance
 #
@@ -307,7 +307,8 @@ ensure_venv() {
 # --- the project itself -------------------------------------------------------
 
 # ensure_project [EXTRA] — pip install -e '.[EXTRA]' (or -e . without EXTRA). A stamp inside .venv
-# holds pyproject.toml's hash; the install is skipped while it matches and the package is there.
+# holds the hash of the build configuration (pyproject.toml and setup.py); the install is skipped
+# while it matches and the package is there.
 ensure_project() {
     local extra="${1:-}" spec="." name="base"
     if [ -n "$extra" ]; then
@@ -316,10 +317,10 @@ ensure_project() {
     fi
     step "Project install (pip install -e '$spec')"
     local stamp="$VENV/.mcp-lens-installed-$name" hash
-    hash="$(sha256sum "$REPO_ROOT/pyproject.toml" | cut -d' ' -f1)"
+    hash="$(cat "$REPO_ROOT/pyproject.toml" "$REPO_ROOT/setup.py" | sha256sum | cut -d' ' -f1)"
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ] &&
         "$VENV/bin/python" -c 'import importlib.metadata as m; m.version("mcp-lens")' >/dev/null 2>&1; then
-        info "up to date (pyproject.toml unchanged since the last install)"
+        info "up to date (pyproject.toml and setup.py unchanged since the last install)"
         return 0
     fi
     # pip's and setuptools' chatter goes to a log, shown only when the install fails.

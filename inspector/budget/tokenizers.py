@@ -1,9 +1,9 @@
 """Tokenizers that count what a tool list costs: exact BPE encoders (offline) and a characters ÷ 4 estimate.
 
-The ``o200k_base`` and ``cl100k_base`` rank files ship inside the package (``inspector/resources/tokenizers``)
-and are loaded from disk, never from the network. Each file's SHA-256 (of the decompressed content) is
-checked against the hash tiktoken itself expects before the encoder is built. Encoders load lazily, once
-per process, under a lock.
+The ``o200k_base`` and ``cl100k_base`` rank files ship in ``resources/tokenizers`` (found through
+`inspector.resource_files`) and are loaded from disk, never from the network. Each file's SHA-256 (of the
+decompressed content) is checked against the hash tiktoken itself expects before the encoder is built.
+Encoders load lazily, once per process, under a lock.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import hashlib
 import math
 import threading
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Protocol, runtime_checkable
+
+from inspector.resource_files import resource_path
 
 
 class TokenizerError(RuntimeError):
@@ -99,16 +100,13 @@ _loaded: dict[str, Any] = {}  # name → tiktoken.Encoding; one per process
 
 
 def rank_file_bytes(spec: EncodingSpec) -> bytes:
-    """The decompressed rank file shipped in the package, hash-checked. Raises `TokenizerError`."""
-    resource = resources.files("inspector").joinpath("resources", "tokenizers", spec.file)
+    """The decompressed rank file shipped with MCP Lens, hash-checked. Raises `TokenizerError`."""
+    path = resource_path("tokenizers", spec.file)
     try:
-        with resource.open("rb") as fh:
-            raw = gzip.decompress(fh.read())
+        raw = gzip.decompress(path.read_bytes())
     except FileNotFoundError as exc:
         raise TokenizerError(
-            f"tokenizer file {spec.file} is missing from the installation "
-            "(expected in inspector/resources/tokenizers); "
-            "reinstall mcp-lens"
+            f"tokenizer file {spec.file} is missing from the installation (expected at {path}); reinstall mcp-lens"
         ) from exc
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise TokenizerError(f"tokenizer file {spec.file} is unreadable ({exc}); reinstall mcp-lens") from exc

@@ -26,7 +26,7 @@ from inspector.budget.tokenizers import (
     rank_file_bytes,
 )
 
-RANKS = REPO / "inspector/resources/tokenizers"
+RANKS = REPO / "resources/tokenizers"
 BLOB = "https://openaipublic.blob.core.windows.net/encodings/{}.tiktoken"
 
 SAMPLES = [

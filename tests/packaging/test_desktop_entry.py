@@ -13,6 +13,7 @@ from lens_support import REPO
 
 from inspector import desktop_entry
 from inspector.desktop_entry import DesktopEntryError, quote_exec_arg, render_entry
+from inspector.resource_files import resource_dir
 
 VALIDATE = shutil.which("desktop-file-validate")
 needs_validator = pytest.mark.skipif(VALIDATE is None, reason="desktop-file-validate missing (apt: desktop-file-utils)")
@@ -52,12 +53,12 @@ def parse_exec(value: str) -> list[str]:
 
 @needs_validator
 def test_shipped_entry_is_valid() -> None:
-    validate(desktop_entry.resource_dir() / "mcp-lens.desktop")
+    validate(resource_dir() / "mcp-lens.desktop")
 
 
-def test_resources_come_from_the_package() -> None:
-    res = desktop_entry.resource_dir()
-    assert res == REPO / "inspector" / "resources"
+def test_resources_come_from_the_top_level_folder() -> None:
+    res = resource_dir()
+    assert res == REPO / "resources"  # an editable install reads the checkout's resources/ itself
     svg = (res / "icons" / "mcp-lens.svg").read_text()
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
 
@@ -82,7 +83,7 @@ def test_exec_rejects_a_line_break() -> None:
 
 @needs_validator
 def test_rendered_entry_with_an_awkward_path_is_valid(tmp_path: Path) -> None:
-    template = (desktop_entry.resource_dir() / "mcp-lens.desktop").read_text()
+    template = (resource_dir() / "mcp-lens.desktop").read_text()
     text = render_entry(template, ["/opt/my apps/$weird/mcp-lens", "-m", "inspector"])
     path = tmp_path / "mcp-lens.desktop"
     path.write_text(text)
@@ -105,7 +106,7 @@ def test_install_and_uninstall_into_the_xdg_data_dir(tmp_path: Path) -> None:
     launcher = Path(sys.executable).parent / "mcp-lens"  # the venv's console script, not a bare name
     expected = str(launcher) if launcher.is_file() else f"{sys.executable} -m inspector"
     assert f"Exec={expected}\n" in text
-    assert icon.read_bytes() == (REPO / "inspector/resources/icons/mcp-lens.svg").read_bytes()
+    assert icon.read_bytes() == (REPO / "resources/icons/mcp-lens.svg").read_bytes()
     assert str(entry) in installed.stdout
 
     removed = run_lens("--uninstall-desktop-entry", data_home=data)
