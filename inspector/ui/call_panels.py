@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import time
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -60,14 +62,28 @@ class _CallRow(QWidget):
 
 
 class CallsPanel(QWidget):
-    """One row per call in flight; several may run at once."""
+    """One row per call in flight; several may run at once. At most `VISIBLE_ROWS` rows take room:
+    more scroll, so a burst of calls never grows the tab (which would squeeze the traffic dock)."""
+
+    VISIBLE_ROWS = 2
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("callsPanel")
         self.rows: dict[int, _CallRow] = {}
-        self._layout = QVBoxLayout(self)
+        self.scroll = QScrollArea()
+        self.scroll.setAccessibleName("Calls in flight")
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        self._layout = QVBoxLayout(inner)
         self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addStretch(1)
+        self.scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll)
         self._tick = QTimer(self)
         self._tick.setInterval(250)
         self._tick.timeout.connect(self._refresh_all)
@@ -83,8 +99,13 @@ class CallsPanel(QWidget):
         else:
             if row is None:
                 row = self.rows[record.id] = _CallRow(record, self)
-                self._layout.addWidget(row)
+                self._layout.insertWidget(self._layout.count() - 1, row)
             row.refresh()
+        if self.rows:
+            row_height = next(iter(self.rows.values())).sizeHint().height()
+            spacing = self._layout.spacing()
+            shown = min(len(self.rows), self.VISIBLE_ROWS)
+            self.scroll.setFixedHeight(shown * row_height + (shown - 1) * spacing)
         self.setVisible(bool(self.rows))
         if self.rows and not self._tick.isActive():
             self._tick.start()

@@ -233,7 +233,7 @@ class Lens:
         return widget
 
     def type(self, target: str | QWidget, text: str, *, clear: bool = True) -> QWidget:
-        """Focus a field (by a click) and type `text`, key by key."""
+        """Focus a field (by a click) and type `text`, key by key (no newlines: QTest aborts on them)."""
         widget = self.find(target) if isinstance(target, str) else target
         self.click(widget)
         widget.setFocus()

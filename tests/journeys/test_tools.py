@@ -204,3 +204,25 @@ def test_a_text_plain_blob_is_shown_as_text(lens) -> None:
     lens.click("Call  (Ctrl+Enter)")
     lens.wait_text("test://report.txt")
     lens.wait_text("Quarterly report: every dashboard is green.")
+
+
+def test_calls_in_flight_never_squeeze_the_traffic_dock(lens) -> None:
+    """Several calls at once (each a progress row) and their results leave the dock its height."""
+    window = lens.start()
+    log = lens.find("Traffic log")
+    height = log.height()
+    lens.click_item("Tool list", "Slow task with progress")
+    call = lens.find("Call  (Ctrl+Enter)")
+    for _ in range(6):
+        lens.click(call)
+    lens.wait(lambda: len(lens.sent("tools/call")) == 6, what="six calls sent")
+    lens.qtbot.wait(300)
+    assert log.height() >= height - 2, (height, log.height())
+    lens.click_item("Tool list", "Echo (echo)")
+    lens.type("message", "a longer result " * 8)
+    for _ in range(3):
+        lens.click(call)
+    lens.wait(lambda: len(lens.sent("tools/call")) == 9, what="three more calls")
+    lens.qtbot.wait(500)
+    assert log.height() >= height - 2, (height, log.height())
+    assert window.size().height() == 860
