@@ -63,9 +63,11 @@ class SessionController(QObject):
     def connect_profile(self, profile: ServerProfile) -> None:
         """Disconnect from the current server (if any) and connect to `profile`."""
         previous = self._runner
+        self.disconnect()  # the previous run (connected or still waiting for its own predecessor)
+        self._stop = stop = asyncio.Event()  # this run's own: a later connect or a shutdown sets it
         self.profile = profile
         self._set_state(CONNECTING, f"connecting to {profile.name}…")
-        self._runner = asyncio.ensure_future(self._run(profile, previous))
+        self._runner = asyncio.ensure_future(self._run(profile, previous, stop))
 
     def reconnect(self) -> None:
         if self.profile is not None:
@@ -83,12 +85,13 @@ class SessionController(QObject):
         if self._runner is not None:
             await asyncio.gather(self._runner, return_exceptions=True)
 
-    async def _run(self, profile: ServerProfile, previous: asyncio.Task[None] | None) -> None:
+    async def _run(self, profile: ServerProfile, previous: asyncio.Task[None] | None, stop: asyncio.Event) -> None:
         if previous is not None and not previous.done():
-            if self._stop is not None:
-                self._stop.set()
             await asyncio.gather(previous, return_exceptions=True)
-        stop = self._stop = asyncio.Event()
+        if stop.is_set():  # superseded by a later connect, or disconnected / closed, while waiting
+            if self._runner is asyncio.current_task():
+                self._set_state(DISCONNECTED, "disconnected")
+            return
         from inspector.core.connection import Connection  # the SDK import is slow: only when needed
         from inspector.core.targets import make_transport
 

@@ -194,3 +194,17 @@ def test_server_ping_shows_the_round_trip_in_the_status_bar(lens) -> None:
     assert len(lens.sent("ping")) == 1
     lens.menu("Server", "Ping")
     lens.qtbot.waitUntil(lambda: len(lens.sent("ping")) == 2)
+
+
+def test_quit_right_after_reconnect_ends_the_app(lens) -> None:
+    """Quitting while a reconnect is under way stops the new connection too (the app used to stay up)."""
+    lens.start()
+    lens.menu("Server", "Reconnect")
+    assert lens.quit() == 0
+
+
+def test_quit_after_several_quick_connects_ends_the_app(lens) -> None:
+    lens.start()
+    for _ in range(3):
+        lens.key("Ctrl+R")
+    assert lens.quit() == 0
