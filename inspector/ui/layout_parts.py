@@ -43,3 +43,12 @@ def title_label(scale: float = 1.2) -> QLabel:
     font.setBold(True)
     label.setFont(font)
     return label
+
+
+def buddy_label(text: str, widget: QWidget) -> QLabel:
+    """A plain-text label for `widget` that also names it (its accessible name, Alt+mnemonic focus)."""
+    label = QLabel(text)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setBuddy(widget)
+    widget.setAccessibleName(text.replace("&", ""))
+    return label

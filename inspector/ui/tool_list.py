@@ -125,6 +125,7 @@ class ToolList(QWidget):
         super().__init__(parent)
         self.search = QLineEdit()
         self.search.setObjectName("toolSearch")
+        self.search.setAccessibleName("Search tools")
         self.search.setPlaceholderText("Search tools (name, title, description)")
         self.search.setClearButtonEnabled(True)
         self.model = ToolListModel()

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDoubleSpinBox,
     QHBoxLayout,
-    QLabel,
     QMessageBox,
     QPushButton,
     QTabWidget,
@@ -22,7 +21,7 @@ from inspector.core.history import CallRecord
 from inspector.core.resources import ReadOutcome, check_read_result
 from inspector.ui.call_panels import CallsPanel, HistoryView
 from inspector.ui.form.tool_form import ToolForm
-from inspector.ui.layout_parts import bare_column, named_splitter
+from inspector.ui.layout_parts import bare_column, buddy_label, named_splitter
 from inspector.ui.resource_view import ResourceContentsView
 from inspector.ui.results import ResultView
 from inspector.ui.results.common import plain_label
@@ -94,9 +93,9 @@ class ToolWorkbench(QWidget):
     def _build_layout(self) -> None:
         call_bar = QHBoxLayout()
         call_bar.addWidget(self.call_button)
-        call_bar.addWidget(QLabel("Timeout"))
+        call_bar.addWidget(buddy_label("Timeout", self.timeout))
         call_bar.addWidget(self.timeout)
-        call_bar.addWidget(QLabel("Max"))
+        call_bar.addWidget(buddy_label("Max", self.max_total))
         call_bar.addWidget(self.max_total)
         call_bar.addWidget(self.ask_first)
         call_bar.addStretch(1)

@@ -69,6 +69,10 @@ def test_every_interactive_widget_has_a_name(lens) -> None:
     for tab in ("Server output", "Notifications", "Traffic"):
         lens.tab(tab)
         missing |= unnamed(lens)
+    lens.click("Add")  # the server dialog, as it opens for a new server
+    lens.find("Name")
+    missing |= unnamed(lens)
+    lens.key("Escape")
     assert not missing, "interactive widgets without an accessible name:\n" + "\n".join(sorted(missing))
 
 

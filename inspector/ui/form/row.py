@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from inspector.schema import MISSING, State, check_value
 from inspector.schema.nodes import CONTAINERS
@@ -255,8 +255,13 @@ class FieldRow(QWidget):
 
 
 def name_editor(editor: QWidget, name: str) -> None:
-    """Give an editor (and the input widgets it is made of, when it is one field) the field's name."""
+    """Give an editor, and the one input widget of it that has no name of its own, the field's name."""
     editor.setAccessibleName(name)
-    inputs = [w for w in editor.findChildren(QWidget) if w.focusPolicy() & Qt.FocusPolicy.TabFocus]
-    if len(inputs) == 1 and not inputs[0].accessibleName():
-        inputs[0].setAccessibleName(name)
+    inputs = [
+        w
+        for w in editor.findChildren(QWidget)
+        if w.focusPolicy() & Qt.FocusPolicy.TabFocus and not isinstance(w.parentWidget(), QAbstractSpinBox | QComboBox)
+    ]  # (a spin box's or combo box's own line edit is part of it)
+    unnamed = [w for w in inputs if not w.accessibleName()]
+    if len(unnamed) == 1:
+        unnamed[0].setAccessibleName(name)

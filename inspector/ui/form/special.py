@@ -50,6 +50,7 @@ class DateTimeEditor(EditorMixin, QWidget):
         self.fmt = self.spec.format or "date"
         self.send = QCheckBox()
         self.send.setToolTip("Send a value (unchecked: leave the field empty)")
+        self.send.setAccessibleName("Send a value")
         self.send.clicked.connect(self._toggled)
         self.edit: QDateTimeEdit
         if self.fmt == "date":
