@@ -25,18 +25,18 @@ from inspector.core.errors import LensError
 from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
 from inspector.ui.about import show_about
-from inspector.ui.auth_panel import install_auth_tab
+from inspector.ui.auth.panel import install_auth_tab
 from inspector.ui.budget import install_budget_tab
-from inspector.ui.client_requests import install_client_requests
-from inspector.ui.output_panes import NotificationsPane, ServerOutputPane
-from inspector.ui.resources_prompts import install_log_level, install_resource_prompt_tabs
-from inspector.ui.servers_panel import ServersPanel
+from inspector.ui.client_requests.handlers import install_client_requests
+from inspector.ui.listings.resources_prompts import install_log_level, install_resource_prompt_tabs
+from inspector.ui.servers.panel import ServersPanel
+from inspector.ui.servers.status_panel import StatusPanel, ping_text
 from inspector.ui.session import CONNECTED, SessionController
-from inspector.ui.session_files import ask_session_path, show_error, suggested_name
-from inspector.ui.status_panel import StatusPanel, ping_text
-from inspector.ui.traffic_view import TrafficView
-from inspector.ui.viewer_window import ViewerWindow
-from inspector.ui.workbench import ToolWorkbench
+from inspector.ui.tools.workbench import ToolWorkbench
+from inspector.ui.traffic.output_panes import NotificationsPane, ServerOutputPane
+from inspector.ui.traffic.session_files import ask_session_path, show_error, suggested_name
+from inspector.ui.traffic.view import TrafficView
+from inspector.ui.traffic.viewer_window import ViewerWindow
 
 # The bottom dock's first height in the 1280×860 first window: a dozen whole traffic rows beside a detail
 # pane of a dozen lines; the workbench keeps the rest.

@@ -97,7 +97,7 @@ async def _flood(count: int, with_view: bool) -> Result:
     from inspector.traffic.store import TrafficStore
     from inspector.transports.process import StdioCommand
     from inspector.transports.stdio import StdioTransport
-    from inspector.ui.traffic_view import TrafficView
+    from inspector.ui.traffic.view import TrafficView
 
     store = TrafficStore()
     window = view = None

@@ -6,9 +6,9 @@ import json
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Entry, Kind
+from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.store import TrafficStore
 from inspector.transports.stdio_pipes import exit_failure
-from inspector.ui.traffic_filter import TrafficFilter
 
 OUT, IN = Direction.OUT, Direction.IN
 

@@ -6,15 +6,15 @@ import base64
 import json
 from pathlib import Path
 
+from inspector.ui.client_requests.elicitation_dialog import ElicitationDialog
 from ui_support import connect, dark_palette, screenshot
 
 from inspector.core.history import OK, TOOL_ERROR
 from inspector.demo import media
 from inspector.traffic.entry import Direction, Kind
-from inspector.ui.elicitation_dialog import ElicitationDialog
+from inspector.ui.client_requests.request_dialog import WITHDRAWN
+from inspector.ui.client_requests.sampling_dialog import SamplingDialog
 from inspector.ui.main_window import MainWindow
-from inspector.ui.request_dialog import WITHDRAWN
-from inspector.ui.sampling_dialog import SamplingDialog
 
 
 def start(qtbot, win: MainWindow, tool: str, arguments: dict | None = None):

@@ -8,9 +8,9 @@ from PySide6.QtWidgets import QLabel
 from ui_support import connect, dark_palette, screenshot
 
 from inspector.config.profile import ServerProfile
+from inspector.ui.listings.prompts_tab import PromptsTab
 from inspector.ui.main_window import MainWindow
-from inspector.ui.prompts_tab import PromptsTab
-from inspector.ui.results import (
+from inspector.ui.tools.results import (
     AudioBlockWidget,
     EmbeddedResourceWidget,
     ImageBlockWidget,

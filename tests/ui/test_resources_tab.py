@@ -7,9 +7,9 @@ from PySide6.QtCore import QSettings, Qt
 from ui_support import connect, dark_palette, screenshot
 
 from inspector.config.profile import ServerProfile
+from inspector.ui.listings.resources_tab import ResourcesTab
 from inspector.ui.main_window import MainWindow
-from inspector.ui.resources_tab import ResourcesTab
-from inspector.ui.results import AudioBlockWidget, EmbeddedResourceWidget, ImageBlockWidget
+from inspector.ui.tools.results import AudioBlockWidget, EmbeddedResourceWidget, ImageBlockWidget
 
 EVERYTHING_PROFILE = ServerProfile(name="everything", transport="stdio", command="node", args=[str(EVERYTHING)])
 
@@ -145,8 +145,8 @@ def test_everything_blob_template_and_completion(qtbot, window: MainWindow, ever
 def test_item_list_filters_and_relists_ten_thousand_items_quickly(qtbot) -> None:
     import time
 
-    from inspector.ui.item_list import ItemList
-    from inspector.ui.resources_tab import _resource_row
+    from inspector.ui.listings.resources_tab import _resource_row
+    from inspector.ui.widgets.item_list import ItemList
 
     items = [{"uri": f"file:///x/{i}.txt", "name": f"file {i}"} for i in range(10_000)]
     items.insert(5, "not an object")

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
 from inspector.content import preview
 from inspector.demo import media
-from inspector.ui.results import (
+from inspector.ui.tools.results import (
     AudioBlockWidget,
     EmbeddedResourceWidget,
     ImageBlockWidget,
@@ -23,8 +23,8 @@ from inspector.ui.results import (
     UnknownBlockWidget,
     block_widget,
 )
-from inspector.ui.results.common import safe_file_name
-from inspector.ui.results.text_block import BIG_CHARS, SHOWN_CHARS
+from inspector.ui.tools.results.common import safe_file_name
+from inspector.ui.tools.results.text_block import BIG_CHARS, SHOWN_CHARS
 
 HOSTILE = '<img src="file:///etc/passwd"> <a href="https://x">x</a>'
 PNG = media.render_png(20, "checker")

@@ -7,8 +7,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QStyleOptionViewItem
 
 from inspector.config.profile import ServerProfile
-from inspector.ui.key_value_table import MASK, KeyValueTable, StringListEditor
-from inspector.ui.profile_dialog import ProfileDialog, profile_summary, split_command_line
+from inspector.ui.servers.profile_dialog import ProfileDialog, profile_summary, split_command_line
+from inspector.ui.widgets.key_value_table import MASK, KeyValueTable, StringListEditor
 
 
 def shown_text(table: KeyValueTable, row: int) -> str:

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication, QLineEdit, QMessageBox
 from inspector.config.input_secrets import SERVICE, InputSecrets
 from inspector.config.profile import ServerProfile
 from inspector.config.store import ProfileStore
-from inspector.ui.inputs_dialog import InputsDialog, ServerInputs
-from inspector.ui.servers_panel import ServersPanel
+from inspector.ui.servers.inputs_dialog import InputsDialog, ServerInputs
+from inspector.ui.servers.panel import ServersPanel
 
 DECL = {"id": "api-key", "type": "promptString", "description": "API key", "password": True}
 

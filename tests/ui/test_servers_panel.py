@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 from inspector.config.formats import load_servers
 from inspector.config.profile import ServerProfile
 from inspector.config.store import ProfileStore
-from inspector.ui.import_dialog import ImportDialog
-from inspector.ui.servers_panel import ServersPanel
+from inspector.ui.servers.import_dialog import ImportDialog
+from inspector.ui.servers.panel import ServersPanel
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "config" / "examples"
 CLAUDE_DESKTOP = EXAMPLES / "claude_desktop_config.json"

@@ -9,8 +9,8 @@ from ui_support import ARTIFACTS, dark_palette
 
 from inspector.config.profile import ServerProfile
 from inspector.config.store import ProfileStore
-from inspector.ui.profile_dialog import ProfileDialog
-from inspector.ui.servers_panel import ServersPanel
+from inspector.ui.servers.panel import ServersPanel
+from inspector.ui.servers.profile_dialog import ProfileDialog
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "config" / "examples"
 

@@ -10,7 +10,7 @@ from inspector.budget.breakdown import BudgetCounter
 from inspector.budget.tokenizers import get_tokenizer
 from inspector.core.operations import ToolListing
 from inspector.ui.budget.tools_model import BudgetToolsModel
-from inspector.ui.tool_list import ToolListModel
+from inspector.ui.tools.tool_list import ToolListModel
 
 HOSTILE = '<img src="file:///etc/passwd"><b>bold</b>'
 TOOL = {"name": HOSTILE, "description": HOSTILE, "inputSchema": {"type": "object"}}

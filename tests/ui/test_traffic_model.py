@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.store import TrafficStore
-from inspector.ui.traffic_filter import TrafficFilter
-from inspector.ui.traffic_model import (
+from inspector.ui.traffic.model import (
     COL_DELTA,
     COL_DIR,
     COL_ID,

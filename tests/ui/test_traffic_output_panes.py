@@ -6,7 +6,7 @@ import json
 
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
-from inspector.ui.output_panes import NotificationsPane, ServerOutputPane
+from inspector.ui.traffic.output_panes import NotificationsPane, ServerOutputPane
 
 
 def test_server_output_labels_the_servers_lines_and_ours(qtbot) -> None:

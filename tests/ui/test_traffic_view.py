@@ -11,12 +11,12 @@ from PySide6.QtGui import QGuiApplication, Qt  # QtGui's Qt namespace adds might
 from PySide6.QtWidgets import QDialogButtonBox, QLabel
 
 from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.store import TrafficStore
-from inspector.ui.json_view import BIG_BYTES, PREVIEW_CHARS, pretty_json_bounded
-from inspector.ui.traffic_detail import TAB_HEADERS, TAB_JSON, TAB_RAW
-from inspector.ui.traffic_filter import TrafficFilter
-from inspector.ui.traffic_model import COL_METHOD, COL_STATUS
-from inspector.ui.traffic_view import TrafficView
+from inspector.ui.traffic.detail import TAB_HEADERS, TAB_JSON, TAB_RAW
+from inspector.ui.traffic.model import COL_METHOD, COL_STATUS
+from inspector.ui.traffic.view import TrafficView
+from inspector.ui.widgets.json_view import BIG_BYTES, PREVIEW_CHARS, pretty_json_bounded
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 OUT, IN = Direction.OUT, Direction.IN

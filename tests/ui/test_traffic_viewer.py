@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
-from inspector.ui.traffic_view import TrafficView
-from inspector.ui.viewer_window import ViewerWindow
+from inspector.ui.traffic.view import TrafficView
+from inspector.ui.traffic.viewer_window import ViewerWindow
 
 OUT, IN = Direction.OUT, Direction.IN
 
@@ -81,7 +81,7 @@ def test_bad_file_shows_the_reason_as_plain_text(qtbot, tmp_path: Path, content,
 
 
 def test_suggested_export_name_is_file_safe() -> None:
-    from inspector.ui.session_files import suggested_name
+    from inspector.ui.traffic.session_files import suggested_name
 
     when = time.mktime((2026, 11, 24, 9, 5, 7, 0, 0, -1))
     assert suggested_name("Demo server", when) == "Demo-server-20261124-090507.jsonl"

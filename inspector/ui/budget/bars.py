@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QStyle, QStyledItemDelegate, QStyleOptionV
 from inspector.budget.breakdown import ToolCost
 from inspector.ui.budget.common import SEGMENTS
 from inspector.ui.budget.tools_model import COST_ROLE
-from inspector.ui.flow_layout import FlowLayout, group
+from inspector.ui.widgets.flow_layout import FlowLayout, group
 
 
 def segments(cost: ToolCost) -> list[tuple[int, QColor]]:

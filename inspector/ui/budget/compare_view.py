@@ -28,7 +28,7 @@ from inspector.ui.budget.compare_chart import CompareChart
 from inspector.ui.budget.compare_model import FAILED, LOADING, READY, CompareModel, CompareSource
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
 from inspector.ui.budget.fetch import FetchError, fetch_tools
-from inspector.ui.layout_parts import named_splitter
+from inspector.ui.widgets.layout_parts import named_splitter
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane

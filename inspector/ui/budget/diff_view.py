@@ -24,7 +24,7 @@ from inspector.budget.snapshot import SnapshotDiff, SnapshotError, diff_tools, l
 from inspector.ui.budget.common import copy_buttons, fmt_delta, plain_label
 from inspector.ui.budget.diff_model import BREAKING, DiffModel
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
-from inspector.ui.layout_parts import named_splitter
+from inspector.ui.widgets.layout_parts import named_splitter
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane

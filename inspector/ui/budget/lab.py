@@ -29,7 +29,7 @@ from inspector.ui.budget.common import compact_combo, copy_text, fmt_delta, plai
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
 from inspector.ui.budget.lab_fields import TOOL_DESCRIPTION, Path, description_paths, read_at, with_text
 from inspector.ui.budget.lints_view import LintsView
-from inspector.ui.layout_parts import bare_column, named_splitter
+from inspector.ui.widgets.layout_parts import bare_column, named_splitter
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane

@@ -17,7 +17,7 @@ from inspector.ui.budget.bars import Legend, StackedBarDelegate, TopToolsChart
 from inspector.ui.budget.common import copy_buttons
 from inspector.ui.budget.lints_view import LintsView
 from inspector.ui.budget.tools_model import BAR_COLUMN, BudgetToolsModel, sorted_proxy
-from inspector.ui.layout_parts import bare_column, named_splitter
+from inspector.ui.widgets.layout_parts import bare_column, named_splitter
 
 BAR_WIDTH = 100  # px: the least width of the stacked bars
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QWidget
 from inspector.budget.breakdown import CONTEXT_WINDOWS, SHAPES
 from inspector.ui.budget.common import compact_combo
 from inspector.ui.budget.engine import ANTHROPIC, tokenizer_choices
-from inspector.ui.flow_layout import FlowLayout, group
+from inspector.ui.widgets.flow_layout import FlowLayout, group
 
 SHAPE_LABELS = {"mcp": "MCP tools/list", "openai": "OpenAI tools", "anthropic": "Anthropic tools"}
 CUSTOM = "custom"

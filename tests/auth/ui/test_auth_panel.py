@@ -10,7 +10,7 @@ from ui_support import dark_palette, screenshot
 
 from inspector.auth.errors import UnsafeURL
 from inspector.config.profile import ServerProfile
-from inspector.ui.authorize_dialog import AuthorizeDialog, ask_to_open
+from inspector.ui.auth.authorize_dialog import AuthorizeDialog, ask_to_open
 
 
 def _rows(panel) -> list[tuple[str, str]]:

@@ -1,0 +1,1 @@
+"""The Auth tab: OAuth sign-in steps, client settings, the authorization confirmation."""

@@ -1,0 +1,1 @@
+"""What the server asks of us: sampling and elicitation dialogs, the Roots panel."""

@@ -1,0 +1,1 @@
+"""The Resources and Prompts tabs: paginated listings, reads, prompt messages, completion."""

@@ -1,0 +1,79 @@
+"""The base of the Resources and Prompts tabs: a capability-gated list fetched when the tab is shown,
+again after the server's list_changed notification, with a one-line progress status."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
+
+from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.widgets.async_tasks import TaskSet
+
+
+class ListingTab(QWidget):
+    """A subclass sets `capability` ("resources", "prompts") and `noun`, builds `list_status` and
+    `refresh_button`, implements `refresh()` starting with `begin_listing()`, `_on_state` and `_on_event`,
+    and calls `watch_session()` once built."""
+
+    capability = ""
+    noun = ""
+    list_status: QLabel
+    refresh_button: QPushButton
+
+    def __init__(self, session: SessionController, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.settings = settings
+        self.tasks = TaskSet(self)
+        self.stale = True  # list again when next shown
+        self.listings = 0  # completed refreshes, for tests and the status line
+        self.cli_target: Callable[[], list[str] | None] = lambda: None  # set by the window
+
+    def watch_session(self) -> None:
+        self.session.stateChanged.connect(self._on_state)
+        self.session.serverEvent.connect(self._on_event)
+        self._on_state(self.session.state, "")
+
+    def _on_state(self, state: str, detail: str) -> None:
+        raise NotImplementedError
+
+    def _on_event(self, event: Any) -> None:
+        raise NotImplementedError
+
+    @property
+    def conn(self) -> Any:
+        return self.session.connection if self.session.state == CONNECTED else None
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if self.stale and self.conn is not None:
+            self.refresh()
+
+    def list_changed(self) -> None:
+        """The server's list changed: list again now if the tab is visible, else when it is next shown."""
+        self.stale = True
+        if self.isVisible():
+            self.refresh()
+
+    def begin_listing(self) -> Any:
+        """The connection to list on, with the status saying so; None (and why) when there is nothing to list."""
+        conn = self.conn
+        if conn is None:
+            return None
+        self.stale = False
+        if not isinstance(conn.capabilities.get(self.capability), dict):
+            self.list_status.setText(f"The server does not declare the {self.capability} capability.")
+            return None
+        self.list_status.setText("Listing…")
+        self.refresh_button.setEnabled(False)
+        return conn
+
+    def _page_listed(self, pages: int, items: int) -> None:
+        if pages > 1:
+            self.list_status.setText(f"Listing… page {pages}, {items} {self.noun} so far")

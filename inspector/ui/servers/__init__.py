@@ -1,0 +1,1 @@
+"""The servers sidebar: saved servers, their dialogs, imports, inputs and what was negotiated."""

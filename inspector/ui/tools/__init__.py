@@ -1,0 +1,1 @@
+"""The Tools tab: tool list, argument form, calls in flight, results and history."""

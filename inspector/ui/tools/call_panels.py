@@ -1,0 +1,194 @@
+"""Calls in flight (progress bar, message, Cancel) and the history of calls (re-run, edit, copy)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.history import CallRecord, cli_command
+from inspector.ui.tools.form.common import plain_label
+
+
+class _CallRow(QWidget):
+    def __init__(self, record: CallRecord, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.record = record
+        self.name = plain_label(f"#{record.id} {record.tool}")
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 0)  # busy until the first progress notification says more
+        self.bar.setTextVisible(True)
+        self.message = plain_label("waiting for the server…")
+        self.message.setMinimumWidth(160)
+        self.cancel = QPushButton("Cancel")
+        self.cancel.setToolTip("Send notifications/cancelled for this call")
+        self.cancel.clicked.connect(record.handle.cancel)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.name)
+        layout.addWidget(self.bar, 1)
+        layout.addWidget(self.message, 1)
+        layout.addWidget(self.cancel)
+
+    def refresh(self) -> None:
+        progress = self.record.handle.progress
+        elapsed = time.time() - self.record.started
+        if progress:
+            last = progress[-1]
+            if last.total:
+                self.bar.setRange(0, 1000)
+                self.bar.setValue(int(1000 * min(max(last.progress / last.total, 0.0), 1.0)))
+                self.bar.setFormat(f"{last.progress:g} / {last.total:g}")
+            else:
+                self.bar.setRange(0, 0)
+            self.message.setText(f"{last.message or ''}  ({elapsed:.1f} s)".strip())
+        else:
+            self.message.setText(f"waiting for the server… ({elapsed:.1f} s)")
+
+
+class CallsPanel(QWidget):
+    """One row per call in flight; several may run at once. At most `VISIBLE_ROWS` rows take room:
+    more scroll, so a burst of calls never grows the tab (which would squeeze the traffic dock)."""
+
+    VISIBLE_ROWS = 2
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("callsPanel")
+        self.rows: dict[int, _CallRow] = {}
+        self.scroll = QScrollArea()
+        self.scroll.setAccessibleName("Calls in flight")
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        self._layout = QVBoxLayout(inner)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.addStretch(1)
+        self.scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll)
+        self._tick = QTimer(self)
+        self._tick.setInterval(250)
+        self._tick.timeout.connect(self._refresh_all)
+        self.hide()
+
+    def update_call(self, record: CallRecord) -> None:
+        row = self.rows.get(record.id)
+        if record.done:
+            if row is not None:
+                self._layout.removeWidget(row)
+                row.deleteLater()
+                del self.rows[record.id]
+        else:
+            if row is None:
+                row = self.rows[record.id] = _CallRow(record, self)
+                self._layout.insertWidget(self._layout.count() - 1, row)
+            row.refresh()
+        if self.rows:
+            row_height = next(iter(self.rows.values())).sizeHint().height()
+            spacing = self._layout.spacing()
+            shown = min(len(self.rows), self.VISIBLE_ROWS)
+            self.scroll.setFixedHeight(shown * row_height + (shown - 1) * spacing)
+        self.setVisible(bool(self.rows))
+        if self.rows and not self._tick.isActive():
+            self._tick.start()
+        elif not self.rows:
+            self._tick.stop()
+
+    def _refresh_all(self) -> None:
+        for row in self.rows.values():
+            row.refresh()
+
+
+class HistoryView(QWidget):
+    """Every call with its arguments, duration and outcome."""
+
+    COLUMNS = ("#", "Time", "Tool", "Duration", "Outcome", "Arguments")
+    rerunRequested = Signal(object)  # CallRecord
+    editRequested = Signal(object)  # CallRecord
+    recordSelected = Signal(object)  # CallRecord
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.records: list[CallRecord] = []
+        self.cli_target: list[str] | None = None
+        self.table = QTableWidget(0, len(self.COLUMNS))
+        self.table.setObjectName("callHistory")
+        self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.itemSelectionChanged.connect(self._on_selection)
+        self.table.doubleClicked.connect(lambda _index: self._emit(self.editRequested))
+        buttons = QHBoxLayout()
+        for text, slot in (
+            ("Re-run", lambda: self._emit(self.rerunRequested)),
+            ("Edit and re-run", lambda: self._emit(self.editRequested)),
+            ("Copy as mcp-lens --cli", self.copy_cli),
+        ):
+            button = QPushButton(text)
+            button.clicked.connect(slot)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table)
+
+    def update_call(self, record: CallRecord) -> None:
+        if record not in self.records:
+            self.records.insert(0, record)
+            self.table.insertRow(0)
+        row = self.records.index(record)
+        duration = f"{record.duration_ms:.0f} ms" if record.duration_ms is not None else "…"
+        values = (
+            str(record.id),
+            time.strftime("%H:%M:%S", time.localtime(record.started)),
+            record.tool,
+            duration,
+            record.outcome,
+            json.dumps(record.arguments, ensure_ascii=False)[:300],
+        )
+        for column, value in enumerate(values):
+            self.table.setItem(row, column, QTableWidgetItem(value))
+
+    def selected(self) -> CallRecord | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.records[rows[0].row()] if rows else None
+
+    def _emit(self, signal: Signal) -> None:
+        record = self.selected()
+        if record is not None:
+            signal.emit(record)
+
+    def _on_selection(self) -> None:
+        self._emit(self.recordSelected)
+
+    def copy_cli(self) -> str | None:
+        record = self.selected()
+        if record is None:
+            return None
+        text = cli_command(self.cli_target, record.tool, record.arguments)
+        if text is not None:
+            QGuiApplication.clipboard().setText(text)
+        return text

@@ -1,0 +1,91 @@
+"""The head of the Tools tab's form: the tool's title with its badges, its description (a few lines,
+"More" shows the rest) and its findings. Empty parts take no room: the form below gets it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QSize
+from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+
+from inspector.ui.tools.results.common import plain_label
+from inspector.ui.tools.tool_list import ToolRow
+from inspector.ui.widgets.layout_parts import title_label
+
+DESCRIPTION_LINES = 3  # a longer description is clamped to this many lines until "More" is pressed
+
+
+class ToolHeader(QWidget):
+    """`show_row(row)` / `show_row(None)`."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = title_label(1.25)
+        self.badges = plain_label()
+        self.badges.setEnabled(False)  # dim: a property of the tool, read at a glance
+        self.description = plain_label()
+        self.description.setWordWrap(True)
+        self.description.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.description.installEventFilter(self)
+        self.more = QToolButton(autoRaise=True, text="More")
+        self.more.setCheckable(True)
+        self.more.setAccessibleName("Show the whole description")
+        self.more.toggled.connect(self._clamp)
+        self.findings = plain_label()
+        self.findings.setWordWrap(True)
+        self.findings.setStyleSheet("color: #c0392b;")
+        self.title.setWordWrap(True)
+        self.title.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.badges.setWordWrap(False)
+        title_row = QHBoxLayout()
+        title_row.addWidget(self.title, 1)
+        title_row.addSpacing(12)
+        title_row.addWidget(self.badges)
+        description_row = QHBoxLayout()
+        description_row.addWidget(self.description, 1)
+        description_row.addWidget(self.more)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(title_row)
+        layout.addLayout(description_row)
+        layout.addWidget(self.findings)
+        self.show_row(None)
+
+    def show_row(self, row: ToolRow | None) -> None:
+        if row is None:
+            self.title.setText("Select a tool")
+            texts = ("", "", "")
+        else:
+            self.title.setText(f"{row.title} ({row.name})" if row.title and row.title != row.name else row.name)
+            findings = "\n".join(f"⚠ {finding}" for finding in row.findings)
+            texts = (" · ".join(row.badges), row.description or "(no description)", findings)
+        for label, text in zip((self.badges, self.description, self.findings), texts, strict=True):
+            label.setText(text)
+            label.setVisible(bool(text))
+        self.more.setChecked(False)
+        self._clamp()
+
+    def _clamp(self) -> None:
+        """Show at most `DESCRIPTION_LINES` lines of the description unless "More" is on."""
+        label = self.description
+        line = label.fontMetrics().lineSpacing()
+        full = label.heightForWidth(max(label.width(), 50))
+        long = label.isVisibleTo(self) and full > line * DESCRIPTION_LINES + 2
+        self.more.setVisible(long)
+        self.more.setText("Less" if self.more.isChecked() else "More")
+        clamped = long and not self.more.isChecked()
+        label.setMaximumHeight(line * DESCRIPTION_LINES if clamped else 16_777_215)
+
+    def minimumSizeHint(self) -> QSize:
+        """As tall as the wrapped text is at the width it has (a wrapping label alone would ask for the
+        height it needs at its narrowest, which keeps the splitter below from giving the form its room)."""
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if self.width() > 0 and layout is not None and layout.hasHeightForWidth():
+            return QSize(hint.width(), layout.heightForWidth(self.width()))
+        return hint
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.description and event.type() == QEvent.Type.Resize:
+            self._clamp()
+            self.updateGeometry()  # the minimum height follows the width
+        return super().eventFilter(watched, event)

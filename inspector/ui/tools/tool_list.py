@@ -1,0 +1,198 @@
+"""The workbench's tool list: search, title and name, annotation badges, a marker for findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
+
+from inspector.ui.widgets.tooltips import plain_tooltip
+
+HINTS = (
+    ("readOnlyHint", "read-only"),
+    ("destructiveHint", "destructive"),
+    ("idempotentHint", "idempotent"),
+    ("openWorldHint", "open-world"),
+)
+
+
+def badges(tool: Any) -> list[str]:
+    annotations = tool.get("annotations") if isinstance(tool, dict) else None
+    if not isinstance(annotations, dict):
+        return []
+    return [label for key, label in HINTS if annotations.get(key) is True]
+
+
+@dataclass(slots=True)
+class ToolRow:
+    """One tool as the list shows it; `tool` is the server's raw definition."""
+
+    name: str
+    title: str
+    description: str
+    badges: list[str]
+    findings: list[str]
+    tool: Any
+    haystack: str
+
+    @classmethod
+    def from_tool(cls, tool: Any, findings: list[str]) -> ToolRow:
+        if not isinstance(tool, dict):
+            return cls("(not an object)", "", "", [], findings, tool, "")
+        name = str(tool.get("name") or "(no name)")
+        title = str(tool.get("title") or (tool.get("annotations") or {}).get("title") or "")
+        description = str(tool.get("description") or "")
+        return cls(name, title, description, badges(tool), findings, tool, f"{name}\n{title}\n{description}".lower())
+
+    def head(self) -> str:
+        """The first line: title and name, and a mark when the tool has findings."""
+        head = f"{self.title} ({self.name})" if self.title and self.title != self.name else self.name
+        return head + ("  ⚠" if self.findings else "")
+
+    def label(self) -> str:
+        """The row's text: the head, and the annotation badges on a second line when there are any."""
+        return f"{self.head()}\n    {' · '.join(self.badges)}" if self.badges else self.head()
+
+
+def findings_by_tool(listing: Any) -> dict[int, list[str]]:
+    """Findings of a `ToolListing` grouped by the index of the tool they are about."""
+    grouped: dict[int, list[str]] = {}
+    for finding in getattr(listing, "findings", ()):
+        if finding.path.startswith("$.tools["):
+            try:
+                index = int(finding.path[len("$.tools[") :].split("]", 1)[0])
+            except ValueError:
+                continue
+            grouped.setdefault(index, []).append(str(finding))
+    return grouped
+
+
+class ToolListModel(QAbstractListModel):
+    def __init__(self) -> None:
+        super().__init__()
+        self.all: list[ToolRow] = []
+        self.visible: list[ToolRow] = []
+        self._query = ""
+
+    def set_listing(self, listing: Any) -> None:
+        grouped = findings_by_tool(listing)
+        self.beginResetModel()
+        self.all = [ToolRow.from_tool(tool, grouped.get(i, [])) for i, tool in enumerate(listing.tools)]
+        self._apply()
+        self.endResetModel()
+
+    def set_query(self, query: str) -> None:
+        self.beginResetModel()
+        self._query = query.strip().lower()
+        self._apply()
+        self.endResetModel()
+
+    def _apply(self) -> None:
+        words = self._query.split()
+        self.visible = [row for row in self.all if all(word in row.haystack for word in words)]
+
+    def row_of(self, name: str) -> int:
+        return next((i for i, row in enumerate(self.visible) if row.name == name), -1)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.visible)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self.visible[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return row.label()
+        if role == Qt.ItemDataRole.ToolTipRole:
+            text = row.description[:600] or "(no description)"
+            return plain_tooltip("Description", "\n".join([text, *row.findings]))
+        if role == Qt.ItemDataRole.ForegroundRole and "destructive" in row.badges:
+            return QColor(200, 60, 60)
+        if role == Qt.ItemDataRole.UserRole:
+            return row
+        return None
+
+
+class ToolList(QWidget):
+    """Search box over a list of tools. Emits `toolSelected(ToolRow | None)`."""
+
+    toolSelected = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.search = QLineEdit()
+        self.search.setObjectName("toolSearch")
+        self.search.setAccessibleName("Search tools")
+        self.search.setPlaceholderText("Search tools (name, title, description)")
+        self.search.setClearButtonEnabled(True)
+        self.model = ToolListModel()
+        self.view = QListView()
+        self.view.setObjectName("toolList")
+        self.view.setAccessibleName("Tool list")
+        self.view.setModel(self.model)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a clipped row still ends with its name
+        self.view.setAlternatingRowColors(True)
+        self.count = QLabel("No tools listed yet.")
+        self.count.setTextFormat(Qt.TextFormat.PlainText)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.search)
+        layout.addWidget(self.view)
+        layout.addWidget(self.count)
+        self.search.textChanged.connect(self._on_search)
+        self.view.selectionModel().currentChanged.connect(self._on_current)
+        self._current: str | None = None
+
+    def set_listing(self, listing: Any) -> None:
+        """Show a new listing; the selection stays on the same tool name when it still exists."""
+        keep = self._current
+        self.model.set_listing(listing)
+        self._reselect(keep)
+        flagged = sum(1 for row in self.model.all if row.findings)
+        extra = f", {flagged} with findings" if flagged else ""
+        self.count.setText(f"{len(self.model.all)} tools{extra}")
+
+    def fitting_width(self) -> int:
+        """The width at which every row shows whole (the view's frame, margins and scroll bar included)."""
+        metrics = self.view.fontMetrics()
+        text = max((metrics.horizontalAdvance(row.head()) for row in self.model.all), default=0)
+        style = self.view.style()
+        chrome = 2 * self.view.frameWidth() + style.pixelMetric(style.PixelMetric.PM_ScrollBarExtent)
+        return text + chrome + 4 * style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin) + 8
+
+    def clear(self) -> None:
+        self.model.set_listing(type("Empty", (), {"tools": [], "findings": []})())
+        self.count.setText("No tools listed yet.")
+        self._current = None
+        self.toolSelected.emit(None)
+
+    def current(self) -> ToolRow | None:
+        index = self.view.currentIndex()
+        return self.model.data(index, Qt.ItemDataRole.UserRole) if index.isValid() else None
+
+    def select(self, name: str) -> bool:
+        return self._reselect(name)
+
+    def _reselect(self, name: str | None) -> bool:
+        row = self.model.row_of(name) if name else -1
+        if row < 0:
+            if self._current is not None:
+                self._current = None
+                self.toolSelected.emit(None)
+            return False
+        self.view.setCurrentIndex(self.model.index(row))
+        return True
+
+    def _on_search(self, text: str) -> None:
+        keep = self._current
+        self.model.set_query(text)
+        if keep and not self._reselect(keep) and self.model.visible:
+            self.view.setCurrentIndex(self.model.index(0))
+
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        row = self.model.data(current, Qt.ItemDataRole.UserRole) if current.isValid() else None
+        self._current = row.name if row else None
+        self.toolSelected.emit(row)

@@ -1,0 +1,313 @@
+"""The Tools tab: pick a tool, fill its form, call it, watch progress, read the result, re-run from history."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QMessageBox,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.history import CallRecord
+from inspector.core.resources import ReadOutcome, check_read_result
+from inspector.ui.listings.resource_view import ResourceContentsView
+from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.tools.call_panels import CallsPanel, HistoryView
+from inspector.ui.tools.form.tool_form import ToolForm
+from inspector.ui.tools.header import ToolHeader
+from inspector.ui.tools.questions import ask_about_problems, ask_destructive
+from inspector.ui.tools.results import ResultView
+from inspector.ui.tools.results.common import plain_label
+from inspector.ui.tools.tool_list import ToolList, ToolRow
+from inspector.ui.widgets.layout_parts import bare_column, buddy_label, named_splitter
+from inspector.ui.widgets.run_keys import RunKeyFilter
+from inspector.ui.widgets.splitter_memory import remember
+
+FORM_SHARE = 0.68  # the most of the height beside the tool list that the form side takes (until the user drags)
+MIN_FORM_SHARE = 0.4  # ... and the least, however short the form
+TOOL_LIST_SHARE = 0.4  # the tool list widens to show whole names, up to this share of the tab's width
+
+
+class ToolWorkbench(QWidget):
+    def __init__(self, session: SessionController, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.settings = settings
+        self.row: ToolRow | None = None
+        self.form: ToolForm | None = None
+        self.shown_record: CallRecord | None = None
+        self.question: QMessageBox | None = None  # the open "problems with the arguments" question
+        self.confirm = self._ask_destructive  # replaceable, so tests can answer for the user
+
+        self.tools = ToolList()
+        self.header = ToolHeader()
+        self.form_box = QVBoxLayout()
+        self.call_button = QPushButton("Call  (Ctrl+Enter)")
+        self.call_button.setObjectName("callButton")
+        self.timeout = QDoubleSpinBox(minimum=0.5, maximum=86_400, value=60, suffix=" s", decimals=1)
+        self.timeout.setToolTip("Timeout without a response or a progress notification")
+        self.timeout.setAccessibleName("Timeout")
+        self.max_total = QDoubleSpinBox(minimum=0, maximum=86_400, value=0, suffix=" s", decimals=1)
+        self.max_total.setSpecialValueText("no limit")
+        self.max_total.setToolTip("Hard limit that progress does not reset")
+        self.ask_first = QCheckBox("Ask before calling (destructive)")
+        self.ask_first.toggled.connect(self._remember_ask_first)
+        self.calls = CallsPanel()
+        self.result = ResultView()
+        self.result_caption = plain_label(wrap=False)
+        self.result_caption.setAccessibleName("Whose result")
+        self.resource = ResourceContentsView()
+        self.history = HistoryView()
+        self._build_layout()
+        self._sized_by_user = {
+            name: settings.contains(f"splitters/workbench{name.title()}") for name in ("tools", "form")
+        }
+        remember(settings, "splitters/workbenchTools", self.split)
+        remember(settings, "splitters/workbenchForm", self.right)
+        self.split.splitterMoved.connect(lambda *_: self._sized_by_user.update(tools=True))
+        self.right.splitterMoved.connect(lambda *_: self._sized_by_user.update(form=True))
+        self.right.installEventFilter(self)  # the form keeps its share of the height until the user drags
+
+        self.tools.toolSelected.connect(self.show_tool)
+        self.call_button.clicked.connect(self.call_current)
+        self.run_keys = RunKeyFilter(self, self.call_current)  # Ctrl+Enter inside the tab
+        session.callUpdated.connect(self._on_call)
+        session.toolsChanged.connect(self.set_listing)
+        session.stateChanged.connect(lambda state, _detail: self.call_button.setEnabled(state == CONNECTED))
+        self.history.rerunRequested.connect(self.rerun)
+        self.history.editRequested.connect(self.edit)
+        self.history.recordSelected.connect(self._show_record)
+        self.result.readResourceRequested.connect(self.read_resource)
+        self.resource.readResourceRequested.connect(self.read_resource)
+        self.show_tool(None)
+
+    def _build_layout(self) -> None:
+        call_bar = QHBoxLayout()
+        call_bar.addWidget(self.call_button)
+        call_bar.addWidget(buddy_label("Timeout", self.timeout))
+        call_bar.addWidget(self.timeout)
+        call_bar.addWidget(buddy_label("Max", self.max_total))
+        call_bar.addWidget(self.max_total)
+        call_bar.addWidget(self.ask_first)
+        call_bar.addStretch(1)
+        top, top_layout = bare_column()
+        top_layout.addWidget(self.header)
+        top_layout.addLayout(self.form_box, 1)
+        top_layout.addLayout(call_bar)
+        top_layout.addWidget(self.calls)
+        self.result_page, page = bare_column()
+        page.setSpacing(0)
+        page.addWidget(self.result_caption)
+        page.addWidget(self.result, 1)
+        self.result_caption.setContentsMargins(6, 4, 6, 0)
+        self.lower = QTabWidget()
+        self.lower.setObjectName("resultTabs")
+        self.lower.addTab(self.result_page, "Result")
+        self.lower.addTab(self.resource, "Resource")  # what a resource link in a result read: beside it, not over it
+        self.lower.addTab(self.history, "History")
+        self.lower.setTabVisible(1, False)
+        share = round(1000 * FORM_SHARE)
+        self.right = named_splitter("workbenchRight", top, self.lower, sizes=[share, 1000 - share], vertical=True)
+        self.right.setStretchFactor(0, 1)
+        self.split = named_splitter("workbenchSplitter", self.tools, self.right, sizes=[260, 740], stretch=(0, 1))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.split)
+
+    # -- tools -------------------------------------------------------------------------------
+    def set_listing(self, listing: Any) -> None:
+        self.tools.set_listing(listing)
+        self.fit_tool_list()
+
+    def fit_tool_list(self) -> None:
+        """Widen the tool list so whole names show (up to `TOOL_LIST_SHARE`), unless the user sized it."""
+        sizes = self.split.sizes()
+        total = sum(sizes)
+        if self._sized_by_user["tools"] or total < 400:
+            return
+        width = max(min(self.tools.fitting_width(), int(total * TOOL_LIST_SHARE)), sizes[0])
+        self.split.setSizes([width, total - width])
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.right and event.type() == QEvent.Type.Resize:
+            self.share_height()
+        return super().eventFilter(watched, event)
+
+    def share_height(self) -> None:
+        """Until the user drags the splitter: the form side gets what the form needs, between
+        `MIN_FORM_SHARE` and `FORM_SHARE` of the height; the result side gets the rest."""
+        sizes = self.right.sizes()
+        total = sum(sizes)
+        if self._sized_by_user["form"] or total <= 0:
+            return
+        share = FORM_SHARE
+        if self.form is not None and self.form.isVisible():
+            needed = sizes[0] - self.form.scroll.viewport().height() + self.form.view.sizeHint().height() + 8
+            share = min(FORM_SHARE, max(MIN_FORM_SHARE, needed / total))
+        top = round(total * share)
+        if top != sizes[0]:
+            self.right.setSizes([top, total - top])
+
+    def clear(self) -> None:
+        self.tools.clear()
+        self.result.clear()
+        self.shown_record = None
+        self._caption()
+
+    def show_tool(self, row: ToolRow | None) -> None:
+        """Show a tool's form; a re-listed tool whose schema did not change keeps what was typed."""
+        same = self.row is not None and row is not None and self.row.name == row.name
+        if same and self.form is not None and _schema(self.row) == _schema(row):
+            self.row = row
+            return
+        self.row = row
+        if self.form is not None:
+            self.form_box.removeWidget(self.form)
+            self.form.deleteLater()
+            self.form = None
+        self.header.show_row(row)
+        self._caption()
+        if row is None:
+            self.ask_first.hide()
+            return
+        schema = _schema(row)
+        self.form = ToolForm(schema if isinstance(schema, dict) else None)
+        self.form.setObjectName("toolForm")
+        self.form_box.addWidget(self.form, 1)
+        QTimer.singleShot(0, self, self.share_height)  # once the new form is laid out
+        destructive = "destructive" in row.badges
+        self.ask_first.setVisible(destructive)
+        self.ask_first.setChecked(destructive and self._ask_setting(row.name))
+
+    # -- calling -----------------------------------------------------------------------------
+    def call_current(self) -> CallRecord | None:
+        """Call the selected tool with the form's arguments. With problems (a field that does not parse,
+        a missing required field, a schema violation) nothing is sent yet: a question lists them, and the
+        call goes ahead only after "Send anyway" (returns None then)."""
+        if self.row is None or self.form is None or self.session.state != CONNECTED:
+            return None
+        if self.question is not None:
+            self.question.raise_()
+            self.question.activateWindow()
+            return None
+        arguments = self.form.arguments()
+        issues = self.form.validate()
+        if issues:
+            row = self.row
+
+            def answered(send: bool) -> None:
+                self.question = None
+                if send and self.row is row and self.session.state == CONNECTED:
+                    self._confirm_and_call(row, arguments)
+
+            self.question = ask_about_problems(self, row.name, issues, arguments, answered)
+            return None
+        return self._confirm_and_call(self.row, arguments)
+
+    def _confirm_and_call(self, row: ToolRow, arguments: Any) -> CallRecord | None:
+        asks = "destructive" in row.badges and self.ask_first.isChecked()
+        if asks and not self.confirm(row.name, arguments):
+            return None
+        return self._call(row.name, arguments)
+
+    def _call(self, name: str, arguments: Any) -> CallRecord | None:
+        max_total = self.max_total.value() or None
+        args = arguments if isinstance(arguments, dict) else {}
+        record = self.session.call_tool(name, args, timeout=self.timeout.value(), max_total=max_total)
+        if record is not None:
+            self.shown_record = record
+            self.result.clear()
+            self._caption()
+        return record
+
+    def _ask_destructive(self, name: str, arguments: Any) -> bool:
+        accepted, stop_asking = ask_destructive(self, name, arguments)
+        if stop_asking:
+            self.ask_first.setChecked(False)
+        return accepted
+
+    def _ask_setting(self, name: str) -> bool:
+        return self.settings.value(f"confirm/{name}", True, type=bool)
+
+    def _remember_ask_first(self, on: bool) -> None:
+        if self.row is not None and "destructive" in self.row.badges:
+            self.settings.setValue(f"confirm/{self.row.name}", on)
+
+    def _on_call(self, record: CallRecord) -> None:
+        self.calls.update_call(record)
+        self.history.update_call(record)
+        if record.done and record is self.shown_record:
+            self._show_record(record)
+
+    def _show_record(self, record: CallRecord) -> None:
+        self.shown_record = record
+        self._caption()
+        if not record.done:
+            self.result.clear()
+            return
+        tool = self.tools.model.all and next((r.tool for r in self.tools.model.all if r.name == record.tool), None)
+        if record.result is not None:
+            self.result.show_result(record.result, tool, elapsed_ms=record.duration_ms)
+        elif record.error is not None:  # the server's JSON-RPC error, or a failure on our side said as such
+            self.result.show_error(record.error)
+        self.lower.setCurrentWidget(self.result_page)
+
+    def _caption(self) -> None:
+        """Name the tool (and the time of the call) whose result is shown, so it is never taken for another's."""
+        record = self.shown_record
+        if record is None:
+            self.result_caption.hide()
+            return
+        called = time.strftime("%H:%M:%S", time.localtime(record.started))
+        text = f"Result of {record.tool} · called at {called}" if record.done else f"Calling {record.tool}…"
+        if self.row is not None and self.row.name != record.tool:
+            text += " (not the selected tool)"
+        self.result_caption.setText(text)
+        self.result_caption.show()
+
+    def rerun(self, record: CallRecord) -> CallRecord | None:
+        return self._call(record.tool, record.arguments)
+
+    def edit(self, record: CallRecord) -> None:
+        if self.tools.select(record.tool) and self.form is not None:
+            self.form.set_arguments(record.arguments)
+
+    def read_resource(self, uri: str) -> None:
+        """A resource link was clicked: read it into the Resource tab; the result it came from stays as it is."""
+        started = time.perf_counter()
+        task = self.session.send_request("resources/read", {"uri": uri})
+        if task is None:
+            return
+        source = self.shown_record.tool if self.shown_record is not None else None
+        reason = f"a link in the result of {source}" if source else "a link"
+        self.resource.clear()
+        self.resource.status_label.setText("Reading…")
+        self.resource.detail_label.setText(uri)
+        self.lower.setTabVisible(1, True)
+        self.lower.setCurrentWidget(self.resource)
+
+        def done(method: str, outcome: Any) -> None:
+            if method != "resources/read":
+                return
+            self.session.requestFinished.disconnect(done)
+            if isinstance(outcome, dict):
+                elapsed = (time.perf_counter() - started) * 1000
+                self.resource.show_read(ReadOutcome(uri, outcome, check_read_result(outcome), elapsed), reason=reason)
+            elif isinstance(outcome, BaseException):
+                self.resource.show_error(outcome)
+                self.resource.uri = uri
+
+        self.session.requestFinished.connect(done)
+
+
+def _schema(row: ToolRow | None) -> Any:
+    return row.tool.get("inputSchema") if row is not None and isinstance(row.tool, dict) else None

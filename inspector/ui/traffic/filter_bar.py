@@ -1,0 +1,96 @@
+"""The bar above the traffic log: filter text, direction, kind, "errors only", counts, Follow."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
+
+from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.filter import TrafficFilter
+
+DIRECTIONS = [
+    ("All directions", None),
+    ("→ to server", Direction.OUT),
+    ("← from server", Direction.IN),
+    ("• inspector", Direction.META),
+]
+TEXT_DELAY_MS = 150  # typing pauses this long before the index is rebuilt
+
+
+class TrafficFilterBar(QWidget):
+    """Emits `filterChanged` when the user changes the filter (typing is debounced)."""
+
+    filterChanged = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # Connected, not passed as `timeout=`: PySide6 6.12 calls a signal given as a keyword, which fails.
+        self._text_timer = QTimer(self, singleShot=True, interval=TEXT_DELAY_MS)
+        self._text_timer.timeout.connect(self.filterChanged.emit)
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setPlaceholderText("Filter: text in the message, method, kind, notes (Ctrl+F)")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setAccessibleName("Traffic filter")
+        self.filter_edit.textChanged.connect(lambda _: self._text_timer.start())
+        self.direction_combo = QComboBox(self)
+        for text, direction in DIRECTIONS:
+            self.direction_combo.addItem(text, direction)
+        self.direction_combo.setAccessibleName("Direction")
+        self.kind_combo = QComboBox(self)
+        self.kind_combo.addItem("All kinds", None)
+        for kind in Kind:
+            self.kind_combo.addItem(kind.value, kind)
+        self.kind_combo.setAccessibleName("Kind")
+        self.errors_check = QCheckBox("Errors only", self)
+        self.errors_check.setToolTip("Unparsable lines, JSON-RPC errors, tool isError and entries with notes")
+        self.direction_combo.currentIndexChanged.connect(self._changed)
+        self.kind_combo.currentIndexChanged.connect(self._changed)
+        self.errors_check.toggled.connect(self._changed)
+        self.count_label = QLabel(self)
+        self.count_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.count_label.setToolTip("entries shown / entries recorded")
+        self.count_label.setAccessibleName("Entries shown")
+        self.follow_button = QToolButton(self)
+        self.follow_button.setText("Follow")
+        self.follow_button.setCheckable(True)
+        self.follow_button.setChecked(True)
+        self.follow_button.setToolTip("Keep the newest entry in view (pauses while you scroll up)")
+        self._layout = layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.filter_edit, 1)
+        for widget in (self.direction_combo, self.kind_combo, self.errors_check, self.count_label, self.follow_button):
+            layout.addWidget(widget)
+
+    def add_trailing(self, widget: QWidget) -> None:
+        """Add a control for the whole log (e.g. Clear) at the end of the bar."""
+        self._layout.addWidget(widget)
+
+    def current_filter(self) -> TrafficFilter:
+        direction = self.direction_combo.currentData()
+        kind = self.kind_combo.currentData()
+        return TrafficFilter(
+            text=self.filter_edit.text(),
+            directions=frozenset([direction]) if direction is not None else frozenset(),
+            kinds=frozenset([kind]) if kind is not None else frozenset(),
+            errors_only=self.errors_check.isChecked(),
+        )
+
+    def reset(self) -> None:
+        """Back to "show everything", with one `filterChanged`."""
+        widgets = (self.filter_edit, self.direction_combo, self.kind_combo, self.errors_check)
+        for widget in widgets:
+            widget.blockSignals(True)
+        self.filter_edit.clear()
+        self.direction_combo.setCurrentIndex(0)
+        self.kind_combo.setCurrentIndex(0)
+        self.errors_check.setChecked(False)
+        for widget in widgets:
+            widget.blockSignals(False)
+        self._changed()
+
+    def set_counts(self, shown: int, total: int) -> None:
+        self.count_label.setText(f"{shown:,} / {total:,}")
+
+    def _changed(self, *_: object) -> None:
+        self._text_timer.stop()
+        self.filterChanged.emit()

@@ -1,0 +1,345 @@
+"""`TrafficView`: the live traffic log — filter bar, table, detail pane, copy/re-send actions.
+
+Server-controlled text only ever reaches plain-text widgets (`setPlainText`, labels with
+`Qt.PlainText`, model data as str).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QResizeEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSizePolicy,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.traffic import commands as copy_formats
+from inspector.traffic import jsonl
+from inspector.traffic.entry import Direction, Entry, Kind
+from inspector.traffic.filter import TrafficFilter
+from inspector.traffic.store import TrafficStore
+from inspector.ui.traffic.detail import EntryDetail
+from inspector.ui.traffic.filter_bar import TrafficFilterBar
+from inspector.ui.traffic.model import TrafficModel, human_size
+from inspector.ui.traffic.resend_dialog import ResendDialog
+from inspector.ui.traffic.table import WholeRows, log_table
+from inspector.ui.widgets.tooltips import plain_tooltip
+
+WIDE_LAYOUT_PX = 1000  # from this width the detail pane sits beside the log, not under it
+LOG_SHARE_WIDE, LOG_SHARE_STACKED = 0.68, 0.55
+
+
+def _label() -> QLabel:
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
+
+
+class TrafficView(QWidget):
+    """The traffic log of one `TrafficStore`. `read_only` hides Re-send and Clear (saved sessions)."""
+
+    resendRequested = Signal(str, object)  # (method, params) of an edited request to send again
+
+    def __init__(self, store: TrafficStore, parent: QWidget | None = None, *, read_only: bool = False) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.read_only = read_only
+        self.model = TrafficModel(store, self)
+        self._cli_target: list[str] | None = None
+        self._follow = True
+        self._auto_scrolling = False
+        self._laid_out = False
+        self.filter_bar = TrafficFilterBar(self)
+        self.filter_bar.filterChanged.connect(self.apply_filter)
+        self.filter_bar.follow_button.clicked.connect(self.set_follow)
+        bar = self.filter_bar  # the widgets, by the names tests and the main window use
+        self.filter_edit, self.direction_combo, self.kind_combo = bar.filter_edit, bar.direction_combo, bar.kind_combo
+        self.errors_check, self.count_label, self.follow_button = bar.errors_check, bar.count_label, bar.follow_button
+        self._build_table()
+        self.detail = EntryDetail(self)
+        self.status_label = _label()
+        self.status_label.setAccessibleName("Selected entry")
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # Clipped to the space beside the actions (its tooltip holds the whole text), never widening the pane.
+        self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._build_actions()
+        lower = QWidget(self)
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.setSpacing(2)
+        lower_layout.addLayout(self._action_bar)
+        lower_layout.addWidget(self.detail, 1)
+        self._lower_layout = lower_layout
+        # Side by side when the view is wide (whole rows and a tall detail in a low dock), else stacked.
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setObjectName("trafficSplitter")
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(WholeRows(self.table))
+        self.splitter.addWidget(lower)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        layout.addWidget(self.filter_bar)
+        layout.addWidget(self.splitter, 1)
+        self.model.countsChanged.connect(self._on_counts)
+        self.model.rowsFlushed.connect(self._on_rows_flushed)
+        self.model.modelReset.connect(self._after_reset)
+        self.model.entryChanged.connect(self._on_entry_changed)
+        self._on_counts(len(self.model.visible), self.model.total())
+        self._on_selection()
+
+    # -- construction ----------------------------------------------------------------------------
+    def _build_table(self) -> None:
+        self.table = table = log_table(self.model, self)
+        table.selectionModel().currentRowChanged.connect(self._on_selection)
+        table.verticalScrollBar().valueChanged.connect(self._on_scrolled)
+        # A smaller window or pane moves the end too: a following log stays on it.
+        table.verticalScrollBar().rangeChanged.connect(lambda *_: self._on_rows_flushed())
+
+    def _action(self, text: str, slot: Any, *shortcuts: QKeySequence | str) -> QAction:
+        action = QAction(text, self)
+        action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.copy_action = self._action("Copy message", self.copy_message, "Ctrl+Shift+C")
+        self.cli_action = self._action("Copy as mcp-lens --cli", self.copy_as_cli)
+        self.curl_action = self._action("Copy as curl", self.copy_as_curl)
+        self.pair_action = self._action("Jump to pair", self.jump_to_pair, "Ctrl+J")
+        self.resend_action = self._action("Re-send…", self.resend_selected)
+        self.clear_action = self._action("Clear", self.clear_log, QKeySequence.StandardKey.Delete, "Ctrl+L")
+        self.find_action = self._action("Find", self.focus_filter, "Ctrl+F")
+        self.escape_action = self._action("Clear filter", self.clear_filter, "Escape")
+        self.cli_action.setToolTip("Copy a command line that repeats this request (set by the connected server)")
+        copy = QToolButton(self)
+        copy.setDefaultAction(self.copy_action)
+        copy.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        menu = QMenu(copy)
+        menu.addActions([self.copy_action, self.cli_action, self.curl_action])
+        copy.setMenu(menu)
+        bar = QHBoxLayout()
+        bar.addWidget(copy)
+        for action in [self.pair_action] if self.read_only else [self.resend_action, self.pair_action]:
+            button = QToolButton(self)
+            button.setDefaultAction(action)
+            bar.addWidget(button)
+        bar.addWidget(self.status_label, 100)
+        bar.addStretch(1)
+        self._action_bar = bar
+        if self.read_only:
+            self.clear_action.setEnabled(False)
+            self.resend_action.setEnabled(False)
+        else:
+            clear = QToolButton(self)
+            clear.setDefaultAction(self.clear_action)
+            clear.setToolTip("Clear the log (Delete, Ctrl+L)")
+            self.filter_bar.add_trailing(clear)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        wide = self.width() >= WIDE_LAYOUT_PX
+        orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
+        if orientation != self.splitter.orientation() or not self._laid_out:
+            self._laid_out = True
+            self.splitter.setOrientation(orientation)
+            # The selection's summary: beside the actions when stacked, on its own line in the narrower side pane.
+            self._action_bar.removeWidget(self.status_label)
+            self._lower_layout.removeWidget(self.status_label)
+            if wide:
+                self._lower_layout.insertWidget(1, self.status_label)
+            else:
+                self._action_bar.insertWidget(self._action_bar.count() - 1, self.status_label, 100)
+            total = self.width() if wide else self.height()
+            share = LOG_SHARE_WIDE if wide else LOG_SHARE_STACKED
+            self.splitter.setSizes([int(total * share), total - int(total * share)])
+
+    # -- configuration ---------------------------------------------------------------------------
+    def set_cli_target(self, words: list[str] | None) -> None:
+        """Target words for `mcp-lens --cli` (a command, or e.g. ``["--server-url", URL]``); None if unknown."""
+        self._cli_target = list(words) if words else None
+        self._on_selection()
+
+    def export_jsonl(self, path: str | os.PathLike[str], meta: dict[str, Any] | None = None) -> int:
+        self.model.flush()
+        return jsonl.save(path, self.store, meta)
+
+    # -- filtering -------------------------------------------------------------------------------
+    def current_filter(self) -> TrafficFilter:
+        return self.filter_bar.current_filter()
+
+    def apply_filter(self) -> None:
+        """Rebuild the row index for the filter bar's current settings (typing is debounced)."""
+        self.model.flush()
+        self.model.set_filter(self.current_filter())
+
+    def clear_filter(self) -> None:
+        self.filter_bar.reset()
+
+    def focus_filter(self) -> None:
+        self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_edit.selectAll()
+
+    # -- selection and pairing -------------------------------------------------------------------
+    def selected_entry(self) -> Entry | None:
+        return self.detail.entry
+
+    def select_seq(self, seq: int) -> bool:
+        """Select entry `seq` if it is shown; False when it is filtered out or unknown."""
+        self.model.flush()
+        row = self.model.row_of_seq(seq)
+        if row is None:
+            return False
+        self.table.setCurrentIndex(self.model.index(row, 0))
+        self.table.scrollTo(self.model.index(row, 0))
+        return True
+
+    def jump_to_pair(self) -> bool:
+        entry = self.selected_entry()
+        if entry is None or entry.peer_seq is None:
+            self.say("This entry has no paired request or response.")
+            return False
+        if not self.select_seq(entry.peer_seq):
+            self.say(f"The paired entry #{entry.peer_seq} is hidden by the current filter.")
+            return False
+        return True
+
+    def _on_selection(self, *_: object) -> None:
+        entry = self.model.entry_at(self.table.currentIndex().row())
+        if entry is not self.detail.entry:
+            self.model.set_selected_seq(entry.seq if entry is not None else None)
+            self.detail.set_entry(entry)
+        outgoing_request = entry is not None and entry.direction is Direction.OUT and entry.kind is Kind.REQUEST
+        self.copy_action.setEnabled(entry is not None)
+        self.pair_action.setEnabled(entry is not None and entry.peer_seq is not None)
+        self.cli_action.setEnabled(
+            outgoing_request
+            and self._cli_target is not None
+            and copy_formats.cli_command(self._cli_target, entry) is not None
+        )
+        self.curl_action.setEnabled(
+            entry is not None and copy_formats.http_request_of(entry, self.store.by_seq) is not None
+        )
+        self.resend_action.setEnabled(outgoing_request and not self.read_only)
+        if entry is not None:
+            self.say(self._describe(entry))
+
+    def _describe(self, entry: Entry) -> str:
+        text = f"#{entry.seq} {entry.kind.value} {entry.method or ''} — {human_size(entry.size)}"
+        if entry.peer_seq is not None:
+            peer = self.store.by_seq(entry.peer_seq)
+            what = f"{peer.kind.value} " if peer is not None else ""
+            text += f"; paired with {what}#{entry.peer_seq} (Ctrl+J)"
+        return text
+
+    def _on_entry_changed(self, seq: int) -> None:
+        if self.detail.entry is not None and self.detail.entry.seq == seq:
+            self.detail.refresh()  # its new note shows under the log
+
+    def _after_reset(self) -> None:
+        """A filter change or clear reset the rows: keep the selected entry selected when still shown."""
+        entry = self.detail.entry
+        if entry is not None and self.model.total() and self.select_seq(entry.seq):
+            return
+        self._on_selection()
+        if self._follow:
+            self.table.scrollToBottom()
+
+    # -- following the tail ----------------------------------------------------------------------
+    @property
+    def follow(self) -> bool:
+        return self._follow
+
+    def set_follow(self, on: bool) -> None:
+        self._follow = bool(on)
+        self.follow_button.setChecked(self._follow)
+        if self._follow:
+            self._scroll_to_bottom()
+
+    def _on_rows_flushed(self) -> None:
+        if self._follow:
+            self._scroll_to_bottom()
+
+    def _scroll_to_bottom(self) -> None:
+        self._auto_scrolling = True
+        try:
+            self.table.scrollToBottom()
+        finally:
+            self._auto_scrolling = False
+
+    def _on_scrolled(self, value: int) -> None:
+        if self._auto_scrolling:
+            return
+        at_bottom = value >= self.table.verticalScrollBar().maximum()
+        if at_bottom != self._follow:
+            self._follow = at_bottom
+            self.follow_button.setChecked(at_bottom)
+
+    # -- actions ---------------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        self.status_label.setText(text[:500])
+        self.status_label.setToolTip(plain_tooltip("Traffic log", text[:500]))
+
+    def _on_counts(self, shown: int, total: int) -> None:
+        self.filter_bar.set_counts(shown, total)
+        entry = self.detail.entry
+        if entry is not None and (entry.peer_seq is not None) != self.pair_action.isEnabled():
+            self.detail.refresh()  # its response (or cancellation) arrived since it was selected
+            self._on_selection()
+
+    def _copy(self, text: str, what: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        self.say(f"Copied {what}.")
+
+    def copy_message(self) -> None:
+        entry = self.selected_entry()
+        if entry is not None:
+            self._copy(entry.raw.decode("utf-8", errors="backslashreplace"), f"message #{entry.seq}")
+
+    def copy_as_cli(self) -> None:
+        entry = self.selected_entry()
+        command = copy_formats.cli_command(self._cli_target, entry) if entry is not None else None
+        if command is None:
+            self.say("This entry cannot be repeated with mcp-lens --cli.")
+            return
+        self._copy(command, "an mcp-lens --cli command")
+
+    def copy_as_curl(self) -> None:
+        entry = self.selected_entry()
+        command = copy_formats.curl_for_entry(entry, self.store.by_seq) if entry is not None else None
+        if command is None:
+            self.say("Not an HTTP entry: there is no request to repeat with curl.")
+            return
+        self._copy(command, "a curl command")
+
+    def resend_selected(self) -> ResendDialog | None:
+        """Open the re-send editor for the selected outgoing request (non-blocking); returns the dialog."""
+        entry = self.selected_entry()
+        message = copy_formats.request_message(entry) if entry is not None and not self.read_only else None
+        if message is None:
+            self.say("Only requests sent to the server can be re-sent.")
+            return None
+        dialog = ResendDialog(message, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.resend.connect(self.resendRequested)
+        dialog.open()
+        return dialog
+
+    def clear_log(self) -> None:
+        if not self.read_only:
+            self.store.clear()
+            self.detail.set_entry(None)
+            self._on_selection()

@@ -1,0 +1,1 @@
+"""Small shared Qt pieces: JSON view, highlighters, layouts, tooltips, key tables, async helpers."""
