@@ -275,15 +275,16 @@ class Lens:
         raise AssertionError(f"no visible tab {name!r}")
 
     def click_item(self, view: QAbstractItemView | str, text: str, *, double: bool = False, timeout: int = 10_000):
-        """Click the first row of an item view whose first-column text contains `text` (waits for it)."""
+        """Click the first cell of an item view whose text contains `text` (waits for it)."""
         widget = self.find(view, QAbstractItemView) if isinstance(view, str) else view
         model = widget.model()
 
         def row_index() -> Any:
             for row in range(model.rowCount()):
-                index = model.index(row, 0)
-                if text in str(index.data() or ""):
-                    return index
+                for column in range(columns(model)):
+                    index = model.index(row, column)
+                    if text in str(index.data() or ""):
+                        return index
             return None
 
         try:
