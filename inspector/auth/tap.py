@@ -47,7 +47,13 @@ class OAuthTap(httpx2.AsyncBaseTransport):
             response = await self.inner.handle_async_request(request)
         except httpx2.TransportError as exc:
             exchange.error = f"{type(exc).__name__}: {exc}"
-            self._record(Direction.META, f"{request.method} {url} failed: {exchange.error}".encode(), meta, kind=True)
+            self._record(
+                Direction.META,
+                f"{request.method} {url} failed: {exchange.error}".encode(),
+                meta,
+                kind=True,
+                note=f"OAuth request failed: {exchange.error}",
+            )
             if self.log is not None:
                 self.log.add(step, describe(step, request.method, url, None) + f" ({exchange.error})", ok=False)
             raise
@@ -67,16 +73,22 @@ class OAuthTap(httpx2.AsyncBaseTransport):
             "request_seq": sent.seq if sent is not None else None,
             "oauth": step,
         }
-        self._record(Direction.IN, status_line + _tail(safe_answer), answer_meta)
+        ok = response.status_code < 400 or (step == "discovery" and response.status_code == 404)
+        note = None if ok else f"OAuth {step}: HTTP {response.status_code} {response.reason_phrase}".rstrip()
+        self._record(Direction.IN, status_line + _tail(safe_answer), answer_meta, note=note)
         if self.log is not None:
-            ok = response.status_code < 400 or (step == "discovery" and response.status_code == 404)
             self.log.add(step, describe(step, request.method, url, response.status_code), exchange=exchange, ok=ok)
         return answer
 
-    def _record(self, direction: Direction, raw: bytes, meta: dict[str, Any], *, kind: bool = False) -> Any:
+    def _record(
+        self, direction: Direction, raw: bytes, meta: dict[str, Any], *, kind: bool = False, note: str | None = None
+    ) -> Any:
+        """Record one side of an exchange (secrets already redacted: `meta["redacted"]` says so). Only a
+        failure carries a note, so a successful sign-in does not fill "Errors only"."""
         if self.store is None:
             return None
-        notes = ["OAuth (secrets redacted)"]
+        meta = {**meta, "redacted": True}
+        notes = [note] if note else []
         return self.store.record(
             direction, TRANSPORT_NAME, Kind.LIFECYCLE if kind else Kind.HTTP_META, raw, http=meta, notes=notes
         )

@@ -26,6 +26,10 @@ async def _token(_request: Request) -> JSONResponse:
     return JSONResponse({"access_token": TOKEN, "token_type": "Bearer", "expires_in": 60})
 
 
+async def _refused(_request: Request) -> JSONResponse:
+    return JSONResponse({"error": "invalid_grant"}, status_code=400)
+
+
 def test_gzip_token_response_reaches_the_client_once_decoded_and_is_recorded_redacted() -> None:
     app = Starlette(routes=[Route("/token", _token, methods=["POST"])])
     app.add_middleware(GZipMiddleware, minimum_size=10)
@@ -66,3 +70,31 @@ def test_gzip_token_response_reaches_the_client_once_decoded_and_is_recorded_red
     assert b'"access_token": "<redacted>"' in recorded
     assert [event.step for event in log.events] == ["token"]
     assert log.events[0].exchange is not None and log.events[0].exchange.status == 200
+    # A sign-in that went well is not an error: it must not fill the traffic log's "Errors only".
+    assert not any(entry.flagged for entry in store)
+    assert all(entry.http["redacted"] for entry in store)
+
+
+def test_a_refused_token_request_is_flagged_with_its_status() -> None:
+    app = Starlette(routes=[Route("/token", _refused, methods=["POST"])])
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    store = TrafficStore()
+
+    async def run() -> None:
+        async with httpx2.AsyncClient(transport=OAuthTap(store, AuthLog(), httpx2.AsyncHTTPTransport())) as client:
+            await client.post(f"http://127.0.0.1:{port}/token", data={"grant_type": "refresh_token"})
+
+    try:
+        asyncio.run(run())
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    sent, answer = list(store)
+    assert not sent.flagged
+    assert answer.flagged and answer.notes == ("OAuth refresh: HTTP 400 Bad Request",)
