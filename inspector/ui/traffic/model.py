@@ -2,13 +2,13 @@
 
 The store calls us synchronously on every append, possibly thousands of times per event-loop
 tick. We only note that something arrived; a coalescing zero-delay timer then inserts every new
-row with one `beginInsertRows` per tick. Rows are an index (`visible`) into the store, so a filter
-change rebuilds the index, never the entries. Cell text is formatted on first display and cached.
+row with one `beginInsertRows` per tick. Which entries are rows is the pure `VisibleRows` index
+(`inspector.traffic.visible`): a filter change rebuilds it, never the entries. Cell text is formatted
+on first display and cached.
 """
 
 from __future__ import annotations
 
-import bisect
 import json
 import time
 from typing import Any
@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QFont
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.store import TrafficStore
+from inspector.traffic.visible import VisibleRows
 from inspector.ui.gc_policy import LongLivedFreezer
 from inspector.ui.widgets.tooltips import plain_tooltip
 
@@ -91,9 +92,7 @@ class TrafficModel(QAbstractTableModel):
     def __init__(self, store: TrafficStore, parent: Any = None) -> None:
         super().__init__(parent)
         self.store = store
-        self.visible: list[int] = []  # store indexes of the rows, ascending
-        self._filter = TrafficFilter()
-        self._committed = 0  # store entries already looked at by a flush
+        self.rows = VisibleRows(store)  # which store entries are rows
         self._freezer = LongLivedFreezer()
         self._cache: dict[int, tuple[str, ...]] = {}  # store index → column texts
         self._selected_seq: int | None = None
@@ -106,6 +105,11 @@ class TrafficModel(QAbstractTableModel):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.flush)
         store.subscribe(self._on_append, self._on_clear, self._on_change)
+
+    @property
+    def visible(self) -> list[int]:
+        """Store indexes of the rows, ascending."""
+        return self.rows.indexes
 
     def detach(self) -> None:
         """Stop listening to the store (the store's clear listeners cannot be removed; they are harmless)."""
@@ -123,27 +127,26 @@ class TrafficModel(QAbstractTableModel):
     def _on_clear(self) -> None:
         self._timer.stop()
         self.beginResetModel()
-        self.visible = []
+        self.rows.clear()
         self._cache.clear()
-        self._committed = 0
         self.endResetModel()
         self.countsChanged.emit(0, 0)
 
     def _on_change(self, entry: Entry) -> None:
         """An entry already shown got a note (no response, a finding): repaint it, or show it if it now matches."""
-        index = self._index_of_seq(entry.seq, hi=self._committed)
+        rows = self.rows
+        index = rows.index_of_seq(entry.seq)
         if index is None:
             return  # not flushed yet: the next flush shows it as it is now
         self._cache.pop(index, None)
-        row = self._row_of_index(index)
+        row = rows.row_of_index(index)
         if row is not None:
             self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
-        elif self._filter.matches(entry):  # e.g. "Errors only", and the entry is now flagged
-            row = bisect.bisect_left(self.visible, index)
+        elif (row := rows.place_for(index)) is not None:  # e.g. "Errors only", and the entry is now flagged
             self.beginInsertRows(QModelIndex(), row, row)
-            self.visible.insert(row, index)
+            rows.insert(row, index)
             self.endInsertRows()
-            self.countsChanged.emit(len(self.visible), self._committed)
+            self.countsChanged.emit(len(rows), rows.committed)
         self.entryChanged.emit(entry.seq)
 
     # -- batching --------------------------------------------------------------------------------
@@ -151,40 +154,27 @@ class TrafficModel(QAbstractTableModel):
         """Insert every entry recorded since the last flush (normally run by the timer)."""
         self._timer.stop()
         self._last_flush = time.monotonic()
-        entries = self.store
-        end = len(entries)
-        start = self._committed
+        rows = self.rows
+        start, new = rows.take_new()
+        end = rows.committed
         if start >= end:
             return
-        self._committed = end
         self._freezer.added(end - start)
-        new = list(range(start, end))
-        flt = self._filter
-        if not flt.is_empty:
-            new = [i for i in new if flt.matches(entries[i])]
         self._refresh_peers(start, end)
         if new:
-            first = len(self.visible)
+            first = len(rows)
             self.beginInsertRows(QModelIndex(), first, first + len(new) - 1)
-            self.visible.extend(new)
+            rows.extend(new)
             self.endInsertRows()
             self.rowsFlushed.emit()
-        self.countsChanged.emit(len(self.visible), end)
+        self.countsChanged.emit(len(rows), end)
 
     def _refresh_peers(self, start: int, end: int) -> None:
         """New responses (and cancellations) changed their earlier request's status: repaint those rows."""
-        entries = self.store
         rows: list[int] = []
-        for i in range(start, end):
-            peer = entries[i].peer_seq
-            if peer is None:
-                continue
-            index = self._index_of_seq(peer, hi=start)
-            if index is None:
-                continue
+        for index in self.rows.peers_of(start, end):
             self._cache.pop(index, None)
-            row = self._row_of_index(index)
-            if row is not None:
+            if (row := self.rows.row_of_index(index)) is not None:
                 rows.append(row)
         if rows:
             last = self.columnCount() - 1
@@ -193,45 +183,28 @@ class TrafficModel(QAbstractTableModel):
     # -- filtering -------------------------------------------------------------------------------
     @property
     def traffic_filter(self) -> TrafficFilter:
-        return self._filter
+        return self.rows.filter
 
     def set_filter(self, flt: TrafficFilter) -> None:
         """Rebuild the row index for `flt` (the entries and the text cache stay)."""
-        if flt == self._filter:
+        if flt == self.rows.filter:
             return
         self._timer.stop()
         self.beginResetModel()
-        self._filter = flt
-        self._committed = end = len(self.store)
-        if flt.is_empty:
-            self.visible = list(range(end))
-        else:
-            entries = self.store
-            self.visible = [i for i in range(end) if flt.matches(entries[i])]
+        self.rows.set_filter(flt)
         self.endResetModel()
-        self.countsChanged.emit(len(self.visible), end)
+        self.countsChanged.emit(len(self.rows), self.rows.committed)
 
     # -- lookups ---------------------------------------------------------------------------------
     def total(self) -> int:
-        return self._committed
+        return self.rows.committed
 
     def entry_at(self, row: int) -> Entry | None:
-        if 0 <= row < len(self.visible):
-            return self.store[self.visible[row]]
-        return None
+        return self.rows.entry_at(row)
 
     def row_of_seq(self, seq: int) -> int | None:
         """The row showing entry `seq`, or None if it is filtered out, not flushed yet, or unknown."""
-        index = self._index_of_seq(seq, hi=self._committed)
-        return None if index is None else self._row_of_index(index)
-
-    def _index_of_seq(self, seq: int, *, hi: int) -> int | None:
-        index = self.store.index_of_seq(seq)
-        return index if index is not None and index < hi else None
-
-    def _row_of_index(self, index: int) -> int | None:
-        row = bisect.bisect_left(self.visible, index)
-        return row if row < len(self.visible) and self.visible[row] == index else None
+        return self.rows.row_of_seq(seq)
 
     # -- pairing highlight -----------------------------------------------------------------------
     def set_selected_seq(self, seq: int | None) -> None:
@@ -239,8 +212,8 @@ class TrafficModel(QAbstractTableModel):
         if seq == self._selected_seq:
             return
         self._selected_seq = seq
-        if self.visible:  # a range repaints only what the view shows
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.visible) - 1, self.columnCount() - 1))
+        if count := len(self.rows):  # a range repaints only what the view shows
+            self.dataChanged.emit(self.index(0, 0), self.index(count - 1, self.columnCount() - 1))
 
     def is_peer_row(self, row: int) -> bool:
         entry = self.entry_at(row)
@@ -248,7 +221,7 @@ class TrafficModel(QAbstractTableModel):
 
     # -- Qt model interface ----------------------------------------------------------------------
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else len(self.visible)
+        return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
@@ -266,7 +239,7 @@ class TrafficModel(QAbstractTableModel):
         if role not in _ROLES:
             return None
         row = index.row()
-        visible = self.visible
+        visible = self.rows.indexes
         if row < 0 or row >= len(visible):
             return None
         store_index = visible[row]
