@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.config.profile import ServerProfile
+from inspector.demo.launch import demo_profile
 
 ORGANIZATION = "mcp-lens"
 APPLICATION = "MCP Lens"
@@ -78,13 +79,6 @@ def parse_args(argv: list[str]) -> AppArgs:
         self_test=ns.self_test,
         self_test_timeout=ns.self_test_timeout,
     )
-
-
-def demo_profile() -> ServerProfile:
-    from inspector.demo.launch import demo_argv
-
-    command, *args = demo_argv()
-    return ServerProfile(name="Demo server", transport="stdio", command=command, args=args)
 
 
 def command_line_profile(command: list[str], transport: str | None = None) -> ServerProfile:
@@ -152,17 +146,6 @@ def configure_app(app: Any) -> None:
     app.setQuitOnLastWindowClosed(False)
 
 
-def set_app_icon(app: Any) -> None:
-    """The window/taskbar icon, drawn from the shipped SVG (Qt's SVG icon engine renders each size)."""
-    from PySide6.QtGui import QIcon
-
-    from inspector.resource_files import resource_dir
-
-    path = resource_dir() / "icons" / "mcp-lens.svg"
-    if path.is_file():
-        app.setWindowIcon(QIcon(str(path)))
-
-
 def install_startup_markers(window: Any, session: Any) -> None:
     """With MCP_LENS_STARTUP_MARKERS=1, print `window-exposed <s>` and `connected <s>` the first time."""
     from inspector import startup
@@ -199,6 +182,7 @@ async def run(app: object, args: AppArgs) -> int:
     from inspector.config.profile import ProfileError
     from inspector.config.store import ProfileStore
     from inspector.ui.main_window import MainWindow
+    from inspector.ui.widgets.app_icon import set_app_icon
 
     settings = QSettings(ORGANIZATION, "mcp-lens")
     profiles = ProfileStore()

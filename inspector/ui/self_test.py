@@ -68,14 +68,14 @@ class SelfTest:
 
     # -- steps -------------------------------------------------------------------------------
     async def open_window(self) -> str:
-        from inspector.app import set_app_icon
         from inspector.config.store import ProfileStore
         from inspector.ui.main_window import MainWindow
+        from inspector.ui.widgets.app_icon import set_app_icon
 
         settings = QSettings(str(self.folder / "settings.ini"), QSettings.Format.IniFormat)
         profiles = ProfileStore(self.folder / "servers.json")
         profiles.load()
-        from inspector.app import demo_profile
+        from inspector.demo.launch import demo_profile
 
         set_app_icon(self.app)
         self.window = MainWindow(profiles, demo_profile(), settings)
@@ -85,7 +85,7 @@ class SelfTest:
         return f"platform {platform}, icon {'set' if not self.app.windowIcon().isNull() else 'MISSING'}"
 
     async def connect_demo(self) -> str:
-        from inspector.app import demo_profile
+        from inspector.demo.launch import demo_profile
 
         profile = demo_profile()
         self.window.connect_profile(profile)

@@ -22,7 +22,7 @@ import json, sys, tempfile, time
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
-from inspector.app import demo_profile
+from inspector.demo.launch import demo_profile
 from inspector.config.store import ProfileStore
 from inspector.ui.main_window import MainWindow
 folder = tempfile.mkdtemp()
