@@ -13,6 +13,7 @@ import gzip
 import hashlib
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -70,30 +71,29 @@ _CL100K_PATTERN = "|".join(
     ]
 )
 
-ENCODINGS: dict[str, EncodingSpec] = {
-    "o200k_base": EncodingSpec(
-        name="o200k_base",
-        file="o200k_base.tiktoken.gz",
-        sha256="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-        pat_str=_O200K_PATTERN,
-        special_tokens={"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
-        label="o200k_base — GPT-4o/4.1/o-series/GPT-5 (exact)",
-    ),
-    "cl100k_base": EncodingSpec(
-        name="cl100k_base",
-        file="cl100k_base.tiktoken.gz",
-        sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-        pat_str=_CL100K_PATTERN,
-        special_tokens={
-            "<|endoftext|>": 100257,
-            "<|fim_prefix|>": 100258,
-            "<|fim_middle|>": 100259,
-            "<|fim_suffix|>": 100260,
-            "<|endofprompt|>": 100276,
-        },
-        label="cl100k_base — GPT-4/GPT-3.5 (exact)",
-    ),
-}
+_O200K = EncodingSpec(
+    name="o200k_base",
+    file="o200k_base.tiktoken.gz",
+    sha256="446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+    pat_str=_O200K_PATTERN,
+    special_tokens={"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
+    label="o200k_base — GPT-4o/4.1/o-series/GPT-5 (exact)",
+)
+_CL100K = EncodingSpec(
+    name="cl100k_base",
+    file="cl100k_base.tiktoken.gz",
+    sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+    pat_str=_CL100K_PATTERN,
+    special_tokens={
+        "<|endoftext|>": 100257,
+        "<|fim_prefix|>": 100258,
+        "<|fim_middle|>": 100259,
+        "<|fim_suffix|>": 100260,
+        "<|endofprompt|>": 100276,
+    },
+    label="cl100k_base — GPT-4/GPT-3.5 (exact)",
+)
+
 
 _lock = threading.Lock()
 _loaded: dict[str, Any] = {}  # name → tiktoken.Encoding; one per process
@@ -197,14 +197,70 @@ class CharsTokenizer:
         return [math.ceil(len(t) / 4) for t in texts]
 
 
+def _chars(**options: Any) -> Tokenizer:
+    return CharsTokenizer()
+
+
+def _anthropic(**options: Any) -> Tokenizer:
+    from inspector.budget.anthropic import AnthropicTokenizer
+
+    return AnthropicTokenizer.from_environment(**options)
+
+
+@dataclass(frozen=True)
+class TokenizerKind:
+    """One tokenizer the app and ``mcp-lens tokens --encoding`` offer.
+
+    `label` is what a picker shows before the tokenizer loads (a loaded tokenizer's own `label` names it
+    in reports); `encoding` makes it an exact tiktoken encoder built from a shipped rank file, otherwise
+    `load(**options)` builds it; `offline` is False for one that needs the network (and a key).
+    """
+
+    name: str
+    label: str
+    encoding: EncodingSpec | None = None
+    load: Callable[..., Tokenizer] | None = None
+    offline: bool = True
+
+    def make(self, **options: Any) -> Tokenizer:
+        if self.encoding is not None:
+            tokenizer = TiktokenTokenizer(self.encoding)
+            tokenizer.encoding  # noqa: B018 - load and verify now
+            return tokenizer
+        assert self.load is not None
+        return self.load(**options)
+
+
+# The tokenizers, one table: adding one is one entry here plus its test (tests/budget/test_tokenizer_table.py
+# checks the Budget pickers and `mcp-lens tokens --encoding` offer exactly these).
+TOKENIZERS: dict[str, TokenizerKind] = {
+    kind.name: kind
+    for kind in (
+        TokenizerKind("o200k_base", "o200k_base — GPT-4o / 4.1 / o-series / GPT-5 (exact)", encoding=_O200K),
+        TokenizerKind("cl100k_base", "cl100k_base — GPT-4 / 3.5 (exact)", encoding=_CL100K),
+        TokenizerKind("chars4", "characters ÷ 4 (estimate)", load=_chars),
+        TokenizerKind(
+            "anthropic",
+            "Anthropic count_tokens API (online; runs only when you press Count)",
+            load=_anthropic,
+            offline=False,
+        ),
+    )
+}
+# The tiktoken encodings among them, by name (their rank files ship in resources/tokenizers).
+ENCODINGS: dict[str, EncodingSpec] = {
+    name: kind.encoding for name, kind in TOKENIZERS.items() if kind.encoding is not None
+}
+
+
 def offline_tokenizers() -> list[str]:
     """Tokenizers that work without a network: ``["o200k_base", "cl100k_base", "chars4"]``."""
-    return [*ENCODINGS, "chars4"]
+    return [name for name, kind in TOKENIZERS.items() if kind.offline]
 
 
 def all_tokenizers() -> list[str]:
     """Every tokenizer name; ``anthropic`` needs ANTHROPIC_API_KEY and the network."""
-    return [*offline_tokenizers(), "anthropic"]
+    return list(TOKENIZERS)
 
 
 def get_tokenizer(name: str, **options: Any) -> Tokenizer:
@@ -213,14 +269,7 @@ def get_tokenizer(name: str, **options: Any) -> Tokenizer:
     Exact encoders are loaded here (not lazily at first count) so a broken installation fails early.
     ``anthropic`` accepts the options of `inspector.budget.anthropic.AnthropicTokenizer`.
     """
-    if name in ENCODINGS:
-        tokenizer = TiktokenTokenizer(ENCODINGS[name])
-        tokenizer.encoding  # noqa: B018 - load and verify now
-        return tokenizer
-    if name == "chars4":
-        return CharsTokenizer()
-    if name == "anthropic":
-        from inspector.budget.anthropic import AnthropicTokenizer
-
-        return AnthropicTokenizer.from_environment(**options)
-    raise KeyError(f"unknown tokenizer {name!r}; choose one of {', '.join(all_tokenizers())}")
+    kind = TOKENIZERS.get(name)
+    if kind is None:
+        raise KeyError(f"unknown tokenizer {name!r}; choose one of {', '.join(all_tokenizers())}")
+    return kind.make(**options)

@@ -17,16 +17,12 @@ from PySide6.QtCore import QObject, Signal
 
 from inspector.budget.breakdown import BudgetCounter, BudgetReport
 from inspector.budget.lints import LintOptions
-from inspector.budget.tokenizers import Tokenizer, get_tokenizer, offline_tokenizers
+from inspector.budget.tokenizers import TOKENIZERS, Tokenizer, get_tokenizer
 
 ANTHROPIC = "anthropic"
 FALLBACK = "o200k_base"
-LABELS = {  # shown before a tokenizer is loaded (loading reads a rank file); the loaded label wins later
-    "o200k_base": "o200k_base — GPT-4o / 4.1 / o-series / GPT-5 (exact)",
-    "cl100k_base": "cl100k_base — GPT-4 / 3.5 (exact)",
-    "chars4": "characters ÷ 4 (estimate)",
-    ANTHROPIC: "Anthropic count_tokens API (online; runs only when you press Count)",
-}
+# shown before a tokenizer is loaded (loading reads a rank file); the loaded label wins later
+LABELS = {name: kind.label for name, kind in TOKENIZERS.items()}
 
 
 def anthropic_available() -> bool:
@@ -35,10 +31,11 @@ def anthropic_available() -> bool:
 
 def tokenizer_choices() -> list[tuple[str, str]]:
     """(name, label) of the tokenizers the picker offers: offline ones, Anthropic only with a key."""
-    names = list(offline_tokenizers())
-    if anthropic_available():
-        names.append(ANTHROPIC)
-    return [(name, LABELS.get(name, name)) for name in names]
+    return [
+        (name, kind.label)
+        for name, kind in TOKENIZERS.items()
+        if kind.offline or (name == ANTHROPIC and anthropic_available())
+    ]
 
 
 def offline_or_fallback(name: str) -> str:
