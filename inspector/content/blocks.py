@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from inspector.content.binary import MAX_DECODE_BYTES, blob_text, decode_base64, normalize_mime, read_wav
@@ -122,7 +123,7 @@ def _payload_findings(payload: BinaryData, path: str, findings: list[Finding], v
         )
 
 
-def _text(block: dict[str, Any], read: _Reader) -> TextPreview:
+def _text(block: dict[str, Any], read: _Reader, limit: int) -> TextPreview:
     value = block.get("text")
     if isinstance(value, str):
         text = value
@@ -136,23 +137,32 @@ def _text(block: dict[str, Any], read: _Reader) -> TextPreview:
     )
 
 
-def _media(block: dict[str, Any], read: _Reader, kind: str, limit: int) -> ImagePreview | AudioPreview:
+def _image(block: dict[str, Any], read: _Reader, limit: int) -> ImagePreview:
     mime = read.string("mimeType")
-    payload = decode_base64(block.get("data"), mime, limit=limit)
-    _payload_findings(payload, f"{read.path}.data", read.findings, block.get("data"))
-    if mime is not None and not (normalize_mime(mime) or "").startswith(kind + "/"):
-        read.findings.append(
-            Finding(f"mimeType {_clip(mime)!r} is not an {kind} type", f"{read.path}.mimeType", f"{kind}/…", "warning")
-        )
-    if kind == "image":
-        return ImagePreview(mime_type=mime, payload=payload)
+    return ImagePreview(mime_type=mime, payload=_media_payload(block, read, mime, "image", limit))
+
+
+def _audio(block: dict[str, Any], read: _Reader, limit: int) -> AudioPreview:
+    mime = read.string("mimeType")
+    payload = _media_payload(block, read, mime, "audio", limit)
     wav, wav_error = None, None
     if payload.data is not None and (payload.sniffed_mime == "audio/wav" or normalize_mime(mime) == "audio/wav"):
         wav, wav_error = read_wav(payload.data)
     return AudioPreview(mime_type=mime, payload=payload, wav=wav, wav_error=wav_error)
 
 
-def _link(read: _Reader) -> ResourceLinkPreview:
+def _media_payload(block: dict[str, Any], read: _Reader, mime: str | None, kind: str, limit: int) -> BinaryData:
+    """The decoded `data` of an image or audio block, with findings for it and its `mime` type."""
+    payload = decode_base64(block.get("data"), mime, limit=limit)
+    _payload_findings(payload, f"{read.path}.data", read.findings, block.get("data"))
+    if mime is not None and not (normalize_mime(mime) or "").startswith(kind + "/"):
+        read.findings.append(
+            Finding(f"mimeType {_clip(mime)!r} is not an {kind} type", f"{read.path}.mimeType", f"{kind}/…", "warning")
+        )
+    return payload
+
+
+def _link(block: dict[str, Any], read: _Reader, limit: int) -> ResourceLinkPreview:
     return ResourceLinkPreview(
         uri=read.string("uri"),
         name=read.string("name"),
@@ -214,23 +224,37 @@ def _unknown_reason(block: Any) -> str:
     return f"Unknown content type {_clip(kind)!r} — shown raw"
 
 
+@dataclass(frozen=True)
+class ContentType:
+    """One content block type: the preview spec it becomes, and `build(block, read, limit)` that makes it."""
+
+    preview: type[Preview]
+    build: Callable[[dict[str, Any], _Reader, int], Preview]
+
+
+# The content types, one table: block "type" → preview spec. Adding a previewer is one entry here (its
+# spec in previews.py) plus its widget in the UI's table (inspector/ui/tools/results/factory.py) and a test;
+# tests/content/test_content_types.py checks the UI offers a widget for exactly these (and UnknownPreview).
+CONTENT_TYPES: dict[str, ContentType] = {
+    "text": ContentType(TextPreview, _text),
+    "image": ContentType(ImagePreview, _image),
+    "audio": ContentType(AudioPreview, _audio),
+    "resource_link": ContentType(ResourceLinkPreview, _link),
+    "resource": ContentType(EmbeddedResourcePreview, _embedded),
+}
+
+
 def preview(block: Any, path: str = "$", *, limit: int = MAX_DECODE_BYTES) -> Preview:
     """The preview spec of one content block; `path` locates it in findings (e.g. ``$.content[2]``)."""
     try:
         findings = check_content_block(block, path)
         kind = block.get("type") if isinstance(block, dict) else None
-        if not isinstance(block, dict) or kind not in ("text", "image", "audio", "resource_link", "resource"):
+        content_type = CONTENT_TYPES.get(kind) if isinstance(block, dict) and isinstance(kind, str) else None
+        if content_type is None:
             return _unknown(block, _unknown_reason(block), findings)
         read = _Reader(block, path, findings)
         annotations = _annotations(block.get("annotations"), f"{path}.annotations", findings)
-        if kind == "text":
-            spec: Preview = _text(block, read)
-        elif kind in ("image", "audio"):
-            spec = _media(block, read, kind, limit)
-        elif kind == "resource_link":
-            spec = _link(read)
-        else:
-            spec = _embedded(block, read, limit)
+        spec = content_type.build(block, read, limit)
         return _finish(spec, annotations, findings, block)
     except Exception as exc:  # a bug here must not take the result pane down
         return _unknown(block, f"Preview failed ({type(exc).__name__}: {exc}) — shown raw", [])

@@ -19,20 +19,21 @@ from inspector.ui.tools.results.image_block import ImageBlockWidget
 from inspector.ui.tools.results.resource_blocks import EmbeddedResourceWidget, ResourceLinkWidget
 from inspector.ui.tools.results.text_block import TextBlockWidget, UnknownBlockWidget
 
+# Preview spec → its widget: one entry per entry of `inspector.content.blocks.CONTENT_TYPES`, plus the
+# fallback for anything else (tests/content/test_content_types.py checks they match).
+WIDGETS: dict[type, type[BlockWidget]] = {
+    TextPreview: TextBlockWidget,
+    ImagePreview: ImageBlockWidget,
+    AudioPreview: AudioBlockWidget,
+    ResourceLinkPreview: ResourceLinkWidget,
+    EmbeddedResourcePreview: EmbeddedResourceWidget,
+    UnknownPreview: UnknownBlockWidget,
+}
+
 
 def block_widget(preview: Preview, parent: QWidget | None = None) -> BlockWidget:
     """A `BlockWidget` subclass matching the preview's type."""
-    match preview:
-        case TextPreview():
-            return TextBlockWidget(preview, parent)
-        case ImagePreview():
-            return ImageBlockWidget(preview, parent)
-        case AudioPreview():
-            return AudioBlockWidget(preview, parent)
-        case ResourceLinkPreview():
-            return ResourceLinkWidget(preview, parent)
-        case EmbeddedResourcePreview():
-            return EmbeddedResourceWidget(preview, parent)
-        case UnknownPreview():
-            return UnknownBlockWidget(preview, parent)
-    raise TypeError(f"not a preview: {type(preview).__name__}")
+    widget = WIDGETS.get(type(preview))
+    if widget is None:
+        raise TypeError(f"not a preview: {type(preview).__name__}")
+    return widget(preview, parent)
