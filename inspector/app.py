@@ -17,6 +17,7 @@ from typing import Any
 
 from inspector.config.profile import ServerProfile
 from inspector.demo.launch import demo_profile
+from inspector.transports.kinds import URL_KINDS
 
 ORGANIZATION = "mcp-lens"
 APPLICATION = "MCP Lens"
@@ -63,9 +64,7 @@ def parse_args(argv: list[str]) -> AppArgs:
         help="start offscreen, connect to the demo server, call tools, render the results, exit 0 or 1",
     )
     parser.add_argument("--self-test-timeout", type=float, default=60.0, metavar="SECONDS", help=argparse.SUPPRESS)
-    parser.add_argument(
-        "--transport", choices=("http", "sse"), help="for a URL: Streamable HTTP (the default) or legacy SSE"
-    )
+    parser.add_argument("--transport", choices=URL_KINDS, help="for a URL: Streamable HTTP (the default) or legacy SSE")
     parser.add_argument(
         "command", nargs=argparse.REMAINDER, help="a stdio server command, or a server's http(s):// URL, to open"
     )

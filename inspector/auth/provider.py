@@ -21,7 +21,9 @@ from inspector import __version__
 from inspector.auth.errors import AuthRequired
 from inspector.auth.events import AuthLog
 from inspector.auth.storage import ServerTokenStorage
-from inspector.auth.tap import OAUTH_EXTENSION
+from inspector.auth.tap import OAUTH_EXTENSION, OAuthRouter, OAuthTap
+from inspector.traffic.store import TrafficStore
+from inspector.transports.http_tap import TapTransport
 
 PLACEHOLDER_REDIRECT = "http://127.0.0.1/callback"
 
@@ -82,6 +84,12 @@ class LensOAuthProvider(OAuthClientProvider):
     @property
     def initialized(self) -> bool:
         return self._initialized
+
+    def route_wire(self, mcp_tap: TapTransport, store: TrafficStore) -> httpx2.AsyncBaseTransport:
+        """The wire of a transport that uses this provider (`inspector.transports.http.RoutesOwnRequests`):
+        the requests it marks go through the OAuth tap (recorded redacted, in `store` and this provider's
+        log), the rest through `mcp_tap`."""
+        return OAuthRouter(mcp_tap, OAuthTap(store, self.log, mcp_tap.inner))
 
     async def load(self) -> None:
         """(Re)load tokens, client, expiry and metadata from storage."""

@@ -1,4 +1,4 @@
-"""Build a tapped transport from a server profile (stdio command, or HTTP/SSE URL)."""
+"""Build a tapped transport from a server profile, by its kind (`inspector.transports.kinds`)."""
 
 from __future__ import annotations
 
@@ -6,27 +6,13 @@ import subprocess
 from typing import Any
 
 from inspector.traffic.store import TrafficStore
-from inspector.transports.process import StdioCommand
+from inspector.transports.kinds import transport_kind
 
 
 def make_transport(
     profile: Any, store: TrafficStore, *, process: subprocess.Popen[bytes] | None = None, auth: Any = None
 ) -> Any:
     """`profile` is duck-typed on `inspector.config.profile.ServerProfile`'s fields; `auth` is an
-    `httpx2.Auth` (the OAuth provider, see `inspector.auth`) for HTTP/SSE, ignored for stdio."""
-    if profile.transport == "stdio":
-        from inspector.transports.stdio import StdioTransport
-
-        command = StdioCommand.from_profile(profile)
-        return StdioTransport(command, store, process=process)
-    from inspector.transports.http import HttpTransport
-
-    return HttpTransport(
-        profile.url,
-        store,
-        kind=profile.transport,
-        headers=dict(profile.headers or {}),
-        bearer_token=getattr(profile, "bearer_token", None),
-        secret_headers=getattr(profile, "secret_headers", ()),
-        auth=auth,
-    )
+    `httpx2.Auth` for HTTP/SSE (the OAuth provider, see `inspector.auth`, which also routes and records
+    its own requests: `inspector.transports.http.RoutesOwnRequests`), ignored for stdio."""
+    return transport_kind(profile.transport).make(profile, store, process=process, auth=auth)

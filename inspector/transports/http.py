@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import httpx2
 from mcp.client.sse import sse_client
@@ -16,6 +16,15 @@ from inspector.transports.http_tap import TapTransport
 
 CONNECT_TIMEOUT = 30.0
 READ_TIMEOUT = 300.0
+
+
+@runtime_checkable
+class RoutesOwnRequests(Protocol):
+    """An `httpx2.Auth` that sends requests of its own (OAuth discovery, registration, tokens) and wants
+    them recorded its way: it puts its router in front of the MCP tap. The OAuth provider of
+    `inspector.auth` is one; the transport never imports it, its caller passes it in as `auth`."""
+
+    def route_wire(self, mcp_tap: TapTransport, store: TrafficStore) -> httpx2.AsyncBaseTransport: ...
 
 
 class HttpTransport:
@@ -49,13 +58,11 @@ class HttpTransport:
             secret_headers=secret_headers,
         )
         self.timeout = timeout
-        # OAuth (contract C): the provider's own requests are recorded redacted by the OAuth tap.
+        # OAuth (contract C): the provider's own requests are recorded redacted by its own tap.
         self.auth = auth
         self.wire: httpx2.AsyncBaseTransport = self.tap
-        if auth is not None:
-            from inspector.auth.tap import OAuthRouter, OAuthTap
-
-            self.wire = OAuthRouter(self.tap, OAuthTap(store, getattr(auth, "log", None), self.tap.inner))
+        if isinstance(auth, RoutesOwnRequests):
+            self.wire = auth.route_wire(self.tap, store)
 
     def _client(self, headers: dict[str, Any] | None = None, timeout: Any = None, auth: Any = None):
         merged = {**self.headers, **(headers or {})}

@@ -25,10 +25,11 @@ from PySide6.QtWidgets import (
 
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.config.redact import is_secret_env, is_secret_header, redact_args, redact_url
+from inspector.transports.kinds import TRANSPORT_KINDS
 from inspector.ui.tools.form.common import plain_label
 from inspector.ui.widgets.key_value_table import KeyValueTable, StringListEditor
 
-TRANSPORT_LABELS = {"stdio": "stdio (local command)", "http": "Streamable HTTP", "sse": "SSE (legacy)"}
+TRANSPORT_LABELS = {name: kind.label for name, kind in TRANSPORT_KINDS.items()}  # the Transport choices
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 ERROR_STYLE = "color: #d1242f;"  # readable on light and dark backgrounds
 
