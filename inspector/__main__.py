@@ -19,11 +19,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ours = argv[: argv.index("--")] if "--" in argv else argv
     if argv[:1] == ["tokens"]:
-        from inspector.tokens_cli import main as tokens_main
+        from inspector.cli.tokens import main as tokens_main
 
         return tokens_main(argv[1:])
     if "--cli" in ours:
-        from inspector.cli import main as cli_main
+        from inspector.cli.main import main as cli_main
 
         return cli_main(argv)
     if argv[:1] == ["--demo-server"]:

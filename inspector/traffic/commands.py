@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from inspector.config.redact import REDACTED
+from inspector.traffic.cli_vocabulary import LOG_LEVELS, METHODS, PROGRAM, is_pair
 from inspector.traffic.entry import Direction, Entry, Kind
 
-CLI_METHODS = ("initialize", "tools/list", "tools/call", "ping")
 # Set by curl itself, or wrong once the body is edited.
 _CURL_SKIP_HEADERS = frozenset({"host", "content-length", "connection", "accept-encoding", "transfer-encoding"})
 
@@ -40,29 +40,63 @@ def cli_words(target: Sequence[str], method: str, params: Any) -> list[str] | No
         return None
     if "--" in target:
         cut = list(target).index("--")
-        return ["mcp-lens", "--cli", *target[:cut], *options, *target[cut:]]
+        return [*PROGRAM, *target[:cut], *options, *target[cut:]]
     if target[0].startswith("-"):
-        return ["mcp-lens", "--cli", *target, *options]
-    return ["mcp-lens", "--cli", *options, "--", *target]
+        return [*PROGRAM, *target, *options]
+    return [*PROGRAM, *options, "--", *target]
 
 
 def method_options(method: str, params: Any) -> list[str] | None:
     """The `--method …` options repeating one request, or None if the CLI cannot express it."""
-    if method not in CLI_METHODS:
-        from inspector.cli_resources import cli_options  # resources/*, prompts/*, logging/setLevel
-
-        return cli_options(method, params)
+    if method not in METHODS:
+        return None
+    given = params if isinstance(params, dict) else {}
     options = ["--method", method]
     if method == "tools/call":
-        if not isinstance(params, dict) or not isinstance(params.get("name"), str):
+        if not isinstance(given.get("name"), str):
             return None
-        options += ["--tool-name", params["name"]]
-        arguments = params.get("arguments")
+        options += ["--tool-name", given["name"]]
+        arguments = given.get("arguments")
         if arguments is not None and not isinstance(arguments, dict):
             return None
         if arguments:
             options += ["--tool-args-json", json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))]
+    elif method == "resources/read":
+        if not isinstance(given.get("uri"), str):
+            return None
+        options += ["--uri", given["uri"]]
+    elif method == "prompts/get":
+        prompt = _prompt_options(given)
+        if prompt is None:
+            return None
+        options += prompt
+    elif method == "logging/setLevel":
+        if given.get("level") not in LOG_LEVELS:
+            return None
+        options += ["--log-level", given["level"]]
     return options
+
+
+def _prompt_options(params: dict[str, Any]) -> list[str] | None:
+    if not isinstance(params.get("name"), str):
+        return None
+    options = ["--prompt-name", params["name"]]
+    arguments = params.get("arguments") or {}
+    if not isinstance(arguments, dict):
+        return None
+    for key, value in arguments.items():
+        pair = f"{key}={value}"
+        if not isinstance(value, str) or not is_pair(pair):
+            return None
+        options += ["--prompt-args", pair]
+    return options
+
+
+def cli_line(target: Sequence[str] | None, method: str, params: Any) -> str | None:
+    """A shell-quoted `mcp-lens --cli …` line repeating `method` with `params` against `target`; None
+    without a target or for what the CLI cannot express."""
+    words = cli_words(target or [], method, params)
+    return shlex.join(words) if words is not None else None
 
 
 def cli_command(target: Sequence[str] | None, entry: Entry) -> str | None:
@@ -70,8 +104,7 @@ def cli_command(target: Sequence[str] | None, entry: Entry) -> str | None:
     message = request_message(entry)
     if message is None or not target:
         return None
-    words = cli_words(target, message["method"], message.get("params"))
-    return shlex.join(words) if words is not None else None
+    return cli_line(target, message["method"], message.get("params"))
 
 
 # -- curl ----------------------------------------------------------------------------------------

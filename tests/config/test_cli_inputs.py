@@ -8,7 +8,7 @@ from pathlib import Path
 
 from lens_support import run_lens
 
-from inspector.cliargs import UsageError, parse
+from inspector.cli.args import UsageError, parse
 
 
 def vscode_config(tmp_path: Path, everything: str) -> Path:

@@ -7,7 +7,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from inspector.cliargs import parse
+from inspector.cli.args import parse
 from inspector.traffic.commands import cli_command, cli_words, curl_command, curl_for_entry, http_request_of
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore

@@ -10,10 +10,10 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPushButton, QVBoxLayout, QWidget
 
-from inspector.cli_resources import cli_command
 from inspector.core import prompts
 from inspector.core.errors import ProtocolError
 from inspector.core.operations import Event
+from inspector.traffic.commands import cli_line as cli_command
 from inspector.ui.listings import completion_hook
 from inspector.ui.listings.listing_tab import ListingTab
 from inspector.ui.listings.prompt_messages import PromptMessagesView

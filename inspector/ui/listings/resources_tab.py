@@ -17,11 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.cli_resources import cli_command
 from inspector.core import prompts, resources
 from inspector.core.errors import ProtocolError
 from inspector.core.operations import Event
 from inspector.core.uri_template import TemplateError, expand, form_values, variable_names, variables_schema
+from inspector.traffic.commands import cli_line as cli_command
 from inspector.ui.listings import completion_hook
 from inspector.ui.listings.listing_tab import ListingTab
 from inspector.ui.listings.resource_view import ResourceContentsView

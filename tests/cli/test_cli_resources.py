@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lens_support import REPO, run_lens
 
-from inspector.cliargs import UsageError, parse
+from inspector.cli.args import UsageError, parse
 
 PAGED = [sys.executable, str(REPO / "tests/core/paged_server.py")]
 
@@ -130,7 +130,7 @@ def test_prompt_args_stop_at_the_server_command() -> None:
 def test_copied_commands_run_as_they_read() -> None:
     import shlex
 
-    from inspector.cli_resources import cli_command
+    from inspector.traffic.commands import cli_line as cli_command
 
     params = {"name": "summarize_note", "arguments": {"note_id": "it's; rm -rf ~", "style": "haiku"}}
     command = cli_command(["--demo"], "prompts/get", params)

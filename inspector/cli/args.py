@@ -13,46 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.cli_resources import RESOURCE_PROMPT_METHODS, add_options, is_pair, read_options
-
-METHODS = ("initialize", "tools/list", "tools/call", "ping", *RESOURCE_PROMPT_METHODS)
-FORMATS = ("json", "text")
-
-# the options that say which server and how to reach it (shared with `mcp-lens tokens`) → takes a value
-TARGET_OPTIONS: dict[str, bool] = {
-    "--help": False,
-    "-h": False,
-    "--demo": False,
-    "--server-url": True,
-    "--transport": True,
-    "--config": True,
-    "--server": True,
-    "-e": True,
-    "--env": True,
-    "--cwd": True,
-    "--header": True,
-    "--input": True,
-    "--connect-timeout": True,
-    "--request-timeout": True,
-    "--stored-auth-only": False,
-}
-
-# option → takes a value
-_OPTIONS: dict[str, bool] = {
-    **TARGET_OPTIONS,
-    "--cli": False,
-    "--method": True,
-    "--tool-name": True,
-    "--tool-arg": True,
-    "--tool-args-json": True,
-    "--format": True,
-    "--max-timeout": True,
-    "--record": True,
-    "--uri": True,
-    "--prompt-name": True,
-    "--prompt-args": True,  # then more KEY=VALUE words, as the official CLI takes them
-    "--log-level": True,
-}
+from inspector.cli.exit_codes import CLI_EPILOG
+from inspector.traffic.cli_vocabulary import (
+    FORMATS,
+    LOG_LEVELS,
+    METHODS,
+    MULTI_VALUE,
+    OPTIONS,
+    REQUIRED,
+    is_pair,
+)
+from inspector.transports.kinds import TRANSPORT_KINDS
 
 
 class UsageError(ValueError):
@@ -125,14 +96,14 @@ def split_argv(
     return ours, target
 
 
-def _more_prompt_args(option: str, word: str) -> bool:
-    return option == "--prompt-args" and is_pair(word)
+def _more_values(option: str, word: str) -> bool:
+    return option == MULTI_VALUE and is_pair(word)
 
 
 def add_target_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """The options from --server-url to --input, the same for every subcommand that connects."""
     parser.add_argument("--server-url", metavar="URL")
-    parser.add_argument("--transport", choices=("stdio", "http", "sse"))
+    parser.add_argument("--transport", choices=tuple(TRANSPORT_KINDS))
     parser.add_argument("--config", metavar="FILE", help="mcp.json / claude_desktop_config.json / .vscode/mcp.json")
     parser.add_argument("--server", metavar="NAME", help="server name inside --config")
     parser.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE")
@@ -196,9 +167,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mcp-lens --cli",
         description="Connect to an MCP server, run one method, print the result.",
-        epilog="Exit codes: 0 ok, 2 usage, 3 connection, 4 JSON-RPC error, 5 tool isError, "
-        "6 unknown tool, 7 timeout, 11 OAuth sign-in needed or failed. "
-        "Use -- before a server command whose flags collide with ours.",
+        epilog=CLI_EPILOG,
     )
     p.add_argument("--cli", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--demo", action="store_true", help="target the embedded demo server")
@@ -217,13 +186,23 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="OAuth servers: use stored tokens (refreshing them) only; never open a browser (exit 11 if needed)",
     )
-    add_options(p)
+    p.add_argument("--uri", help="resource URI for resources/read")
+    p.add_argument("--prompt-name", metavar="NAME", help="prompt for prompts/get")
+    p.add_argument(
+        "--prompt-args",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="KEY=VALUE",
+        help="prompt arguments (strings); several may follow one --prompt-args",
+    )
+    p.add_argument("--log-level", choices=LOG_LEVELS, help="level for logging/setLevel")
     return p
 
 
 def parse(argv: list[str]) -> CliArgs:
     """Raises `UsageError`; `--help` prints and raises SystemExit(0) as argparse does."""
-    ours, target = split_argv(argv, _OPTIONS, _more_prompt_args)
+    ours, target = split_argv(argv, OPTIONS, _more_values)
     parser = _parser()
     ns = parser.parse_args(ours)
     args = target_args(
@@ -248,9 +227,16 @@ def parse(argv: list[str]) -> CliArgs:
         if not sep or not key:
             raise UsageError(f"--tool-arg expects KEY=VALUE, got {item!r}")
         args.tool_args[key] = coerce(value)
-    read_options(ns, args)
-    if args.method == "tools/call" and not args.tool_name:
-        raise UsageError("--method tools/call needs --tool-name")
+    args.uri, args.prompt_name, args.log_level = ns.uri, ns.prompt_name, ns.log_level
+    for item in ns.prompt_args:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--prompt-args expects KEY=VALUE, got {item!r}")
+        args.prompt_args[key] = value
+    if args.method in REQUIRED:
+        attribute, option = REQUIRED[args.method]
+        if not getattr(args, attribute):
+            raise UsageError(f"--method {args.method} needs {option}")
     require_one_server(
         args,
         none="a command, --server-url URL, --config FILE, or --demo",

@@ -1,0 +1,105 @@
+"""Reaching the server a command line names: its profile, an early start, and the connection.
+
+Shared by ``mcp-lens --cli`` and ``mcp-lens tokens``. A stdio server is spawned before any heavy
+import, so its start-up overlaps ours, and stdio runs use the lean client (`core/lite.py`) rather than
+the SDK.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.cli.args import CliArgs, UsageError
+from inspector.transports.kinds import DEFAULT_URL_KIND
+
+# Seconds between closing the server's stdin and SIGTERM. The answer is printed by then; servers
+# such as server-everything keep a timer alive for ~0.35 s after stdin closes.
+CLI_GRACE = 0.05
+
+
+def profile_of(args: CliArgs) -> Any:
+    """The `ServerProfile` of the target: from --config, --server-url, --demo or a command.
+    Raises `UsageError` (or `ValueError` for a bad config file)."""
+    from inspector.config.profile import ServerProfile
+
+    if args.config:
+        from inspector.config.formats import choose_server
+
+        profile = choose_server(args.config, args.server)
+        profile.env.update(args.env)
+        profile.headers.update(args.headers)
+        if args.cwd:
+            profile.cwd = args.cwd
+        return _resolved(profile, args.inputs)
+    if args.server_url:
+        transport = args.transport or DEFAULT_URL_KIND
+        return ServerProfile(name="cli", transport=transport, url=args.server_url, headers=args.headers)
+    if args.demo:
+        from inspector.demo.launch import demo_argv
+
+        command, *words = demo_argv()
+    else:
+        command, words = args.target[0], args.target[1:]
+    return ServerProfile(name="cli", transport="stdio", command=command, args=words, env=args.env, cwd=args.cwd)
+
+
+def _resolved(profile: Any, inputs: dict[str, str]) -> Any:
+    """The profile with its `${…}` references resolved; `UsageError` names what is missing (never sent as is)."""
+    import os
+
+    from inspector.config.references import Unresolved, describe_input, resolve_profile
+
+    try:
+        return resolve_profile(profile, os.environ, inputs)
+    except Unresolved as exc:
+        if exc.inputs:
+            named = ", ".join(describe_input(profile, i) for i in exc.inputs)
+            flags = " ".join(f"--input {i}=VALUE" for i in exc.inputs)
+            more = "".join(f"; {problem}" for problem in exc.problems)
+            raise UsageError(f"server {profile.name!r} needs input value(s) for {named}: pass {flags}{more}") from None
+        raise UsageError(str(exc)) from None
+
+
+def spawn_early(profile: Any) -> Any:
+    """Start a stdio server now, so its start-up overlaps our imports. Raises `SpawnError`."""
+    from inspector.transports.process import StdioCommand, spawn
+
+    process = spawn(StdioCommand.from_profile(profile))
+    _preload_schema_checker()
+    return process
+
+
+def _preload_schema_checker() -> None:
+    """Import jsonschema on a thread while the main thread waits for the server to start."""
+    import threading
+
+    def load() -> None:
+        import jsonschema.validators  # noqa: F401
+
+    threading.Thread(target=load, name="preload-jsonschema", daemon=True).start()
+
+
+def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
+    """An unopened connection (``async with`` it): the lean client for stdio, the SDK's for a URL,
+    with OAuth through stored tokens (a browser sign-in unless --stored-auth-only)."""
+    timeouts = {"connect_timeout": args.connect_timeout, "request_timeout": args.request_timeout}
+    if profile.transport == "stdio":
+        from inspector.core.lite import LiteConnection
+        from inspector.transports.process import StdioCommand
+        from inspector.transports.stdio_pipes import StdioPipes
+
+        command = StdioCommand.from_profile(profile)
+        # A one-shot run has printed its answer before shutdown; the server gets a short grace.
+        conn = LiteConnection(StdioPipes(command, store, process=process, grace=CLI_GRACE), **timeouts)
+        conn.relist_on_change = False
+        return conn
+    from inspector.auth.cli import AuthedConnection, wants_oauth
+    from inspector.core.connection import Connection
+    from inspector.core.targets import make_transport
+
+    if wants_oauth(profile):
+        conn = AuthedConnection(profile, store, stored_only=args.stored_auth_only, **timeouts)
+    else:
+        conn = Connection(make_transport(profile, store), **timeouts)
+    conn.relist_on_change = False
+    return conn

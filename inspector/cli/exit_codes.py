@@ -1,0 +1,50 @@
+"""The CLI's exit codes, and the help text listing them. The core's errors carry theirs (`LensError.exit_code`).
+
+tests/cli/test_exit_codes.py checks the errors' codes against these.
+"""
+
+from __future__ import annotations
+
+OK = 0
+USAGE = 2  # a bad command line, or an unreadable file
+CONNECTION = 3  # `ConnectFailed`, or a stdio server that could not start
+RPC_ERROR = 4  # `ProtocolError`: the server answered with a JSON-RPC error
+TOOL_ERROR = 5  # `ToolFailed`: the tool answered isError: true
+UNKNOWN_TOOL = 6  # `UnknownTool`
+TIMEOUT = 7  # `RequestTimeout`
+OVER_BUDGET = 8  # mcp-lens tokens: a total over --max-tokens
+DIFF = 9  # mcp-lens tokens: a breaking change, or growth over --max-growth
+TOKENIZER = 10  # mcp-lens tokens: the tokenizer is unavailable
+AUTH = 11  # `AuthError`: an OAuth sign-in is needed or failed
+INTERRUPTED = 130  # Ctrl+C
+
+COLLIDING_FLAGS = "Use -- before a server command whose flags collide with ours."
+
+
+def describe(*codes: tuple[int, str]) -> str:
+    """``Exit codes: 0 ok, 2 usage, …`` followed by the advice on ``--``, for a parser's epilog."""
+    return "Exit codes: " + ", ".join(f"{code} {meaning}" for code, meaning in codes) + ". " + COLLIDING_FLAGS
+
+
+CLI_EPILOG = describe(
+    (OK, "ok"),
+    (USAGE, "usage"),
+    (CONNECTION, "connection"),
+    (RPC_ERROR, "JSON-RPC error"),
+    (TOOL_ERROR, "tool isError"),
+    (UNKNOWN_TOOL, "unknown tool"),
+    (TIMEOUT, "timeout"),
+    (AUTH, "OAuth sign-in needed or failed"),
+)
+
+TOKENS_EPILOG = describe(
+    (OK, "ok"),
+    (USAGE, "usage or unreadable file"),
+    (CONNECTION, "connection"),
+    (RPC_ERROR, "JSON-RPC error"),
+    (TIMEOUT, "timeout"),
+    (OVER_BUDGET, "over --max-tokens"),
+    (DIFF, "breaking change or growth over --max-growth against --baseline"),
+    (TOKENIZER, "tokenizer unavailable (e.g. anthropic without ANTHROPIC_API_KEY)"),
+    (AUTH, "sign-in needed (--stored-auth-only)"),
+)

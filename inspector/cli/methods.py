@@ -1,0 +1,110 @@
+"""The methods ``mcp-lens --cli --method …`` runs, one table: method → what it does and prints.
+
+Each runner takes the parsed arguments and an open connection, prints the result (`render.show`) and
+returns the exit code. Findings go to stderr as JSON lines after the result. Imports nothing heavy at
+module level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from inspector.cli import exit_codes, render
+from inspector.cli.args import CliArgs
+
+Runner = Callable[[CliArgs, Any], Awaitable[int]]
+
+
+async def _initialize(args: CliArgs, conn: Any) -> int:
+    render.show(args, conn.init, render.text_initialize)
+    return exit_codes.OK
+
+
+async def _ping(args: CliArgs, conn: Any) -> int:
+    latency = await conn.ping()
+    render.show(args, {"ok": True, "latency_ms": round(latency, 3)}, render.text_ping)
+    return exit_codes.OK
+
+
+async def _list_tools(args: CliArgs, conn: Any) -> int:
+    listing = await conn.list_tools()
+    out: dict[str, Any] = {"tools": listing.tools}
+    if listing.findings:
+        out["findings"] = [f.to_json() for f in listing.findings]
+    render.show(args, out, render.text_tools)
+    return exit_codes.OK
+
+
+async def _call_tool(args: CliArgs, conn: Any) -> int:
+    from inspector.core.errors import ToolFailed
+
+    outcome = await conn.call_tool(args.tool_name, args.tool_args, max_total=args.max_timeout, check_known=True)
+    render.show(args, outcome.result, render.text_call)
+    render.finding_lines(outcome.findings)
+    if outcome.is_error:
+        error = ToolFailed(f"tool {args.tool_name!r} returned isError: true")
+        return render.fail(error.to_json(), error.exit_code)
+    return exit_codes.OK
+
+
+def _listing(name: str) -> Runner:
+    async def run(args: CliArgs, conn: Any) -> int:
+        from inspector.core import prompts, resources
+
+        lister = {
+            "resources/list": resources.list_resources,
+            "resources/templates/list": resources.list_templates,
+            "prompts/list": prompts.list_prompts,
+        }[name]
+        listing = await lister(conn)
+        render.show(args, listing.to_json(), render.LISTING_TEXT[listing.key])
+        return exit_codes.OK
+
+    return run
+
+
+async def _read_resource(args: CliArgs, conn: Any) -> int:
+    from inspector.core import resources
+
+    outcome = await resources.read_resource(conn, args.uri)
+    render.show(args, outcome.result, render.text_read)
+    render.finding_lines(outcome.findings)
+    return exit_codes.OK
+
+
+async def _get_prompt(args: CliArgs, conn: Any) -> int:
+    from inspector.core import prompts
+
+    got = await prompts.get_prompt(conn, args.prompt_name, args.prompt_args)
+    render.show(args, got.result, render.text_prompt)
+    render.finding_lines(got.findings)
+    return exit_codes.OK
+
+
+async def _set_log_level(args: CliArgs, conn: Any) -> int:
+    from inspector.core import prompts
+
+    await prompts.set_log_level(conn, args.log_level)
+    render.show(args, {"ok": True, "level": args.log_level}, render.text_log_level)
+    return exit_codes.OK
+
+
+# Every name in `inspector.traffic.cli_vocabulary.METHODS`, and nothing else (tests/cli/test_cli_words.py).
+RUNNERS: dict[str, Runner] = {
+    "initialize": _initialize,
+    "tools/list": _list_tools,
+    "tools/call": _call_tool,
+    "ping": _ping,
+    "resources/list": _listing("resources/list"),
+    "resources/read": _read_resource,
+    "resources/templates/list": _listing("resources/templates/list"),
+    "prompts/list": _listing("prompts/list"),
+    "prompts/get": _get_prompt,
+    "logging/setLevel": _set_log_level,
+}
+
+
+async def execute(args: CliArgs, conn: Any) -> int:
+    """Run `args.method` on the open connection; returns the exit code."""
+    return await RUNNERS[args.method](args, conn)

@@ -1,0 +1,151 @@
+"""How the CLI prints: a result as JSON (``--format json``, the default) or as text, and an error as
+one JSON line on stderr. Server-sent strings are printed as they are; nothing here is a terminal UI."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+TextFormatter = Callable[[Any], str]
+
+
+def fail(error: dict[str, Any], code: int) -> int:
+    """Print `error` as one JSON line on stderr; returns `code` (the exit code)."""
+    sys.stderr.write(json.dumps(error, ensure_ascii=False, default=str) + "\n")
+    return code
+
+
+def finding_lines(findings: list[Any]) -> None:
+    """Conformance findings go to stderr as JSON lines, after the result."""
+    for finding in findings:
+        sys.stderr.write(json.dumps({"finding": finding.to_json()}) + "\n")
+
+
+def show(args: Any, value: Any, text: TextFormatter) -> None:
+    """Print `value` as JSON, or through `text` with ``--format text``."""
+    if args.format == "json":
+        sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(text(value).rstrip("\n") + "\n")
+    sys.stdout.flush()
+
+
+def text_initialize(init: dict[str, Any]) -> str:
+    info = init.get("serverInfo") or {}
+    lines = [
+        f"server: {info.get('name', '?')} {info.get('version', '')}".rstrip(),
+        f"protocol: {init.get('protocolVersion')}",
+        "capabilities: " + ", ".join(sorted((init.get("capabilities") or {}).keys())),
+    ]
+    if init.get("instructions"):
+        lines.append("instructions: " + str(init["instructions"]))
+    return "\n".join(lines)
+
+
+def text_ping(out: dict[str, Any]) -> str:
+    return f"pong in {out['latency_ms']} ms"
+
+
+def text_tools(out: dict[str, Any]) -> str:
+    lines = []
+    for tool in out["tools"]:
+        if not isinstance(tool, dict):
+            continue
+        description = " ".join(str(tool.get("description") or "").split())
+        lines.append(f"{tool.get('name')}  {description[:100]}".rstrip())
+    return "\n".join(lines + _findings_text(out)) or "(no tools)"
+
+
+def text_call(result: dict[str, Any]) -> str:
+    lines = []
+    for block in result.get("content") or ():
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text":
+            lines.append(str(block.get("text", "")))
+        elif kind in ("image", "audio"):
+            size = len(str(block.get("data", ""))) * 3 // 4
+            lines.append(f"[{kind} {block.get('mimeType')}, about {size} bytes]")
+        elif kind == "resource_link":
+            lines.append(f"[resource link {block.get('uri')}]")
+        elif kind == "resource":
+            resource = block.get("resource") or {}
+            lines.append(f"[resource {resource.get('uri')}]\n{resource.get('text', '')}".rstrip())
+        else:
+            lines.append(f"[unknown content block {kind!r}]")
+    if result.get("structuredContent") is not None:
+        lines.append("structuredContent: " + json.dumps(result["structuredContent"], ensure_ascii=False))
+    return "\n".join(lines)
+
+
+def _one_line(value: Any, limit: int = 100) -> str:
+    return " ".join(str(value or "").split())[:limit]
+
+
+def _findings_text(out: dict[str, Any]) -> list[str]:
+    return [f"! {f['path']}: {f['message']}" for f in out.get("findings", ())]
+
+
+def text_resources(out: dict[str, Any]) -> str:
+    lines = [
+        f"{r.get('uri')}  {r.get('mimeType') or ''}  {_one_line(r.get('title') or r.get('name'))}".rstrip()
+        for r in out["resources"]
+        if isinstance(r, dict)
+    ]
+    return "\n".join(lines + _findings_text(out)) or "(no resources)"
+
+
+def text_templates(out: dict[str, Any]) -> str:
+    lines = [
+        f"{t.get('uriTemplate')}  {_one_line(t.get('title') or t.get('name'))}".rstrip()
+        for t in out["resourceTemplates"]
+        if isinstance(t, dict)
+    ]
+    return "\n".join(lines + _findings_text(out)) or "(no resource templates)"
+
+
+def text_prompts(out: dict[str, Any]) -> str:
+    lines = []
+    for prompt in out["prompts"]:
+        if not isinstance(prompt, dict):
+            continue
+        arguments = prompt.get("arguments") if isinstance(prompt.get("arguments"), list) else []
+        names = [f"{a.get('name')}{'*' if a.get('required') else ''}" for a in arguments if isinstance(a, dict)]
+        shown = f"({', '.join(names)})" if names else ""
+        lines.append(f"{prompt.get('name')}{shown}  {_one_line(prompt.get('description'))}".rstrip())
+    return "\n".join(lines + _findings_text(out)) or "(no prompts)"
+
+
+def text_read(result: dict[str, Any]) -> str:
+    lines = []
+    for item in result.get("contents") or ():
+        if not isinstance(item, dict):
+            continue
+        head = f"[{item.get('uri')} {item.get('mimeType') or ''}]".replace(" ]", "]")
+        if isinstance(item.get("text"), str):
+            lines.append(f"{head}\n{item['text']}".rstrip())
+        else:
+            size = len(str(item.get("blob", ""))) * 3 // 4
+            lines.append(f"{head} blob, about {size} bytes")
+    return "\n".join(lines) or "(no contents)"
+
+
+def text_prompt(result: dict[str, Any]) -> str:
+    lines = [str(result["description"])] if isinstance(result.get("description"), str) else []
+    for message in result.get("messages") or ():
+        if isinstance(message, dict):
+            body = text_call({"content": [message.get("content")]})
+            lines.append(f"{message.get('role')}: {body}")
+    return "\n".join(lines) or "(no messages)"
+
+
+def text_log_level(out: dict[str, Any]) -> str:
+    return f"log level set to {out['level']}"
+
+
+LISTING_TEXT: dict[str, TextFormatter] = {
+    "resources": text_resources,
+    "resourceTemplates": text_templates,
+    "prompts": text_prompts,
+}

@@ -1,0 +1,136 @@
+"""``mcp-lens tokens`` command line: the same target options as ``mcp-lens --cli``, then counting,
+budget/diff gates for CI, and lints."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from inspector.budget.tokenizers import all_tokenizers
+from inspector.cli.args import CliArgs, UsageError, add_target_options, require_one_server, split_argv, target_args
+from inspector.cli.exit_codes import TOKENS_EPILOG
+from inspector.traffic.cli_vocabulary import TARGET_OPTIONS
+
+SHAPE_CHOICES = ("mcp", "openai", "anthropic", "all")
+FORMATS = ("text", "json", "csv", "markdown")
+
+# option → takes a value (our options may come before or after the server command)
+_OPTIONS: dict[str, bool] = {
+    **TARGET_OPTIONS,
+    "--tools-file": True,
+    "--encoding": True,
+    "--shape": True,
+    "--format": True,
+    "--window": True,
+    "--max-tokens": True,
+    "--save": True,
+    "--baseline": True,
+    "--max-growth": True,
+    "--max-description-tokens": True,
+    "--max-tools": True,
+    "--no-lints": False,
+}
+
+
+@dataclass
+class TokensArgs:
+    conn: CliArgs
+    tools_file: str | None = None
+    encoding: str = "o200k_base"
+    shapes: tuple[str, ...] = ("mcp",)
+    format: str = "text"
+    window: int = 128_000
+    window_label: str = "128K"
+    max_tokens: int | None = None
+    save: str | None = None
+    baseline: str | None = None
+    max_growth: float | None = None  # a fraction: 0.1 for 10%
+    max_description_tokens: int = 300
+    max_tools: int = 40
+    lints: bool = True
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mcp-lens tokens",
+        description="Count what an MCP server's tool list costs in a model's context window.",
+        epilog=TOKENS_EPILOG,
+    )
+    source = p.add_argument_group("server (one of: a command, --server-url, --config/--server, --demo, --tools-file)")
+    source.add_argument("--demo", action="store_true", help="the embedded demo server")
+    add_target_options(source)
+    source.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS")
+    source.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS")
+    source.add_argument("--tools-file", metavar="FILE", help="a saved snapshot or tools/list JSON; no server")
+    source.add_argument(
+        "--stored-auth-only", action="store_true", help="OAuth servers: stored tokens only, never a browser (exit 11)"
+    )
+    count = p.add_argument_group("counting")
+    count.add_argument("--encoding", default="o200k_base", choices=all_tokenizers(), help="default o200k_base")
+    count.add_argument("--shape", default="mcp", choices=SHAPE_CHOICES, help="how the host sends the list")
+    count.add_argument("--format", default="text", choices=FORMATS)
+    count.add_argument("--window", default="128K", metavar="128K|200K|1M|N", help="context window for the share")
+    gate = p.add_argument_group("budget and diff (for CI)")
+    gate.add_argument("--max-tokens", type=int, metavar="N", help="exit 8 when a total (with overhead) is over N")
+    gate.add_argument("--save", metavar="FILE", help="save a snapshot of the tool list")
+    gate.add_argument(
+        "--baseline", metavar="FILE", help="diff against a snapshot or tools/list JSON (in the first --shape)"
+    )
+    gate.add_argument("--max-growth", metavar="P%", help="with --baseline: exit 9 when the total grew by more")
+    lint = p.add_argument_group("lints")
+    lint.add_argument("--max-description-tokens", type=int, default=300, metavar="N")
+    lint.add_argument("--max-tools", type=int, default=40, metavar="N")
+    lint.add_argument("--no-lints", action="store_true", help="do not print lints")
+    return p
+
+
+def parse(argv: list[str]) -> TokensArgs:
+    """Raises `UsageError`; ``--help`` prints and raises SystemExit(0)."""
+    from inspector.budget.breakdown import parse_window
+
+    ours, target = split_argv(argv, _OPTIONS)
+    ns = _parser().parse_args(ours)
+    conn = target_args(ns, target)
+    require_one_server(
+        conn,
+        ns.tools_file,
+        none="a command, --server-url URL, --config FILE, --demo or --tools-file",
+        many="a command, --server-url, --config, --demo or --tools-file",
+    )
+    try:
+        window = parse_window(ns.window)
+    except ValueError as exc:
+        raise UsageError(f"--window: {exc}") from None
+    args = TokensArgs(
+        conn=conn,
+        tools_file=ns.tools_file,
+        encoding=ns.encoding,
+        shapes=("mcp", "openai", "anthropic") if ns.shape == "all" else (ns.shape,),
+        format=ns.format,
+        window=window,
+        window_label=ns.window,
+        max_tokens=ns.max_tokens,
+        save=ns.save,
+        baseline=ns.baseline,
+        max_description_tokens=ns.max_description_tokens,
+        max_tools=ns.max_tools,
+        lints=not ns.no_lints,
+    )
+    if ns.max_growth is not None:
+        if not ns.baseline:
+            raise UsageError("--max-growth needs --baseline FILE")
+        args.max_growth = _percent(ns.max_growth)
+    if args.max_tokens is not None and args.max_tokens < 0:
+        raise UsageError("--max-tokens must be 0 or more")
+    return args
+
+
+def _percent(text: str) -> float:
+    raw = text.strip().rstrip("%").strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"--max-growth expects a percentage such as 10% or 2.5, got {text!r}") from None
+    if value < 0:
+        raise UsageError("--max-growth must be 0% or more")
+    return value / 100

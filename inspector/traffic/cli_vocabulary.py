@@ -1,0 +1,78 @@
+"""The words of ``mcp-lens --cli``: its methods, its options and what each method needs. Pure data.
+
+Shared by the parser (`inspector.cli.args`) and "copy as command" (`inspector.traffic.commands`, used by
+the traffic log, the call history and the Resources/Prompts tabs), so a command the app copies is one the
+CLI parses. It lives here, below the CLI, so the app and the core can use it without importing the CLI;
+it imports nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+PROGRAM = ("mcp-lens", "--cli")
+
+TOOL_METHODS = ("initialize", "tools/list", "tools/call", "ping")
+RESOURCE_PROMPT_METHODS = (
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "prompts/list",
+    "prompts/get",
+    "logging/setLevel",
+)
+METHODS = (*TOOL_METHODS, *RESOURCE_PROMPT_METHODS)
+FORMATS = ("json", "text")
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+# method → (the `CliArgs` field, the option) it cannot run without
+REQUIRED: dict[str, tuple[str, str]] = {
+    "tools/call": ("tool_name", "--tool-name"),
+    "resources/read": ("uri", "--uri"),
+    "prompts/get": ("prompt_name", "--prompt-name"),
+    "logging/setLevel": ("log_level", "--log-level"),
+}
+
+# The options that say which server and how to reach it (shared with `mcp-lens tokens`) → takes a value.
+TARGET_OPTIONS: dict[str, bool] = {
+    "--help": False,
+    "-h": False,
+    "--demo": False,
+    "--server-url": True,
+    "--transport": True,
+    "--config": True,
+    "--server": True,
+    "-e": True,
+    "--env": True,
+    "--cwd": True,
+    "--header": True,
+    "--input": True,
+    "--connect-timeout": True,
+    "--request-timeout": True,
+    "--stored-auth-only": False,
+}
+
+# Every option of `mcp-lens --cli` → takes a value. Words not in here belong to the server command.
+OPTIONS: dict[str, bool] = {
+    **TARGET_OPTIONS,
+    "--cli": False,
+    "--method": True,
+    "--tool-name": True,
+    "--tool-arg": True,
+    "--tool-args-json": True,
+    "--format": True,
+    "--max-timeout": True,
+    "--record": True,
+    "--uri": True,
+    "--prompt-name": True,
+    "--prompt-args": True,  # then more KEY=VALUE words, as the official CLI takes them
+    "--log-level": True,
+}
+MULTI_VALUE = "--prompt-args"  # the one option that takes several KEY=VALUE words
+
+_PAIR = re.compile(r"^[^-=\s][^=\s]*=")
+
+
+def is_pair(word: str) -> bool:
+    """A `KEY=VALUE` word (what `--prompt-args` takes several of)."""
+    return bool(_PAIR.match(word))
