@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -10,6 +11,28 @@ import pytest
 from lens_support import DEMO, EVERYTHING, HOSTILE, REPO, free_port, serve
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(scope="session")
+def qasync_session_loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
+    """One qasync loop over the test QApplication for the whole run (see `qloop`)."""
+    from lens_support import qasync_loop
+
+    yield from qasync_loop(qapp)
+
+
+@pytest.fixture
+def qloop(qasync_session_loop: asyncio.AbstractEventLoop) -> Iterator[asyncio.AbstractEventLoop]:
+    """The qasync loop, marked running for this test only: qtbot's event processing drives its
+    callbacks, and the tests after it (in any order) can still call `asyncio.run`."""
+    loop = qasync_session_loop
+    asyncio.set_event_loop(loop)
+    asyncio.events._set_running_loop(loop)
+    loop._QEventLoop__is_running = True  # type: ignore[attr-defined]
+    yield loop
+    loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
+    asyncio.events._set_running_loop(None)
+    asyncio.set_event_loop(None)
 
 
 @pytest.fixture(scope="session")

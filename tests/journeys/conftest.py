@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-
-@pytest.fixture(scope="package")
-def qloop(qapp) -> Iterator[object]:
-    from lens_support import qasync_loop
-
-    yield from qasync_loop(qapp)
 
 
 @pytest.fixture

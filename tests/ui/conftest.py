@@ -1,25 +1,16 @@
-"""Qt + asyncio for the UI tests: one qasync loop over the test QApplication, for this package only.
+"""The UI tests' fixtures: isolated settings and the real main window.
 
-Pattern from DESIGN.md: the loop is created with ``already_running=True`` so qtbot's event
-processing drives asyncio callbacks. It is never stopped with ``loop.stop()`` (that would quit the
-QApplication and make every later ``waitUntil`` return at once): at the end it is marked not
-running and closed, so tests outside this package can use ``asyncio.run`` again.
+Qt + asyncio comes from tests/conftest.py's `qloop`: one qasync loop for the run (created with
+``already_running=True``, never stopped with ``loop.stop()``), marked running only during the tests that
+ask for it, so every other test can use ``asyncio.run`` whatever the order.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-
-@pytest.fixture(scope="package")
-def qloop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
-    from lens_support import qasync_loop
-
-    yield from qasync_loop(qapp)
 
 
 @pytest.fixture
