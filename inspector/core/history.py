@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import shlex
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.calls import RequestHandle
 from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout
-from inspector.traffic.commands import cli_words
 
 PENDING, OK, TOOL_ERROR, PROTOCOL_ERROR, TIMEOUT, CANCELLED, FAILED = (
     "running",
@@ -60,9 +58,3 @@ class CallRecord:
     @property
     def done(self) -> bool:
         return self.outcome != PENDING
-
-
-def cli_command(target: list[str] | None, tool: str, arguments: dict[str, Any]) -> str | None:
-    """`mcp-lens --cli` command line that repeats a call, or None without a known target."""
-    words = cli_words(target or [], "tools/call", {"name": tool, "arguments": arguments})
-    return shlex.join(words) if words else None

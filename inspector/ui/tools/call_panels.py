@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.history import CallRecord, cli_command
+from inspector.core.history import CallRecord
+from inspector.traffic.commands import cli_line
 from inspector.ui.tools.form.common import plain_label
 
 
@@ -188,7 +189,7 @@ class HistoryView(QWidget):
         record = self.selected()
         if record is None:
             return None
-        text = cli_command(self.cli_target, record.tool, record.arguments)
+        text = cli_line(self.cli_target, "tools/call", {"name": record.tool, "arguments": record.arguments})
         if text is not None:
             QGuiApplication.clipboard().setText(text)
         return text
