@@ -1,8 +1,14 @@
-"""The main window: servers on the left, tabs in the middle, traffic / output / notifications below."""
+"""The main window: servers on the left, tabs in the middle, traffic / output / notifications below.
+
+Its panels come from one list (`MainWindow.panels`): each is built with what it needs (the session,
+the settings, the profiles, the traffic store) and placed in its area; the window then connects them.
+No panel reaches into the window.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +31,16 @@ from inspector.core.errors import LensError
 from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
 from inspector.ui.about import show_about
-from inspector.ui.auth.panel import install_auth_tab
-from inspector.ui.budget import install_budget_tab
-from inspector.ui.client_requests.handlers import install_client_requests
-from inspector.ui.listings.resources_prompts import install_log_level, install_resource_prompt_tabs
+from inspector.ui.auth.panel import AuthPanel
+from inspector.ui.budget import budget_menu, budget_panel
+from inspector.ui.client_requests.handlers import ClientRequests
+from inspector.ui.listings.prompts_tab import PromptsTab
+from inspector.ui.listings.resources_tab import ResourcesTab
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.status_panel import StatusPanel, ping_text
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tools.workbench import ToolWorkbench
+from inspector.ui.traffic.log_level import LogLevelControl
 from inspector.ui.traffic.output_panes import NotificationsPane, ServerOutputPane
 from inspector.ui.traffic.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.traffic.view import TrafficView
@@ -41,6 +49,15 @@ from inspector.ui.traffic.viewer_window import ViewerWindow
 # The bottom dock's first height in the 1280×860 first window: a dozen whole traffic rows beside a detail
 # pane of a dozen lines; the workbench keeps the rest.
 FIRST_RUN_DOCK_HEIGHT = 340
+
+SIDEBAR, TABS, BOTTOM = "sidebar", "tabs", "bottom"  # under the server list, the middle, the bottom dock
+
+
+@dataclass(frozen=True)
+class Panel:
+    area: str  # SIDEBAR, TABS or BOTTOM
+    title: str
+    widget: QWidget
 
 
 class MainWindow(QMainWindow):
@@ -60,18 +77,59 @@ class MainWindow(QMainWindow):
         self.store = TrafficStore()
         self.session = SessionController(self.store, self)
         self.viewers: list[ViewerWindow] = []
-
         self.servers = ServersPanel(profiles, demo)
+        self.panels = self._build_panels(profiles)
+        self._lay_out()
+        self._build_menus()
+        self._connect_panels()
+        self._restore()
+
+    # -- panels ------------------------------------------------------------------------------
+    def _build_panels(self, profiles: ProfileStore) -> list[Panel]:
+        """Every panel, built with what it needs, in the order of its area's tabs."""
+        session, settings, store = self.session, self.settings, self.store
         self.status_panel = StatusPanel()
+        self.client_requests = ClientRequests(session, self.servers, settings, self)  # sampling, elicitation, roots
+        self.workbench = ToolWorkbench(session, settings)
+        self.resources_tab = ResourcesTab(session, settings)
+        self.prompts_tab = PromptsTab(session, settings)
+        self.traffic = TrafficView(store)
+        self.output = ServerOutputPane(store)
+        self.notifications = NotificationsPane(store)
+        self.log_level = LogLevelControl(session)  # logging/setLevel, in the Notifications pane's bar
+        self.budget = budget_panel(session, settings, self.servers.profiles)
+        self.auth_panel = AuthPanel(session, store, profiles)  # OAuth for HTTP servers
+        return [
+            Panel(SIDEBAR, "Server", self.status_panel),
+            Panel(SIDEBAR, "Roots", self.client_requests.roots_panel),
+            Panel(TABS, "Tools", self.workbench),
+            Panel(TABS, "Resources", self.resources_tab),
+            Panel(TABS, "Prompts", self.prompts_tab),
+            Panel(TABS, "Budget", self.budget),
+            Panel(TABS, "Auth", self.auth_panel),
+            Panel(BOTTOM, "Traffic", self.traffic),
+            Panel(BOTTOM, "Server output", self.output),
+            Panel(BOTTOM, "Notifications", self.notifications),
+        ]
+
+    def _lay_out(self) -> None:
+        self.sidebar = QTabWidget()
+        self.sidebar.setObjectName("sidebarTabs")
+        self.sidebar.setDocumentMode(True)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("centralTabs")
+        self.bottom = QTabWidget()
+        self.bottom.setObjectName("bottomTabs")
+        areas = {SIDEBAR: self.sidebar, TABS: self.tabs, BOTTOM: self.bottom}
+        for panel in self.panels:
+            areas[panel.area].addTab(panel.widget, panel.title)
+        bar = self.notifications.bar
+        bar.insertWidget(bar.count() - 1, self.log_level)  # before its Clear button
+
         self.left = QSplitter(Qt.Orientation.Vertical)
         self.left.setObjectName("leftSplitter")
         self.left.addWidget(self.servers)
-        self.left.addWidget(self.status_panel)
-        self.tabs = QTabWidget()
-        self.tabs.setObjectName("centralTabs")
-        self.workbench = ToolWorkbench(self.session, settings)
-        self.tabs.addTab(self.workbench, "Tools")
-        install_resource_prompt_tabs(self)  # Resources and Prompts tabs at index 1 and 2
+        self.left.addWidget(self.sidebar)
         self.main_split = QSplitter()
         self.main_split.setObjectName("mainSplitter")
         self.main_split.addWidget(self.left)
@@ -79,17 +137,6 @@ class MainWindow(QMainWindow):
         self.main_split.setStretchFactor(1, 1)
         self.main_split.setSizes([300, 900])
         self.setCentralWidget(self.main_split)
-        self.client_requests = install_client_requests(self)  # sampling/elicitation dialogs, Roots panel
-
-        self.traffic = TrafficView(self.store)
-        self.output = ServerOutputPane(self.store)
-        self.notifications = NotificationsPane(self.store)
-        self.bottom = QTabWidget()
-        self.bottom.setObjectName("bottomTabs")
-        self.bottom.addTab(self.traffic, "Traffic")
-        self.bottom.addTab(self.output, "Server output")
-        self.bottom.addTab(self.notifications, "Notifications")
-        install_log_level(self)  # logging/setLevel combo in the Notifications pane
         self.dock = QDockWidget("Traffic, output and notifications", self)
         self.dock.setObjectName("bottomDock")
         self.dock.setWidget(self.bottom)
@@ -99,16 +146,33 @@ class MainWindow(QMainWindow):
         self.state_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addWidget(self.state_label, 1)
 
-        self._build_menus()
-        install_budget_tab(self)  # Budget tab after Tools/Resources/Prompts, and its menu
-        install_auth_tab(self)  # Auth tab last (OAuth for HTTP servers); gives the session its providers
+    def _connect_panels(self) -> None:
+        """What one panel does for another, and what the window shows of them."""
+        session, requests = self.session, self.client_requests
+        session.handlers = requests.handlers()
+        requests.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        roots = self.sidebar.indexOf(requests.roots_panel)
+        requests.rootsCounted.connect(lambda count: self.sidebar.setTabText(roots, f"Roots ({count})"))
+        selected = self.servers.selected_profile()
+        requests.show_profile(selected if selected is not None else self.servers.demo)
+        self.prompts_tab.view.readResourceRequested.connect(self._read_in_resources)
+        for tab in (self.resources_tab, self.prompts_tab):
+            tab.cli_target = lambda: self.workbench.history.cli_target  # set on each connect
+        session.auth_for = self.auth_panel.provider_for
+        session.stateChanged.connect(self.auth_panel.on_state)
+        self.auth_panel.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.auth_panel.wantsAttention.connect(lambda: self.tabs.setCurrentWidget(self.auth_panel))
         self.servers.connectRequested.connect(self.connect_profile)
-        self.session.stateChanged.connect(self._on_state)
-        self.session.connected.connect(self.status_panel.show_connection)
-        self.session.requestFinished.connect(self._on_request_finished)
-        self.session.pingFinished.connect(lambda outcome: self.statusBar().showMessage(ping_text(outcome), 10000))
+        session.stateChanged.connect(self._on_state)
+        session.connected.connect(self.status_panel.show_connection)
+        session.requestFinished.connect(self._on_request_finished)
+        session.pingFinished.connect(lambda outcome: self.statusBar().showMessage(ping_text(outcome), 10000))
         self.traffic.resendRequested.connect(self._resend)
-        self._restore()
+
+    def _read_in_resources(self, uri: str) -> None:
+        """A resource link in a prompt message: read it in the Resources tab."""
+        self.tabs.setCurrentWidget(self.resources_tab)
+        self.resources_tab.read(uri)
 
     # -- menus and shortcuts -----------------------------------------------------------------
     def _action(self, menu: Any, text: str, slot: Any, shortcut: QKeySequence | str | None = None) -> QAction:
@@ -136,6 +200,8 @@ class MainWindow(QMainWindow):
         view.addAction(self.dock.toggleViewAction())
         for index, name in enumerate(("Traffic", "Server output", "Notifications")):
             self._action(view, name, lambda _=False, i=index: self._show_bottom(i), f"Alt+{index + 1}")
+        if (budget := budget_menu(self.budget, self, lambda: self.tabs.setCurrentWidget(self.budget))) is not None:
+            bar.addMenu(budget)
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&About MCP Lens", lambda: show_about(self))
 

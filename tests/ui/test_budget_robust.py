@@ -7,7 +7,7 @@ import sys
 from budget_ui_support import show_budget, wait_report
 from PySide6.QtCore import Qt
 
-from inspector.ui.budget import install_budget_tab
+from inspector.ui.budget import budget_menu, budget_panel
 from inspector.ui.main_window import MainWindow
 
 ODD_TOOLS = [
@@ -69,10 +69,9 @@ def test_double_click_opens_the_tool_in_the_lab(qtbot, window: MainWindow) -> No
 
 
 def test_a_broken_install_gets_an_explaining_tab(qtbot, window: MainWindow, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "inspector.ui.budget.install", None)  # makes the import fail
-    count = window.tabs.count()
-    widget = install_budget_tab(window)
-    assert window.tabs.count() == count + 1
+    monkeypatch.setitem(sys.modules, "inspector.ui.budget.pane", None)  # makes the import fail
+    widget = budget_panel(window.session, window.settings, window.servers.profiles)
+    assert budget_menu(widget, window, lambda: None) is None, "no Budget menu for it"
     label = widget.findChildren(type(window.state_label))[0]
     assert label.textFormat() == Qt.TextFormat.PlainText
     assert label.text().startswith("The token budget is unavailable")

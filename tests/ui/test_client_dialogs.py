@@ -6,12 +6,12 @@ import base64
 import json
 from pathlib import Path
 
-from inspector.ui.client_requests.elicitation_dialog import ElicitationDialog
 from ui_support import connect, dark_palette, screenshot
 
 from inspector.core.history import OK, TOOL_ERROR
 from inspector.demo import media
 from inspector.traffic.entry import Direction, Kind
+from inspector.ui.client_requests.elicitation_dialog import ElicitationDialog
 from inspector.ui.client_requests.request_dialog import WITHDRAWN
 from inspector.ui.client_requests.sampling_dialog import SamplingDialog
 from inspector.ui.main_window import MainWindow
@@ -214,8 +214,8 @@ def test_a_tool_reads_the_roots_we_set(qtbot, window: MainWindow, tmp_path: Path
     record = window.workbench.call_current()
     qtbot.waitUntil(lambda: record.done, timeout=20000)
     assert [r["uri"] for r in record.result["structuredContent"]["roots"]] == [first.as_uri(), "file:///srv/data"]
-    window.client_requests.sidebar_tabs.setCurrentWidget(panel)
-    assert window.client_requests.sidebar_tabs.tabText(1) == "Roots (2)"
+    window.sidebar.setCurrentWidget(panel)
+    assert window.sidebar.tabText(1) == "Roots (2)"
     window.left.setPalette(dark_palette())
     qtbot.wait(100)
     screenshot(window.left, "roots.png")

@@ -29,7 +29,7 @@ def test_connect_and_see_traffic(qtbot, window: MainWindow) -> None:
     qtbot.waitUntil(lambda: any(e.method == "tools/list" and e.kind is Kind.RESPONSE for e in rows(window)))
     methods = [e.method for e in rows(window) if e.direction is Direction.OUT]
     assert methods[:3] == ["initialize", "notifications/initialized", "tools/list"]
-    assert window.status_panel.protocol.text() == window.session.connection.protocol_version
+    assert window.status_panel.protocol.text() == window.session.protocol_version
     assert "mcp-lens-demo" in window.status_panel.server.text()
     assert window.servers.state("Demo server") == "connected"
     qtbot.wait(300)

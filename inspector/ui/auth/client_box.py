@@ -7,21 +7,26 @@ The secret is saved with the profile (whose file is then written 0600) and never
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from inspector.config.profile import ProfileError, ServerProfile
+from inspector.config.store import ProfileStore
 
 
 class ClientBox(QGroupBox):
     """Edits `oauth_client_id`, `oauth_client_secret` and `oauth_scopes` of the shown profile."""
 
-    def __init__(self, window: Any, on_saved: Callable[[ServerProfile], None], parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        profiles: ProfileStore | None,
+        on_saved: Callable[[ServerProfile], None],
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__("OAuth client (optional: leave empty to register dynamically)", parent)
         self.setObjectName("authClientBox")
-        self.window_ = window
+        self.profiles = profiles  # the saved servers, where a saved profile's client settings are written
         self.on_saved = on_saved
         self.profile: ServerProfile | None = None
         form = QFormLayout(self)
@@ -62,8 +67,7 @@ class ClientBox(QGroupBox):
         self.on_saved(profile)
 
     def _persist(self, profile: ServerProfile) -> str:
-        servers = getattr(self.window_, "servers", None)
-        store = getattr(servers, "store", None)
+        store = self.profiles
         if store is None or profile.name not in store:
             return "used for this session (the profile is not in the saved list)"
         try:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -42,9 +42,9 @@ from inspector.ui.widgets.tooltips import plain_tooltip
 if TYPE_CHECKING:  # the auth modules import the SDK (~0.7 s): only once an HTTP server needs OAuth
     from inspector.auth.signin import ServerAuth
     from inspector.auth.storage import Backend
-
-if TYPE_CHECKING:
-    from inspector.ui.main_window import MainWindow
+    from inspector.config.store import ProfileStore
+    from inspector.traffic.store import TrafficStore
+    from inspector.ui.session import SessionController
 
 STEP_TITLES = {
     "discovery": "Discovery",
@@ -71,14 +71,25 @@ def _server_auth(profile: ServerProfile, backend: Backend, log: Any) -> ServerAu
 
 
 class AuthPanel(QWidget):
-    """The Auth tab. `provider_for` is what `SessionController.auth_for` calls."""
+    """The Auth tab. `provider_for` is what the session's `auth_for` calls; `on_state` follows its state.
+    `statusMessage` carries a line for the status bar, `wantsAttention` asks to bring the tab forward."""
 
-    def __init__(self, window: Any, *, backend: Callable[[], Backend] | None = None) -> None:
+    statusMessage = Signal(str)
+    wantsAttention = Signal()
+
+    def __init__(
+        self,
+        session: SessionController,
+        store: TrafficStore,
+        profiles: ProfileStore | None,
+        *,
+        backend: Callable[[], Backend] | None = None,
+    ) -> None:
         super().__init__()
         self.setObjectName("authPanel")
-        self.window_ = window
-        self.session = window.session
-        self.store = window.store
+        self.session = session
+        self.store = store
+        self.profiles = profiles
         self._backend_factory = backend or _open_backend
         self._backend: Backend | None = None
         self.auths: dict[str, ServerAuth] = {}
@@ -133,7 +144,7 @@ class AuthPanel(QWidget):
         self.refresh_button.clicked.connect(lambda: self.start(self.refresh_token()))
         self.cancel_button.clicked.connect(self.cancel)
         self.show_token_button.toggled.connect(self._show_token)
-        self.client_box = ClientBox(self.window_, self._client_saved)
+        self.client_box = ClientBox(self.profiles, self._client_saved)
         self.client_box.setVisible(False)
         self.client_button.toggled.connect(self.client_box.setVisible)
         layout.addWidget(self.client_box)
@@ -384,16 +395,12 @@ class AuthPanel(QWidget):
             return
         self._auto_tried.add(auth.server_url)
         self._status("This server needs a sign-in: see the Auth tab")
-        tabs = getattr(self.window_, "tabs", None)
-        if tabs is not None:
-            tabs.setCurrentWidget(self)
+        self.wantsAttention.emit()
         if self.busy is None:
             self.start(self.sign_in())
 
     def _status(self, text: str) -> None:
-        bar = getattr(self.window_, "statusBar", None)
-        if bar is not None:
-            bar().showMessage(text, 10000)
+        self.statusMessage.emit(text)
 
 
 def _duration(seconds: float) -> str:
@@ -403,13 +410,3 @@ def _duration(seconds: float) -> str:
     if seconds >= 60:
         return f"{seconds // 60} min"
     return f"{seconds} s"
-
-
-def install_auth_tab(window: MainWindow) -> AuthPanel:
-    """Add the Auth tab (last) and give the session its OAuth providers."""
-    panel = AuthPanel(window)
-    window.tabs.addTab(panel, "Auth")
-    window.session.auth_for = panel.provider_for
-    window.session.stateChanged.connect(panel.on_state)
-    window.auth_panel = panel
-    return panel

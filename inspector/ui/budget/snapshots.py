@@ -38,9 +38,9 @@ class SnapshotActions:
         self.tell = tell  # replaceable, so tests can read the message instead of a modal box
 
     def current_snapshot(self) -> Snapshot:
-        conn = self.pane.session.connection
-        meta = {"serverInfo": conn.server_info, "protocolVersion": conn.protocol_version} if conn else {}
-        source = profile_source(self.pane.session.profile)
+        session = self.pane.session
+        meta = {"serverInfo": session.server_info, "protocolVersion": session.protocol_version} if session.live else {}
+        source = profile_source(session.profile)
         return Snapshot.now(self.pane.server, list(self.pane.tools), source, **meta)
 
     def _folder(self) -> str:

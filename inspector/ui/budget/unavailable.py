@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 
-def unavailable_tab(window: Any, error: BaseException) -> QWidget:
+def unavailable_tab(error: BaseException) -> QWidget:
     widget = QWidget()
     label = QLabel(f"The token budget is unavailable: {error}\nReinstall MCP Lens, or report this as a bug.")
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     QVBoxLayout(widget).addWidget(label)
-    window.tabs.addTab(widget, "Budget")
     return widget

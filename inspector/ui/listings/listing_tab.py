@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
-from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.session import SessionController
 from inspector.ui.widgets.async_tasks import TaskSet
 
 
@@ -44,15 +44,16 @@ class ListingTab(QWidget):
         raise NotImplementedError
 
     @property
-    def conn(self) -> Any:
-        return self.session.connection if self.session.state == CONNECTED else None
+    def requester(self) -> SessionController | None:
+        """The session to send on while it is connected (the core operations take it), else None."""
+        return self.session if self.session.live else None
 
     def refresh(self) -> None:
         raise NotImplementedError
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if self.stale and self.conn is not None:
+        if self.stale and self.requester is not None:
             self.refresh()
 
     def list_changed(self) -> None:
@@ -62,8 +63,8 @@ class ListingTab(QWidget):
             self.refresh()
 
     def begin_listing(self) -> Any:
-        """The connection to list on, with the status saying so; None (and why) when there is nothing to list."""
-        conn = self.conn
+        """The session to list on, with the status saying so; None (and why) when there is nothing to list."""
+        conn = self.requester
         if conn is None:
             return None
         self.stale = False

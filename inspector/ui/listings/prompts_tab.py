@@ -120,7 +120,7 @@ class PromptsTab(ListingTab):
         self.tasks.start(prompts.list_prompts(conn, on_page=self._page_listed), self._listed)
 
     def _listed(self, outcome: Any) -> None:
-        self.refresh_button.setEnabled(self.conn is not None)
+        self.refresh_button.setEnabled(self.requester is not None)
         if isinstance(outcome, BaseException):
             self.prompts.set_items([], _prompt_row)
             self.prompts.set_status(error_text(outcome))
@@ -162,7 +162,7 @@ class PromptsTab(ListingTab):
         self.form.setObjectName("promptForm")
         self.form.setMinimumHeight(min(110 + 70 * len(arguments), 300))
         self.form_box.addWidget(self.form, 1)
-        conn = self.conn
+        conn = self.requester
         if arguments and conn is not None and prompts.supports_completion(conn.capabilities):
             ref = prompts.prompt_ref(name)
 
@@ -173,7 +173,7 @@ class PromptsTab(ListingTab):
         self._update_actions()
 
     def _update_actions(self) -> None:
-        self.get_button.setEnabled(self.conn is not None and self.prompt is not None)
+        self.get_button.setEnabled(self.requester is not None and self.prompt is not None)
         self.copy_cli_button.setEnabled(self.prompt is not None)
 
     def cli_command(self) -> str | None:
@@ -192,7 +192,7 @@ class PromptsTab(ListingTab):
             self.list_status.setText("No command: the target is unknown or an argument is not a string")
 
     def get_current(self) -> None:
-        conn = self.conn
+        conn = self.requester
         if conn is None or self.prompt is None or self.form is None:
             return
         arguments = self.form.arguments()
@@ -222,11 +222,3 @@ class PromptsTab(ListingTab):
             self.view.show_failure(outcome)
         else:
             self.view.show_prompt(outcome)
-
-
-def install_prompts_tab(window: Any) -> PromptsTab:
-    """Add the Prompts tab right after Resources (index 2)."""
-    tab = PromptsTab(window.session, window.settings)
-    window.prompts_tab = tab
-    window.tabs.insertTab(2, tab, "Prompts")
-    return tab

@@ -202,7 +202,7 @@ class ResourcesTab(ListingTab):
         self._pending -= 1
         if self._pending <= 0:
             self.listings += 1
-            self.refresh_button.setEnabled(self.conn is not None)
+            self.refresh_button.setEnabled(self.requester is not None)
             self.list_status.setText(f"listed at {time.strftime('%H:%M:%S')}")
 
     def _filter_changed(self, text: str) -> None:
@@ -264,7 +264,7 @@ class ResourcesTab(ListingTab):
         self.form.setMinimumHeight(min(110 + 70 * len(schema["properties"]), 300))
         self.form.changed.connect(self._update_expanded)
         self.form_box.addWidget(self.form, 1)
-        conn = self.conn
+        conn = self.requester
         if conn is not None and prompts.supports_completion(conn.capabilities):
             ref = prompts.template_ref(template)
 
@@ -299,7 +299,7 @@ class ResourcesTab(ListingTab):
         return self._expand()[0]
 
     def _update_actions(self) -> None:
-        conn = self.conn
+        conn = self.requester
         uri = self.target_uri()
         self.read_button.setEnabled(conn is not None and bool(uri))
         can_subscribe = conn is not None and resources.supports(conn.capabilities, "subscribe")
@@ -339,7 +339,7 @@ class ResourcesTab(ListingTab):
             self.read(uri)
 
     def read(self, uri: str, *, reason: str = "") -> None:
-        conn = self.conn
+        conn = self.requester
         if conn is None:
             return
         self._reads += 1
@@ -362,7 +362,7 @@ class ResourcesTab(ListingTab):
             self.view.show_read(outcome, reason=reason)
 
     def _subscribe_clicked(self, checked: bool) -> None:
-        uri, conn = self.target_uri(), self.conn
+        uri, conn = self.target_uri(), self.requester
         if not uri or conn is None:
             self._update_actions()
             return
@@ -394,11 +394,3 @@ def _short(value: Any) -> str:
 
 def settings_bool(settings: QSettings, key: str, default: bool) -> bool:
     return bool(settings.value(key, default, type=bool))
-
-
-def install_resources_tab(window: Any) -> ResourcesTab:
-    """Add the Resources tab right after Tools (index 1)."""
-    tab = ResourcesTab(window.session, window.settings)
-    window.resources_tab = tab
-    window.tabs.insertTab(1, tab, "Resources")
-    return tab

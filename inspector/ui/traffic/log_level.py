@@ -41,8 +41,7 @@ class LogLevelControl(QWidget):
         self._on_state(session.state, "")
 
     def _on_state(self, state: str, _detail: str) -> None:
-        conn = session_conn(self.session)
-        supported = conn is not None and prompts.supports_logging(conn.capabilities)
+        supported = self.session.live and prompts.supports_logging(self.session.capabilities)
         if state == CONNECTED or state == "connecting":
             self.applied = None
             self.combo.setCurrentIndex(0)
@@ -61,12 +60,11 @@ class LogLevelControl(QWidget):
             self._chosen(index)
 
     def _chosen(self, index: int) -> None:
-        conn = session_conn(self.session)
-        if index <= 0 or conn is None:
+        if index <= 0 or not self.session.live:
             return
         level = self.combo.itemText(index)
         self.status.setText("…")
-        self.tasks.start(prompts.set_log_level(conn, level), lambda outcome: self._done(level, outcome))
+        self.tasks.start(prompts.set_log_level(self.session, level), lambda outcome: self._done(level, outcome))
 
     def _done(self, level: str, outcome: Any) -> None:
         if isinstance(outcome, BaseException):
@@ -78,16 +76,3 @@ class LogLevelControl(QWidget):
         self.applied = level
         self.status.setText("✓")
         self.status.setToolTip(f"The server accepted level {level}")
-
-
-def session_conn(session: SessionController) -> Any:
-    return session.connection if session.state == CONNECTED else None
-
-
-def install_log_level(window: Any) -> LogLevelControl:
-    """Put the control into the Notifications pane's bar, before its Clear button."""
-    control = LogLevelControl(window.session)
-    bar = window.notifications.bar
-    bar.insertWidget(bar.count() - 1, control)
-    window.log_level = control
-    return control
