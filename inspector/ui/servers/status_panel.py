@@ -70,6 +70,8 @@ class StatusPanel(QWidget):
             self.show_connection(None)
 
     def show_connection(self, conn: Any) -> None:
+        """What `conn` negotiated (the session, once connected: server_info, protocol_version, capabilities,
+        instructions); None clears the fields."""
         if conn is None:
             for label in (self.server, self.protocol, self.capabilities):
                 label.setText("—")
