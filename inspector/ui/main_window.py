@@ -93,7 +93,7 @@ class MainWindow(QMainWindow):
         self.workbench = ToolWorkbench(session, settings)
         self.resources_tab = ResourcesTab(session, settings)
         self.prompts_tab = PromptsTab(session, settings)
-        self.traffic = TrafficView(store)
+        self.traffic = TrafficView(store, find_key=False)  # the window's View › Find in traffic owns Ctrl+F
         self.output = ServerOutputPane(store)
         self.notifications = NotificationsPane(store)
         self.log_level = LogLevelControl(session)  # logging/setLevel, in the Notifications pane's bar
@@ -200,6 +200,7 @@ class MainWindow(QMainWindow):
         view.addAction(self.dock.toggleViewAction())
         for index, name in enumerate(("Traffic", "Server output", "Notifications")):
             self._action(view, name, lambda _=False, i=index: self._show_bottom(i), f"Alt+{index + 1}")
+        self._action(view, "&Find in traffic", self._find_in_traffic, QKeySequence.StandardKey.Find)
         if (budget := budget_menu(self.budget, self, lambda: self.tabs.setCurrentWidget(self.budget))) is not None:
             bar.addMenu(budget)
         help_menu = bar.addMenu("&Help")
@@ -208,6 +209,11 @@ class MainWindow(QMainWindow):
     def _show_bottom(self, index: int) -> None:
         self.dock.show()
         self.bottom.setCurrentIndex(index)
+
+    def _find_in_traffic(self) -> None:
+        """Ctrl+F from anywhere in the window: show the traffic log and put the cursor in its filter."""
+        self._show_bottom(0)
+        self.traffic.focus_filter()
 
     # -- connecting --------------------------------------------------------------------------
     def connect_profile(self, profile: ServerProfile) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QDialog,
     QFileDialog,
@@ -372,3 +373,17 @@ def test_export_a_session_and_open_it_read_only(lens, tmp_path: Path) -> None:
     assert "Re-send…" not in names and "Clear" not in names
     viewer.close()
     assert lens.quit() == 0
+
+
+def test_ctrl_f_from_anywhere_in_the_window_goes_to_the_traffic_filter(lens) -> None:
+    """Typing in a tool's form, then Ctrl+F: the keys go to the traffic filter, not into the form."""
+    lens.start()
+    lens.tab("Server output")  # the log is not even the visible bottom tab
+    lens.click_item("Tool list", "Echo (echo)")
+    field = lens.type("message", "hello")
+    lens.key("Ctrl+F", field)
+    filter_edit = lens.find("Traffic filter")
+    lens.wait(filter_edit.hasFocus, what="the filter has the keyboard focus")
+    QTest.keyClicks(QApplication.focusWidget(), "tools/list")
+    assert shown_text(field) == "hello"
+    assert shown_text(filter_edit) == "tools/list"

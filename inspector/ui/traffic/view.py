@@ -49,10 +49,14 @@ class TrafficView(QWidget):
 
     resendRequested = Signal(str, object)  # (method, params) of an edited request to send again
 
-    def __init__(self, store: TrafficStore, parent: QWidget | None = None, *, read_only: bool = False) -> None:
+    def __init__(
+        self, store: TrafficStore, parent: QWidget | None = None, *, read_only: bool = False, find_key: bool = True
+    ) -> None:
+        """`find_key`: Ctrl+F inside the view focuses its filter (off where the window binds Ctrl+F itself)."""
         super().__init__(parent)
         self.store = store
         self.read_only = read_only
+        self.find_key = find_key
         self.model = TrafficModel(store, self)
         self._cli_target: list[str] | None = None
         self._follow = True
@@ -122,7 +126,7 @@ class TrafficView(QWidget):
         self.pair_action = self._action("Jump to pair", self.jump_to_pair, "Ctrl+J")
         self.resend_action = self._action("Re-send…", self.resend_selected)
         self.clear_action = self._action("Clear", self.clear_log, QKeySequence.StandardKey.Delete, "Ctrl+L")
-        self.find_action = self._action("Find", self.focus_filter, "Ctrl+F")
+        self.find_action = self._action("Find", self.focus_filter, *(["Ctrl+F"] if self.find_key else []))
         self.escape_action = self._action("Clear filter", self.clear_filter, "Escape")
         self.cli_action.setToolTip("Copy a command line that repeats this request (set by the connected server)")
         copy = QToolButton(self)
