@@ -227,6 +227,9 @@ class MainWindow(QMainWindow):
         self.servers.select(profile.name)
         self.settings.setValue("session/lastServer", profile.name)
         self.client_requests.show_profile(profile)
+        left = self.session.profile
+        if left is not None and left.name != profile.name:  # one session at a time: the one left is closed
+            self.servers.set_state(left.name, "disconnected")
         self.session.connect_profile(resolved)
 
     def _connect_selected(self) -> None:

@@ -174,3 +174,25 @@ def test_an_unreadable_server_file_leaves_the_list_usable(lens) -> None:
     row = view.sizeHintForRow(0)
     assert view.viewport().height() >= 3 * row, (view.viewport().height(), row)
     assert lens.quit() == 0
+
+
+def test_switching_servers_marks_the_one_left_disconnected(lens) -> None:
+    """Connect to another saved server: the list no longer says the first one is connected."""
+    import sys
+
+    folder = lens.home / SERVERS_FILE.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    other = {"command": sys.executable, "args": ["-m", "inspector.demo"]}
+    (folder / "servers.json").write_text(json.dumps({"mcpServers": {"second demo": other}}))
+    lens.start()
+    servers = lens.find("Servers", QListWidget)
+
+    def announced(name: str) -> str:
+        item = next(servers.item(i) for i in range(servers.count()) if servers.item(i).text() == name)
+        return item.data(Qt.ItemDataRole.AccessibleTextRole)
+
+    assert announced("Demo server") == "Demo server, connected"
+    lens.click_item("Servers", "second demo")
+    lens.click("Connect to the selected server")
+    lens.wait(lambda: announced("second demo") == "second demo, connected", what="the second server connected")
+    assert announced("Demo server") == "Demo server, disconnected"
