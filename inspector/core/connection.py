@@ -29,6 +29,7 @@ from inspector.core.operations import Operations
 from inspector.traffic.store import TrafficStore
 
 CLIENT_INFO = types.Implementation(name="mcp-lens", version=__version__)
+EXIT_GRACE_S = 0.5  # how long a lost stdio connection waits for the process's exit status
 
 
 class Transport(Protocol):
@@ -82,6 +83,7 @@ class Connection(Operations):
         self._established = False
         self._orderly_close = False  # closed because its user was done (not under a failing transport)
         self._stream_error: str | None = None  # the last transport error the SDK handed the session
+        self._exit_wait: asyncio.Future[None] | None = None  # a lost stdio connection waiting for the exit code
         self._active: dict[int, RequestHandle] = {}  # requests waiting for the server, by id()
         self._client_turns = 0  # server-to-client requests being answered right now
 
@@ -164,9 +166,21 @@ class Connection(Operations):
         return self.lost or self._lost_error("the connection ended")
 
     def _stream_ended(self) -> None:
-        """The dispatcher's read loop ended while the connection was up: the server went away."""
-        if self._established and not self.closed:
+        """The dispatcher's read loop ended while the connection was up: the server went away. A
+        process closes its stdout a moment before its exit status exists: wait for it (briefly), so
+        the loss says how the process ended."""
+        if not self._established or self.closed:
+            return
+        wait_exit = getattr(self.transport, "wait_exit", None)
+        if wait_exit is None:
             self._lost_error("connection lost")
+            return
+
+        async def lost_once_exited() -> None:
+            await wait_exit(EXIT_GRACE_S)
+            self._lost_error("connection lost")
+
+        self._exit_wait = asyncio.ensure_future(lost_once_exited())
 
     def _lost_error(self, what: str, cause: str | None = None) -> ConnectFailed:
         """A `ConnectFailed` for the connection having gone away; the first one is kept as `lost`."""

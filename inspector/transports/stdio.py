@@ -49,8 +49,14 @@ class StdioTransport:
 
     @property
     def exit_code(self) -> int | None:
-        """The server process's exit code once it has exited (and the exit is recorded)."""
-        return self.pipes.exit_code
+        """The server process's exit code once it has exited (recorded, or already reapable)."""
+        if self.pipes.exit_code is not None:
+            return self.pipes.exit_code
+        return self.pipes.process.poll() if self.pipes.process is not None else None
+
+    async def wait_exit(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the server process to exit; whether it has."""
+        return self.pipes.process is None or await self.pipes.wait_exit(timeout)
 
     async def wait_closed(self) -> None:
         """Returns when the server has gone (stdout ended); the exit is in the record by then."""
