@@ -17,7 +17,7 @@ from inspector.config.store import ProfileStore
 from inspector.ui.servers.import_dialog import ImportDialog
 from inspector.ui.servers.panel import ServersPanel
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "config" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "config" / "examples"
 CLAUDE_DESKTOP = EXAMPLES / "claude_desktop_config.json"
 CLAUDE_CODE = EXAMPLES / "claude-code" / ".mcp.json"
 CURSOR = EXAMPLES / "cursor" / ".cursor" / "mcp.json"

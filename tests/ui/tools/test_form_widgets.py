@@ -262,7 +262,7 @@ def test_screenshot_of_the_other_widgets(qtbot) -> None:  # type: ignore[no-unty
     assert form.arguments() == args
     form.validate()
     qtbot.wait(100)
-    ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+    ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert form.grab().save(str(ARTIFACTS / "form_widgets.png"))
 

@@ -12,7 +12,7 @@ from inspector.config.store import ProfileStore
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.profile_dialog import ProfileDialog
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "config" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "config" / "examples"
 
 
 def _panel(qtbot, tmp_path: Path) -> ServersPanel:

@@ -9,7 +9,7 @@ from inspector.schema import validate
 from inspector.ui.tools.form.containers import ArrayEditor, UnionEditor
 from inspector.ui.tools.form.special import DateTimeEditor
 
-ARTIFACTS = __import__("pathlib").Path(__file__).resolve().parents[1] / "artifacts"
+ARTIFACTS = __import__("pathlib").Path(__file__).resolve().parents[2] / "artifacts"
 
 
 def fill_meeting(qtbot, form) -> None:  # type: ignore[no-untyped-def]

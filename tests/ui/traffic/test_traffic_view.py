@@ -18,7 +18,7 @@ from inspector.ui.traffic.model import COL_METHOD, COL_STATUS
 from inspector.ui.traffic.view import TrafficView
 from inspector.ui.widgets.json_view import BIG_BYTES, PREVIEW_CHARS, pretty_json_bounded
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 OUT, IN = Direction.OUT, Direction.IN
 IMG = '<img src="file:///etc/passwd">'
 LINK = '<a href="https://x">x</a>'

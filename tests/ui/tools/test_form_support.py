@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit
 from inspector.ui.tools.form import ToolForm
 from inspector.ui.tools.form.row import FieldRow
 
-FIXTURES = Path(__file__).resolve().parents[1] / "schema" / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "schema" / "fixtures"
 MEETING: dict[str, Any] = json.loads((FIXTURES / "demo_schedule_meeting.json").read_text())
 HOSTILE = '<img src="file:///etc/passwd"> <a href="https://x">x</a>'
 

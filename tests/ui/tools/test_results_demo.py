@@ -24,7 +24,7 @@ from inspector.ui.tools.results import (
     UnknownBlockWidget,
 )
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 ARTIFACTS = REPO / "tests" / "artifacts"
 
 
