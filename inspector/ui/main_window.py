@@ -161,6 +161,7 @@ class MainWindow(QMainWindow):
         session.auth_for = self.auth_panel.provider_for
         session.stateChanged.connect(self.auth_panel.on_state)
         self.auth_panel.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.workbench.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.auth_panel.wantsAttention.connect(lambda: self.tabs.setCurrentWidget(self.auth_panel))
         self.servers.connectRequested.connect(self.connect_profile)
         session.stateChanged.connect(self._on_state)

@@ -226,3 +226,19 @@ def test_calls_in_flight_never_squeeze_the_traffic_dock(lens) -> None:
     lens.qtbot.wait(500)
     assert log.height() >= height - 2, (height, log.height())
     assert window.size().height() == 860
+
+
+def test_call_without_a_tool_or_a_connection_says_why(lens) -> None:
+    """Call is disabled until a tool is picked; Ctrl+Enter without one, or after Disconnect, says why."""
+    lens.start()
+    call = lens.find("Call  (Ctrl+Enter)")
+    assert not call.isEnabled()
+    lens.key("Ctrl+Return", lens.find("Tool list"))
+    lens.wait_status(lambda text: "Select a tool to call first" in text)
+    lens.click_item("Tool list", "Echo (echo)")
+    assert call.isEnabled()
+    lens.menu("Server", "Disconnect")
+    lens.wait(lambda: not call.isEnabled(), what="Call disabled once disconnected")
+    lens.key("Ctrl+Return", lens.find("message"))
+    lens.wait_status(lambda text: "Not connected" in text)
+    assert lens.sent("tools/call") == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
+from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDoubleSpinBox,
@@ -38,6 +38,8 @@ TOOL_LIST_SHARE = 0.4  # the tool list widens to show whole names, up to this sh
 
 
 class ToolWorkbench(QWidget):
+    statusMessage = Signal(str)  # why a Call did nothing (no tool selected, not connected)
+
     def __init__(self, session: SessionController, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
@@ -82,7 +84,7 @@ class ToolWorkbench(QWidget):
         self.run_keys = RunKeyFilter(self, self.call_current)  # Ctrl+Enter inside the tab
         session.callUpdated.connect(self._on_call)
         session.toolsChanged.connect(self.set_listing)
-        session.stateChanged.connect(lambda state, _detail: self.call_button.setEnabled(state == CONNECTED))
+        session.stateChanged.connect(self._update_call_button)
         self.history.rerunRequested.connect(self.rerun)
         self.history.editRequested.connect(self.edit)
         self.history.recordSelected.connect(self._show_record)
@@ -163,6 +165,9 @@ class ToolWorkbench(QWidget):
         self.shown_record = None
         self._caption()
 
+    def _update_call_button(self, *_state: object) -> None:
+        self.call_button.setEnabled(self.session.state == CONNECTED and self.row is not None)
+
     def show_tool(self, row: ToolRow | None) -> None:
         """Show a tool's form; a re-listed tool whose schema did not change keeps what was typed."""
         same = self.row is not None and row is not None and self.row.name == row.name
@@ -176,6 +181,7 @@ class ToolWorkbench(QWidget):
             self.form = None
         self.header.show_row(row)
         self._caption()
+        self._update_call_button()
         if row is None:
             self.ask_first.hide()
             return
@@ -193,7 +199,11 @@ class ToolWorkbench(QWidget):
         """Call the selected tool with the form's arguments. With problems (a field that does not parse,
         a missing required field, a schema violation) nothing is sent yet: a question lists them, and the
         call goes ahead only after "Send anyway" (returns None then)."""
-        if self.row is None or self.form is None or self.session.state != CONNECTED:
+        if self.session.state != CONNECTED:
+            self.statusMessage.emit("Not connected: connect to a server (Ctrl+Shift+Enter) or reconnect (Ctrl+R) first")
+            return None
+        if self.row is None or self.form is None:
+            self.statusMessage.emit("Select a tool to call first")
             return None
         if self.question is not None:
             self.question.raise_()
