@@ -8,20 +8,29 @@ from collections.abc import Mapping
 from pathlib import Path
 
 
+def app_data_dir(
+    *, home: Path | None = None, platform: str | None = None, environ: Mapping[str, str] | None = None
+) -> Path:
+    """The per-user application data folder: `$XDG_CONFIG_HOME` (or `~/.config`), `~/Library/Application
+    Support` on macOS, `%APPDATA%` on Windows."""
+    home = Path.home() if home is None else home
+    platform = sys.platform if platform is None else platform
+    environ = os.environ if environ is None else environ
+    if platform == "darwin":
+        return home / "Library" / "Application Support"
+    if platform == "win32":
+        return Path(environ["APPDATA"]) if environ.get("APPDATA") else home / "AppData" / "Roaming"
+    xdg = environ.get("XDG_CONFIG_HOME", "")
+    return Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".config"
+
+
 def client_config_folders(
     *, home: Path | None = None, platform: str | None = None, environ: Mapping[str, str] | None = None
 ) -> list[tuple[str, Path]]:
     """(client, folder) for Claude Desktop, Cursor, VS Code and Claude Code, in that order (existing or not)."""
     home = Path.home() if home is None else home
     platform = sys.platform if platform is None else platform
-    environ = os.environ if environ is None else environ
-    if platform == "darwin":
-        app_data = home / "Library" / "Application Support"
-    elif platform == "win32":
-        app_data = Path(environ["APPDATA"]) if environ.get("APPDATA") else home / "AppData" / "Roaming"
-    else:
-        xdg = environ.get("XDG_CONFIG_HOME", "")
-        app_data = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".config"
+    app_data = app_data_dir(home=home, platform=platform, environ=environ)
     return [
         ("Claude Desktop", app_data / "Claude"),
         ("Cursor", home / ".cursor"),

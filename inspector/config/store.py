@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.config import jsonc
+from inspector.config.locations import app_data_dir
 from inspector.config.profile import ProfileError, ServerProfile
 
 EXTRAS_KEY = "x-mcp-lens"
@@ -35,17 +35,7 @@ def default_path(
     *, environ: Mapping[str, str] | None = None, platform: str | None = None, home: Path | None = None
 ) -> Path:
     """Where the profiles live: XDG config dir, `~/Library/Application Support`, or `%APPDATA%`."""
-    environ = os.environ if environ is None else environ
-    platform = sys.platform if platform is None else platform
-    home = Path.home() if home is None else home
-    if platform == "darwin":
-        base = home / "Library" / "Application Support"
-    elif platform == "win32":
-        base = Path(environ["APPDATA"]) if environ.get("APPDATA") else home / "AppData" / "Roaming"
-    else:
-        xdg = environ.get("XDG_CONFIG_HOME", "")
-        base = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".config"
-    return base / "mcp-lens" / FILE_NAME
+    return app_data_dir(environ=environ, platform=platform, home=home) / "mcp-lens" / FILE_NAME
 
 
 def extras_of(profile: ServerProfile) -> dict[str, Any]:
