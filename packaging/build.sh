@@ -3,6 +3,7 @@
 #
 #   packaging/build.sh                 # everything → dist/
 #   SKIP_SELF_TEST=1 packaging/build.sh
+#   FORCE=1 packaging/build.sh         # rebuild even when dist/ is up to date
 #   PYTHON=/path/to/python packaging/build.sh   # default: .venv/bin/python
 #
 # Outputs (VERSION from inspector.__version__):
@@ -27,7 +28,38 @@ MACHINE="$(uname -m)"
 DIST="$REPO_ROOT/dist"
 WORK="$REPO_ROOT/build"
 ICONS="$WORK/icons"
+TARBALL="$DIST/mcp-lens-$VERSION-linux-$MACHINE.tar.gz"
+DEB="$DIST/mcp-lens_${VERSION}_$ARCH.deb"
+STAMP="$DIST/.built-from"
 started=$SECONDS
+
+# What dist/ is built from: every file the bundle takes (sources, resources, the spec and this script)
+# and the installed Python packages. When dist/ was built from exactly these, it is kept (a warm run);
+# the bundle's self-test runs either way.
+inputs_hash() {
+    {
+        find inspector resources packaging pyproject.toml setup.py -type f -not -path '*/__pycache__/*' -print0 |
+            sort -z | xargs -0 sha256sum
+        "$PY" -m pip freeze --all 2>/dev/null
+    } | sha256sum | cut -d' ' -f1
+}
+
+self_test() {
+    [ "${SKIP_SELF_TEST:-0}" != 1 ] || return 0
+    step "Self-test of the bundle (no Python on PATH, no PYTHONPATH)"
+    env -i HOME="$(mktemp -d)" PATH=/usr/bin:/bin LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen \
+        "$DIST/mcp-lens/mcp-lens" --self-test
+}
+
+INPUTS="$(inputs_hash)"
+if [ "${FORCE:-0}" != 1 ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$INPUTS" ] &&
+    [ -x "$DIST/mcp-lens/mcp-lens" ] && [ -f "$TARBALL" ] && [ -f "$DEB" ]; then
+    step "dist/ is up to date (built from these sources and packages; FORCE=1 rebuilds)"
+    self_test
+    ls -la "$DIST"
+    exit 0
+fi
+rm -f "$STAMP"
 
 step "Icons from the SVG (packaging/make_icons.py)"
 "$PY" packaging/make_icons.py "$ICONS"
@@ -38,14 +70,9 @@ rm -rf "$DIST/mcp-lens"
     packaging/mcp-lens.spec
 info "dist/mcp-lens: $(du -sh "$DIST/mcp-lens" | cut -f1)"
 
-if [ "${SKIP_SELF_TEST:-0}" != 1 ]; then
-    step "Self-test of the bundle (no Python on PATH, no PYTHONPATH)"
-    env -i HOME="$(mktemp -d)" PATH=/usr/bin:/bin LANG=C.UTF-8 QT_QPA_PLATFORM=offscreen \
-        "$DIST/mcp-lens/mcp-lens" --self-test
-fi
+self_test
 
 step "Tarball"
-TARBALL="$DIST/mcp-lens-$VERSION-linux-$MACHINE.tar.gz"
 tar -C "$DIST" -czf "$TARBALL" mcp-lens
 info "$(basename "$TARBALL"): $(du -h "$TARBALL" | cut -f1)"
 
@@ -103,9 +130,9 @@ Description: desktop inspector and debugger for MCP servers
  .
  This package is a self-contained build: it brings its own Python and Qt.
 EOF
-DEB="$DIST/mcp-lens_${VERSION}_$ARCH.deb"
 dpkg-deb --root-owner-group -Zgzip --build "$ROOT" "$DEB" >/dev/null
 info "$(basename "$DEB"): $(du -h "$DEB" | cut -f1), installed size $((INSTALLED_SIZE / 1024)) MB"
 
+echo "$INPUTS" >"$STAMP"
 step "Done in $((SECONDS - started)) s"
 ls -la "$DIST"
