@@ -51,6 +51,7 @@ class BudgetOverview(QWidget):
         header = self.table.horizontalHeader()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setResizeContentsPrecision(0)  # size by the visible rows: 1,000 tools measured each time stall the UI
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(BAR_COLUMN, QHeaderView.ResizeMode.Interactive)
         self.table.setColumnWidth(BAR_COLUMN, max(BAR_WIDTH, header.sectionSizeHint(BAR_COLUMN)))

