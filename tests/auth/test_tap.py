@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx2
 import uvicorn
@@ -22,6 +24,23 @@ from inspector.traffic.store import TrafficStore
 TOKEN = "very-secret-token-" * 20
 
 
+@contextmanager
+def serving(app: Starlette) -> Iterator[int]:
+    """`app` on a loopback port (uvicorn on a thread) for the duration of the block; yields the port."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
 async def _token(_request: Request) -> JSONResponse:
     return JSONResponse({"access_token": TOKEN, "token_type": "Bearer", "expires_in": 60})
 
@@ -33,13 +52,6 @@ async def _refused(_request: Request) -> JSONResponse:
 def test_gzip_token_response_reaches_the_client_once_decoded_and_is_recorded_redacted() -> None:
     app = Starlette(routes=[Route("/token", _token, methods=["POST"])])
     app.add_middleware(GZipMiddleware, minimum_size=10)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
     store, log = TrafficStore(), AuthLog()
 
     async def run() -> httpx2.Response:
@@ -57,11 +69,8 @@ def test_gzip_token_response_reaches_the_client_once_decoded_and_is_recorded_red
             assert unmarked.status_code == 404
             return answer
 
-    try:
+    with serving(app) as port:
         answer = asyncio.run(run())
-    finally:
-        server.should_exit = True
-        thread.join(10)
     assert answer.headers["content-encoding"] == "gzip"
     assert answer.json()["access_token"] == TOKEN
     assert len(store) == 2  # the token request and its answer; the unmarked request went elsewhere
@@ -77,24 +86,14 @@ def test_gzip_token_response_reaches_the_client_once_decoded_and_is_recorded_red
 
 def test_a_refused_token_request_is_flagged_with_its_status() -> None:
     app = Starlette(routes=[Route("/token", _refused, methods=["POST"])])
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
     store = TrafficStore()
 
     async def run() -> None:
         async with httpx2.AsyncClient(transport=OAuthTap(store, AuthLog(), httpx2.AsyncHTTPTransport())) as client:
             await client.post(f"http://127.0.0.1:{port}/token", data={"grant_type": "refresh_token"})
 
-    try:
+    with serving(app) as port:
         asyncio.run(run())
-    finally:
-        server.should_exit = True
-        thread.join(10)
     sent, answer = list(store)
     assert not sent.flagged
     assert answer.flagged and answer.notes == ("OAuth refresh: HTTP 400 Bad Request",)
