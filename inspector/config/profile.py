@@ -92,6 +92,8 @@ class ServerProfile:
     oauth_scopes: str | None = None
     # VS Code `inputs` declarations for the `${input:ID}` references this profile uses (asked for at connect)
     inputs: list[dict[str, Any]] = field(default_factory=list)
+    # The user allowed fetching this server's https icons (remote icon URLs are never fetched otherwise)
+    load_remote_icons: bool = False
 
     def validate(self) -> None:
         """Raise `ProfileError` if the profile cannot be used to connect."""

@@ -50,11 +50,14 @@ def extras_of(profile: ServerProfile) -> dict[str, Any]:
             extras[key] = getattr(profile, attr)
     if profile.inputs:
         extras["inputs"] = [dict(decl) for decl in profile.inputs]
+    if profile.load_remote_icons:
+        extras["loadRemoteIcons"] = True
     return extras
 
 
 def apply_extras(profile: ServerProfile, extras: Any, *, source: str | None = None) -> None:
-    """Copy `secretHeaders`, `roots`, the OAuth settings and `inputs` from an `x-mcp-lens` server record."""
+    """Copy `secretHeaders`, `roots`, the OAuth settings, `inputs` and `loadRemoteIcons` from an `x-mcp-lens`
+    server record."""
     if not isinstance(extras, dict):
         return
     for key, attr in (("secretHeaders", "secret_headers"), ("roots", "roots")):
@@ -78,6 +81,7 @@ def apply_extras(profile: ServerProfile, extras: Any, *, source: str | None = No
             field=f"{EXTRAS_KEY}.inputs",
         )
     profile.inputs = [dict(d) for d in inputs]
+    profile.load_remote_icons = extras.get("loadRemoteIcons") is True
 
 
 class ProfileStore:
