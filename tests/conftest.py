@@ -51,6 +51,23 @@ def demo_http() -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/mcp"
 
 
+MODERN_ONLY = REPO / "tests/servers/modern_only.py"
+
+
+@pytest.fixture
+def modern_only() -> list[str]:
+    """argv of the 2026-07-28-only test server over stdio (answers server/discover, refuses initialize)."""
+    return [sys.executable, str(MODERN_ONLY)]
+
+
+@pytest.fixture
+def modern_only_http() -> Iterator[str]:
+    """The 2026-07-28-only test server over Streamable HTTP on a free loopback port; yields its URL."""
+    port = free_port()
+    for _ in serve([sys.executable, str(MODERN_ONLY), "--http", str(port)], port):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
 @pytest.fixture
 def everything_http(everything: str) -> Iterator[str]:
     """server-everything over Streamable HTTP; yields its URL."""
