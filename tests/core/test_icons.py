@@ -57,7 +57,7 @@ def loopback_http() -> Iterator[tuple[int, list[str]]]:
     hits: list[str] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+        def do_GET(self) -> None:
             hits.append(self.path)
             body = png()
             self.send_response(200)
