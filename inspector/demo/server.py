@@ -11,7 +11,7 @@ from mcp.server.mcpserver import Icon, MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from inspector import __version__
-from inspector.demo import catalog, client_tools, dynamic, live_resources, tools
+from inspector.demo import catalog, client_tools, dynamic, live_resources, round_trips, tools
 from inspector.demo.protocol import HandshakeCapabilities
 from inspector.demo.state import DemoState
 
@@ -50,6 +50,7 @@ def build_server(*, log_level: LogLevel = "WARNING") -> MCPServer:
     dynamic.register(server, state)
     catalog.register(server, state)
     client_tools.register(server)
+    round_trips.register(server)
     live_resources.register(server, state)
     return server
 

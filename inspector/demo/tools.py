@@ -27,7 +27,7 @@ from mcp_types import (
 )
 from pydantic import Field
 
-from inspector.demo import media
+from inspector.demo import icons, media
 from inspector.demo.models import (
     Agenda,
     Booking,
@@ -45,14 +45,8 @@ from inspector.demo.state import DemoState, level_allows
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 """A pure function of its arguments: safe to call any number of times."""
 
-IMAGE_ICON = (
-    "data:image/svg+xml;base64,"
-    + base64.b64encode(
-        b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><defs><linearGradient id="g">'
-        b'<stop offset="0" stop-color="#14b8a6"/><stop offset="1" stop-color="#ec4899"/></linearGradient>'
-        b'</defs><rect width="16" height="16" rx="3" fill="url(#g)"/></svg>'
-    ).decode()
-)
+IMAGE_ICON = icons.SVG_ICON
+"""The gradient SVG shown for generate_image (and the server)."""
 
 
 async def echo(message: Annotated[str, Field(description="Text to send back.")]) -> str:
