@@ -17,7 +17,7 @@ from mcp_types import (
 )
 from pydantic import Field
 
-from inspector.demo import media
+from inspector.demo import icons, media
 from inspector.demo.state import DemoState
 
 NOTE_TEMPLATE = "demo://notes/{note_id}"
@@ -51,6 +51,7 @@ def register(server: MCPServer, state: DemoState) -> None:
             mime_type="text/markdown",
             text=GUIDE,
             annotations=Annotations(audience=["user"], priority=0.9),
+            icons=[icons.png(), icons.remote()],
         )
     )
     server.add_resource(
@@ -89,7 +90,7 @@ def register(server: MCPServer, state: DemoState) -> None:
         note = EmbeddedResource(resource=TextResourceContents(uri=uri, mime_type="text/markdown", text=text))
         return [UserMessage(f"Summarise this note as {style}."), UserMessage(note)]
 
-    @server.prompt(title="Describe an image")
+    @server.prompt(title="Describe an image", icons=[icons.svg()])
     async def describe_image() -> list[UserMessage]:
         """A prompt whose second message is an image."""
         return [

@@ -7,11 +7,12 @@ from functools import partial
 from typing import Literal
 
 import anyio
-from mcp.server.mcpserver import Icon, MCPServer
+from mcp.server.caching import CacheHint
+from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from inspector import __version__
-from inspector.demo import catalog, client_tools, dynamic, live_resources, round_trips, tools
+from inspector.demo import catalog, client_tools, dynamic, headers, icons, live_resources, round_trips, tools
 from inspector.demo.protocol import HandshakeCapabilities
 from inspector.demo.state import DemoState
 
@@ -28,6 +29,15 @@ ask_model, book_table, open_docs and list_roots ask the client: sampling, form a
 All data is made up and lives in memory only.
 """
 
+CACHE_HINTS = {
+    "prompts/list": CacheHint(ttl_ms=300_000, scope="public"),
+    "resources/templates/list": CacheHint(ttl_ms=300_000, scope="public"),
+    "resources/read": CacheHint(ttl_ms=1_000, scope="private"),
+}
+"""2026-07-28 cache hints (``ttlMs`` / ``cacheScope``): the prompts and templates never change (five
+minutes, shareable); a read is fresh for a second (the live counter ticks each second). tools/list and
+resources/list change at run time, so they keep the SDK's default (``ttlMs: 0``, private)."""
+
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
@@ -42,7 +52,8 @@ def build_server(*, log_level: LogLevel = "WARNING") -> MCPServer:
         description="A showcase server for MCP Lens: every content type, schema feature and notification.",
         instructions=INSTRUCTIONS,
         version=__version__,
-        icons=[Icon(src=tools.IMAGE_ICON, mime_type="image/svg+xml", sizes=["any"])],
+        icons=[icons.svg(), icons.png(), icons.remote()],
+        cache_hints=CACHE_HINTS,
         log_level=log_level,
         middleware=[HandshakeCapabilities(state)],
     )
@@ -51,6 +62,7 @@ def build_server(*, log_level: LogLevel = "WARNING") -> MCPServer:
     catalog.register(server, state)
     client_tools.register(server)
     round_trips.register(server)
+    headers.register(server)
     live_resources.register(server, state)
     return server
 
