@@ -1,13 +1,16 @@
-"""Resources that change, for subscriptions and list changes (handshake-era protocol ≤ 2025-11-25).
+"""Resources that change, for subscriptions and list changes, in both protocol eras.
 
-- ``demo://live/counter`` changes every `TICK_SECONDS`; a client subscribed to it gets
+- ``demo://live/counter`` changes every `TICK_SECONDS` while someone watches it; a watcher gets
   ``notifications/resources/updated`` on each change.
 - Each note is listed as a resource (``demo://notes/<id>``); when a request (``delete_note``)
   changes the notes, ``notifications/resources/list_changed`` is sent, and ``resources/updated``
-  to clients subscribed to a deleted note.
+  to watchers of a deleted note.
 
-``MCPServer`` serves neither ``resources/subscribe`` nor list changes by itself, so a middleware
-(the SDK's public ``middleware=`` hook) serves subscribe/unsubscribe and advertises both truthfully.
+Handshake era (≤ 2025-11-25): ``MCPServer`` serves neither ``resources/subscribe`` nor list changes
+by itself, so a middleware (the SDK's public ``middleware=`` hook) serves subscribe/unsubscribe,
+advertises both truthfully and notifies the subscribed session. 2026-07-28: the SDK serves
+``subscriptions/listen`` from a `SubscriptionBus`; the middleware counts the listen streams that ask
+for the counter, ticks while there is one, and publishes the changes on that bus.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.resources import FunctionResource
+from mcp.server.subscriptions import ResourcesListChanged, ResourceUpdated, SubscriptionBus
 from mcp_types import ResourceListChangedNotification, ResourceUpdatedNotification, ResourceUpdatedNotificationParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -33,8 +37,11 @@ TICK_SECONDS = 1.0
 class LiveResources:
     """Server middleware: subscriptions per session, a ticking counter, notes listed as resources."""
 
-    def __init__(self, state: DemoState) -> None:
+    def __init__(self, state: DemoState, bus: SubscriptionBus) -> None:
         self._state = state
+        self._bus = bus
+        self._counter_listeners = 0  # open 2026-07-28 listen streams that asked for the counter
+        self._listen_ticker: asyncio.Task[None] | None = None
         self.ticks = 0
         self.started = time.time()
         self._subscriptions: dict[str, set[str]] = {}  # connection key -> subscribed URIs
@@ -49,7 +56,7 @@ class LiveResources:
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and ctx.method != "initialize":
-            return await call_next(ctx)
+            return await self._modern(ctx, call_next)
         if ctx.method in ("resources/subscribe", "resources/unsubscribe"):
             uri = str((ctx.params or {}).get("uri", ""))
             key = connection_key(getattr(ctx.request, "headers", None))
@@ -69,6 +76,33 @@ class LiveResources:
         if set(self._state.notes) != notes_before:
             await self._notes_changed(ctx, notes_before - set(self._state.notes))
         return result
+
+    async def _modern(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """2026-07-28: count counter listeners around their listen stream; publish note changes on the bus."""
+        if ctx.method == "subscriptions/listen" and COUNTER_URI in _listened_uris(ctx.params):
+            self._counter_listeners += 1
+            if self._listen_ticker is None or self._listen_ticker.done():
+                self._listen_ticker = asyncio.ensure_future(self._tick_for_listeners())
+            try:
+                return await call_next(ctx)
+            finally:
+                self._counter_listeners -= 1
+        notes_before = set(self._state.notes)
+        result = await call_next(ctx)
+        if ctx.method == "resources/list" and isinstance(result, dict) and isinstance(result.get("resources"), list):
+            result["resources"].extend(self._note_resources())
+        if set(self._state.notes) != notes_before:
+            await self._bus.publish(ResourcesListChanged())
+            for note in sorted(notes_before - set(self._state.notes)):
+                await self._bus.publish(ResourceUpdated(uri=NOTE_PREFIX + note))
+        return result
+
+    async def _tick_for_listeners(self) -> None:
+        """While a listen stream watches the counter: advance it and publish the update."""
+        while self._counter_listeners > 0:
+            await asyncio.sleep(TICK_SECONDS)
+            self.ticks += 1
+            await self._bus.publish(ResourceUpdated(uri=COUNTER_URI))
 
     def _note_resources(self) -> list[dict[str, Any]]:
         return [
@@ -114,13 +148,20 @@ class LiveResources:
                 self._sessions.pop(key, None)
 
 
+def _listened_uris(params: Any) -> list[str]:
+    """The resource URIs a ``subscriptions/listen`` request's filter asks for."""
+    notifications = (params or {}).get("notifications") if isinstance(params, dict) else None
+    uris = notifications.get("resourceSubscriptions") if isinstance(notifications, dict) else None
+    return [uri for uri in uris if isinstance(uri, str)] if isinstance(uris, list) else []
+
+
 def _updated(uri: str) -> ResourceUpdatedNotification:
     return ResourceUpdatedNotification(params=ResourceUpdatedNotificationParams(uri=uri))
 
 
-def register(server: MCPServer, state: DemoState) -> None:
-    """Add the live counter resource and the subscription middleware to ``server``."""
-    live = LiveResources(state)
+def register(server: MCPServer, state: DemoState, bus: SubscriptionBus) -> None:
+    """Add the live counter resource and the subscription middleware to ``server`` (``bus``: its listen bus)."""
+    live = LiveResources(state, bus)
     server.add_resource(
         FunctionResource(
             uri=COUNTER_URI,

@@ -9,6 +9,7 @@ from typing import Literal
 import anyio
 from mcp.server.caching import CacheHint
 from mcp.server.mcpserver import MCPServer
+from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from inspector import __version__
@@ -46,6 +47,7 @@ def build_server(*, log_level: LogLevel = "WARNING") -> MCPServer:
     # emit_logs uses the logging capability on purpose; the SDK flags it as deprecated for 2026-07-28.
     warnings.filterwarnings("ignore", category=MCPDeprecationWarning, module=r"inspector\.demo\.")
     state = DemoState()
+    bus = InMemorySubscriptionBus()  # subscriptions/listen (2026-07-28); live_resources publishes on it
     server = MCPServer(
         NAME,
         title="MCP Lens demo",
@@ -54,6 +56,7 @@ def build_server(*, log_level: LogLevel = "WARNING") -> MCPServer:
         version=__version__,
         icons=[icons.svg(), icons.png(), icons.remote()],
         cache_hints=CACHE_HINTS,
+        subscriptions=bus,
         log_level=log_level,
         middleware=[HandshakeCapabilities(state)],
     )
@@ -63,7 +66,7 @@ def build_server(*, log_level: LogLevel = "WARNING") -> MCPServer:
     client_tools.register(server)
     round_trips.register(server)
     headers.register(server)
-    live_resources.register(server, state)
+    live_resources.register(server, state, bus)
     return server
 
 
