@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize
-from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from inspector.ui.tools.results.common import plain_label
 from inspector.ui.tools.tool_list import ToolRow
+from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.layout_parts import title_label
 
+ICON_SIDE = 32  # the tool's icon beside its title (the list's is 18)
 DESCRIPTION_LINES = 3  # a longer description is clamped to this many lines until "More" is pressed
 
 
@@ -18,6 +21,13 @@ class ToolHeader(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.icons: IconSource | None = None
+        self.row: ToolRow | None = None
+        self.icon = QLabel()
+        self.icon.setObjectName("toolIcon")
+        self.icon.setAccessibleName("Tool icon")
+        self.icon.setFixedSize(ICON_SIDE, ICON_SIDE)
+        self.icon.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.title = title_label(1.25)
         self.badges = plain_label()
         self.badges.setEnabled(False)  # dim: a property of the tool, read at a glance
@@ -36,6 +46,7 @@ class ToolHeader(QWidget):
         self.title.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.badges.setWordWrap(False)
         title_row = QHBoxLayout()
+        title_row.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
         title_row.addWidget(self.title, 1)
         title_row.addSpacing(12)
         title_row.addWidget(self.badges)
@@ -50,7 +61,19 @@ class ToolHeader(QWidget):
         layout.addWidget(self.findings)
         self.show_row(None)
 
+    def use_icons(self, icons: IconSource) -> None:
+        """Show the tool's icon from `icons` (redrawn when one arrives)."""
+        self.icons = icons
+        icons.changed.connect(self._show_icon)
+
+    def _show_icon(self) -> None:
+        found = self.icons.icon(self.row.tool, ICON_SIDE) if self.icons is not None and self.row else None
+        self.icon.setPixmap(found.pixmap(ICON_SIDE, ICON_SIDE) if found is not None else QPixmap())
+        self.icon.setVisible(found is not None)
+
     def show_row(self, row: ToolRow | None) -> None:
+        self.row = row
+        self._show_icon()
         if row is None:
             self.title.setText("Select a tool")
             texts = ("", "", "")

@@ -5,12 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
+from inspector.core.icons import icons_of
+from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.tooltips import plain_tooltip
 
+ICON_SIDE = 18  # the server's icon beside each tool's name
 HINTS = (
     ("readOnlyHint", "read-only"),
     ("destructiveHint", "destructive"),
@@ -76,6 +79,7 @@ class ToolListModel(QAbstractListModel):
         self.all: list[ToolRow] = []
         self.visible: list[ToolRow] = []
         self._query = ""
+        self.icons: IconSource | None = None  # the server's tool icons, when the list is given a source
 
     def set_listing(self, listing: Any) -> None:
         grouped = findings_by_tool(listing)
@@ -109,6 +113,8 @@ class ToolListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             text = row.description[:600] or "(no description)"
             return plain_tooltip("Description", "\n".join([text, *row.findings]))
+        if role == Qt.ItemDataRole.DecorationRole:
+            return self.icons.icon(row.tool, ICON_SIDE) if self.icons is not None else None
         if role == Qt.ItemDataRole.ForegroundRole and "destructive" in row.badges:
             return QColor(200, 60, 60)
         if role == Qt.ItemDataRole.UserRole:
@@ -135,6 +141,7 @@ class ToolList(QWidget):
         self.view.setModel(self.model)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a clipped row still ends with its name
         self.view.setAlternatingRowColors(True)
+        self.view.setIconSize(QSize(ICON_SIDE, ICON_SIDE))
         self.count = QLabel("No tools listed yet.")
         self.count.setTextFormat(Qt.TextFormat.PlainText)
         layout = QVBoxLayout(self)
@@ -146,8 +153,20 @@ class ToolList(QWidget):
         self.view.selectionModel().currentChanged.connect(self._on_current)
         self._current: str | None = None
 
+    def use_icons(self, icons: IconSource) -> None:
+        """Show the server's tool icons from `icons` (redrawn when one arrives)."""
+        self.model.icons = icons
+        icons.changed.connect(self._icons_changed)
+
+    def _icons_changed(self) -> None:
+        if self.model.visible:
+            last = self.model.index(len(self.model.visible) - 1)
+            self.model.dataChanged.emit(self.model.index(0), last, [Qt.ItemDataRole.DecorationRole])
+
     def set_listing(self, listing: Any) -> None:
         """Show a new listing; the selection stays on the same tool name when it still exists."""
+        if self.model.icons is not None:
+            self.model.icons.note("tools", getattr(listing, "tools", ()))
         keep = self._current
         self.model.set_listing(listing)
         self._reselect(keep)
@@ -159,6 +178,8 @@ class ToolList(QWidget):
         """The width at which every row shows whole (the view's frame, margins and scroll bar included)."""
         metrics = self.view.fontMetrics()
         text = max((metrics.horizontalAdvance(row.head()) for row in self.model.all), default=0)
+        if self.model.icons is not None and any(icons_of(row.tool) for row in self.model.all):
+            text += ICON_SIDE + 6  # the icon and its gap
         style = self.view.style()
         chrome = 2 * self.view.frameWidth() + style.pixelMetric(style.PixelMetric.PM_ScrollBarExtent)
         return text + chrome + 4 * style.pixelMetric(style.PixelMetric.PM_FocusFrameHMargin) + 8

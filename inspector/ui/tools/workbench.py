@@ -28,6 +28,7 @@ from inspector.ui.tools.questions import ask_about_problems, ask_destructive
 from inspector.ui.tools.results import ResultView
 from inspector.ui.tools.results.common import plain_label
 from inspector.ui.tools.tool_list import ToolList, ToolRow
+from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.layout_parts import bare_column, buddy_label, named_splitter
 from inspector.ui.widgets.run_keys import RunKeyFilter
 from inspector.ui.widgets.splitter_memory import remember
@@ -52,6 +53,9 @@ class ToolWorkbench(QWidget):
 
         self.tools = ToolList()
         self.header = ToolHeader()
+        icons = IconSource.of(session)  # the server's tool icons, shared with the other tabs
+        self.tools.use_icons(icons)
+        self.header.use_icons(icons)
         self.form_box = QVBoxLayout()
         self.call_button = QPushButton("Call  (Ctrl+Enter)")
         self.call_button.setObjectName("callButton")
