@@ -13,9 +13,20 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from inspector import __version__
-from inspector.demo import catalog, client_tools, dynamic, headers, icons, live_resources, round_trips, tools
+from inspector.demo import (
+    catalog,
+    client_tools,
+    dynamic,
+    headers,
+    icons,
+    live_resources,
+    round_trips,
+    task_tools,
+    tools,
+)
 from inspector.demo.protocol import HandshakeCapabilities
 from inspector.demo.state import DemoState
+from inspector.demo.task_board import TaskBoard
 
 NAME = "mcp-lens-demo"
 
@@ -66,6 +77,7 @@ def build_server(*, log_level: LogLevel = "WARNING") -> MCPServer:
     client_tools.register(server)
     round_trips.register(server)
     headers.register(server)
+    task_tools.register(server, TaskBoard())
     live_resources.register(server, state, bus)
     return server
 
