@@ -88,7 +88,7 @@ class MainWindow(QMainWindow):
     def _build_panels(self, profiles: ProfileStore) -> list[Panel]:
         """Every panel, built with what it needs, in the order of its area's tabs."""
         session, settings, store = self.session, self.settings, self.store
-        self.status_panel = StatusPanel()
+        self.status_panel = StatusPanel(profiles)  # remembers a server's "load remote icons" permission
         self.client_requests = ClientRequests(session, self.servers, settings, self)  # sampling, elicitation, roots
         self.workbench = ToolWorkbench(session, settings)
         self.resources_tab = ResourcesTab(session, settings)

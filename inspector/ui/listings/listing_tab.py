@@ -11,6 +11,10 @@ from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from inspector.ui.session import SessionController
 from inspector.ui.widgets.async_tasks import TaskSet
+from inspector.ui.widgets.icon_images import IconSource
+from inspector.ui.widgets.item_list import ItemList
+
+ICON_SIDE = 16  # the server's icon beside each item's name
 
 
 class ListingTab(QWidget):
@@ -31,6 +35,17 @@ class ListingTab(QWidget):
         self.stale = True  # list again when next shown
         self.listings = 0  # completed refreshes, for tests and the status line
         self.cli_target: Callable[[], list[str] | None] = lambda: None  # set by the window
+        self.icons = IconSource.of(session)
+
+    def show_icons(self, *lists: ItemList) -> None:
+        """Draw the server's icons beside the items of `lists` (redrawn when one arrives)."""
+        for items in lists:
+            items.set_decoration(lambda item: self.icons.icon(item, ICON_SIDE), ICON_SIDE)
+            self.icons.changed.connect(items.redecorate)
+
+    def note_icons(self, items: ItemList) -> None:
+        """`items` now lists what the server sent: collect its remote icon hosts for the permission question."""
+        self.icons.note(items.title, items.items)
 
     def watch_session(self) -> None:
         self.session.stateChanged.connect(self._on_state)

@@ -44,6 +44,7 @@ class PromptsTab(ListingTab):
         self.completers: dict[str, completion_hook.FieldCompleter] = {}
         self.confirm_missing = self._send_anyway  # replaceable, so tests can answer for the user
         self._build()
+        self.show_icons(self.prompts)
         self.watch_session()
 
     def _build(self) -> None:
@@ -127,6 +128,7 @@ class PromptsTab(ListingTab):
             self.list_status.setText("")
             return
         self.prompts.set_items(outcome.items, _prompt_row, outcome.findings, keep=lambda item: item.get("name"))
+        self.note_icons(self.prompts)
         pages = f" · {outcome.pages} pages" if outcome.pages > 1 else ""
         self.list_status.setText(f"listed at {time.strftime('%H:%M:%S')}{pages}")
         self.listings += 1

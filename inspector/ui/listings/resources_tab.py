@@ -60,6 +60,7 @@ class ResourcesTab(ListingTab):
         self._pending = 0  # list requests of the current refresh still running
         self._reads = 0  # reads started; only the latest one's answer is shown
         self._build()
+        self.show_icons(self.resources, self.templates)
         self.watch_session()
 
     # -- layout ------------------------------------------------------------------------------
@@ -195,6 +196,7 @@ class ResourcesTab(ListingTab):
             target.set_status("The server does not serve this list." if not_found else error_text(outcome))
         else:
             target.set_items(outcome.items, row, outcome.findings, keep=lambda item: item.get(key))
+            self.note_icons(target)
             if outcome.pages > 1:
                 target.heading.setText(f"{target.heading.text()} · {outcome.pages} pages")
         for uri in self.subscribed:

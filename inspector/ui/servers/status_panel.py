@@ -5,10 +5,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from inspector.config.store import ProfileStore
 from inspector.core.errors import describe_failure
+from inspector.ui.widgets.icon_images import IconSource
+
+ICON_SIDE = 20  # the server's icon beside its name
+MAX_HOSTS_SHOWN = 5
 
 
 def _label(object_name: str) -> QLabel:
@@ -37,13 +43,32 @@ def ping_text(outcome: Any) -> str:
     return f"Ping failed: {failure.title} — {failure.detail.splitlines()[0] if failure.detail else ''}".rstrip(" —")
 
 
-class StatusPanel(QWidget):
-    """Shown under the server list; empty fields read "—"."""
+def remote_question(hosts: list[str]) -> str:
+    """The question asked before any of the server's icons is fetched from the web."""
+    shown = ", ".join(hosts[:MAX_HOSTS_SHOWN]) + (", …" if len(hosts) > MAX_HOSTS_SHOWN else "")
+    count = f"{len(hosts)} host{'s' if len(hosts) != 1 else ''}"
+    return f"This server's icons are on the web ({count}: {shown}). Load them?"
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+
+class StatusPanel(QWidget):
+    """Shown under the server list; empty fields read "—". `profiles` remembers a server's permission to
+    load its remote icons."""
+
+    def __init__(self, profiles: ProfileStore | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.profiles = profiles
+        self.icons: IconSource | None = None
         self.state = _label("connectionState")
         self.server = _label("serverInfo")
+        self.server_icon = QLabel()
+        self.server_icon.setAccessibleName("Server icon")
+        self.server_icon.setFixedSize(ICON_SIDE, ICON_SIDE)
+        self.server_icon.hide()
+        self.remote_note = _label("remoteIcons")
+        self.load_remote = QPushButton("Load remote icons")
+        self.load_remote.setAccessibleName("Load remote icons")
+        self.load_remote.setToolTip("Fetch this server's https icons from the hosts named (remembered for the server)")
+        self.load_remote.clicked.connect(self._allow_remote)
         self.protocol = _label("protocolVersion")
         self.capabilities = _label("capabilities")
         self.instructions = QPlainTextEdit(readOnly=True)
@@ -53,12 +78,19 @@ class StatusPanel(QWidget):
         self.instructions.setMinimumHeight(40)  # a few lines: the sidebar stays short enough for a small window
         form = QFormLayout()
         form.addRow("State", self.state)
-        form.addRow("Server", self.server)
+        server_row = QHBoxLayout()
+        server_row.addWidget(self.server_icon, 0, Qt.AlignmentFlag.AlignTop)
+        server_row.addWidget(self.server, 1)
+        form.addRow("Server", server_row)
         form.addRow("Protocol", self.protocol)
         form.addRow("Capabilities", self.capabilities)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(form)
+        remote_row = QHBoxLayout()
+        remote_row.addWidget(self.remote_note, 1)
+        remote_row.addWidget(self.load_remote, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(remote_row)
         layout.addWidget(QLabel("Instructions"))
         layout.addWidget(self.instructions, 1)
         self.show_state("disconnected", "not connected")
@@ -76,6 +108,7 @@ class StatusPanel(QWidget):
             for label in (self.server, self.protocol, self.capabilities):
                 label.setText("—")
             self.instructions.setPlainText("")
+            self._watch_icons(None)
             return
         info = conn.server_info
         title = f" — {info['title']}" if info.get("title") else ""
@@ -84,3 +117,38 @@ class StatusPanel(QWidget):
         self.capabilities.setText(describe_capabilities(conn.capabilities))
         self.capabilities.setToolTip(json.dumps(conn.capabilities, indent=2))
         self.instructions.setPlainText(conn.instructions or "")
+        self._watch_icons(IconSource.of(conn) if isinstance(conn, QObject) else None)
+        if self.icons is not None:
+            self.icons.note("server", [info])
+
+    # -- icons -------------------------------------------------------------------------------
+    def _watch_icons(self, icons: IconSource | None) -> None:
+        if icons is not self.icons:
+            if self.icons is not None:
+                self.icons.changed.disconnect(self._show_icons)
+                self.icons.hostsChanged.disconnect(self._show_icons)
+            self.icons = icons
+            if icons is not None:
+                icons.changed.connect(self._show_icons)
+                icons.hostsChanged.connect(self._show_icons)
+        self._show_icons()
+
+    def _show_icons(self) -> None:
+        """The server's icon, and the question about remote icons while they are not allowed."""
+        icons = self.icons
+        live = icons is not None and getattr(icons.session, "live", False)
+        found = icons.icon(icons.session.server_info, ICON_SIDE) if icons is not None and live else None
+        self.server_icon.setPixmap(found.pixmap(ICON_SIDE, ICON_SIDE) if found is not None else QPixmap())
+        self.server_icon.setVisible(found is not None)
+        hosts = icons.hosts() if icons is not None and live and not icons.allowed else []
+        self.remote_note.setText(remote_question(hosts) if hosts else "")
+        self.remote_note.setVisible(bool(hosts))
+        self.load_remote.setVisible(bool(hosts))
+
+    def _allow_remote(self) -> None:
+        if self.icons is None:
+            return
+        problem = self.icons.allow_remote(self.profiles)
+        if problem:
+            self.remote_note.setText(problem)
+            self.remote_note.show()

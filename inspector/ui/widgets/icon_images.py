@@ -92,6 +92,9 @@ class IconSource(QObject):
         self._images: dict[tuple[str, int], QIcon | None] = {}
         self._hosts: dict[str, list[str]] = {}
         self._asked: set[str] = set()  # remote URLs whose fetch was started
+        state_changed = getattr(session, "stateChanged", None)
+        if state_changed is not None:
+            state_changed.connect(lambda state, _detail: self.forget() if state == "connecting" else None)
 
     @classmethod
     def of(cls, session: QObject) -> IconSource:

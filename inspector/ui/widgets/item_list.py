@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
 from inspector.core.findings import Finding
@@ -33,6 +33,7 @@ class ItemsModel(QAbstractTableModel):
         self.cells: list[list[str]] = []
         self.visible: list[int] = []
         self.header_tips: dict[int, str] = {}
+        self.decoration: Callable[[dict[str, Any]], Any] | None = None  # the first cell's icon
 
     def reset(self, items: list[dict[str, Any]], cells: list[list[str]], needle: str) -> None:
         self.beginResetModel()
@@ -65,6 +66,8 @@ class ItemsModel(QAbstractTableModel):
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and index.isValid():
             return self.cells[self.visible[index.row()]][index.column()]
+        if role == Qt.ItemDataRole.DecorationRole and index.isValid() and index.column() == 0 and self.decoration:
+            return self.decoration(self.items[self.visible[index.row()]])
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -119,6 +122,17 @@ class ItemList(QWidget):
     @property
     def items(self) -> list[dict[str, Any]]:
         return self.model.items
+
+    def set_decoration(self, icon: Callable[[dict[str, Any]], Any], side: int = 16) -> None:
+        """Draw `icon(item)` (a QIcon or None) beside each item's first cell."""
+        self.model.decoration = icon
+        self.tree.setIconSize(QSize(side, side))
+
+    def redecorate(self) -> None:
+        """The icons changed (one arrived): redraw the first column."""
+        if self.model.visible:
+            last = self.model.index(len(self.model.visible) - 1, 0)
+            self.model.dataChanged.emit(self.model.index(0, 0), last, [Qt.ItemDataRole.DecorationRole])
 
     def set_items(
         self,
