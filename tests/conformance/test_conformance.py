@@ -15,16 +15,20 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.mark.timeout(900)
-def test_conformance_suite_matches_baseline() -> None:
-    if not (HERE / "node_modules/@modelcontextprotocol/conformance").exists():
-        pytest.fail(f"the conformance suite is not installed: run scripts/test (npm ci in {HERE})")
+def test_conformance_suite_matches_baseline_and_every_scored_scenario_passes() -> None:
+    for suite in ("@modelcontextprotocol/conformance", "conformance-next"):
+        if not (HERE / "node_modules" / suite).exists():
+            pytest.fail(f"the conformance suite {suite} is not installed: run scripts/test (npm ci in {HERE})")
     proc = subprocess.run([sys.executable, str(HERE / "run.py")], capture_output=True, text=True, timeout=1200)
     print(proc.stdout)
-    assert "Conformance:" in proc.stdout, proc.stderr[-2000:]
+    assert "Conformance (" in proc.stdout, proc.stderr[-2000:]
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
-    required = [line for line in proc.stdout.splitlines() if line.startswith("Required")]
-    done, total = required[0].rsplit(": ", 1)[1].split(" ")[0].split("/")
-    assert done == total and int(total) >= 18, required
+    scored = {line.split(")")[0].split("(")[1]: line for line in proc.stdout.splitlines() if line.startswith("Scored")}
+    assert set(scored) == {"0.1.16", "2026-07-28", "2025-11-25"}, scored
+    minimum = {"0.1.16": 18, "2026-07-28": 32, "2025-11-25": 18}
+    for name, line in scored.items():
+        done, total = line.rsplit(": ", 1)[1].split(" ")[0].split("/")
+        assert done == total and int(total) >= minimum[name], line
 
 
 def _runner():
@@ -41,14 +45,49 @@ def test_the_runner_fails_on_new_failures_and_stale_entries(capsys) -> None:
     good, bad = run.Outcome("a", 3, 0, 0), run.Outcome("b", 1, 2, 0, "boom")
     assert run.report({"a": good}, {}) == 0
     assert run.report({"a": good, "b": bad}, {}) == 1  # unexpected failure
-    assert run.report({"a": good, "b": bad}, {"b": "known reason"}) == 0  # expected failure
-    assert run.report({"a": good}, {"a": "fixed since"}) == 1  # stale baseline entry
+    assert run.report({"a": good, "b": bad}, {("0.1.16", "b"): "known reason"}) == 0  # expected failure
+    assert run.report({"a": good, "b": bad}, {("2026-07-28", "b"): "known"}) == 1  # listed for another set
+    assert run.report({"a": good, "b": bad}, {("2026-07-28", "b"): "known"}, set_name="2026-07-28") == 0
+    assert run.report({"a": good}, {("0.1.16", "a"): "fixed since"}) == 1  # stale baseline entry
     assert run.report({"a": run.Outcome("a", 2, 0, 1)}, {}) == 1  # a warning is not a pass
-    assert run.report({}, {}, expected=["c"]) == 1  # a scenario that produced nothing
     assert run._strip_timestamp("auth/metadata-default-2026-11-22T11-12-42-498Z") == "auth/metadata-default"
-    assert "Conformance: 1/2 scenarios passed" in capsys.readouterr().out
+    assert "Conformance (0.1.16): 1/2 scenarios passed" in capsys.readouterr().out
+    result = run.SetResult("2026-07-28", {"a": good, "b": bad}, {"a", "b"})
+    assert result.scored_line() == "Scored (2026-07-28): 1/2 scenarios passed"
 
 
-def test_baseline_entries_have_reasons() -> None:
-    baseline = _runner().load_baseline()
+def test_a_scenario_that_produced_nothing_fails() -> None:
+    run = _runner()
+    result = run.gather("2026-07-28", ["c"], Path("/nonexistent"))
+    assert not result.outcomes["c"].ok
+
+
+def test_the_requirement_sets_are_read_from_the_suite() -> None:
+    run = _runner()
+    scored, not_scored = run.read_requirements(run.SUITE_NEXT / "requirements" / "2026-07-28.yaml")
+    assert len(scored) == 32 and "tools_call" in scored and "auth/authorization-server-migration" in scored
+    assert not_scored["auth/dpop"] == "extension"
+    assert not_scored["json-schema-2020-12-preservation"] == "added-after-release"
+    assert "tasks-lifecycle" not in not_scored  # server leg
+    scored_old, _ = run.read_requirements(run.SUITE_NEXT / "requirements" / "2025-11-25.yaml")
+    assert len(scored_old) == 18 and "initialize" in scored_old
+
+
+def test_baseline_entries_name_a_set_and_have_reasons_and_no_scored_scenario_is_listed() -> None:
+    run = _runner()
+    baseline = run.load_baseline()
     assert all(len(reason) > 20 for reason in baseline.values())
+    for revision in run.REVISIONS:
+        scored, _ = run.read_requirements(run.SUITE_NEXT / "requirements" / f"{revision}.yaml")
+        assert not {scenario for (name, scenario) in baseline if name == revision} & set(scored)
+
+
+def test_the_client_speaks_the_era_the_suite_asks_for() -> None:
+    sys.path.insert(0, str(HERE))
+    try:
+        import client
+    finally:
+        sys.path.remove(str(HERE))
+    assert client.era_for("2026-07-28") == "2026-07-28"
+    assert client.era_for("2025-11-25") == "2025-11-25"
+    assert client.era_for(None) == "legacy"  # suite 0.1.16 says nothing: the handshake era

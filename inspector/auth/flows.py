@@ -1,0 +1,68 @@
+"""Which OAuth flows this build supports: one table, shown in the Auth tab and checked by the conformance run.
+
+A flow is supported when it runs on the `mcp` SDK's own providers (see `provider`, `machine`); the
+others say why not. The conformance scenario names tie each row to the suite's evidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Flow:
+    title: str
+    supported: bool
+    detail: str
+    scenarios: tuple[str, ...] = ()
+
+
+FLOWS: tuple[Flow, ...] = (
+    Flow(
+        "Authorization code + PKCE (browser sign-in)",
+        True,
+        "dynamic registration, a Client ID Metadata Document or a pre-registered client; scope step-up "
+        "keeps earlier scopes; a changed authorization server means registering again",
+        ("auth/metadata-default", "auth/scope-step-up", "auth/authorization-server-migration"),
+    ),
+    Flow(
+        "Client credentials, client secret (client_secret_basic / _post)",
+        True,
+        "machine-to-machine, no browser",
+        ("auth/client-credentials-basic",),
+    ),
+    Flow(
+        "Client credentials, signed JWT (private_key_jwt, SEP-1046)",
+        True,
+        "machine-to-machine; the JWT is signed from your PEM key",
+        ("auth/client-credentials-jwt",),
+    ),
+    Flow(
+        "Enterprise-managed authorization (SEP-990, ID-JAG)",
+        False,
+        "the SDK does only the last leg and needs the authorization server configured; the identity "
+        "provider's token exchange is not in this build",
+        ("auth/enterprise-managed-authorization",),
+    ),
+    Flow(
+        "DPoP-bound tokens (RFC 9449), with or without a server nonce",
+        False,
+        "the mcp SDK 2.3 has no DPoP proofs; tokens are sent as Bearer",
+        ("auth/dpop", "auth/dpop-nonce"),
+    ),
+    Flow(
+        "Workload identity JWT bearer grant (SEP-1933)",
+        False,
+        "the SDK's jwt-bearer grant needs a confidential client; a workload's public jwt-bearer grant is not in it",
+        ("auth/wif-jwt-bearer",),
+    ),
+)
+
+
+def supported_flows_text(flows: tuple[Flow, ...] = FLOWS) -> str:
+    """Plain text for the Auth tab: one line per flow, supported ones first."""
+    lines = []
+    for flow in sorted(flows, key=lambda f: not f.supported):
+        mark = "✓ supported" if flow.supported else "✗ not supported"
+        lines.append(f"{mark}: {flow.title} — {flow.detail}")
+    return "\n".join(lines)
