@@ -29,6 +29,10 @@ EXPECTED_TOOLS = {
     "book_table",
     "open_docs",
     "list_roots",
+    "order_coffee",
+    "research_topic",
+    "route_request",
+    "route_request_bad_headers",
 }
 
 
