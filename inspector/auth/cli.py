@@ -45,7 +45,8 @@ class AuthedConnection:
         from inspector.core.connection import Connection
         from inspector.core.targets import make_transport
 
-        conn = Connection(make_transport(self.profile, self.store, auth=self.auth.provider), **self.timeouts)
+        transport = make_transport(self.profile, self.store, auth=self.auth.provider)
+        conn = Connection(transport, **{"era": self.profile.protocol_era, **self.timeouts})
         conn.relist_on_change = self.relist_on_change
         self._conn = await conn.__aenter__()
         return self._conn

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.cli.exit_codes import CLI_EPILOG
+from inspector.config.eras import ERAS, KNOWN_VERSIONS
 from inspector.traffic.cli_vocabulary import (
     FORMATS,
     LOG_LEVELS,
@@ -55,6 +56,7 @@ class CliArgs:
     prompt_name: str | None = None
     prompt_args: dict[str, str] = field(default_factory=dict)
     log_level: str | None = None
+    protocol_era: str | None = None  # --protocol-version or --protocol-era; None keeps the profile's (auto)
 
 
 def coerce(value: str) -> Any:
@@ -110,6 +112,17 @@ def add_target_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
     parser.add_argument("--cwd")
     parser.add_argument("--header", action="append", default=[], metavar='"Name: value"')
     parser.add_argument(
+        "--protocol-era",
+        choices=ERAS,
+        help="auto (the default: probe server/discover, else initialize), legacy (initialize), modern (2026-07-28)",
+    )
+    parser.add_argument(
+        "--protocol-version",
+        choices=KNOWN_VERSIONS,
+        metavar="VERSION",
+        help=f"pin one protocol version ({', '.join(KNOWN_VERSIONS)}); overrides --protocol-era",
+    )
+    parser.add_argument(
         "--input",
         action="append",
         default=[],
@@ -132,6 +145,7 @@ def target_args(ns: argparse.Namespace, target: list[str], **more: Any) -> CliAr
         connect_timeout=ns.connect_timeout,
         request_timeout=ns.request_timeout,
         stored_auth_only=ns.stored_auth_only,
+        protocol_era=ns.protocol_version or ns.protocol_era,
         **more,
     )
     for item in ns.env:

@@ -18,8 +18,15 @@ CLI_GRACE = 0.05
 
 
 def profile_of(args: CliArgs) -> Any:
-    """The `ServerProfile` of the target: from --config, --server-url, --demo or a command.
-    Raises `UsageError` (or `ValueError` for a bad config file)."""
+    """The `ServerProfile` of the target: from --config, --server-url, --demo or a command, in the
+    era --protocol-era / --protocol-version ask for. Raises `UsageError` (or `ValueError` for a bad config file)."""
+    profile = _profile_of(args)
+    if args.protocol_era:
+        profile.protocol_era = args.protocol_era
+    return profile
+
+
+def _profile_of(args: CliArgs) -> Any:
     from inspector.config.profile import ServerProfile
 
     if args.config:
@@ -82,7 +89,11 @@ def _preload_schema_checker() -> None:
 def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
     """An unopened connection (``async with`` it): the lean client for stdio, the SDK's for a URL,
     with OAuth through stored tokens (a browser sign-in unless --stored-auth-only)."""
-    timeouts = {"connect_timeout": args.connect_timeout, "request_timeout": args.request_timeout}
+    timeouts = {
+        "connect_timeout": args.connect_timeout,
+        "request_timeout": args.request_timeout,
+        "era": profile.protocol_era,
+    }
     if profile.transport == "stdio":
         from inspector.core.lite import LiteConnection
         from inspector.transports.process import StdioCommand

@@ -92,6 +92,10 @@ class ServerProfile:
     oauth_scopes: str | None = None
     # VS Code `inputs` declarations for the `${input:ID}` references this profile uses (asked for at connect)
     inputs: list[dict[str, Any]] = field(default_factory=list)
+    # Protocol era: "auto" (probe server/discover, fall back to initialize), "legacy", "modern" or a version
+    protocol_era: str = "auto"
+    # What `auto` found last time ("legacy" / "modern"): a silent legacy server is not probed again
+    learned_era: str | None = None
     # The user allowed fetching this server's https icons (remote icon URLs are never fetched otherwise)
     load_remote_icons: bool = False
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.config import jsonc
+from inspector.config.eras import EraError, parse_era
 from inspector.config.locations import app_data_dir
 from inspector.config.profile import ProfileError, ServerProfile
 
@@ -52,6 +53,10 @@ def extras_of(profile: ServerProfile) -> dict[str, Any]:
         extras["inputs"] = [dict(decl) for decl in profile.inputs]
     if profile.load_remote_icons:
         extras["loadRemoteIcons"] = True
+    if profile.protocol_era != "auto":
+        extras["protocolEra"] = profile.protocol_era
+    if profile.learned_era:
+        extras["learnedEra"] = profile.learned_era
     return extras
 
 
@@ -82,6 +87,13 @@ def apply_extras(profile: ServerProfile, extras: Any, *, source: str | None = No
         )
     profile.inputs = [dict(d) for d in inputs]
     profile.load_remote_icons = extras.get("loadRemoteIcons") is True
+    era = extras.get("protocolEra", "auto")
+    try:
+        profile.protocol_era = parse_era(era if isinstance(era, str) else repr(era))
+    except EraError as exc:
+        raise ProfileError(str(exc), source=source, server=profile.name, field=f"{EXTRAS_KEY}.protocolEra") from None
+    learned = extras.get("learnedEra")
+    profile.learned_era = learned if learned in ("legacy", "modern") else None
 
 
 class ProfileStore:

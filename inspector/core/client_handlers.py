@@ -40,6 +40,17 @@ class ClientHandlers:
         names = (("sampling", self.sampling), ("elicitation", self.elicitation), ("roots", self.roots))
         return [name for name, handler in names if handler is not None]
 
+    def wire_capabilities(self) -> dict:
+        """The `capabilities` object these handlers advertise (the modern `_meta` envelope carries it)."""
+        out: dict = {}
+        if self.sampling is not None:
+            out["sampling"] = {}
+        if self.elicitation is not None:
+            out["elicitation"] = {"form": {}, "url": {}}
+        if self.roots is not None:
+            out["roots"] = {"listChanged": True}
+        return out
+
 
 def elicitation_mode(params: dict) -> str:
     """The elicitation mode of a request's params: "form" (the default when absent) or "url"."""

@@ -24,7 +24,15 @@ from inspector import __version__
 from inspector.core.calls import Progress, ProgressCallback, RequestHandle
 from inspector.core.client_callbacks import session_callbacks
 from inspector.core.client_handlers import ClientHandlers
-from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
+from inspector.core.era import (
+    DEFAULT_ERA,
+    LATEST_HANDSHAKE_VERSION,
+    init_from_discover,
+    negotiate,
+    parse_era,
+    tries_modern,
+)
+from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout, describe_code, era_hint
 from inspector.core.operations import Operations
 from inspector.traffic.store import TrafficStore
 
@@ -66,8 +74,12 @@ class Connection(Operations):
         connect_timeout: float = 30.0,
         request_timeout: float | None = 60.0,
         handlers: ClientHandlers | None = None,
+        era: str = DEFAULT_ERA,
+        remembered_era: str | None = None,
     ) -> None:
         super().__init__()
+        self.era_setting = parse_era(era)
+        self.remembered_era = remembered_era
         self.transport = transport
         self.handlers = handlers
         self.store = transport.store
@@ -109,8 +121,7 @@ class Connection(Operations):
             self._tg = await stack.enter_async_context(anyio.create_task_group())
             stack.callback(self._tg.cancel_scope.cancel)
             with anyio.fail_after(self.connect_timeout):
-                result = await self.session.initialize()
-            self.init = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+                await self._negotiate(self.session)
             self._established = True
         except BaseException as exc:
             cause: BaseException = exc
@@ -122,6 +133,54 @@ class Connection(Operations):
             raise self._connect_error(cause) from cause
         self._stack = stack
         return self
+
+    async def _negotiate(self, session: ClientSession) -> None:
+        """Settle the era (see `era.negotiate`) and install it in the SDK session."""
+
+        async def discover(version: str, timeout: float | None) -> dict[str, Any]:
+            try:
+                if timeout is None:
+                    return await session.send_discover(version)
+                with anyio.fail_after(timeout):
+                    return await session.send_discover(version)
+            except MCPError as exc:
+                raise ProtocolError(exc.message, code=exc.code, data=exc.error.data, method="server/discover") from exc
+
+        async def initialize(version: str) -> dict[str, Any]:
+            try:
+                if version == LATEST_HANDSHAKE_VERSION:
+                    result = await session.initialize()
+                else:  # a pinned older revision: offer exactly that version
+                    params = types.InitializeRequestParams(
+                        protocol_version=version,
+                        capabilities=types.ClientCapabilities.model_validate(self._capabilities()),
+                        client_info=CLIENT_INFO,
+                    )
+                    result = await session.send_request(types.InitializeRequest(params=params), types.InitializeResult)
+                    session.adopt(result)
+                    await session.send_notification(types.InitializedNotification())
+            except MCPError as exc:
+                if exc.code == types.CONNECTION_CLOSED:
+                    raise
+                raise ProtocolError(exc.message, code=exc.code, data=exc.error.data, method="initialize") from exc
+            return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+        self.negotiation, raw = await negotiate(
+            self.era_setting, discover=discover, initialize=initialize, remembered=self.remembered_era
+        )
+        if self.negotiation.era == "modern":
+            session.adopt(types.DiscoverResult.model_validate(raw))
+            self.init = init_from_discover(raw, self.negotiation.version)
+        else:
+            self.init = raw
+
+    def _handshake_words(self) -> str:
+        if self.era_setting == "auto":
+            return "server/discover or initialize"
+        return "server/discover" if tries_modern(self.era_setting) else "initialize"
+
+    def _capabilities(self) -> dict[str, Any]:
+        return self.handlers.wire_capabilities() if self.handlers is not None else {}
 
     async def __aexit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> bool:
         """Close; the body's exception goes to the transport's contexts, so a transport task group
@@ -203,8 +262,18 @@ class Connection(Operations):
             return ConnectFailed(str(exc))
         if isinstance(exc, TimeoutError):
             return ConnectFailed(
-                f"no answer to initialize within {self.connect_timeout:g}s ({self.describe_exit()})",
+                f"no answer to {self._handshake_words()} within {self.connect_timeout:g}s ({self.describe_exit()})",
                 hint="Check that the command starts an MCP server on stdio, or that the URL is an MCP endpoint.",
+            )
+        if isinstance(exc, ProtocolError):
+            status = getattr(self.transport, "last_status", None)
+            http = f", after HTTP {status}" if status is not None and status >= 400 else ""
+            return ConnectFailed(
+                f"the server refused {exc.details.get('method') or 'the connection'}: {exc.message} "
+                f"(code {exc.code}{http}){describe_code(exc.code, exc.data)}",
+                hint="Check the URL's path (often /mcp) and the transport (Streamable HTTP or SSE)."
+                if http
+                else era_hint(self.era_setting, exc.code),
             )
         if isinstance(exc, MCPError):
             if exc.code == types.CONNECTION_CLOSED:
@@ -283,9 +352,12 @@ class Connection(Operations):
         """
         if self._dispatcher is None:
             raise ConnectFailed("not connected")
+        self.refuse_removed(method)
         handle = handle or self.new_handle(method)
         opts: dict[str, Any] = {}
-        if self.protocol_version:
+        if self.negotiation.era == "modern" and self.protocol_version:
+            params, opts["headers"] = self.envelope(method, params, self._capabilities())
+        elif self.protocol_version:
             opts["headers"] = {"mcp-protocol-version": self.protocol_version}
 
         async def progress(value: float, total: float | None, message: str | None) -> None:

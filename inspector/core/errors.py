@@ -88,7 +88,8 @@ class Failure:
 def describe_failure(error: BaseException) -> Failure:
     """The words for `error` (a `LensError`, or anything else a request raised)."""
     if isinstance(error, ProtocolError):
-        return Failure(f"JSON-RPC error {error.code}", error.message, "server", server_sent=True)
+        detail = error.message + describe_code(error.code, error.data)
+        return Failure(f"JSON-RPC error {error.code}", detail, "server", server_sent=True)
     if isinstance(error, RequestTimeout):
         return _timeout_failure(error)
     if isinstance(error, ConnectFailed):
@@ -98,6 +99,41 @@ def describe_failure(error: BaseException) -> Failure:
     if isinstance(error, LensError):
         return Failure(error.message.splitlines()[0], _with_hint(error.message, error.hint), "client")
     return Failure(f"Failed on the client side: {type(error).__name__}", str(error), "client")
+
+
+# Error codes the 2026-07-28 revision defines, in words.
+_MODERN_CODES = {
+    -32020: "the request's HTTP headers (Mcp-Method, Mcp-Name, Mcp-Param-*, MCP-Protocol-Version) "
+    "do not match its body, or one is missing or malformed",
+    -32021: "the server needs a client capability this request did not declare in its _meta",
+    -32022: "the server does not speak the protocol version this request declared",
+}
+
+
+def describe_code(code: int | None, data: Any = None) -> str:
+    """A sentence after an error message for the codes the spec defines in words; '' for others."""
+    words = _MODERN_CODES.get(code) if isinstance(code, int) else None
+    if words is None:
+        return ""
+    text = f"\n{code} means {words}"
+    if code == -32022 and isinstance(data, dict) and isinstance(data.get("supported"), list):
+        text += f"; it supports {', '.join(str(v) for v in data['supported'])}"
+        if isinstance(data.get("requested"), str):
+            text += f" (requested {data['requested']})"
+    elif code == -32021 and isinstance(data, dict) and isinstance(data.get("requiredCapabilities"), dict):
+        text += f": {', '.join(sorted(data['requiredCapabilities']))}"
+    return text + "."
+
+
+def era_hint(setting: str, code: int | None) -> str | None:
+    """What to try when a connection in era `setting` was refused with `code`."""
+    if code not in (-32022, -32601, -32600):
+        return None
+    if setting == "legacy" or setting < "2026":
+        return "The server may speak only the 2026-07-28 revision: set the protocol era to auto or modern."
+    if setting != "auto":
+        return "The server may speak only the handshake era (initialize): set the protocol era to auto or legacy."
+    return None
 
 
 def _with_hint(text: str, hint: str | None) -> str:

@@ -17,7 +17,17 @@ from typing import Any
 
 from inspector import __version__
 from inspector.core.calls import Progress, ProgressCallback, RequestHandle
-from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
+from inspector.core.era import (
+    CLIENT_CAPABILITIES_META_KEY,
+    CLIENT_INFO_META_KEY,
+    DEFAULT_ERA,
+    PROTOCOL_VERSION_META_KEY,
+    init_from_discover,
+    negotiate,
+    parse_era,
+    tries_modern,
+)
+from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout, describe_code, era_hint
 from inspector.core.operations import Operations
 from inspector.traffic.entry import Kind
 from inspector.transports.stdio_pipes import StdioPipes
@@ -25,15 +35,24 @@ from inspector.transports.stdio_pipes import StdioPipes
 # Handshake versions this client negotiates, newest first (as the SDK's handshake list).
 SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 METHOD_NOT_FOUND = -32601
+CLIENT_INFO = {"name": "mcp-lens", "version": __version__}
 
 
 class LiteConnection(Operations):
     """Use as ``async with LiteConnection(pipes) as conn:``; raises `ConnectFailed` on failure."""
 
     def __init__(
-        self, pipes: StdioPipes, *, connect_timeout: float = 30.0, request_timeout: float | None = 60.0
+        self,
+        pipes: StdioPipes,
+        *,
+        connect_timeout: float = 30.0,
+        request_timeout: float | None = 60.0,
+        era: str = DEFAULT_ERA,
+        remembered_era: str | None = None,
     ) -> None:
         super().__init__()
+        self.era_setting = parse_era(era)
+        self.remembered_era = remembered_era
         self.pipes = pipes
         self.store = pipes.store
         self.connect_timeout = connect_timeout
@@ -51,30 +70,49 @@ class LiteConnection(Operations):
         try:
             await self.pipes.start()
             self._reader = asyncio.ensure_future(self._read_loop())
-            params = {
-                "protocolVersion": SUPPORTED_VERSIONS[0],
-                "capabilities": {},
-                "clientInfo": {"name": "mcp-lens", "version": __version__},
-            }
-            handle = RequestHandle("initialize", timeout=self.connect_timeout)
-            self.init = await self.request("initialize", params, handle=handle)
-            version = self.init.get("protocolVersion")
-            if version not in SUPPORTED_VERSIONS:
-                raise ConnectFailed(f"unsupported protocol version from the server: {version!r}")
-            await self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+            async with asyncio.timeout(self.connect_timeout):
+                self.negotiation, raw = await negotiate(
+                    self.era_setting,
+                    discover=self._discover,
+                    initialize=self._initialize,
+                    remembered=self.remembered_era,
+                )
+            self.init = init_from_discover(raw, self.negotiation.version) if self.era == "modern" else raw
         except BaseException as exc:
             await self.aclose()
-            if isinstance(exc, RequestTimeout):
+            if isinstance(exc, RequestTimeout | TimeoutError):
                 raise ConnectFailed(
-                    f"no answer to initialize within {self.connect_timeout:g}s ({self.describe_exit()})",
+                    f"no answer to {'server/discover' if tries_modern(self.era_setting) else 'initialize'} "
+                    f"within {self.connect_timeout:g}s ({self.describe_exit()})",
                     hint="Check that the command starts an MCP server on stdio.",
                 ) from exc
             if isinstance(exc, ProtocolError):
-                raise ConnectFailed(f"the server refused initialize: {exc.message}") from exc
+                raise ConnectFailed(
+                    f"the server refused {exc.details.get('method') or 'initialize'}: {exc.message}"
+                    + describe_code(exc.code, exc.data),
+                    hint=era_hint(self.era_setting, exc.code),
+                ) from exc
             if isinstance(exc, OSError) and not isinstance(exc, ConnectionError):
                 raise ConnectFailed(str(exc)) from exc
             raise
         return self
+
+    async def _discover(self, version: str, timeout: float | None) -> dict[str, Any]:
+        meta = {PROTOCOL_VERSION_META_KEY: version, CLIENT_INFO_META_KEY: CLIENT_INFO, CLIENT_CAPABILITIES_META_KEY: {}}
+        handle = RequestHandle("server/discover", timeout=timeout or self.connect_timeout)
+        try:
+            return await self.request("server/discover", {"_meta": meta}, handle=handle)
+        except RequestTimeout:
+            raise TimeoutError from None
+
+    async def _initialize(self, version: str) -> dict[str, Any]:
+        params = {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT_INFO}
+        handle = RequestHandle("initialize", timeout=self.connect_timeout)
+        init = await self.request("initialize", params, handle=handle)
+        if init.get("protocolVersion") not in SUPPORTED_VERSIONS:
+            raise ConnectFailed(f"unsupported protocol version from the server: {init.get('protocolVersion')!r}")
+        await self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return init
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
@@ -104,10 +142,13 @@ class LiteConnection(Operations):
     ) -> dict[str, Any]:
         if self._closed:
             raise ConnectFailed(f"connection closed: {self.describe_exit()}")
+        self.refuse_removed(method)
         handle = handle or self.new_handle(method)
         self._next_id += 1
         rpc_id = handle.request_id = self._next_id
         out_params = dict(params or {})
+        if self.era == "modern" and method != "server/discover":
+            out_params, _ = self.envelope(method, out_params, {})  # stdio: the headers have nowhere to go
         if with_progress or on_progress is not None:
             out_params["_meta"] = {**out_params.get("_meta", {}), "progressToken": rpc_id}
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "method": method}

@@ -11,8 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector import __version__
+from inspector.core import era
 from inspector.core.calls import Progress, ProgressCallback, RequestHandle
-from inspector.core.errors import ToolFailed, UnknownTool
+from inspector.core.errors import LensError, ToolFailed, UnknownTool
 from inspector.core.findings import Finding, check_call_result, check_list_page, check_tools
 from inspector.traffic.store import TrafficStore
 
@@ -60,6 +62,8 @@ class Operations:
 
     def __init__(self) -> None:
         self.init: dict[str, Any] = {}
+        self.negotiation = era.Negotiation()
+        self.log_level: str | None = None  # modern era: asked for in each request's _meta
         self.tools: ToolListing | None = None
         self.relist_on_change = True  # a one-shot CLI run turns this off
         self._listeners: list[Callable[[Event], None]] = []
@@ -83,6 +87,41 @@ class Operations:
     def protocol_version(self) -> str | None:
         value = self.init.get("protocolVersion")
         return value if isinstance(value, str) else None
+
+    @property
+    def era(self) -> str:
+        """``legacy`` (initialize handshake) or ``modern`` (2026-07-28, stateless)."""
+        return self.negotiation.era
+
+    @property
+    def discover_result(self) -> dict[str, Any] | None:
+        return self.negotiation.discover
+
+    def envelope(
+        self, method: str, params: dict[str, Any] | None, capabilities: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        """A modern request's params (with the `_meta` envelope) and HTTP headers."""
+        extra: dict[str, str] = {}
+        if method == "tools/call" and params and self.tools is not None:
+            arguments = params.get("arguments") if isinstance(params.get("arguments"), dict) else {}
+            extra = era.header_params(self.tools.by_name(str(params.get("name"))), arguments)
+        if self.log_level:
+            meta = dict((params or {}).get("_meta") or {})
+            meta.setdefault(era.LOG_LEVEL_META_KEY, self.log_level)
+            params = {**(params or {}), "_meta": meta}
+        return era.envelope(
+            method,
+            params,
+            version=self.protocol_version or era.MODERN_PROTOCOL_VERSIONS[-1],
+            client_info={"name": "mcp-lens", "version": __version__},
+            capabilities=capabilities,
+            extra_headers=extra,
+        )
+
+    def refuse_removed(self, method: str) -> None:
+        """Raise when `method` does not exist in the era this connection speaks (e.g. ping when modern)."""
+        if self.era == "modern" and (why := era.REMOVED_IN_MODERN.get(method)):
+            raise LensError(why, hint="Connect with the protocol era set to legacy to use it.")
 
     @property
     def server_info(self) -> dict[str, Any]:
@@ -153,6 +192,8 @@ class Operations:
                 break
             seen_cursors.add(cursor)
         findings.extend(check_tools(tools))
+        if self.era == "modern":
+            findings.extend(header_findings(tools))
         self.tools = ToolListing(tools=tools, pages=pages, findings=findings)
         return self.tools
 
@@ -175,6 +216,11 @@ class Operations:
                 names = ", ".join(sorted(listing.names())) or "(none)"
                 raise UnknownTool(f"no tool named {name!r}", hint=f"available tools: {names}")
         tool = self.tools.by_name(name) if self.tools else None
+        if self.era == "modern" and tool is not None and (why := era.invalid_header_params(tool)):
+            raise LensError(
+                f"tool {name!r} has invalid header parameters ({why}); a 2026-07-28 client must not call it",
+                hint="Fix the tool's x-mcp-header annotations, or connect in the legacy era.",
+            )
         handle = handle or self.new_handle("tools/call", timeout, max_total)
         started = time.perf_counter()
         params = {"name": name, "arguments": arguments or {}}
@@ -188,3 +234,20 @@ class Operations:
         if raise_on_error and outcome.is_error:
             raise ToolFailed(f"tool {name!r} returned isError: true", result=result)
         return outcome
+
+
+def header_findings(tools: list[Any]) -> list[Finding]:
+    """Modern era: a tool whose `x-mcp-header` annotations are invalid, which a client must drop."""
+    out = []
+    for index, tool in enumerate(tools):
+        if isinstance(tool, dict) and (why := era.invalid_header_params(tool)):
+            out.append(
+                Finding(
+                    f"tool {tool.get('name')!r}: invalid header parameters: {why}; "
+                    "a 2026-07-28 client must drop this tool (MCP Lens lists it, flagged, and will not call it)",
+                    f"$.tools[{index}].inputSchema",
+                    "x-mcp-header only on string/integer/boolean properties reached by properties alone, "
+                    "each an HTTP token, unique ignoring case",
+                )
+            )
+    return out

@@ -15,6 +15,7 @@ from typing import Any
 
 from inspector.config.profile import ServerProfile
 from inspector.core.client_handlers import ClientHandlers
+from inspector.core.era import Negotiation
 from inspector.core.errors import ConnectFailed, LensError, RequestTimeout, describe_failure
 from inspector.core.history import CallRecord
 from inspector.core.operations import Event, Operations, ToolListing
@@ -73,7 +74,13 @@ def _open(profile: ServerProfile, store: TrafficStore, auth: Any, timeout: float
     from inspector.core.connection import Connection
     from inspector.core.targets import make_transport
 
-    return Connection(make_transport(profile, store, auth=auth), connect_timeout=timeout, handlers=handlers)
+    return Connection(
+        make_transport(profile, store, auth=auth),
+        connect_timeout=timeout,
+        handlers=handlers,
+        era=profile.protocol_era,
+        remembered_era=profile.learned_era,
+    )
 
 
 class Session:
@@ -100,6 +107,7 @@ class Session:
         self.server_event = Hook()
         self.call_updated = Hook()
         self.ping_finished = Hook()
+        self.era_learned = Hook()  # (profile, "legacy" | "modern"): `auto` found this server's era
         self._conn: Operations | None = None
         self._runner: asyncio.Task[None] | None = None
         self._stop: asyncio.Event | None = None
@@ -122,6 +130,11 @@ class Session:
     @property
     def capabilities(self) -> dict[str, Any]:
         return self._conn.capabilities if self._conn is not None else {}
+
+    @property
+    def negotiation(self) -> Negotiation | None:
+        """The era this connection settled on, and how (None when not connected)."""
+        return self._conn.negotiation if self._conn is not None else None
 
     @property
     def instructions(self) -> str | None:
@@ -180,7 +193,8 @@ class Session:
                     self._conn = conn
                     conn.subscribe(self._on_event)
                     name = conn.server_info.get("name", profile.name)
-                    self._set_state(CONNECTED, f"connected to {name} (protocol {conn.protocol_version})")
+                    self._learn_era(profile, conn.negotiation)
+                    self._set_state(CONNECTED, f"connected to {name} ({conn.negotiation.describe()})")
                     self.connected.emit(self)
                     self._spawn(self._list_tools())
                 await _until_first(conn.wait_closed(), stop.wait())
@@ -207,6 +221,16 @@ class Session:
             self._report(DISCONNECTED, "disconnected")
         finally:
             stopper.cancel()
+
+    def _learn_era(self, profile: ServerProfile, negotiation: Negotiation) -> None:
+        """`auto` remembers a server that left its probe unanswered (it cost seconds), so it is not
+        probed again; a server that answered it is probed again next time (a cheap round trip)."""
+        if negotiation.setting != "auto" or negotiation.remembered:
+            return
+        learned = "legacy" if negotiation.probe_outcome == "unanswered" else None
+        if profile.learned_era != learned:
+            profile.learned_era = learned
+            self.era_learned.emit(profile, learned)
 
     def _is_current(self) -> bool:
         """This task is the latest connect's run."""

@@ -50,6 +50,8 @@ TARGET_OPTIONS: dict[str, bool] = {
     "--connect-timeout": True,
     "--request-timeout": True,
     "--stored-auth-only": False,
+    "--protocol-era": True,
+    "--protocol-version": True,
 }
 
 # Every option of `mcp-lens --cli` → takes a value. Words not in here belong to the server command.

@@ -97,9 +97,12 @@ def test_config_file_and_server_name(tmp_path: Path) -> None:
     config = tmp_path / "claude_desktop_config.json"
     entry = {"command": sys.executable, "args": ["-m", "inspector.demo"], "env": {"PYTHONPATH": str(REPO)}}
     config.write_text(json.dumps({"mcpServers": {"demo": entry, "other": {"command": "false"}}}))
-    proc = cli("--config", str(config), "--server", "demo", "--method", "ping", "--format", "text")
+    legacy = ("--protocol-era", "legacy")
+    proc = cli("--config", str(config), "--server", "demo", *legacy, "--method", "ping", "--format", "text")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("pong in")
+    modern = cli("--config", str(config), "--server", "demo", "--method", "ping")
+    assert modern.returncode == 1 and "ping is removed in 2026-07-28" in error_line(modern)["message"]
     missing = cli("--config", str(config), "--server", "nope", "--method", "ping")
     assert missing.returncode == 2 and "demo" in error_line(missing)["message"]
 

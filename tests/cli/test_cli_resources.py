@@ -81,11 +81,18 @@ def test_prompts_get_with_several_args_after_one_option(everything: str) -> None
 
 
 def test_logging_set_level() -> None:
-    proc = cli("--demo", "--method", "logging/setLevel", "--log-level", "warning")
+    legacy = ("--protocol-era", "legacy")
+    proc = cli("--demo", *legacy, "--method", "logging/setLevel", "--log-level", "warning")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {"ok": True, "level": "warning"}
-    text = cli("--demo", "--method", "logging/setLevel", "--log-level", "debug", "--format", "text")
+    text = cli("--demo", *legacy, "--method", "logging/setLevel", "--log-level", "debug", "--format", "text")
     assert text.stdout.strip() == "log level set to debug"
+
+
+def test_logging_set_level_is_refused_in_the_modern_era_with_the_reason() -> None:
+    proc = cli("--demo", "--method", "logging/setLevel", "--log-level", "warning", "--format", "text")
+    assert proc.returncode == 1
+    assert "removed in 2026-07-28" in proc.stderr and "legacy" in proc.stderr
 
 
 def test_findings_go_to_stderr_and_pages_are_joined() -> None:

@@ -16,12 +16,16 @@ from inspector.transports.process import StdioCommand
 from inspector.transports.stdio_pipes import StdioPipes
 
 
-def stdio_profile(argv: list[str], **env: str) -> ServerProfile:
-    return ServerProfile(name="test", transport="stdio", command=argv[0], args=argv[1:], env=dict(env))
+# These helpers serve the handshake-era tests (elicitation mid-call, subscribe, ping, setLevel): their
+# profiles pin `legacy`. The era tests (test_era.py) choose auto / modern themselves.
+def stdio_profile(argv: list[str], *, era: str = "legacy", **env: str) -> ServerProfile:
+    return ServerProfile(
+        name="test", transport="stdio", command=argv[0], args=argv[1:], env=dict(env), protocol_era=era
+    )
 
 
-def http_profile(url: str, transport: str = "http", **kwargs: Any) -> ServerProfile:
-    return ServerProfile(name="test", transport=transport, url=url, **kwargs)
+def http_profile(url: str, transport: str = "http", *, era: str = "legacy", **kwargs: Any) -> ServerProfile:
+    return ServerProfile(name="test", transport=transport, url=url, protocol_era=era, **kwargs)
 
 
 def open_connection(
@@ -29,7 +33,8 @@ def open_connection(
 ) -> Connection | LiteConnection:
     if lite:
         command = StdioCommand.from_profile(profile)
-        return LiteConnection(StdioPipes(command, store), **kwargs)
+        return LiteConnection(StdioPipes(command, store), era=kwargs.pop("era", profile.protocol_era), **kwargs)
+    kwargs.setdefault("era", profile.protocol_era)
     return Connection(make_transport(profile, store), **kwargs)
 
 

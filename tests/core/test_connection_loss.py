@@ -51,7 +51,7 @@ async def _killed_while_calling(profile, server: subprocess.Popen[bytes]) -> tup
 
     owner_error: BaseException | None = None
     try:
-        async with Connection(make_transport(profile, store)) as conn:
+        async with Connection(make_transport(profile, store), era="legacy") as conn:
             task = asyncio.ensure_future(caller(conn))
             await asyncio.wait_for(conn.wait_closed(), 20)
     except ConnectFailed as exc:
@@ -82,7 +82,9 @@ def test_a_killed_http_server_is_noticed_by_the_owner_and_the_caller(everything:
 
 def test_a_killed_stdio_server_names_its_exit() -> None:
     async def main() -> ConnectFailed:
-        async with Connection(make_transport(stdio_profile(DEMO, PYTHONPATH=str(REPO)), TrafficStore())) as conn:
+        async with Connection(
+            make_transport(stdio_profile(DEMO, PYTHONPATH=str(REPO)), TrafficStore()), era="legacy"
+        ) as conn:
             conn.transport.pipes.process.kill()
             await asyncio.wait_for(conn.wait_closed(), 10)
         return conn.loss()
@@ -94,7 +96,9 @@ def test_a_killed_stdio_server_names_its_exit() -> None:
 
 def test_an_orderly_close_is_no_loss() -> None:
     async def main() -> Connection:
-        async with Connection(make_transport(stdio_profile(DEMO, PYTHONPATH=str(REPO)), TrafficStore())) as conn:
+        async with Connection(
+            make_transport(stdio_profile(DEMO, PYTHONPATH=str(REPO)), TrafficStore()), era="legacy"
+        ) as conn:
             await conn.ping()
         return conn
 
@@ -103,7 +107,9 @@ def test_an_orderly_close_is_no_loss() -> None:
 
 def test_crash_mid_call_reads_as_a_process_exit(hostile) -> None:
     async def main() -> ConnectFailed:
-        async with Connection(make_transport(stdio_profile(hostile("exit-mid-call")), TrafficStore())) as conn:
+        async with Connection(
+            make_transport(stdio_profile(hostile("exit-mid-call")), TrafficStore()), era="legacy"
+        ) as conn:
             with pytest.raises(ConnectFailed) as failed:
                 await conn.call_tool("work", {}, timeout=10)
         return failed.value
@@ -116,7 +122,9 @@ def test_crash_mid_call_reads_as_a_process_exit(hostile) -> None:
 
 def test_a_timeout_carries_its_limit(hostile) -> None:
     async def main() -> tuple[RequestTimeout, RequestTimeout]:
-        async with Connection(make_transport(stdio_profile(hostile("never-answer")), TrafficStore())) as conn:
+        async with Connection(
+            make_transport(stdio_profile(hostile("never-answer")), TrafficStore()), era="legacy"
+        ) as conn:
             with pytest.raises(RequestTimeout) as progress:
                 await conn.call_tool("work", {}, timeout=0.3)
             with pytest.raises(RequestTimeout) as hard:

@@ -1,0 +1,147 @@
+"""Protocol eras against real servers: the demo (both eras), a silent handshake-era server, server-everything."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import mcp_types
+import pytest
+from core_support import run_with, stdio_profile
+from lens_support import DEMO, EVERYTHING, REPO
+from mcp.shared import inbound
+from mcp_types import version as sdk_versions
+
+from inspector.config import eras
+from inspector.core import era
+from inspector.core.errors import ConnectFailed
+from inspector.traffic.entry import Kind
+from inspector.traffic.store import TrafficStore
+
+SILENT = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "silent_legacy.py")]
+
+
+def demo(era_setting: str):
+    return stdio_profile(DEMO, era=era_setting, PYTHONPATH=str(REPO))
+
+
+def sent(store: TrafficStore) -> list[str]:
+    return [e.method for e in store if e.kind is Kind.REQUEST and e.direction.value == "out"]
+
+
+def test_the_wire_names_match_the_sdk() -> None:
+    assert eras.HANDSHAKE_PROTOCOL_VERSIONS == sdk_versions.HANDSHAKE_PROTOCOL_VERSIONS
+    assert eras.MODERN_PROTOCOL_VERSIONS == sdk_versions.MODERN_PROTOCOL_VERSIONS
+    assert era.PROTOCOL_VERSION_META_KEY == mcp_types.PROTOCOL_VERSION_META_KEY
+    assert era.CLIENT_INFO_META_KEY == mcp_types.CLIENT_INFO_META_KEY
+    assert era.CLIENT_CAPABILITIES_META_KEY == mcp_types.CLIENT_CAPABILITIES_META_KEY
+    assert era.SERVER_INFO_META_KEY == mcp_types.SERVER_INFO_META_KEY
+    assert era.LOG_LEVEL_META_KEY == mcp_types.LOG_LEVEL_META_KEY
+    assert dict(inbound.NAME_BEARING_METHODS) == era.NAME_BEARING_METHODS
+    for value in ("plain", " edge", "héllo", "=?base64?x?=", "tab\there"):
+        assert era.encode_header_value(value) == inbound.encode_header_value(value)
+
+
+SCHEMAS: list[dict[str, Any]] = [
+    {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}},
+    {"type": "object", "properties": {"n": {"type": "number", "x-mcp-header": "N"}}},
+    {"type": "object", "properties": {"a": {"type": "string", "x-mcp-header": "bad name"}}},
+    {
+        "type": "object",
+        "properties": {"a": {"type": "string", "x-mcp-header": "X"}, "b": {"type": "integer", "x-mcp-header": "x"}},
+    },
+    {"type": "object", "properties": {"list": {"type": "array", "items": {"type": "string", "x-mcp-header": "I"}}}},
+    {
+        "type": "object",
+        "properties": {"o": {"type": "object", "properties": {"deep": {"type": "boolean", "x-mcp-header": "Deep"}}}},
+    },
+    {"type": "object", "$defs": {"d": {"type": "string", "x-mcp-header": "D"}}},
+    {"type": "object", "properties": {"e": {"type": "string", "default": {"x-mcp-header": 5}}}},
+]
+
+
+@pytest.mark.parametrize("schema", SCHEMAS)
+def test_header_parameters_agree_with_the_sdk(schema: dict[str, Any]) -> None:
+    ours = era.invalid_header_params({"inputSchema": schema})
+    assert (ours is None) == (inbound.find_invalid_x_mcp_header(schema) is None), ours
+    if ours is None:
+        arguments = {"region": "eu west", "o": {"deep": True}, "e": "x"}
+        expected = inbound.mcp_param_headers(inbound.x_mcp_header_map(schema), arguments)
+        assert era.header_params({"inputSchema": schema}, arguments) == expected
+
+
+@pytest.mark.parametrize("lite", [False, True], ids=["sdk", "lite"])
+@pytest.mark.parametrize(
+    ("setting", "expected_era", "version", "first"),
+    [
+        ("legacy", "legacy", "2025-11-25", "initialize"),
+        ("auto", "modern", "2026-07-28", "server/discover"),
+        ("modern", "modern", "2026-07-28", "server/discover"),
+        ("2025-06-18", "legacy", "2025-06-18", "initialize"),
+    ],
+)
+def test_the_demo_in_each_era(lite: bool, setting: str, expected_era: str, version: str, first: str) -> None:
+    store = TrafficStore()
+
+    async def body(conn: Any) -> Any:
+        listing = await conn.list_tools()
+        outcome = await conn.call_tool("echo", {"message": "hé"})
+        return conn.negotiation, conn.server_info, listing, outcome
+
+    negotiation, info, listing, outcome = run_with(demo(setting), body, lite=lite, store=store)
+    assert (negotiation.era, negotiation.version, negotiation.setting) == (expected_era, version, setting)
+    assert info.get("name") == "mcp-lens-demo"
+    assert listing.by_name("echo") is not None and outcome.result["content"][0]["text"] == "hé"
+    methods = sent(store)
+    assert methods[0] == first
+    assert ("initialize" in methods) == (expected_era == "legacy")
+    call = next(e for e in store if e.method == "tools/call" and e.kind is Kind.REQUEST)
+    meta = __import__("json").loads(call.raw)["params"].get("_meta", {})
+    assert (meta.get(era.PROTOCOL_VERSION_META_KEY) == version) == (expected_era == "modern")
+
+
+def test_auto_on_a_silent_legacy_server_says_what_the_probe_cost_and_is_remembered() -> None:
+    profile = stdio_profile(SILENT, era="auto")
+
+    async def body(conn: Any) -> Any:
+        return conn.negotiation, (await conn.call_tool("hello")).result
+
+    started = time.perf_counter()
+    negotiation, result = run_with(profile, body)
+    assert negotiation.era == "legacy" and negotiation.probe_outcome == "unanswered"
+    assert negotiation.probe_ms is not None and negotiation.probe_ms >= era.PROBE_TIMEOUT_S * 1000 * 0.9
+    assert "did not answer server/discover" in " ".join(negotiation.notes)
+    assert "unanswered" in negotiation.describe()
+    assert result["content"][0]["text"] == "hello"
+    first = time.perf_counter() - started
+
+    started = time.perf_counter()
+    again = run_with(profile, body, remembered_era="legacy")[0]
+    assert again.remembered and again.era == "legacy" and again.probe_ms is None
+    assert time.perf_counter() - started < first - era.PROBE_TIMEOUT_S / 2  # no probe this time
+    assert "no probe" in again.describe()
+
+
+def test_modern_against_a_legacy_only_server_says_what_to_do() -> None:
+    with pytest.raises(ConnectFailed) as failed:
+        run_with(stdio_profile(["node", str(EVERYTHING), "stdio"], era="modern"), lambda conn: conn.list_tools())
+    assert "server/discover" in failed.value.message
+    assert "legacy" in (failed.value.hint or "")
+
+
+def test_auto_against_server_everything_falls_back_to_initialize() -> None:
+    store = TrafficStore()
+
+    async def body(conn: Any) -> Any:
+        return conn.negotiation
+
+    negotiation = run_with(stdio_profile(["node", str(EVERYTHING), "stdio"], era="auto"), body, store=store)
+    assert negotiation.era == "legacy" and negotiation.probe_outcome.startswith("refused")
+    assert sent(store)[:2] == ["server/discover", "initialize"]
+
+
+def test_an_unknown_era_is_refused_with_the_choices() -> None:
+    with pytest.raises(eras.EraError, match="auto, legacy, modern"):
+        eras.parse_era("future")
