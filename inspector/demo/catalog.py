@@ -37,6 +37,9 @@ GUIDE = """# MCP Lens demo server
 | slow_task | progress notifications and cancellation |
 | emit_logs | notifications/message at several levels |
 | toggle_extra_tool | notifications/tools/list_changed |
+| order_coffee | input mid-call: input_required + retry (2026-07-28), elicitation (older) |
+| research_topic | a task: 2025-11-25 core tasks or the 2026-07-28 tasks extension |
+| route_request / route_request_bad_headers | header parameters (x-mcp-header), valid and invalid |
 """
 
 

@@ -38,6 +38,11 @@ resource links and embedded resources; get_weather and schedule_meeting return s
 delete_note is marked destructive; slow_task reports progress and can be cancelled; emit_logs sends
 log messages; toggle_extra_tool adds or removes roll_dice and announces the change.
 ask_model, book_table, open_docs and list_roots ask the client: sampling, form and URL elicitation, roots.
+Both protocol eras are served (initialize, or 2026-07-28 server/discover with per-request _meta):
+order_coffee asks for input mid-call (input_required and a retry, or elicitation in older revisions);
+research_topic runs as a task (2025-11-25 tasks or the 2026-07-28 tasks extension); route_request has
+header parameters (x-mcp-header) and route_request_bad_headers invalid ones; demo://live/counter
+updates over subscriptions/listen or resources/subscribe.
 All data is made up and lives in memory only.
 """
 
