@@ -15,7 +15,15 @@ from pathlib import Path
 from common import Row
 
 BENCH = Path(__file__).resolve().parent
-MODULES = ("bench_roundtrip", "bench_cli_startup", "bench_forms", "bench_flood", "bench_tokens", "bench_startup")
+MODULES = (
+    "bench_roundtrip",
+    "bench_cli_startup",
+    "bench_eras",
+    "bench_forms",
+    "bench_flood",
+    "bench_tokens",
+    "bench_startup",
+)
 HEADERS = ("name", "figure", "unit", "baseline", "ratio", "target", "verdict")
 
 
