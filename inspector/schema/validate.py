@@ -2,6 +2,10 @@
 
 Compiled validators are cached by the schema's JSON text (a bounded `lru_cache`: a pure memo, not state).
 Schemas with more than `MAX_CHECKED_NODES` objects are compiled without `check_schema` (seconds of work).
+
+A remote `$ref` is never fetched (jsonschema's default registry would retrieve it with urllib): the
+validators use a registry whose retrieval answers every URI with a stand-in schema that no value meets,
+so a value that reaches such a `$ref` gets an issue saying it was not checked, at its own path.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ MAX_ISSUES = 200
 MAX_MESSAGE = 300
 PATTERN_LIMIT = 10_000
 MAX_CHECKED_NODES = 3000
+NOT_FETCHED = "mcp-lens: remote $ref not fetched: "
 
 
 @functools.cache
@@ -59,6 +64,21 @@ def _too_big(schema: Any) -> bool:
     return False
 
 
+def _not_fetched(uri: str) -> Any:
+    """The stand-in for a remote schema: rejects every value, and says which `$ref` was not fetched."""
+    from referencing.jsonschema import DRAFT202012
+
+    return DRAFT202012.create_resource({"$comment": NOT_FETCHED + uri, "not": True})
+
+
+@functools.cache
+def _registry() -> Any:
+    """A registry that never retrieves anything over the network (the meta-schemas are built in)."""
+    from referencing import Registry
+
+    return Registry(retrieve=_not_fetched)  # type: ignore[call-arg]
+
+
 @functools.lru_cache(maxsize=256)
 def _compiled(text: str) -> tuple[Any, tuple[str, ...]]:
     """(validator or None, findings) for a schema given as JSON text."""
@@ -68,16 +88,17 @@ def _compiled(text: str) -> tuple[Any, tuple[str, ...]]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cls = validators.validator_for(schema, default=Draft202012Validator)
+    offline = {"format_checker": cls.FORMAT_CHECKER, "registry": _registry()}
     if _too_big(schema):  # a hostile size: checking would freeze the UI for seconds; validation still works
-        return cls(schema, format_checker=cls.FORMAT_CHECKER), ()
+        return cls(schema, **offline), ()
     try:
-        errors = list(itertools.islice(cls(cls.META_SCHEMA).iter_errors(schema), 50))
+        errors = list(itertools.islice(cls(cls.META_SCHEMA, registry=_registry()).iter_errors(schema), 50))
     except RecursionError:
         return None, ("the schema is nested too deeply to check",)
     if errors:
         findings = tuple(f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {_short(e.message)}" for e in errors)
         return None, findings
-    return cls(schema, format_checker=cls.FORMAT_CHECKER), ()
+    return cls(schema, **offline), ()
 
 
 def _validator(schema: Any) -> tuple[Any, tuple[str, ...]]:
@@ -127,6 +148,10 @@ def _issues(error: ValidationError) -> list[Issue]:
         if picked:
             return [issue for sub in picked for issue in _issues(sub)]
     path = tuple(error.absolute_path)
+    comment = error.schema.get("$comment") if isinstance(error.schema, dict) else None
+    if error.validator == "not" and isinstance(comment, str) and comment.startswith(NOT_FETCHED):
+        uri = comment[len(NOT_FETCHED) :]
+        return [Issue(path, _short(f"not checked: the remote $ref {uri!r} is not fetched"), "$ref")]
     if error.validator == "required" and isinstance(error.instance, dict):
         names = error.validator_value if isinstance(error.validator_value, list) else []
         missing = [n for n in names if isinstance(n, str) and n not in error.instance and repr(n) in error.message]
