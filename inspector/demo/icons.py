@@ -28,7 +28,7 @@ HOSTILE_SVG = (
 """Draws an amber disc; also carries a <script>, an onload handler and two external references."""
 
 SVG_ICON = "data:image/svg+xml;base64," + base64.b64encode(_GRADIENT_SVG).decode()
-PNG_ICON = "data:image/png;base64," + base64.b64encode(media.render_png(32, "rings")).decode()
+PNG_ICON = "data:image/png;base64," + base64.b64encode(media.render_png(16, "rings")).decode()
 HOSTILE_SVG_ICON = "data:image/svg+xml;base64," + base64.b64encode(HOSTILE_SVG).decode()
 REMOTE_ICON = "https://example.com/mcp-lens-demo/icon.png"
 """A remote icon: a client may fetch it only with the user's consent; the demo never does."""
@@ -39,7 +39,7 @@ def svg() -> Icon:
 
 
 def png() -> Icon:
-    return Icon(src=PNG_ICON, mime_type="image/png", sizes=["32x32"])
+    return Icon(src=PNG_ICON, mime_type="image/png", sizes=["16x16"])
 
 
 def hostile_svg() -> Icon:
