@@ -94,8 +94,12 @@ class Negotiation:
         if self.setting == "auto":
             if self.remembered:
                 text += " (auto: no probe, this server left server/discover unanswered before)"
-            elif self.probe_ms is not None:
-                text += f" (auto: server/discover {self.probe_outcome} after {self.probe_ms:.0f} ms)"
+            elif self.probe_outcome == "unanswered" and self.probe_ms is not None:
+                text += f" (auto: server/discover unanswered for {self.probe_ms / 1000:.1f} s, then initialize)"
+            elif self.probe_outcome and self.era == "legacy":
+                text += " (auto: server/discover refused, then initialize)"
+            elif self.era == "modern":
+                text += " (auto: server/discover answered)"
         elif self.setting not in ("legacy", "modern"):
             text += " (pinned)"
         return text

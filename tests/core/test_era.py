@@ -9,7 +9,7 @@ from typing import Any
 
 import mcp_types
 import pytest
-from core_support import run_with, stdio_profile
+from core_support import http_profile, run_with, stdio_profile
 from lens_support import DEMO, EVERYTHING, REPO
 from mcp.shared import inbound
 from mcp_types import version as sdk_versions
@@ -145,3 +145,63 @@ def test_auto_against_server_everything_falls_back_to_initialize() -> None:
 def test_an_unknown_era_is_refused_with_the_choices() -> None:
     with pytest.raises(eras.EraError, match="auto, legacy, modern"):
         eras.parse_era("future")
+
+
+@pytest.mark.parametrize("setting", ["auto", "modern", "2026-07-28"])
+@pytest.mark.parametrize("lite", [False, True], ids=["sdk", "lite"])
+def test_a_modern_only_server_over_stdio(modern_only: list[str], setting: str, lite: bool) -> None:
+    store = TrafficStore()
+
+    async def body(conn: Any) -> Any:
+        return conn.negotiation, (await conn.call_tool("whoami")).result
+
+    negotiation, result = run_with(stdio_profile(modern_only, era=setting), body, lite=lite, store=store)
+    assert (negotiation.era, negotiation.version) == ("modern", "2026-07-28")
+    assert "2026-07-28" in result["content"][0]["text"] and "mcp-lens" in result["content"][0]["text"]
+    assert "initialize" not in sent(store)
+
+
+@pytest.mark.parametrize("lite", [False, True], ids=["sdk", "lite"])
+def test_legacy_against_a_modern_only_server_explains_minus_32022(modern_only: list[str], lite: bool) -> None:
+    with pytest.raises(ConnectFailed) as failed:
+        run_with(stdio_profile(modern_only, era="legacy"), lambda conn: conn.list_tools(), lite=lite)
+    message = failed.value.message
+    assert "-32022" in message and "does not speak the protocol version" in message and "2026-07-28" in message
+    assert "modern" in (failed.value.hint or "")
+
+
+def test_auto_after_a_remembered_legacy_answer_still_reaches_a_modern_only_server(modern_only_http: str) -> None:
+    """The server was silent once and is modern-only now: initialize's -32022 turns auto to discover.
+    (Over HTTP, where each request stands alone: a stdio server may lock its connection to the era of
+    the first message it saw.)"""
+    store = TrafficStore()
+
+    async def body(conn: Any) -> Any:
+        return conn.negotiation
+
+    negotiation = run_with(http_profile(modern_only_http, era="auto"), body, store=store, remembered_era="legacy")
+    assert negotiation.era == "modern" and sent(store)[:2] == ["initialize", "server/discover"]
+    assert any("-32022" in note for note in negotiation.notes)
+
+
+@pytest.mark.parametrize("setting", ["auto", "modern"])
+def test_a_modern_only_server_over_streamable_http(modern_only_http: str, setting: str) -> None:
+    store = TrafficStore()
+
+    async def body(conn: Any) -> Any:
+        return conn.negotiation, (await conn.call_tool("add", {"a": 2, "b": 3})).result
+
+    negotiation, result = run_with(http_profile(modern_only_http, era=setting), body, store=store)
+    assert negotiation.era == "modern" and result["content"][0]["text"] == "5"
+    posts = [e.http for e in store if e.kind is Kind.REQUEST and e.http and e.http.get("method") == "POST"]
+    headers = [{k.lower(): v for k, v in post["headers"]} for post in posts]
+    assert all("mcp-session-id" not in h for h in headers)  # stateless
+    call = next(h for h in headers if h.get("mcp-method") == "tools/call")
+    assert call["mcp-name"] == "add" and call["mcp-protocol-version"] == "2026-07-28"
+
+
+def test_legacy_over_http_against_a_modern_only_server_says_what_to_do(modern_only_http: str) -> None:
+    with pytest.raises(ConnectFailed) as failed:
+        run_with(http_profile(modern_only_http, era="legacy"), lambda conn: conn.list_tools())
+    assert "-32022" in failed.value.message or "initialize" in failed.value.message
+    assert failed.value.hint
