@@ -15,6 +15,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.config.eras import ERAS, KNOWN_VERSIONS
 from inspector.config.profile import ServerProfile
 from inspector.demo.launch import demo_profile
 from inspector.transports.kinds import URL_KINDS
@@ -29,6 +30,7 @@ class AppArgs:
     server: str | None = None
     command: list[str] = field(default_factory=list)
     transport: str | None = None
+    protocol_era: str | None = None  # --protocol-version or --protocol-era, for the server given here
     self_test: bool = False
     self_test_timeout: float = 60.0
 
@@ -66,15 +68,30 @@ def parse_args(argv: list[str]) -> AppArgs:
     parser.add_argument("--self-test-timeout", type=float, default=60.0, metavar="SECONDS", help=argparse.SUPPRESS)
     parser.add_argument("--transport", choices=URL_KINDS, help="for a URL: Streamable HTTP (the default) or legacy SSE")
     parser.add_argument(
+        "--protocol-era",
+        choices=ERAS,
+        help="for the server given here: auto (the default: probe server/discover, else initialize), "
+        "legacy (initialize) or modern (2026-07-28)",
+    )
+    parser.add_argument(
+        "--protocol-version",
+        choices=KNOWN_VERSIONS,
+        metavar="VERSION",
+        help=f"for the server given here: pin one protocol version ({', '.join(KNOWN_VERSIONS)})",
+    )
+    parser.add_argument(
         "command", nargs=argparse.REMAINDER, help="a stdio server command, or a server's http(s):// URL, to open"
     )
     ns = parser.parse_args(argv)
     command = ns.command[1:] if ns.command[:1] == ["--"] else ns.command
+    if (ns.protocol_era or ns.protocol_version) and not (command or ns.config):
+        parser.error("--protocol-era and --protocol-version apply to a server given on the command line")
     return AppArgs(
         config=ns.config,
         server=ns.server,
         command=command,
         transport=ns.transport,
+        protocol_era=ns.protocol_version or ns.protocol_era,
         self_test=ns.self_test,
         self_test_timeout=ns.self_test_timeout,
     )
@@ -102,13 +119,18 @@ def initial_profile(
     if args.config:
         from inspector.config.formats import choose_server
 
-        return choose_server(args.config, args.server)
+        return _with_era(choose_server(args.config, args.server), args.protocol_era)
     if args.command:
-        return command_line_profile(args.command, args.transport)
+        return _with_era(command_line_profile(args.command, args.transport), args.protocol_era)
     names = getattr(profiles, "names", lambda: [])()
     if last and last in names:
         return profiles.get(last)  # type: ignore[attr-defined]
     return demo if demo is not None else demo_profile()
+
+
+def _with_era(profile: ServerProfile, era: str | None) -> ServerProfile:
+    """The profile with the era the command line asked for (its own setting when none was asked)."""
+    return profile if era is None else profile.clone(protocol_era=era, learned_era=None)
 
 
 def main(argv: list[str] | None = None) -> int:

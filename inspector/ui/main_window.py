@@ -75,7 +75,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("MCP Lens")
         self.settings = settings
         self.store = TrafficStore()
-        self.session = SessionController(self.store, self)
+        self.session = SessionController(self.store, self, profiles=profiles)  # saves what auto learns
         self.viewers: list[ViewerWindow] = []
         self.servers = ServersPanel(profiles, demo)
         self.panels = self._build_panels(profiles)

@@ -13,8 +13,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from inspector.config.profile import ServerProfile
+from inspector.config.profile import ProfileError, ServerProfile
+from inspector.config.store import ProfileStore
 from inspector.core.client_handlers import ClientHandlers
+from inspector.core.era import Negotiation
 from inspector.core.history import CallRecord
 from inspector.core.session import CONNECTED, CONNECTING, DISCONNECTED, FAILED, RECOVER, Session
 from inspector.traffic.store import TrafficStore
@@ -32,10 +34,19 @@ class SessionController(QObject):
     serverEvent = Signal(object)  # core Event
     callUpdated = Signal(object)  # CallRecord: started, progressed or finished
     pingFinished = Signal(object)  # round trip in ms (float), or the LensError
+    eraLearned = Signal(object, object)  # profile, "legacy" | None: what `auto` remembers for the server
 
-    def __init__(self, store: TrafficStore, parent: QObject | None = None, *, core: Session | None = None) -> None:
+    def __init__(
+        self,
+        store: TrafficStore,
+        parent: QObject | None = None,
+        *,
+        core: Session | None = None,
+        profiles: ProfileStore | None = None,
+    ) -> None:
         super().__init__(parent)
         self.core = core if core is not None else Session(store)
+        self.profiles = profiles  # where a learned era is saved (the window's saved servers)
         self.core.state_changed.connect(self.stateChanged.emit)
         self.core.connected.connect(lambda _core: self.connected.emit(self))
         self.core.tools_changed.connect(self.toolsChanged.emit)
@@ -43,6 +54,7 @@ class SessionController(QObject):
         self.core.server_event.connect(self.serverEvent.emit)
         self.core.call_updated.connect(self.callUpdated.emit)
         self.core.ping_finished.connect(self.pingFinished.emit)
+        self.core.era_learned.connect(self._save_learned_era)
 
     # -- state and what was negotiated -------------------------------------------------------
     @property
@@ -78,8 +90,24 @@ class SessionController(QObject):
         return self.core.capabilities
 
     @property
+    def negotiation(self) -> Negotiation | None:
+        """The era this connection settled on, and how (None when not connected)."""
+        return self.core.negotiation
+
+    @property
     def instructions(self) -> str | None:
         return self.core.instructions
+
+    def _save_learned_era(self, profile: ServerProfile, learned: str | None) -> None:
+        """Remember in the saved profile what `auto` learned (a silent probe is not paid again)."""
+        store = self.profiles
+        if store is not None and profile.name in store:  # often the same object the core just changed
+            store.get(profile.name).learned_era = learned
+            try:
+                store.save()
+            except (OSError, ProfileError):  # a profile file we may not write: the era is learned for this session only
+                pass
+        self.eraLearned.emit(profile, learned)
 
     # -- what the session is given -----------------------------------------------------------
     @property

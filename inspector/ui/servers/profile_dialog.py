@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.config.eras import DEFAULT_ERA, ERAS, KNOWN_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.config.redact import is_secret_env, is_secret_header, redact_args, redact_url
 from inspector.transports.kinds import TRANSPORT_KINDS
@@ -32,6 +33,29 @@ from inspector.ui.widgets.key_value_table import KeyValueTable, StringListEditor
 TRANSPORT_LABELS = {name: kind.label for name, kind in TRANSPORT_KINDS.items()}  # the Transport choices
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 ERROR_STYLE = "color: #d1242f;"  # readable on light and dark backgrounds
+ERA_LABELS = {
+    "auto": "Auto (probe server/discover, else initialize)",
+    "legacy": "Legacy (initialize, up to 2025-11-25)",
+    "modern": "Modern (2026-07-28: server/discover, stateless)",
+    **{version: f"Pinned: {version}" for version in reversed(KNOWN_VERSIONS)},
+}
+ERA_EXPLANATIONS = {
+    "auto": "Asks server/discover first (2026-07-28) and falls back to the initialize handshake; a server "
+    "that leaves the probe unanswered is remembered and not probed again.",
+    "legacy": "The initialize handshake of 2025-11-25 and earlier: one session, server-to-client requests "
+    "mid-call, ping and logging/setLevel.",
+    "modern": "The 2026-07-28 revision: server/discover, no handshake, every request carries its own _meta "
+    "(version, client info, capabilities) and HTTP requests carry Mcp-Method / Mcp-Name headers.",
+}
+assert set(ERAS) <= set(ERA_LABELS)
+
+
+def era_explanation(setting: str) -> str:
+    """A sentence under the era choice saying what it does on the wire."""
+    if setting in ERA_EXPLANATIONS:
+        return ERA_EXPLANATIONS[setting]
+    era = "modern" if setting in MODERN_PROTOCOL_VERSIONS else "legacy"
+    return f"Speaks exactly {setting}, no fallback. " + ERA_EXPLANATIONS[era]
 
 
 def profile_summary(profile: ServerProfile) -> str:
@@ -83,6 +107,13 @@ class ProfileDialog(QDialog):
         self.pages.addWidget(self._build_stdio_page())
         self.pages.addWidget(self._build_http_page())
         self.transport_combo.currentIndexChanged.connect(self._on_transport_changed)
+        self.era_combo = QComboBox(self)
+        for key, label in ERA_LABELS.items():
+            self.era_combo.addItem(label, key)
+        self.era_note = plain_label(parent=self)
+        self.era_note.setWordWrap(True)
+        self.era_note.setEnabled(False)  # drawn dimmer, like the other hints
+        self.era_combo.currentIndexChanged.connect(self._on_era_changed)
 
         self.error_label = plain_label(parent=self)
         self.error_label.setWordWrap(True)
@@ -98,6 +129,10 @@ class ProfileDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.pages, 1)
+        era_form = QFormLayout()
+        _add_row(era_form, "Protocol era:", self.era_combo)
+        _add_row(era_form, "", self.era_note)
+        layout.addLayout(era_form)
         layout.addWidget(self.error_label)
         layout.addWidget(self.buttons)
         self._load(profile or ServerProfile(name=""))
@@ -112,6 +147,7 @@ class ProfileDialog(QDialog):
         for widget, name in (
             (self.name_edit, "Name"),
             (self.transport_combo, "Transport"),
+            (self.era_combo, "Protocol era"),
             (self.command_edit, "Command"),
             (self.command_browse, "Browse for the command"),
             (self.args_editor.list, "Arguments"),
@@ -199,9 +235,15 @@ class ProfileDialog(QDialog):
         self.headers_table.set_secret_predicate(lambda key: is_secret_header(key, secret_headers))
         self.headers_table.set_items(profile.headers)
         self.token_edit.setText(profile.bearer_token or "")
+        era = profile.protocol_era if profile.protocol_era in ERA_LABELS else DEFAULT_ERA
+        self.era_combo.setCurrentIndex(self.era_combo.findData(era))
+        self._on_era_changed()
 
     def transport(self) -> str:
         return self.transport_combo.currentData()
+
+    def era(self) -> str:
+        return self.era_combo.currentData()
 
     def set_transport(self, transport: str) -> None:
         self.transport_combo.setCurrentIndex(self.transport_combo.findData(transport))
@@ -210,6 +252,9 @@ class ProfileDialog(QDialog):
         """A profile from the current field values (not validated); untouched fields of the original are kept."""
         base = self._original.clone() if self._original else ServerProfile(name="")
         changes: dict[str, object] = {"name": self.name_edit.text().strip(), "transport": self.transport()}
+        changes["protocol_era"] = self.era()
+        if base.protocol_era != self.era():
+            changes["learned_era"] = None  # what auto learned belongs to the old setting
         if self.transport() == "stdio":
             changes |= {
                 "command": self.command_edit.text().strip(),
@@ -306,6 +351,9 @@ class ProfileDialog(QDialog):
     def _reveal_token(self, shown: bool) -> None:
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password)
         self.token_reveal.setText("Hide" if shown else "Show")
+
+    def _on_era_changed(self, *_: object) -> None:
+        self.era_note.setText(era_explanation(self.era()))
 
     def _on_transport_changed(self) -> None:
         self.pages.setCurrentIndex(0 if self.transport() == "stdio" else 1)

@@ -1,4 +1,5 @@
-"""What was negotiated with the server: state, protocol version, server info, capabilities, instructions."""
+"""What was negotiated with the server: state, protocol era and version and how they were reached, the
+discover result (supported versions), server info, capabilities, instructions."""
 
 from __future__ import annotations
 
@@ -33,6 +34,40 @@ def describe_capabilities(capabilities: dict[str, Any]) -> str:
         flags = [k for k, v in value.items() if v is True] if isinstance(value, dict) else []
         parts.append(f"{name} ({', '.join(flags)})" if flags else name)
     return ", ".join(parts) or "none"
+
+
+def protocol_text(negotiation: Any, version: str | None) -> str:
+    """``modern 2026-07-28`` / ``legacy 2025-11-25``: the era and the version in use."""
+    if negotiation is None:
+        return version or "—"
+    return f"{negotiation.era} {negotiation.version or version or '?'}"
+
+
+def negotiation_text(negotiation: Any) -> str:
+    """How the era was reached (the setting, the probe and its cost) and any notes, as plain lines."""
+    if negotiation is None:
+        return "—"
+    setting = negotiation.setting
+    described = negotiation.describe()
+    how = described.partition(" (")[2].rstrip(")") if " (" in described else ""
+    if setting == "legacy":
+        how = "legacy: initialize handshake, no probe"
+    elif setting == "modern":
+        how = "modern: server/discover, no handshake"
+    elif not how:
+        how = f"{setting}: {'server/discover' if negotiation.era == 'modern' else 'initialize'}"
+    return "\n".join([how, *negotiation.notes])
+
+
+def supported_text(negotiation: Any) -> str:
+    """The versions the server's discover result lists; for a handshake, says there was none."""
+    discover = getattr(negotiation, "discover", None)
+    if not isinstance(discover, dict):
+        return "— (initialize handshake: the server lists no versions)"
+    versions = discover.get("supportedVersions")
+    if not isinstance(versions, list) or not versions:
+        return "none listed"
+    return ", ".join(str(v) for v in versions)
 
 
 def ping_text(outcome: Any) -> str:
@@ -70,7 +105,18 @@ class StatusPanel(QWidget):
         self.load_remote.setToolTip("Fetch this server's https icons from the hosts named (remembered for the server)")
         self.load_remote.clicked.connect(self._allow_remote)
         self.protocol = _label("protocolVersion")
+        self.negotiation = _label("negotiation")
+        self.supported = _label("supportedVersions")
         self.capabilities = _label("capabilities")
+        for label, name in (
+            (self.state, "Connection state"),
+            (self.server, "Server name and version"),
+            (self.protocol, "Protocol era and version"),
+            (self.negotiation, "How the era was reached"),
+            (self.supported, "Supported versions"),
+            (self.capabilities, "Server capabilities"),
+        ):
+            label.setAccessibleName(name)
         self.instructions = QPlainTextEdit(readOnly=True)
         self.instructions.setObjectName("instructions")
         self.instructions.setAccessibleName("Server instructions")
@@ -83,6 +129,8 @@ class StatusPanel(QWidget):
         server_row.addWidget(self.server, 1)
         form.addRow("Server", server_row)
         form.addRow("Protocol", self.protocol)
+        form.addRow("How", self.negotiation)
+        form.addRow("Versions", self.supported)
         form.addRow("Capabilities", self.capabilities)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -105,15 +153,21 @@ class StatusPanel(QWidget):
         """What `conn` negotiated (the session, once connected: server_info, protocol_version, capabilities,
         instructions); None clears the fields."""
         if conn is None:
-            for label in (self.server, self.protocol, self.capabilities):
+            for label in (self.server, self.protocol, self.negotiation, self.supported, self.capabilities):
                 label.setText("—")
+                label.setToolTip("")
             self.instructions.setPlainText("")
             self._watch_icons(None)
             return
         info = conn.server_info
         title = f" — {info['title']}" if info.get("title") else ""
         self.server.setText(f"{info.get('name', '?')} {info.get('version', '')}".strip() + title)
-        self.protocol.setText(conn.protocol_version or "—")
+        negotiation = getattr(conn, "negotiation", None)
+        self.protocol.setText(protocol_text(negotiation, conn.protocol_version))
+        self.negotiation.setText(negotiation_text(negotiation))
+        self.supported.setText(supported_text(negotiation))
+        discover = getattr(negotiation, "discover", None)
+        self.supported.setToolTip(json.dumps(discover, indent=2)[:20_000] if isinstance(discover, dict) else "")
         self.capabilities.setText(describe_capabilities(conn.capabilities))
         self.capabilities.setToolTip(json.dumps(conn.capabilities, indent=2))
         self.instructions.setPlainText(conn.instructions or "")

@@ -1,0 +1,115 @@
+"""Protocol eras as a user meets them: the era chosen per server, what was negotiated in the server panel,
+the modern wire's HTTP headers in the traffic log, and a silent legacy server's probe remembered."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit
+from test_servers import SERVERS_FILE, choose, current_server, dialog, server_rows, type_here
+
+from journey_support import shown_text
+
+SILENT_LEGACY = Path(__file__).resolve().parents[1] / "servers" / "silent_legacy.py"
+
+
+PANEL_FIELDS = ("Protocol era and version", "How the era was reached", "Supported versions")
+
+
+def panel_text(lens) -> str:
+    """What the Server panel says about the connection (protocol, how it was reached, discover)."""
+    return "\n".join(shown_text(lens.find(name)) for name in PANEL_FIELDS)
+
+
+def test_a_server_added_with_the_legacy_era_connects_with_initialize(lens) -> None:
+    lens.start()
+    lens.click("Add server")
+    box = dialog(lens, "Add Server")
+    lens.type(lens.find("Name", top=box), "demo legacy")
+    lens.type(lens.find("Command", top=box), sys.executable)
+    for arg in ("-m", "inspector.demo"):
+        lens.click(lens.find("Add argument", top=box))
+        type_here(box, arg)
+    assert "Auto" in lens.find("Protocol era", top=box).currentText()  # the default
+    choose(lens, "Protocol era", "Legacy (initialize, up to 2025-11-25)", top=box)
+    lens.click(lens.find("OK", top=box))
+    lens.wait(lambda: not box.isVisible(), what="the Add Server dialog closes")
+    assert "demo legacy" in server_rows(lens)
+    count, probes = len(lens.sent("initialize")), len(lens.sent("server/discover"))
+    lens.click_item("Servers", "demo legacy", double=True)
+    lens.wait(lambda: current_server(lens) == "demo legacy" and len(lens.sent("initialize")) > count, what="init")
+    lens.wait(lambda: "legacy 2025-11-25" in panel_text(lens), what="the panel shows the legacy era")
+    assert len(lens.sent("server/discover")) == probes  # legacy never probes
+    assert lens.quit() == 0
+    saved = json.loads((lens.home / SERVERS_FILE).read_text())["mcpServers"]["demo legacy"]
+    assert saved["x-mcp-lens"]["protocolEra"] == "legacy"
+
+    lens.start()  # the era is kept with the server: the edit dialog shows it
+    lens.click_item("Servers", "demo legacy")
+    lens.click("Edit server")
+    box = dialog(lens, "Edit Server")
+    assert lens.find("Protocol era", top=box).currentText().startswith("Legacy")
+    lens.click(lens.find("Cancel", top=box))
+    assert lens.quit() == 0
+
+
+def test_the_demo_connects_modern_and_the_panel_shows_the_discover_result(lens) -> None:
+    lens.start()
+    lens.wait(lambda: "modern 2026-07-28" in panel_text(lens), what="the panel shows the modern era")
+    assert lens.sent("server/discover") and not lens.sent("initialize")
+    text = panel_text(lens)
+    assert "2026-07-28" in shown_text(lens.find("Supported versions")), text
+    assert "server/discover answered" in shown_text(lens.find("How the era was reached")), text
+    assert "tools" in shown_text(lens.find("Server capabilities"))
+    assert lens.find("Server instructions", QPlainTextEdit).toPlainText().strip()
+    # a tool with invalid header parameters is flagged in the list and its header, with the reason
+    lens.click_item("Tool list", "route_request_bad_headers")
+    lens.wait_text("invalid header parameters")
+    assert lens.quit() == 0
+
+
+def test_the_headers_view_shows_the_modern_http_headers_of_an_exchange(lens, demo_http) -> None:
+    lens.start(demo_http)
+    lens.wait(lambda: "modern 2026-07-28" in panel_text(lens), what="modern over HTTP")
+    lens.tab("Traffic")
+    lens.click_item(lens.find("Traffic log", QAbstractItemView), "tools/list")
+    lens.tab("Headers")
+    view = lens.find("HTTP headers", QPlainTextEdit)
+    lens.wait(lambda: "Mcp-Method: tools/list" in view.toPlainText(), what="the Mcp-Method header is shown")
+    text = view.toPlainText()
+    assert "the JSON-RPC method of the body" in text, text
+    assert "MCP-Protocol-Version" in text and "2026-07-28" in text, text
+    assert "Response" in text and "HTTP 200" in text, text
+    assert "mcp-session-id" not in text.lower(), text  # stateless: no session id either way
+    assert lens.quit() == 0
+
+
+def test_a_silent_legacy_server_costs_the_probe_once_and_is_remembered(lens) -> None:
+    folder = lens.home / SERVERS_FILE.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    entry = {"command": sys.executable, "args": [str(SILENT_LEGACY)]}
+    (folder / "servers.json").write_text(json.dumps({"mcpServers": {"silent": entry}}))
+    lens.start()
+    lens.click_item("Servers", "silent", double=True)
+    lens.wait(lambda: "silent-legacy" in lens.status() and "connected to" in lens.status(), 20_000, "connected")
+    lens.wait(lambda: "did not answer server/discover" in panel_text(lens), what="the probe's cost is said")
+    assert "legacy 2025-11-25" in panel_text(lens)
+    assert lens.quit() == 0
+    saved = json.loads((folder / "servers.json").read_text())["mcpServers"]["silent"]
+    assert saved["x-mcp-lens"]["learnedEra"] == "legacy"
+
+    lens.start()  # the last server used opens again, without the probe
+    lens.wait(lambda: "silent-legacy" in lens.status() and "connected to" in lens.status(), 20_000, "reconnected")
+    lens.wait(lambda: "left server/discover unanswered before" in panel_text(lens), what="remembered")
+    assert not lens.sent("server/discover")
+    assert lens.quit() == 0
+
+
+def test_the_command_line_picks_the_era_of_the_server_it_opens(lens) -> None:
+    lens.start("--protocol-era", "legacy", sys.executable, "-m", "inspector.demo")
+    lens.wait(lambda: "legacy 2025-11-25" in panel_text(lens), what="the panel shows the legacy era")
+    assert lens.sent("initialize") and not lens.sent("server/discover")
+    assert "no probe" in shown_text(lens.find("How the era was reached"))
+    assert lens.quit() == 0
