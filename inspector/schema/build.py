@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from inspector.schema.constraints import CONDITIONAL, checked_only, object_rules_fit
 from inspector.schema.keywords import KINDS, UNSUPPORTED, infer_type, nonneg_int, number, read_annotations, type_list
 from inspector.schema.nodes import MISSING, FieldSpec, FormModel, Kind
 from inspector.schema.refs import Resolver, SchemaProblem
@@ -83,12 +84,15 @@ class Builder(UnionsMixin):
             raise SchemaProblem("schema `false`: no value is allowed here")
         if not isinstance(s, dict):
             raise SchemaProblem(f"schema is a {type(s).__name__}, not an object")
+        rules_fit = object_rules_fit(s)  # conditional rules that only restrict the declared properties
         for key, what in UNSUPPORTED.items():
-            if key in s:
+            if key in s and not (rules_fit and key in CONDITIONAL):
                 raise SchemaProblem(f"the form cannot express {what}")
         if isinstance(s.get("dependencies"), dict) and any(isinstance(v, dict) for v in s["dependencies"].values()):
             raise SchemaProblem("the form cannot express `dependencies` with schemas")
         common.update(read_annotations(s))
+        rules = checked_only(s)
+        common["constraints"] = rules if rules_fit else tuple(r for r in rules if r not in ("anyOf", "oneOf"))
         if "const" in s:
             return FieldSpec(Kind.CONST, s, const=s["const"], **common)
         if "enum" in s:
@@ -100,7 +104,7 @@ class Builder(UnionsMixin):
         if (titled := titled_consts(s)) is not None:
             values, labels = titled
             return FieldSpec(Kind.ENUM, s, enum=values, enum_labels=labels, **common)
-        if "oneOf" in s or "anyOf" in s:
+        if ("oneOf" in s or "anyOf" in s) and not rules_fit:
             return self._union(s, common, parent_refs, own)
         types = type_list(s)
         if types is not None:

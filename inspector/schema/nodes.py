@@ -88,6 +88,7 @@ class FieldSpec:
     ref: str | None = None  # the $ref that led here, if any
     recursive: bool = False  # reached through a $ref already used by an ancestor
     refs: frozenset[str] = frozenset()  # $refs followed from the root to here
+    constraints: tuple[str, ...] = ()  # rules the widgets leave to the validator (shown as a note)
     # string
     format: str | None = None
     pattern: str | None = None

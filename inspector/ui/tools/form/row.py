@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from inspector.schema import MISSING, State, check_value
+from inspector.schema.constraints import checked_note
 from inspector.schema.nodes import CONTAINERS
 from inspector.ui.tools.form.common import AUTO_EXPAND_DEPTH, FormContext, default_hint, describe, plain_label
 from inspector.ui.tools.form.header import ErrorText, RowHeader
@@ -93,6 +94,11 @@ class FieldRow(QWidget):
             note = plain_label(f"Edited as JSON: {spec.fallback_reason}", wrap=True)
             note.setObjectName("fallbackNote")
             layout.addWidget(note)
+        if spec.constraints:
+            rules = plain_label(checked_note(spec.constraints), wrap=True)
+            rules.setPalette(ctx.dim_palette)
+            rules.setObjectName("constraintsNote")
+            layout.addWidget(rules)
         if spec.description and not show_help:
             self.setToolTip(plain_tooltip("Description", spec.description))
         elif spec.description:

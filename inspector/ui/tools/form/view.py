@@ -10,6 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from inspector.schema import FormModel, FormState, Issue, ObjectState, State
+from inspector.schema.constraints import checked_note
 from inspector.ui.tools.form.common import FormContext, plain_label, set_error_colour
 from inspector.ui.tools.form.containers import ObjectEditor
 from inspector.ui.tools.form.row import FieldRow
@@ -32,6 +33,12 @@ class FormView(QWidget):
         self.note.setObjectName("formFallbackNote")
         self.note.setVisible(bool(self.note.text()))
         layout.addWidget(self.note)
+        as_object = isinstance(self.state.root, ObjectState) and not self.state.root.spec.is_fallback
+        rules = self.state.root.spec.constraints if as_object else ()  # a root row shows its own
+        self.rules = plain_label(checked_note(rules) if rules else "", wrap=True)
+        self.rules.setObjectName("formConstraintsNote")
+        self.rules.setVisible(bool(rules))
+        layout.addWidget(self.rules)
         self.summary = plain_label("", wrap=True)
         self.summary.setObjectName("formIssues")
         set_error_colour(self.summary)
@@ -41,7 +48,7 @@ class FormView(QWidget):
         self.ctx.building = True
         self.root_row: FieldRow | None = None
         self.editor: QWidget
-        if isinstance(root, ObjectState) and not root.spec.is_fallback:
+        if as_object:
             self.editor = ObjectEditor(root, self.ctx)
         else:
             self.root_row = FieldRow(root, self.ctx, label="arguments", expanded=True, show_fallback=False)
