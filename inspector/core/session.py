@@ -10,6 +10,7 @@ listeners (`Hook`s); the SDK is imported only when the first connection starts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from inspector.core.client_handlers import ClientHandlers
 from inspector.core.era import Negotiation
 from inspector.core.errors import ConnectFailed, LensError, RequestTimeout, describe_failure
 from inspector.core.history import CallRecord
+from inspector.core.listen import ListenStream, subscribe_resource, unsubscribe_resource
 from inspector.core.operations import Event, Operations, ToolListing
 from inspector.traffic.store import TrafficStore
 
@@ -108,6 +110,8 @@ class Session:
         self.call_updated = Hook()
         self.ping_finished = Hook()
         self.era_learned = Hook()  # (profile, "legacy" | "modern"): `auto` found this server's era
+        self.listen_changed = Hook()  # (ListenStream | None): the modern era's listen stream opened, changed, ended
+        self.listen: ListenStream | None = None  # the connection's subscriptions/listen stream (modern era)
         self._conn: Operations | None = None
         self._runner: asyncio.Task[None] | None = None
         self._stop: asyncio.Event | None = None
@@ -197,6 +201,8 @@ class Session:
                     self._set_state(CONNECTED, f"connected to {name} ({conn.negotiation.describe()})")
                     self.connected.emit(self)
                     self._spawn(self._list_tools())
+                    if conn.era == "modern":
+                        self._spawn(self._start_listen(conn))
                 await _until_first(conn.wait_closed(), stop.wait())
             self._forget(opened)
             if stop.is_set() and conn.lost is None:
@@ -240,6 +246,28 @@ class Session:
         """The run's connection closed: the session has none (a later run sets its own once this one ends)."""
         if self._is_current() or (conn is not None and self._conn is conn):
             self._conn = None
+        if self.listen is not None and (conn is None or self.listen.conn is conn):
+            self.listen = None
+            self.listen_changed.emit(None)
+
+    async def _start_listen(self, conn: Operations) -> None:
+        """Modern era: open the listen stream (list changes now; resource subscriptions join it later)."""
+        stream = ListenStream(conn, spawn=self._spawn)
+        stream.changed.append(lambda: self.listen_changed.emit(stream) if self.listen is stream else None)
+        self.listen = stream
+        with contextlib.suppress(LensError):  # said by the stream's state, which the listeners saw
+            await stream.start()
+
+    async def subscribe_resource(self, uri: str) -> None:
+        """One Subscribe for both eras: the listen stream when modern, `resources/subscribe` when legacy."""
+        await subscribe_resource(self._live_conn(), self.listen, uri)
+
+    async def unsubscribe_resource(self, uri: str) -> None:
+        await unsubscribe_resource(self._live_conn(), self.listen, uri)
+
+    def set_log_level(self, level: str | None) -> None:
+        """Modern era: the level every later request asks for in its `_meta` (None: not asked for)."""
+        self._live_conn().log_level = level
 
     def _report(self, state: str, detail: str) -> None:
         if self._is_current():
