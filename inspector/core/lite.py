@@ -148,7 +148,9 @@ class LiteConnection(Operations):
         rpc_id = handle.request_id = self._next_id
         out_params = dict(params or {})
         if self.era == "modern" and method != "server/discover":
-            out_params, _ = self.envelope(method, out_params, {})  # stdio: the headers have nowhere to go
+            out_params, _ = self.envelope(
+                method, out_params, self.client_capabilities()
+            )  # stdio: the headers have nowhere to go
         if with_progress or on_progress is not None:
             out_params["_meta"] = {**out_params.get("_meta", {}), "progressToken": rpc_id}
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "method": method}

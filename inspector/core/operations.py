@@ -14,8 +14,16 @@ from typing import Any
 from inspector import __version__
 from inspector.core import era
 from inspector.core.calls import Progress, ProgressCallback, RequestHandle
-from inspector.core.errors import LensError, ToolFailed, UnknownTool
+from inspector.core.errors import LensError, RequestTimeout, ToolFailed, UnknownTool
 from inspector.core.findings import Finding, check_call_result, check_list_page, check_tools
+from inspector.core.input_required import (
+    Answerer,
+    Round,
+    RoundListener,
+    drive,
+    handlers_answerer,
+    is_input_required,
+)
 from inspector.traffic.store import TrafficStore
 
 MAX_PAGES = 1000
@@ -66,6 +74,7 @@ class Operations:
         self.log_level: str | None = None  # modern era: asked for in each request's _meta
         self.tools: ToolListing | None = None
         self.relist_on_change = True  # a one-shot CLI run turns this off
+        self.input_answerer: Answerer | None = None  # answers input_required (else the handlers, if any)
         self._listeners: list[Callable[[Event], None]] = []
 
     async def request(
@@ -156,6 +165,48 @@ class Operations:
             return
         self.emit("tools_changed", listing=listing)
 
+    # -- multi round-trip requests (input_required) -------------------------------------------
+    def answerer(self) -> Answerer | None:
+        """Who answers a modern server's input requests: the set answerer, else the client handlers."""
+        if self.input_answerer is not None:
+            return self.input_answerer
+        handlers = getattr(self, "handlers", None)
+        return handlers_answerer(handlers) if handlers is not None else None
+
+    def client_capabilities(self) -> dict[str, Any]:
+        """The client capabilities a modern request's `_meta` declares: those the handlers answer."""
+        handlers = getattr(self, "handlers", None)
+        return handlers.wire_capabilities() if handlers is not None else {}
+
+    async def request_rounds(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        handle: RequestHandle | None = None,
+        on_progress: ProgressCallback | None = None,
+        with_progress: bool = False,
+        on_round: RoundListener | None = None,
+    ) -> dict[str, Any]:
+        """`request()`, answering input_required results round after round (see `input_required`).
+        Every round's request and response are tagged in the traffic log as one group."""
+
+        async def send(round_params: dict[str, Any], current: Round) -> dict[str, Any]:
+            since = self.store.next_seq
+            if handle is not None and handle.cancelled:
+                raise RequestTimeout(f"{method} was cancelled", method=method, cancelled=True)
+            result: Any = None
+            try:
+                result = await self.request(
+                    method, round_params, handle=handle, on_progress=on_progress, with_progress=with_progress
+                )
+                return result
+            finally:
+                if current.number > 1 or is_input_required(result):
+                    self.store.mark_round(since, method, round_params, group=current.group, title=current.title)
+
+        return await drive(method, params, send, self.answerer(), on_round=on_round)
+
     # -- operations --------------------------------------------------------------------------
     def new_handle(self, method: str, timeout: float | None = None, max_total: float | None = None) -> RequestHandle:
         return RequestHandle(
@@ -208,6 +259,7 @@ class Operations:
         handle: RequestHandle | None = None,
         check_known: bool = False,
         raise_on_error: bool = False,
+        on_round: RoundListener | None = None,
     ) -> CallOutcome:
         """Call a tool with a progress token; the timeout restarts on each progress notification."""
         if check_known:
@@ -225,7 +277,9 @@ class Operations:
         started = time.perf_counter()
         params = {"name": name, "arguments": arguments or {}}
         since = self.store.next_seq
-        result = await self.request("tools/call", params, handle=handle, on_progress=on_progress, with_progress=True)
+        result = await self.request_rounds(
+            "tools/call", params, handle=handle, on_progress=on_progress, with_progress=True, on_round=on_round
+        )
         elapsed = (time.perf_counter() - started) * 1000
         outcome = CallOutcome(result, check_call_result(result, tool), elapsed, handle.progress)
         if errors := [f for f in outcome.findings if f.severity == "error"]:  # the traffic log flags the response

@@ -47,6 +47,10 @@ class Entry:
     http: dict[str, Any] | None = None
     # A tuple, shared when empty: one fewer object per entry for the garbage collector to walk.
     notes: tuple[str, ...] = ()
+    # A multi round-trip call (2026-07-28 input_required): every round's request and response share
+    # `group`; `round_title` says which, e.g. "round 2 of tools/call order_coffee".
+    group: int | None = None
+    round_title: str | None = None
 
     def note(self, text: str) -> None:
         """Annotate the entry (unknown id, cancelled, not JSON-RPC, …)."""

@@ -57,6 +57,8 @@ def _meta(entry: Entry) -> dict[str, Any]:
         "tool_error": entry.is_tool_error or None,
         "http": entry.http,
         "notes": entry.notes or None,
+        "group": entry.group,
+        "round": entry.round_title,
     }
     meta.update({key: value for key, value in optional.items() if value is not None})
     return meta
@@ -110,6 +112,8 @@ def decode_entry(line: bytes) -> Entry:
             is_tool_error=bool(obj.get("tool_error", False)),
             http=obj.get("http"),
             notes=tuple(obj.get("notes") or ()),
+            group=obj.get("group") if isinstance(obj.get("group"), int) else None,
+            round_title=obj.get("round") if isinstance(obj.get("round"), str) else None,
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise RecordFormatError(f"entry is missing or has a bad field: {exc}") from exc

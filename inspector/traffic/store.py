@@ -177,6 +177,31 @@ class TrafficStore:
                 return entry
         return None
 
+    def mark_round(
+        self, since_seq: int, method: str, params: dict[str, Any] | None, *, group: int, title: str
+    ) -> list[Entry]:
+        """Tag the request we sent for `method` with `params` (recorded at or after `since_seq`; its
+        `_meta` aside) and its response as one round of a multi round-trip call."""
+        wanted = {k: v for k, v in (params or {}).items() if k != "_meta"}
+        for index in range(len(self._entries) - 1, -1, -1):
+            entry = self._entries[index]
+            if entry.seq < since_seq:
+                break
+            if entry.kind is not Kind.REQUEST or entry.direction is not Direction.OUT or entry.method != method:
+                continue
+            parsed = entry.parsed()
+            sent = parsed.get("params") if isinstance(parsed, dict) else None
+            if not isinstance(sent, dict) or {k: v for k, v in sent.items() if k != "_meta"} != wanted:
+                continue
+            peer = self.by_seq(entry.peer_seq) if entry.peer_seq is not None else None
+            tagged = [entry] if peer is None else [entry, peer]
+            for item in tagged:
+                item.group, item.round_title = group, title
+                for listener in list(self._change_listeners):
+                    listener(item)
+            return tagged
+        return []
+
     @property
     def next_seq(self) -> int:
         """The seq the next recorded entry gets."""
