@@ -45,7 +45,8 @@ def _session(profile: ServerProfile, body: Any) -> tuple[Any, TrafficStore]:
 def _wire_tools(store: TrafficStore) -> list[dict[str, Any]]:
     """The tools of the tools/list response exactly as the server wrote it (parsed from the raw bytes)."""
     for entry in store:
-        result = json.loads(entry.raw).get("result") if entry.direction is Direction.IN else None
+        message = entry.parsed() if entry.direction is Direction.IN else None
+        result = message.get("result") if isinstance(message, dict) else None
         if isinstance(result, dict) and isinstance(result.get("tools"), list):
             return result["tools"]
     raise AssertionError("no tools/list response on the wire")
@@ -103,3 +104,19 @@ def test_a_remote_ref_is_never_fetched_by_listing_or_validation() -> None:
         assert trap.hits == []
         assert len(issues) == 1 and issues[0].path == ("profile",)
         assert "not fetched" in issues[0].message and trap.url in issues[0].message
+
+
+def test_modern_era_over_http_lists_schemas_as_sent(demo_http: str) -> None:
+    """The 2026-07-28 path (per-request envelope, Streamable HTTP, SSE or JSON bodies) keeps them too."""
+    store = TrafficStore()
+    profile = ServerProfile(name="demo", transport="http", url=demo_http, protocol_era="modern")
+
+    async def main() -> Any:
+        async with Connection(make_transport(profile, store), era="modern") as conn:
+            assert conn.era == "modern"
+            return (await conn.list_tools()).tools
+
+    tools = asyncio.run(main())
+    wire = _wire_tools(store)
+    assert key_order(tools) == key_order(wire)
+    assert any("$defs" in t.get("inputSchema", {}) for t in tools)  # the demo's nested models
