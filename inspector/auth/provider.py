@@ -14,8 +14,9 @@ from typing import Any
 
 import httpx2
 from mcp.client.auth import OAuthClientProvider
-from mcp.client.auth.utils import extract_field_from_www_auth, union_scopes
+from mcp.client.auth.utils import extract_field_from_www_auth, extract_scope_from_www_auth, union_scopes
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
+from pydantic import PrivateAttr
 
 from inspector import __version__
 from inspector.auth.errors import AuthRequired
@@ -45,6 +46,26 @@ def client_metadata(
     )
 
 
+class ScopedClientMetadata(OAuthClientMetadata):
+    """Client metadata whose scope always includes some extra scopes: whatever scope the SDK's flow
+    selects (from the challenge or the metadata), registration and authorization both ask for these too
+    (the profile's extra scopes; after a step-up refusal, the scopes held before plus the challenged one)."""
+
+    _extra: str | None = PrivateAttr(default=None)
+
+    @classmethod
+    def widen(cls, metadata: OAuthClientMetadata, extra: str) -> ScopedClientMetadata:
+        out = cls.model_validate(metadata.model_dump())
+        out._extra = extra
+        out.scope = metadata.scope
+        return out
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "scope" and self._extra:
+            value = union_scopes(value, self._extra)
+        super().__setattr__(name, value)
+
+
 def needs_authorization(response: httpx2.Response) -> bool:
     if response.status_code == 401:
         return True
@@ -67,6 +88,8 @@ class LensOAuthProvider(OAuthClientProvider):
         extra_scopes: str | None = None,
         client_metadata_url: str | None = None,
     ) -> None:
+        if extra_scopes:
+            metadata = ScopedClientMetadata.widen(metadata, extra_scopes)
         super().__init__(
             server_url,
             metadata,
@@ -80,6 +103,8 @@ class LensOAuthProvider(OAuthClientProvider):
         self.log = log
         self.extra_scopes = extra_scopes
         self.auth_required: str | None = None  # set when a non-interactive run hit a 401 it cannot fix
+        # After a 403 insufficient_scope: what the granted token had plus what the server challenged for.
+        self.step_up_scope: str | None = None
 
     @property
     def initialized(self) -> bool:
@@ -131,6 +156,9 @@ class LensOAuthProvider(OAuthClientProvider):
                     self.auth_required = (
                         f"{request.url} answered HTTP {response.status_code}: the server needs a browser sign-in"
                     )
+                    if response.status_code == 403:  # step-up: the next sign-in asks for more (SEP-2350)
+                        self.step_up_scope = self._step_up_scope(response)
+                        self.auth_required += f" with more scope ({self.step_up_scope})"
                     if self.log is not None:
                         self.log.add("authorize", self.auth_required, ok=False)
                     raise AuthRequired(
@@ -143,11 +171,12 @@ class LensOAuthProvider(OAuthClientProvider):
         finally:
             await flow.aclose()
 
-    async def _perform_authorization(self) -> httpx2.Request:
-        if self.extra_scopes:
-            metadata = self.context.client_metadata
-            metadata.scope = union_scopes(metadata.scope, self.extra_scopes)
-        return await super()._perform_authorization()
+    def _step_up_scope(self, response: httpx2.Response) -> str | None:
+        """The union of the scope granted so far, the client's requested scope and the challenged one."""
+        tokens = self.context.current_tokens
+        granted = union_scopes(self.context.client_metadata.scope, tokens.scope if tokens else None)
+        return union_scopes(granted, extract_scope_from_www_auth(response)) or None
+
 
     async def _handle_token_response(self, response: httpx2.Response) -> None:
         await super()._handle_token_response(response)

@@ -14,6 +14,7 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from mcp.client.auth.utils import union_scopes
 from mcp.shared.auth import OAuthClientInformationFull
 from mcp_types import LATEST_PROTOCOL_VERSION
 
@@ -45,6 +46,13 @@ def preregistered_client(profile: Any) -> OAuthClientInformationFull | None:
         grant_types=["authorization_code", "refresh_token"],
         response_types=["code"],
     )
+
+
+def _covers(registered: str | None, wanted: str | None) -> bool:
+    """Whether a registration's scope (None: the server's default, assumed enough) includes every wanted scope."""
+    if registered is None or not wanted:
+        return True
+    return set(wanted.split()) <= set(registered.split())
 
 
 async def _always(_url: str) -> bool:
@@ -115,13 +123,17 @@ class ServerAuth:
         if self._provider is not None:
             self._provider.forget()  # reload what the flow stored on the next request
             self._provider.auth_required = None
+            self._provider.step_up_scope = None
         return self.state()
 
     async def _sign_in(self, store: Any, listener: LoopbackListener, confirm: Confirm, opener: Opener) -> None:
         registered = await self.storage.get_client_info()
+        scopes = self._sign_in_scopes()
         stale = registered is not None and redirect_uri_of(registered) != listener.redirect_uri
-        if self.storage.preregistered is None and stale:
-            self.storage.forget_client()  # registered for another loopback port: register again
+        narrow = registered is not None and not _covers(registered.scope, scopes)
+        if self.storage.preregistered is None and (stale or narrow):
+            # registered for another loopback port, or for fewer scopes than a step-up needs: register again
+            self.storage.forget_client()
 
         async def redirect(url: str) -> None:
             check_browser_url(url)
@@ -152,7 +164,7 @@ class ServerAuth:
             redirect_handler=redirect,
             callback_handler=listener.wait,
             log=self.log,
-            extra_scopes=getattr(self.profile, "oauth_scopes", None),
+            extra_scopes=scopes,
         )
         status = await self.probe(store, provider)
         if status in (401, 403):
@@ -162,6 +174,15 @@ class ServerAuth:
                 f"the server did not ask for authorization (HTTP {status} without a 401): nothing to sign in to",
                 hint="This server works without OAuth; just connect.",
             )
+
+    def _sign_in_scopes(self) -> str | None:
+        """The profile's extra scopes, plus, after a step-up refusal (HTTP 403 insufficient_scope), the
+        scope held before and the one the server asked for: the new token keeps what the old one could
+        do (SEP-2350)."""
+        step_up = self._provider.step_up_scope if self._provider is not None else None
+        if step_up:
+            self.log.add("info", f"step-up: asking for {step_up}")
+        return union_scopes(getattr(self.profile, "oauth_scopes", None), step_up) or None
 
     async def refresh(self, store: Any) -> TokenState:
         """Use the refresh token now (through the connection's provider, so a live connection uses the new one)."""

@@ -29,9 +29,9 @@ class OAuthServer:
             return json.loads(response.read())
 
 
-def _start(lifetime: int) -> Iterator[OAuthServer]:
+def _start(lifetime: int, *extra: str) -> Iterator[OAuthServer]:
     port = free_port()
-    for _ in serve([sys.executable, str(SERVER), str(port), "--token-lifetime", str(lifetime)], port):
+    for _ in serve([sys.executable, str(SERVER), str(port), "--token-lifetime", str(lifetime), *extra], port):
         yield OAuthServer(port)
 
 
@@ -45,6 +45,12 @@ def oauth_server() -> Iterator[OAuthServer]:
 def short_token_server() -> Iterator[OAuthServer]:
     """The same server issuing access tokens that expire after 2 seconds."""
     yield from _start(2)
+
+
+@pytest.fixture
+def step_up_server() -> Iterator[OAuthServer]:
+    """The same server where `tools/call` also needs the scope `extra` (HTTP 403 insufficient_scope)."""
+    yield from _start(3600, "--step-up-scope", "extra")
 
 
 @pytest.fixture

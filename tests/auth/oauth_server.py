@@ -1,16 +1,19 @@
 """An OAuth-protected MCP server for the auth tests: SDK `MCPServer` + a minimal in-memory authorization server.
 
-    python tests/auth/oauth_server.py PORT [--token-lifetime SECONDS]
+    python tests/auth/oauth_server.py PORT [--token-lifetime SECONDS] [--step-up-scope SCOPE]
 
 The MCP endpoint is http://127.0.0.1:PORT/mcp (resource server); the authorization server lives on
 the same origin (/authorize, /token, /register and the RFC 8414 / RFC 9728 metadata) and approves
 every authorization request at once: /authorize redirects straight back with a code, like the
-conformance suite's test server. `GET /stats` (no auth) reports what the AS did, for assertions.
+conformance suite's test server. `GET /stats` (no auth) reports what the AS did, for assertions. With `--step-up-scope SCOPE`,
+`tools/call` also needs SCOPE: a token without it gets HTTP 403 `insufficient_scope` naming only
+SCOPE (a per-operation step-up, like the conformance suite's `auth/scope-step-up`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import secrets
 import time
 from typing import Any
@@ -55,6 +58,8 @@ class MemoryAuthServer:
         self.refresh: dict[str, RefreshToken] = {}
         self.stats: dict[str, Any] = {"registrations": 0, "authorizations": 0, "code_exchanges": 0, "refreshes": 0}
         self.stats["challenges"] = []
+        self.stats["scopes_requested"] = []
+        self.stats["step_ups"] = 0
 
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
         return self.clients.get(client_id)
@@ -66,6 +71,7 @@ class MemoryAuthServer:
     async def authorize(self, client: OAuthClientInformationFull, params: AuthorizationParams) -> str:
         self.stats["authorizations"] += 1
         self.stats["challenges"].append(params.code_challenge)
+        self.stats["scopes_requested"].append(" ".join(params.scopes or []))
         code = secrets.token_urlsafe(24)
         self.codes[code] = AuthorizationCode(
             code=code,
@@ -119,6 +125,48 @@ class MemoryAuthServer:
         )
 
 
+class StepUp:
+    """ASGI middleware: `tools/call` needs `scope` on top of what the endpoint requires."""
+
+    def __init__(self, app: Any, provider: MemoryAuthServer, scope: str, resource_metadata: str) -> None:
+        self.app, self.provider, self.scope, self.resource_metadata = app, provider, scope, resource_metadata
+
+    async def __call__(self, asgi_scope: dict, receive: Any, send: Any) -> None:
+        if asgi_scope["type"] != "http" or asgi_scope["method"] != "POST" or asgi_scope["path"] != "/mcp":
+            return await self.app(asgi_scope, receive, send)
+        chunks, more = [], True
+        while more:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        try:
+            method = json.loads(body).get("method")
+        except (ValueError, AttributeError):
+            method = None
+        headers = dict(asgi_scope["headers"])
+        token = headers.get(b"authorization", b"").decode().removeprefix("Bearer ")
+        access = self.provider.access.get(token)
+        if method == "tools/call" and access is not None and self.scope not in access.scopes:
+            self.provider.stats["step_ups"] += 1
+            challenge = (
+                f'Bearer error="insufficient_scope", scope="{self.scope}", '
+                f'resource_metadata="{self.resource_metadata}"'
+            )
+            response = JSONResponse({"error": "insufficient_scope"}, 403, headers={"WWW-Authenticate": challenge})
+            return await response(asgi_scope, receive, send)
+        replayed = False
+
+        async def replay() -> dict:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        return await self.app(asgi_scope, replay, send)
+
+
 def build(port: int, token_lifetime: int) -> tuple[MCPServer, MemoryAuthServer]:
     base = f"http://127.0.0.1:{port}"
     provider = MemoryAuthServer(token_lifetime)
@@ -161,9 +209,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("port", type=int)
     parser.add_argument("--token-lifetime", type=int, default=3600)
+    parser.add_argument("--step-up-scope", default=None)
     args = parser.parse_args()
-    server, _ = build(args.port, args.token_lifetime)
-    app = server.streamable_http_app()
+    server, provider = build(args.port, args.token_lifetime)
+    app: Any = server.streamable_http_app()
+    if args.step_up_scope:
+        metadata = f"http://127.0.0.1:{args.port}/.well-known/oauth-protected-resource/mcp"
+        app = StepUp(app, provider, args.step_up_scope, metadata)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
 
 
