@@ -173,17 +173,37 @@ def check_content_block(block: Any, path: str) -> list[Finding]:
     ]
 
 
+NOT_FETCHED = "mcp-lens: remote $ref not fetched: "
+
+
+def _not_fetched(uri: str) -> Any:
+    """Stands in for a remote schema (never retrieved): rejects every value and names the `$ref`."""
+    from referencing.jsonschema import DRAFT202012
+
+    return DRAFT202012.create_resource({"$comment": NOT_FETCHED + uri, "not": True})
+
+
+def _error_message(error: Any) -> str:
+    comment = error.schema.get("$comment") if isinstance(error.schema, dict) else None
+    if error.validator == "not" and isinstance(comment, str) and comment.startswith(NOT_FETCHED):
+        return f"not checked: the remote $ref {comment[len(NOT_FETCHED) :]!r} is not fetched"
+    return error.message
+
+
 def validate_instance(instance: Any, schema: dict[str, Any], path: str) -> list[Finding]:
+    """Check a value against a server's schema; a remote `$ref` is never fetched (jsonschema's default
+    registry would retrieve it with urllib on every call)."""
     from jsonschema.validators import validator_for
+    from referencing import Registry
 
     try:
-        validator = validator_for(schema)(schema)
+        validator = validator_for(schema)(schema, registry=Registry(retrieve=_not_fetched))  # type: ignore[call-arg]
         errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.path))
     except Exception as exc:
         return [Finding(f"could not validate: {exc}", path, "a value valid under outputSchema")]
     return [
         Finding(
-            error.message,
+            _error_message(error),
             path + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path),
             "a value valid under outputSchema",
         )

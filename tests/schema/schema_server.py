@@ -11,7 +11,8 @@ Tools: ``json_schema_2020_12_tool`` (the conformance suite's focal schema: ``$sc
 ``json_schema_echo`` (echoes its ``schema`` argument), ``lookup_user`` (a local and a remote `$ref`),
 ``keyword_tour`` (prefixItems, const, dependentSchemas, dependentRequired, unevaluatedProperties,
 $dynamicRef, contains, propertyNames, uniqueItems, not, an anchor reference) and ``draft07_tool``
-(``$schema`` draft-07: tuple ``items`` and ``dependencies``).
+(``$schema`` draft-07: tuple ``items`` and ``dependencies``), ``structured_profile`` (an outputSchema whose
+property is the remote `$ref`; its result has structuredContent).
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ DRAFT07 = """{"$schema": "http://json-schema.org/draft-07/schema#", "type": "obj
  "dependencies": {"a": ["b"]}}"""
 
 
+OUTPUT = """{"type": "object", "properties": {"profile": {"$ref": "CANARY"}}}"""
+
+
 def tools_text(canary: str) -> str:
     tools = [
         ("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features", FOCAL),
@@ -71,6 +75,9 @@ def tools_text(canary: str) -> str:
         ("draft07_tool", "A draft-07 schema", DRAFT07),
     ]
     parts = [f'{{"name": "{n}", "description": "{d}", "inputSchema": {s}}}' for n, d, s in tools]
+    output = OUTPUT.replace("CANARY", canary)
+    structured = '"description": "Structured output under a remote $ref", "inputSchema": {"type": "object"}'
+    parts.append(f'{{"name": "structured_profile", {structured}, "outputSchema": {output}}}')
     return '{"tools": [' + ", ".join(parts) + "]}"
 
 
@@ -101,7 +108,10 @@ def main() -> None:
                 with open(calls, "ab") as out:
                     out.write(raw.rstrip(b"\n") + b"\n")
             echoed = json.dumps(params.get("arguments"), ensure_ascii=False)
-            result = json.dumps({"content": [{"type": "text", "text": echoed}]})
+            reply: dict = {"content": [{"type": "text", "text": echoed}]}
+            if params.get("name") == "structured_profile":
+                reply["structuredContent"] = {"profile": {"displayName": "Ada"}}
+            result = json.dumps(reply)
         elif method == "ping":
             result = "{}"
         else:

@@ -120,3 +120,17 @@ def test_modern_era_over_http_lists_schemas_as_sent(demo_http: str) -> None:
     wire = _wire_tools(store)
     assert key_order(tools) == key_order(wire)
     assert any("$defs" in t.get("inputSchema", {}) for t in tools)  # the demo's nested models
+
+
+def test_checking_structured_output_fetches_no_remote_ref() -> None:
+    """The core checks structuredContent against the outputSchema on every call: never by fetching."""
+    with canary() as trap:
+
+        async def body(conn: Connection) -> Any:
+            await conn.list_tools()
+            return await conn.call_tool("structured_profile", {})
+
+        outcome, _ = _session(_profile(CANARY_URL=trap.url), body)
+        assert outcome.result["structuredContent"] == {"profile": {"displayName": "Ada"}}
+        assert trap.hits == []
+        assert any(trap.url in f.message and "not fetched" in f.message for f in outcome.findings), outcome.findings
