@@ -177,7 +177,6 @@ class LensOAuthProvider(OAuthClientProvider):
         granted = union_scopes(self.context.client_metadata.scope, tokens.scope if tokens else None)
         return union_scopes(granted, extract_scope_from_www_auth(response)) or None
 
-
     async def _handle_token_response(self, response: httpx2.Response) -> None:
         await super()._handle_token_response(response)
         self._after_tokens("signed in")

@@ -5,9 +5,9 @@
 The MCP endpoint is http://127.0.0.1:PORT/mcp (resource server); the authorization server lives on
 the same origin (/authorize, /token, /register and the RFC 8414 / RFC 9728 metadata) and approves
 every authorization request at once: /authorize redirects straight back with a code, like the
-conformance suite's test server. `GET /stats` (no auth) reports what the AS did, for assertions. With `--step-up-scope SCOPE`,
-`tools/call` also needs SCOPE: a token without it gets HTTP 403 `insufficient_scope` naming only
-SCOPE (a per-operation step-up, like the conformance suite's `auth/scope-step-up`).
+conformance suite's test server. `GET /stats` (no auth) reports what the AS did, for assertions.
+With `--step-up-scope SCOPE`, `tools/call` also needs SCOPE: a token without it gets HTTP 403
+`insufficient_scope` naming only SCOPE (a per-operation step-up, like the suite's `auth/scope-step-up`).
 """
 
 from __future__ import annotations
@@ -150,8 +150,7 @@ class StepUp:
         if method == "tools/call" and access is not None and self.scope not in access.scopes:
             self.provider.stats["step_ups"] += 1
             challenge = (
-                f'Bearer error="insufficient_scope", scope="{self.scope}", '
-                f'resource_metadata="{self.resource_metadata}"'
+                f'Bearer error="insufficient_scope", scope="{self.scope}", resource_metadata="{self.resource_metadata}"'
             )
             response = JSONResponse({"error": "insufficient_scope"}, 403, headers={"WWW-Authenticate": challenge})
             return await response(asgi_scope, receive, send)
