@@ -8,6 +8,7 @@ core, where scripts and tests drive it without Qt: napari's pattern of a pure mo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -103,10 +104,8 @@ class SessionController(QObject):
         store = self.profiles
         if store is not None and profile.name in store:  # often the same object the core just changed
             store.get(profile.name).learned_era = learned
-            try:
+            with contextlib.suppress(OSError, ProfileError):  # unwritable: learned for this session only
                 store.save()
-            except (OSError, ProfileError):  # a profile file we may not write: the era is learned for this session only
-                pass
         self.eraLearned.emit(profile, learned)
 
     # -- what the session is given -----------------------------------------------------------

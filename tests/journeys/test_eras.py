@@ -7,15 +7,20 @@ import json
 import sys
 from pathlib import Path
 
+from journey_support import shown_text
 from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit
 from test_servers import SERVERS_FILE, choose, current_server, dialog, server_rows, type_here
-
-from journey_support import shown_text
+from test_traffic import call, click_row, shown_rows
 
 SILENT_LEGACY = Path(__file__).resolve().parents[1] / "servers" / "silent_legacy.py"
 
 
 PANEL_FIELDS = ("Protocol era and version", "How the era was reached", "Supported versions")
+
+
+def saved_extras(lens, name: str) -> dict:
+    """Our own settings of a saved server (kept beside the mcp.json entries)."""
+    return json.loads((lens.home / SERVERS_FILE).read_text())["x-mcp-lens"]["servers"][name]
 
 
 def panel_text(lens) -> str:
@@ -43,8 +48,7 @@ def test_a_server_added_with_the_legacy_era_connects_with_initialize(lens) -> No
     lens.wait(lambda: "legacy 2025-11-25" in panel_text(lens), what="the panel shows the legacy era")
     assert len(lens.sent("server/discover")) == probes  # legacy never probes
     assert lens.quit() == 0
-    saved = json.loads((lens.home / SERVERS_FILE).read_text())["mcpServers"]["demo legacy"]
-    assert saved["x-mcp-lens"]["protocolEra"] == "legacy"
+    assert saved_extras(lens, "demo legacy")["protocolEra"] == "legacy"
 
     lens.start()  # the era is kept with the server: the edit dialog shows it
     lens.click_item("Servers", "demo legacy")
@@ -82,7 +86,24 @@ def test_the_headers_view_shows_the_modern_http_headers_of_an_exchange(lens, dem
     assert "the JSON-RPC method of the body" in text, text
     assert "MCP-Protocol-Version" in text and "2026-07-28" in text, text
     assert "Response" in text and "HTTP 200" in text, text
-    assert "mcp-session-id" not in text.lower(), text  # stateless: no session id either way
+    assert "stateless" in text and "mcp-session-id" not in text.lower(), text  # no session id either way
+    # the response says what its cache hints mean
+    table = lens.find("Traffic log", QAbstractItemView)
+    rows = shown_rows(table)
+    click_row(lens, table, next(i for i, r in enumerate(rows) if r["Kind"] == "response" and "tools/list" in str(r)))
+    lens.wait(lambda: "cache hint:" in shown_text(lens.find("Entry notes")), what="the cache hint in words")
+
+    # a call's name and header parameters travel as Mcp-Name and Mcp-Param-*
+    lens.tab("Tools")
+    call(lens, "route_request", region="eu-west")
+    lens.wait(lambda: [e for e in lens.wire() if e.method == "tools/call" and e.peer_seq], what="the call is answered")
+    answer = [e for e in lens.wire() if e.direction == "in" and b"routed" in e.raw]
+    assert answer and b"mcp-param-region: eu-west" in answer[-1].raw.lower()  # the demo echoes what it got
+    lens.tab("Traffic")
+    lens.click_item(lens.find("Traffic log", QAbstractItemView), "tools/call")
+    lens.tab("Headers")
+    lens.wait(lambda: "mcp-param-region: eu-west" in view.toPlainText().lower(), what="the header parameter is shown")
+    assert "Mcp-Name: route_request" in view.toPlainText() and "x-mcp-header" in view.toPlainText()
     assert lens.quit() == 0
 
 
@@ -97,8 +118,7 @@ def test_a_silent_legacy_server_costs_the_probe_once_and_is_remembered(lens) -> 
     lens.wait(lambda: "did not answer server/discover" in panel_text(lens), what="the probe's cost is said")
     assert "legacy 2025-11-25" in panel_text(lens)
     assert lens.quit() == 0
-    saved = json.loads((folder / "servers.json").read_text())["mcpServers"]["silent"]
-    assert saved["x-mcp-lens"]["learnedEra"] == "legacy"
+    assert saved_extras(lens, "silent")["learnedEra"] == "legacy"
 
     lens.start()  # the last server used opens again, without the probe
     lens.wait(lambda: "silent-legacy" in lens.status() and "connected to" in lens.status(), 20_000, "reconnected")

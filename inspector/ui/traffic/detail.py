@@ -13,6 +13,7 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.traffic.entry import Entry
+from inspector.ui.traffic.http_exchange import entry_words, exchange_text, find_exchange
 from inspector.ui.widgets.json_view import JsonView
 
 TAB_JSON, TAB_RAW, TAB_HEADERS = range(3)
@@ -51,7 +52,7 @@ def headers_text(http: dict[str, Any]) -> str:
 
 
 def notes_text(entry: Entry) -> str:
-    parts = []
+    parts = entry_words(entry)  # resultType, cache hints, 2026-07-28 error codes in words
     if entry.parse_error:
         parts.append(f"Parse error: {entry.parse_error}")
     if entry.notes:
@@ -61,10 +62,12 @@ def notes_text(entry: Entry) -> str:
 
 
 class EntryDetail(QWidget):
-    """Tabs "JSON", "Raw", "Headers" and a notes line for one entry; `set_entry(None)` empties it."""
+    """Tabs "JSON", "Raw", "Headers" and a notes line for one entry; `set_entry(None)` empties it. With the
+    `store`, the Headers tab shows the whole HTTP exchange the entry belongs to (request and response)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, store: Any = None) -> None:
         super().__init__(parent)
+        self.store = store
         self.tabs = QTabWidget(self)
         self.json_view = JsonView(self)
         self.raw_view = JsonView(self)
@@ -95,7 +98,8 @@ class EntryDetail(QWidget):
     def set_entry(self, entry: Entry | None) -> None:
         self.entry = entry
         self._filled.clear()
-        self.tabs.setTabEnabled(TAB_HEADERS, bool(entry is not None and entry.http))
+        self.exchange = find_exchange(self.store, entry) if self.store is not None else None
+        self.tabs.setTabEnabled(TAB_HEADERS, bool(entry is not None and (entry.http or self.exchange)))
         note = notes_text(entry) if entry is not None else ""
         self.notes.setText(note)
         self.notes.setVisible(bool(note))
@@ -123,4 +127,9 @@ class EntryDetail(QWidget):
                 self.raw_view.show_raw(entry.raw)
         elif tab == TAB_HEADERS:
             http = entry.http if entry is not None else None
-            self.headers_view.setPlainText(headers_text(http) if http else "Not an HTTP entry.")
+            if self.exchange is not None:
+                text = exchange_text(self.exchange)
+                extra = headers_text({"sse": http["sse"]}) if http and http.get("sse") else ""
+                self.headers_view.setPlainText(f"{text}\n\n{extra}" if extra else text)
+            else:
+                self.headers_view.setPlainText(headers_text(http) if http else "Not an HTTP entry.")

@@ -69,7 +69,7 @@ class TrafficView(QWidget):
         self.filter_edit, self.direction_combo, self.kind_combo = bar.filter_edit, bar.direction_combo, bar.kind_combo
         self.errors_check, self.count_label, self.follow_button = bar.errors_check, bar.count_label, bar.follow_button
         self._build_table()
-        self.detail = EntryDetail(self)
+        self.detail = EntryDetail(self, store)  # the store: a Headers view shows the whole HTTP exchange
         self.status_label = _label()
         self.status_label.setAccessibleName("Selected entry")
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
