@@ -36,9 +36,11 @@ from inspector.ui.budget import budget_menu, budget_panel
 from inspector.ui.client_requests.handlers import ClientRequests
 from inspector.ui.listings.prompts_tab import PromptsTab
 from inspector.ui.listings.resources_tab import ResourcesTab
+from inspector.ui.removed_in_modern import RemovedAction
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.status_panel import StatusPanel, ping_text
 from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.tasks.pane import TasksPane
 from inspector.ui.tools.workbench import ToolWorkbench
 from inspector.ui.traffic.log_level import LogLevelControl
 from inspector.ui.traffic.output_panes import NotificationsPane, ServerOutputPane
@@ -93,6 +95,7 @@ class MainWindow(QMainWindow):
         self.workbench = ToolWorkbench(session, settings)
         self.resources_tab = ResourcesTab(session, settings)
         self.prompts_tab = PromptsTab(session, settings)
+        self.tasks_pane = TasksPane(session)  # tool calls run as tasks (both task forms)
         self.traffic = TrafficView(store, find_key=False)  # the window's View › Find in traffic owns Ctrl+F
         self.output = ServerOutputPane(store)
         self.notifications = NotificationsPane(store)
@@ -105,6 +108,7 @@ class MainWindow(QMainWindow):
             Panel(TABS, "Tools", self.workbench),
             Panel(TABS, "Resources", self.resources_tab),
             Panel(TABS, "Prompts", self.prompts_tab),
+            Panel(TABS, "Tasks", self.tasks_pane),
             Panel(TABS, "Budget", self.budget),
             Panel(TABS, "Auth", self.auth_panel),
             Panel(BOTTOM, "Traffic", self.traffic),
@@ -162,6 +166,12 @@ class MainWindow(QMainWindow):
         session.stateChanged.connect(self.auth_panel.on_state)
         self.auth_panel.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.workbench.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.workbench.task_form, self.workbench.run_task = self.tasks_pane.form, self.tasks_pane.start
+        self.tasks_pane.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        tasks_tab = self.tabs.indexOf(self.tasks_pane)
+        self.tasks_pane.countChanged.connect(
+            lambda n: self.tabs.setTabText(tasks_tab, f"Tasks ({n} running)" if n else "Tasks")
+        )
         self.auth_panel.wantsAttention.connect(lambda: self.tabs.setCurrentWidget(self.auth_panel))
         self.servers.connectRequested.connect(self.connect_profile)
         session.stateChanged.connect(self._on_state)
@@ -196,7 +206,8 @@ class MainWindow(QMainWindow):
         self._action(server, "&Connect", self._connect_selected, "Ctrl+Shift+Return")
         self._action(server, "&Disconnect", self.session.disconnect, "Ctrl+Shift+D")
         self._action(server, "&Reconnect", self.session.reconnect, "Ctrl+R")
-        self._action(server, "&Ping", self.session.ping, "Ctrl+Shift+P")
+        ping = self._action(server, "&Ping", self.session.ping, "Ctrl+Shift+P")
+        self.ping_gate = RemovedAction(self.session, ping, "ping")  # legacy era only: disabled with the reason
         view = bar.addMenu("&View")
         view.addAction(self.dock.toggleViewAction())
         for index, name in enumerate(("Traffic", "Server output", "Notifications")):

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
 from inspector.core.icons import icons_of
+from inspector.core.tasks import task_support
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.tooltips import plain_tooltip
 
@@ -22,11 +23,15 @@ HINTS = (
 )
 
 
+TASK_BADGES = {"required": "task only", "optional": "can run as a task"}  # execution.taskSupport
+
+
 def badges(tool: Any) -> list[str]:
     annotations = tool.get("annotations") if isinstance(tool, dict) else None
-    if not isinstance(annotations, dict):
-        return []
-    return [label for key, label in HINTS if annotations.get(key) is True]
+    out = [label for key, label in HINTS if annotations.get(key) is True] if isinstance(annotations, dict) else []
+    if (support := task_support(tool)) in TASK_BADGES:
+        out.append(TASK_BADGES[support])
+    return out
 
 
 @dataclass(slots=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, Signal
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.history import CallRecord
 from inspector.core.resources import ReadOutcome, check_read_result
+from inspector.core.tasks import task_support
 from inspector.ui.listings.resource_view import ResourceContentsView
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tools.call_panels import CallsPanel, HistoryView
@@ -65,6 +67,12 @@ class ToolWorkbench(QWidget):
         self.max_total = QDoubleSpinBox(minimum=0, maximum=86_400, value=0, suffix=" s", decimals=1)
         self.max_total.setSpecialValueText("no limit")
         self.max_total.setToolTip("Hard limit that progress does not reset")
+        self.as_task = QCheckBox("Run as task")
+        self.as_task.setAccessibleName("Run as task")
+        self.task_note = plain_label(wrap=False, style="note")
+        self.task_note.setAccessibleName("Task note")
+        self.task_form: Callable[[], str | None] = lambda: None  # the Tasks tab says which form the server speaks
+        self.run_task: Callable[[str, dict[str, Any]], bool] | None = None  # the Tasks tab starts task calls
         self.ask_first = QCheckBox("Ask before calling (destructive)")
         self.ask_first.toggled.connect(self._remember_ask_first)
         self.calls = CallsPanel()
@@ -104,6 +112,8 @@ class ToolWorkbench(QWidget):
         call_bar.addWidget(buddy_label("Max", self.max_total))
         call_bar.addWidget(self.max_total)
         call_bar.addWidget(self.ask_first)
+        call_bar.addWidget(self.as_task)
+        call_bar.addWidget(self.task_note)
         call_bar.addStretch(1)
         top, top_layout = bare_column()
         top_layout.addWidget(self.header)
@@ -171,6 +181,25 @@ class ToolWorkbench(QWidget):
 
     def _update_call_button(self, *_state: object) -> None:
         self.call_button.setEnabled(self.session.state == CONNECTED and self.row is not None)
+        self._update_task_choice()
+
+    def _update_task_choice(self) -> None:
+        """ "Run as task": offered when the server runs tasks and the tool does not forbid it; a tool whose
+        ``execution.taskSupport`` is ``required`` always runs as one, and says so before the call."""
+        support = task_support(self.row.tool) if self.row is not None else None
+        form = self.task_form() if self.row is not None else None
+        offered = form is not None and support != "forbidden"
+        self.as_task.setVisible(offered)
+        self.as_task.setEnabled(offered and support != "required")
+        if support == "required":
+            self.as_task.setChecked(True)
+        note = ""
+        if support == "required":
+            note = "This tool runs only as a task (taskSupport: required): its status and result show in the Tasks tab."
+            if form is None and self.session.state == CONNECTED:
+                note = "This tool requires a task, but the server does not advertise task support: a call may fail."
+        self.task_note.setText(note)
+        self.task_note.setVisible(bool(note))
 
     def show_tool(self, row: ToolRow | None) -> None:
         """Show a tool's form; a re-listed tool whose schema did not change keeps what was typed."""
@@ -188,12 +217,15 @@ class ToolWorkbench(QWidget):
         self._update_call_button()
         if row is None:
             self.ask_first.hide()
+            self._update_task_choice()
             return
         schema = _schema(row)
         self.form = ToolForm(schema if isinstance(schema, dict) else None)
         self.form.setObjectName("toolForm")
         self.form_box.addWidget(self.form, 1)
         QTimer.singleShot(0, self, self.share_height)  # once the new form is laid out
+        self.as_task.setChecked(False)
+        self._update_task_choice()
         destructive = "destructive" in row.badges
         self.ask_first.setVisible(destructive)
         self.ask_first.setChecked(destructive and self._ask_setting(row.name))
@@ -236,6 +268,9 @@ class ToolWorkbench(QWidget):
     def _call(self, name: str, arguments: Any) -> CallRecord | None:
         max_total = self.max_total.value() or None
         args = arguments if isinstance(arguments, dict) else {}
+        if not self.as_task.isHidden() and self.as_task.isChecked() and self.run_task is not None:
+            self.run_task(name, args)
+            return None
         record = self.session.call_tool(name, args, timeout=self.timeout.value(), max_total=max_total)
         if record is not None:
             self.shown_record = record
