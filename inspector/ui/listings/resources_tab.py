@@ -1,5 +1,8 @@
 """The Resources tab: resources and templates (paginated, filtered), read, template form with completion,
-subscribe with updates and auto re-read, re-list on `notifications/resources/list_changed`."""
+subscribe with updates and auto re-read, re-list on `notifications/resources/list_changed`.
+
+One Subscribe button for both eras: `resources/subscribe` in the handshake era, the URI added to the
+`subscriptions/listen` stream in the 2026-07-28 era (`inspector.core.listen`)."""
 
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ from inspector.traffic.commands import cli_line as cli_command
 from inspector.ui.listings import completion_hook
 from inspector.ui.listings.listing_tab import ListingTab
 from inspector.ui.listings.resource_view import ResourceContentsView
+from inspector.ui.removed_in_modern import is_modern
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tools.form.tool_form import ToolForm
 from inspector.ui.tools.results.common import clip, plain_label
@@ -62,6 +66,7 @@ class ResourcesTab(ListingTab):
         self._build()
         self.show_icons(self.resources, self.templates)
         self.watch_session()
+        self.session.core.listen_changed.connect(self._on_listen)
 
     # -- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -81,7 +86,7 @@ class ResourcesTab(ListingTab):
 
         self.resources = ItemList("Resources", ("Name", SUBSCRIBED_MARK, "URI"))
         self.resources.tree.setColumnWidth(1, 24)
-        self.resources.model.header_tips[1] = "Subscribed (resources/subscribe)"
+        self.resources.model.header_tips[1] = "Subscribed (resources/subscribe, or the listen stream when modern)"
         self.templates = ItemList("Templates", ("Name", "URI template"))
         self.resources.tree.setAccessibleName("Resource list")
         self.templates.tree.setAccessibleName("Template list")
@@ -101,6 +106,7 @@ class ResourcesTab(ListingTab):
         self.read_button.setObjectName("readButton")
         self.read_button.clicked.connect(self.read_current)
         self.subscribe_button = QPushButton("Subscribe")
+        self.subscribe_button.setObjectName("subscribeButton")
         self.subscribe_button.setCheckable(True)
         self.subscribe_button.clicked.connect(self._subscribe_clicked)
         self.auto_reread = QCheckBox("Auto re-read on update")
@@ -174,6 +180,16 @@ class ResourcesTab(ListingTab):
             self._update_actions()
             if self.auto_reread.isChecked() and uri == self.view.uri and uri in self.subscribed:
                 self.read(uri, reason=f"update {count}")
+
+    def _on_listen(self, stream: Any) -> None:
+        """Modern era: a listen stream that ended took its resource subscriptions with it."""
+        if stream is None or stream.state not in ("closed", "failed") or not self.subscribed:
+            return
+        for uri in self.subscribed:
+            self.resources.mark("uri", uri, 1, "")
+        self.subscribed.clear()
+        self._update_actions()
+        self.updates_label.setText(f"Not subscribed any more: the listen stream ended ({stream.detail})")
 
     # -- listing -----------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -306,11 +322,13 @@ class ResourcesTab(ListingTab):
         self.read_button.setEnabled(conn is not None and bool(uri))
         can_subscribe = conn is not None and resources.supports(conn.capabilities, "subscribe")
         self.subscribe_button.setEnabled(can_subscribe and bool(uri))
-        self.subscribe_button.setToolTip(
-            "Ask the server for notifications/resources/updated about this URI"
-            if can_subscribe
-            else "The server does not declare resources.subscribe"
-        )
+        if not can_subscribe:
+            tip = "The server does not declare resources.subscribe"
+        elif is_modern(self.session):
+            tip = "Add this URI to the subscriptions/listen stream: the server sends notifications/resources/updated"
+        else:
+            tip = "Ask the server for notifications/resources/updated about this URI (resources/subscribe)"
+        self.subscribe_button.setToolTip(tip)
         self.subscribe_button.blockSignals(True)
         self.subscribe_button.setChecked(uri in self.subscribed)
         self.subscribe_button.setText("Subscribed ✓" if uri in self.subscribed else "Subscribe")
@@ -368,7 +386,8 @@ class ResourcesTab(ListingTab):
         if not uri or conn is None:
             self._update_actions()
             return
-        call = resources.subscribe(conn, uri) if checked else resources.unsubscribe(conn, uri)
+        core = self.session.core
+        call = core.subscribe_resource(uri) if checked else core.unsubscribe_resource(uri)
         self.subscribe_button.setEnabled(False)
         self.tasks.start(call, lambda outcome: self._subscribed(uri, checked, outcome))
 

@@ -1,4 +1,9 @@
-"""The Notifications pane's log-level control: sends `logging/setLevel` (only to servers with `logging`)."""
+"""The Notifications pane's log-level control, in either era.
+
+Legacy: choosing a level sends `logging/setLevel` (only to servers declaring `logging`). 2026-07-28
+removes that method: the level travels in every later request's `_meta`
+(``io.modelcontextprotocol/logLevel``), and logging itself is marked deprecated in that revision.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QWidget
 
 from inspector.core import prompts
+from inspector.ui.removed_in_modern import DEPRECATED_MARK, is_modern
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
 
 UNSET = "server default"
+LEGACY_TIP = "Minimum level of the log messages the server sends (logging/setLevel)"
+MODERN_TIP = (
+    "Minimum level of the log messages the server sends with each response: asked for in every request's "
+    "_meta (io.modelcontextprotocol/logLevel); logging/setLevel is removed in 2026-07-28"
+)
 
 
 class LogLevelControl(QWidget):
@@ -25,10 +36,14 @@ class LogLevelControl(QWidget):
         self.combo.setObjectName("logLevel")
         self.combo.addItem(UNSET)
         self.combo.addItems(list(prompts.LOG_LEVELS))
-        self.combo.setToolTip("Minimum level of the log messages the server sends (logging/setLevel)")
+        self.combo.setToolTip(LEGACY_TIP)
         self.combo.activated.connect(self._chosen)
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.deprecated = QLabel()  # "logging: deprecated in 2026-07-28" when the server is modern
+        self.deprecated.setObjectName("loggingDeprecated")
+        self.deprecated.setTextFormat(Qt.TextFormat.PlainText)
+        self.deprecated.setStyleSheet("QLabel { color: #9a6700; }")
         self.applied: str | None = None  # the level the server accepted last
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -37,20 +52,32 @@ class LogLevelControl(QWidget):
         layout.addWidget(label)
         layout.addWidget(self.combo)
         layout.addWidget(self.status)
+        layout.addWidget(self.deprecated)
         session.stateChanged.connect(self._on_state)
         self._on_state(session.state, "")
 
     def _on_state(self, state: str, _detail: str) -> None:
-        supported = self.session.live and prompts.supports_logging(self.session.capabilities)
+        modern = is_modern(self.session)
+        declared = self.session.live and prompts.supports_logging(self.session.capabilities)
         if state == CONNECTED or state == "connecting":
             self.applied = None
             self.combo.setCurrentIndex(0)
             self.status.setText("")
-        self.combo.setEnabled(supported)
-        if state == CONNECTED and not supported:
+            self.status.setToolTip("")
+        self.combo.setEnabled(declared or modern)  # modern: our own request _meta, whatever the server declares
+        self.deprecated.setText(f"logging: {DEPRECATED_MARK}" if modern else "")
+        self.deprecated.setToolTip(
+            "2026-07-28 deprecates logging: a server still may send log messages with a response when the "
+            "request asks for a level"
+            if modern
+            else ""
+        )
+        if modern:
+            self.combo.setToolTip(MODERN_TIP)
+        elif state == CONNECTED and not declared:
             self.combo.setToolTip("The server does not declare the logging capability")
-        elif supported:
-            self.combo.setToolTip("Minimum level of the log messages the server sends (logging/setLevel)")
+        elif declared:
+            self.combo.setToolTip(LEGACY_TIP)
 
     def set_level(self, level: str) -> None:
         """Choose `level` as if the user picked it in the combo."""
@@ -60,7 +87,20 @@ class LogLevelControl(QWidget):
             self._chosen(index)
 
     def _chosen(self, index: int) -> None:
-        if index <= 0 or not self.session.live:
+        if not self.session.live:
+            return
+        if is_modern(self.session):  # no request: every later one carries the level in its _meta
+            level = self.combo.itemText(index) if index > 0 else None
+            self.session.core.set_log_level(level)
+            self.applied = level
+            self.status.setText("✓")
+            self.status.setToolTip(
+                f"Every request now asks for level {level} in its _meta"
+                if level
+                else "Requests ask for no log level: a 2026-07-28 server sends no log messages"
+            )
+            return
+        if index <= 0:
             return
         level = self.combo.itemText(index)
         self.status.setText("…")

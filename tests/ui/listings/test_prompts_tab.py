@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from lens_support import EVERYTHING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
-from ui_support import connect, dark_palette, screenshot
+from ui_support import DEMO_PROFILE, connect, dark_palette, screenshot
 
 from inspector.config.profile import ServerProfile
+from inspector.traffic.entry import Kind
 from inspector.ui.listings.prompts_tab import PromptsTab
 from inspector.ui.main_window import MainWindow
 from inspector.ui.tools.results import (
@@ -101,9 +104,11 @@ def test_everything_prompt_args_and_context_completion(qtbot, window: MainWindow
 
 
 def test_log_level_changes_the_messages(qtbot, window: MainWindow) -> None:
-    connect(qtbot, window)
+    """Legacy era: choosing a level sends logging/setLevel."""
+    connect(qtbot, window, dataclasses.replace(DEMO_PROFILE, protocol_era="legacy"))
     control = window.log_level
     assert control.combo.isEnabled()
+    assert control.deprecated.text() == ""
 
     def levels_after(level: str) -> list[str]:
         control.set_level(level)
@@ -115,7 +120,8 @@ def test_log_level_changes_the_messages(qtbot, window: MainWindow) -> None:
         qtbot.wait(100)
         return [row[2] for row in model.rows[start:] if row[1] == "notifications/message"]
 
-    assert levels_after("error") == ["error"]
+    got = levels_after("error")
+    assert got == ["error"], [e.text()[:150] for e in window.store if e.kind.value != "stderr"]
     assert levels_after("debug") == ["debug", "info", "warning", "error"]
     assert levels_after("warning") == ["warning", "error"]
     window.setPalette(dark_palette())
@@ -124,6 +130,34 @@ def test_log_level_changes_the_messages(qtbot, window: MainWindow) -> None:
     screenshot(window.notifications, "notifications_log_level.png")
     requests = [e.parsed() for e in window.store if e.method == "logging/setLevel"]
     assert [m["params"]["level"] for m in requests if "params" in m] == ["error", "debug", "warning"]
+
+
+def test_modern_log_level_travels_in_each_request(qtbot, window: MainWindow) -> None:
+    """2026-07-28: no logging/setLevel; the chosen level rides every later request's _meta, and logging is
+    marked deprecated."""
+    connect(qtbot, window)
+    control = window.log_level
+    assert control.combo.isEnabled()
+    assert control.deprecated.text() == "logging: deprecated in 2026-07-28"
+    assert "logging/setLevel is removed in 2026-07-28" in control.combo.toolTip()
+
+    def levels_after(level: str | None) -> list[str]:
+        if level is not None:
+            control.set_level(level)
+        model = window.notifications.model
+        start = len(model.rows)
+        record = window.session.call_tool("emit_logs", {"message": f"at {level}"}, timeout=10, max_total=None)
+        qtbot.waitUntil(lambda: record.done, timeout=10000)
+        qtbot.wait(100)
+        return [row[2] for row in model.rows[start:] if row[1] == "notifications/message"]
+
+    assert levels_after(None) == []  # a fresh connection asks for no level: a modern server sends none
+    assert levels_after("error") == ["error"]
+    assert levels_after("debug") == ["debug", "info", "warning", "error"]
+    assert control.status.text() == "✓" and "_meta" in control.status.toolTip()
+    calls = [e.parsed()["params"]["_meta"] for e in window.store if e.kind is Kind.REQUEST and e.method == "tools/call"]
+    assert [meta.get("io.modelcontextprotocol/logLevel") for meta in calls[-3:]] == [None, "error", "debug"]
+    assert not [e for e in window.store if e.method == "logging/setLevel"]
 
 
 def test_paginated_lists_findings_and_no_logging_capability(qtbot, window: MainWindow) -> None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
 from lens_support import EVERYTHING
 from PySide6.QtCore import QSettings, Qt
-from ui_support import connect, dark_palette, screenshot
+from ui_support import DEMO_PROFILE, connect, dark_palette, screenshot
 
 from inspector.config.profile import ServerProfile
+from inspector.traffic.entry import Kind
 from inspector.ui.listings.resources_tab import ResourcesTab
 from inspector.ui.main_window import MainWindow
 from inspector.ui.tools.results import AudioBlockWidget, EmbeddedResourceWidget, ImageBlockWidget
@@ -92,8 +96,10 @@ def test_read_resources_and_an_expanded_template(qtbot, qapp, window: MainWindow
         qapp.setPalette(saved)
 
 
-def test_subscribe_sees_updates_and_rereads(qtbot, window: MainWindow) -> None:
-    tab = open_tab(qtbot, window)
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+def test_subscribe_sees_updates_and_rereads(qtbot, window: MainWindow, era: str) -> None:
+    """One Subscribe button: the listen stream when the demo speaks 2026-07-28, resources/subscribe in legacy."""
+    tab = open_tab(qtbot, window, dataclasses.replace(DEMO_PROFILE, protocol_era=era))
     uri = "demo://live/counter"
     assert tab.resources.select("uri", uri)
     assert tab.auto_reread.isChecked()
@@ -107,6 +113,17 @@ def test_subscribe_sees_updates_and_rereads(qtbot, window: MainWindow) -> None:
     assert first.startswith("tick ") and "update(s), last at" in tab.updates_label.text()
     updates = [e for e in window.store if e.method == "notifications/resources/updated"]
     assert updates and all(e.parsed()["params"]["uri"] == uri for e in updates)
+    wanted = ("subscriptions/listen", "resources/subscribe")
+    sent = [e.parsed()["params"] for e in window.store if e.kind is Kind.REQUEST and e.method in wanted]
+    if era == "modern":
+        assert "listen" in tab.subscribe_button.toolTip()
+        assert sent[-1]["notifications"]["resourceSubscriptions"] == [uri]
+        assert not [e for e in window.store if e.method == "resources/subscribe"]
+        listen_line = next(e for e in window.store if e.kind is Kind.REQUEST and e.seq == updates[-1].peer_seq)
+        assert listen_line.method == "subscriptions/listen" and listen_line.status == "listening"
+    else:
+        assert sent == [{"uri": uri}]
+        assert not [e for e in window.store if e.method == "subscriptions/listen"]
 
     tab.subscribe_button.click()
     qtbot.waitUntil(lambda: uri not in tab.subscribed, timeout=5000)
