@@ -32,7 +32,7 @@ from inspector.core.era import (
     parse_era,
     tries_modern,
 )
-from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout, describe_code, era_hint
+from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout, describe_code, era_hint
 from inspector.core.operations import Operations
 from inspector.traffic.store import TrafficStore
 
@@ -197,6 +197,8 @@ class Connection(Operations):
             if failure is exc:
                 raise
             leaf = _leaf_exception(failure)
+            if leaf is exc and isinstance(exc, LensError):  # the body's own error, wrapped by a task group
+                raise exc from None
             text = f"{type(leaf).__name__}: {leaf}".rstrip(": ")
             if exc is None:  # an orderly close: a transport failing at teardown must not lose the session
                 self.store.record_failure("client", f"transport error while closing: {text}", "transport error")

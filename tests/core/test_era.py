@@ -205,3 +205,16 @@ def test_legacy_over_http_against_a_modern_only_server_says_what_to_do(modern_on
         run_with(http_profile(modern_only_http, era="legacy"), lambda conn: conn.list_tools())
     assert "-32022" in failed.value.message or "initialize" in failed.value.message
     assert failed.value.hint
+
+
+@pytest.mark.parametrize("setting", ["legacy", "modern"])
+def test_a_json_rpc_error_inside_the_session_stays_a_protocol_error(demo_http: str, setting: str) -> None:
+    """Not "connection lost": the HTTP transport's task group wraps the body's error, and it is unwrapped."""
+    from inspector.core.errors import ProtocolError
+
+    async def body(conn: Any) -> Any:
+        await conn.request("nosuch/method", {})
+
+    with pytest.raises(ProtocolError) as failed:
+        run_with(http_profile(demo_http, era=setting), body)
+    assert failed.value.code == -32601
