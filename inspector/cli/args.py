@@ -56,6 +56,8 @@ class CliArgs:
     prompt_name: str | None = None
     prompt_args: dict[str, str] = field(default_factory=dict)
     log_level: str | None = None
+    task_id: str | None = None  # tasks/get, tasks/cancel
+    as_task: bool = False  # tools/call: run as a task, wait for its result
     protocol_era: str | None = None  # --protocol-version or --protocol-era; None keeps the profile's (auto)
 
 
@@ -211,6 +213,8 @@ def _parser() -> argparse.ArgumentParser:
         help="prompt arguments (strings); several may follow one --prompt-args",
     )
     p.add_argument("--log-level", choices=LOG_LEVELS, help="level for logging/setLevel")
+    p.add_argument("--task-id", metavar="ID", help="task for tasks/get and tasks/cancel")
+    p.add_argument("--as-task", action="store_true", help="tools/call: run as a task and wait for its result")
     return p
 
 
@@ -242,6 +246,7 @@ def parse(argv: list[str]) -> CliArgs:
             raise UsageError(f"--tool-arg expects KEY=VALUE, got {item!r}")
         args.tool_args[key] = coerce(value)
     args.uri, args.prompt_name, args.log_level = ns.uri, ns.prompt_name, ns.log_level
+    args.task_id, args.as_task = ns.task_id, ns.as_task
     for item in ns.prompt_args:
         key, sep, value = item.partition("=")
         if not sep or not key:

@@ -36,8 +36,47 @@ async def _list_tools(args: CliArgs, conn: Any) -> int:
     return exit_codes.OK
 
 
+def _runner(conn: Any) -> Any:
+    from inspector.core.tasks import TaskRunner, task_form
+
+    return TaskRunner(
+        conn,
+        form=lambda: task_form(conn.era, conn.capabilities),
+        handlers=lambda: getattr(conn, "handlers", None),
+        auto_answer=True,
+    )
+
+
+async def _call_as_task(args: CliArgs, conn: Any) -> int:
+    from inspector.core.errors import LensError, ToolFailed
+
+    listing = conn.tools or await conn.list_tools()
+    runner = _runner(conn)
+    task = await runner.call(args.tool_name, args.tool_args, tool=listing.by_name(args.tool_name))
+    if task.result is None:
+        error = task.error or LensError(f"task {task.task_id} ended {task.status} without a result")
+        return render.fail(error.to_json(), error.exit_code)
+    render.show(args, task.result, render.text_call)
+    render.finding_lines(task.findings)
+    if task.result.get("isError") is True:
+        failed = ToolFailed(f"tool {args.tool_name!r} returned isError: true")
+        return render.fail(failed.to_json(), failed.exit_code)
+    return exit_codes.OK
+
+
+async def _task_method(args: CliArgs, conn: Any) -> int:
+    import json
+
+    result = await _runner(conn).task_request(args.method, args.task_id)
+    render.show(args, result, lambda value: json.dumps(value, indent=2, ensure_ascii=False))
+    return exit_codes.OK
+
+
 async def _call_tool(args: CliArgs, conn: Any) -> int:
     from inspector.core.errors import ToolFailed
+
+    if args.as_task:
+        return await _call_as_task(args, conn)
 
     outcome = await conn.call_tool(args.tool_name, args.tool_args, max_total=args.max_timeout, check_known=True)
     render.show(args, outcome.result, render.text_call)
@@ -102,6 +141,9 @@ RUNNERS: dict[str, Runner] = {
     "prompts/list": _listing("prompts/list"),
     "prompts/get": _get_prompt,
     "logging/setLevel": _set_log_level,
+    "tasks/list": _task_method,
+    "tasks/get": _task_method,
+    "tasks/cancel": _task_method,
 }
 
 

@@ -316,10 +316,10 @@ class TaskRunner:
         self._changed(task)
         self._wake_up(task.task_id)
 
-    async def get(self, task_id: str) -> dict[str, Any]:
-        """One ``tasks/get``, raw (the CLI)."""
-        form = self.form() or LEGACY
-        return await self._send(form, "tasks/get", {"taskId": task_id})
+    async def task_request(self, method: str, task_id: str | None = None) -> dict[str, Any]:
+        """One ``tasks/get``, ``tasks/cancel`` or ``tasks/list``, raw, in the server's form (the CLI)."""
+        params = {"taskId": task_id} if task_id is not None else {}
+        return await self._send(self.form() or LEGACY, method, params)
 
     async def list(self) -> list[TrackedTask]:
         """2025-11-25 ``tasks/list``: every task the server holds (known ones updated, others added)."""

@@ -21,7 +21,8 @@ RESOURCE_PROMPT_METHODS = (
     "prompts/get",
     "logging/setLevel",
 )
-METHODS = (*TOOL_METHODS, *RESOURCE_PROMPT_METHODS)
+TASK_METHODS = ("tasks/list", "tasks/get", "tasks/cancel")
+METHODS = (*TOOL_METHODS, *RESOURCE_PROMPT_METHODS, *TASK_METHODS)
 FORMATS = ("json", "text")
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
@@ -31,6 +32,8 @@ REQUIRED: dict[str, tuple[str, str]] = {
     "resources/read": ("uri", "--uri"),
     "prompts/get": ("prompt_name", "--prompt-name"),
     "logging/setLevel": ("log_level", "--log-level"),
+    "tasks/get": ("task_id", "--task-id"),
+    "tasks/cancel": ("task_id", "--task-id"),
 }
 
 # The options that say which server and how to reach it (shared with `mcp-lens tokens`) → takes a value.
@@ -69,6 +72,8 @@ OPTIONS: dict[str, bool] = {
     "--prompt-name": True,
     "--prompt-args": True,  # then more KEY=VALUE words, as the official CLI takes them
     "--log-level": True,
+    "--task-id": True,
+    "--as-task": False,
 }
 MULTI_VALUE = "--prompt-args"  # the one option that takes several KEY=VALUE words
 

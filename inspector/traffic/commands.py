@@ -74,6 +74,10 @@ def method_options(method: str, params: Any) -> list[str] | None:
         if given.get("level") not in LOG_LEVELS:
             return None
         options += ["--log-level", given["level"]]
+    elif method in ("tasks/get", "tasks/cancel"):
+        if not isinstance(given.get("taskId"), str):
+            return None
+        options += ["--task-id", given["taskId"]]
     return options
 
 

@@ -31,6 +31,9 @@ REQUESTS: dict[str, dict[str, object]] = {
     "prompts/list": {},
     "prompts/get": {"name": "summarize_note", "arguments": {"note_id": "n1", "style": "haiku"}},
     "logging/setLevel": {"level": "warning"},
+    "tasks/list": {},
+    "tasks/get": {"taskId": "t1"},
+    "tasks/cancel": {"taskId": "t1"},
 }
 
 
