@@ -163,7 +163,7 @@ async def run(url: str, scenario: str, context: dict[str, Any], era: str = "lega
     auth = make_auth(url, scenario, context)
     handlers = ClientHandlers(elicitation=accept_with_defaults)
     transport = make_transport(profile, store, auth=auth)
-    connection = Connection(transport, connect_timeout=20, request_timeout=20, handlers=handlers, era=era)
+    connection = Connection(transport, connect_timeout=60, request_timeout=60, handlers=handlers, era=era)
     async with connection as conn:
         if scenario == "initialize":
             return

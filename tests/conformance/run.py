@@ -43,6 +43,9 @@ SETS = ("0.1.16", *REVISIONS)
 # Per client run. Every scenario of a set starts at once (up to ~40 Python clients on a 2-core
 # machine, a second or two of imports each), so the suite's default 30 s is too tight.
 TIMEOUT_MS = 120000
+# Suite runs at once. A --requirements run starts all of its 25-39 clients together (a second or two
+# of imports each); on a 2-core machine two such runs at once pushed clients past their timeouts.
+JOBS = 1
 
 
 @dataclass
@@ -147,6 +150,14 @@ def collect(results: Path) -> dict[str, Outcome]:
             checks = [{"status": "FAILURE", "errorMessage": "unreadable checks.json"}]
         failures = [c for c in checks if c.get("status") == "FAILURE"]
         first = failures[0] if failures else {}
+        if failures:  # what the client said, for a failure that is not the checks' fault
+            stderr = (folder / "stderr.txt").read_text(encoding="utf-8", errors="replace").strip().splitlines()
+            if stderr:
+                first = {
+                    **first,
+                    "errorMessage": f"{first.get('errorMessage') or first.get('description', '')} "
+                    f"[client stderr: {stderr[-1][:300]}]",
+                }
         out[scenario] = Outcome(
             scenario,
             passed=sum(c.get("status") == "SUCCESS" for c in checks),
@@ -210,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", nargs="*", choices=SETS, help="run just these sets (default: all three)")
     parser.add_argument("--only", nargs="*", help="run just these scenarios")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--jobs", type=int, default=JOBS, help=f"suite runs at once (default {JOBS})")
     args = parser.parse_args(argv)
     for path in (NODE, SUITE_OLD / "dist/index.js", SUITE_NEXT / "dist/index.js"):
         if not path.exists():
@@ -219,10 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     names = args.set or list(SETS)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mcp-lens-conformance-") as tmp:
-        # Every invocation of every set at once: the suite runs each one's scenarios in parallel too,
-        # and the clients spend most of their time waiting on the suite's test servers.
+        # The big runs first (the two --requirements runs, then 0.1.16's auth suite and the rest).
         jobs = [(name, job) for name in names for job in plan(name, args.only, Path(tmp) / name)]
-        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        jobs.sort(key=lambda item: 0 if "--requirements" in item[1][1] else 1 if "--suite" in item[1][1] else 2)
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             futures = [(name, pool.submit(_timed, _run_suite_cli, *job, args.verbose)) for name, job in jobs]
             seconds: dict[str, float] = {}
             for name, future in futures:
