@@ -24,6 +24,12 @@ class OAuthServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/mcp"
 
+    def migrate(self, to: OAuthServer) -> None:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/migrate?to=http://127.0.0.1:{to.port}", method="POST"
+        )
+        urllib.request.urlopen(request, timeout=5).close()
+
     def stats(self) -> dict:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/stats", timeout=5) as response:
             return json.loads(response.read())
@@ -51,6 +57,15 @@ def short_token_server() -> Iterator[OAuthServer]:
 def step_up_server() -> Iterator[OAuthServer]:
     """The same server where `tools/call` also needs the scope `extra` (HTTP 403 insufficient_scope)."""
     yield from _start(3600, "--step-up-scope", "extra")
+
+
+@pytest.fixture
+def migrating_servers() -> Iterator[tuple[OAuthServer, OAuthServer]]:
+    """(A, B): A is the MCP server and its first authorization server and also accepts B's tokens;
+    `A.migrate(B)` makes A's resource metadata name B and drops A's tokens."""
+    for new in _start(3600):
+        for old in _start(3600, "--trust", f"http://127.0.0.1:{new.port}"):
+            yield old, new
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """An OAuth-protected MCP server for the auth tests: SDK `MCPServer` + a minimal in-memory authorization server.
 
-    python tests/auth/oauth_server.py PORT [--token-lifetime SECONDS] [--step-up-scope SCOPE]
+    python tests/auth/oauth_server.py PORT [--token-lifetime SECONDS] [--step-up-scope SCOPE] [--trust URL]
 
 The MCP endpoint is http://127.0.0.1:PORT/mcp (resource server); the authorization server lives on
 the same origin (/authorize, /token, /register and the RFC 8414 / RFC 9728 metadata) and approves
@@ -8,6 +8,11 @@ every authorization request at once: /authorize redirects straight back with a c
 conformance suite's test server. `GET /stats` (no auth) reports what the AS did, for assertions.
 With `--step-up-scope SCOPE`, `tools/call` also needs SCOPE: a token without it gets HTTP 403
 `insufficient_scope` naming only SCOPE (a per-operation step-up, like the suite's `auth/scope-step-up`).
+
+Authorization-server migration (like the suite's `auth/authorization-server-migration`): `POST
+/migrate?to=URL` drops every token this server issued and makes its protected-resource metadata name
+the authorization server URL instead; with `--trust URL` the resource server also accepts the tokens
+that server's `GET /introspect?token=` (test-only, no auth) says are active.
 """
 
 from __future__ import annotations
@@ -16,8 +21,11 @@ import argparse
 import json
 import secrets
 import time
+import urllib.parse
+import urllib.request
 from typing import Any
 
+import anyio
 import uvicorn
 from mcp.server.auth.provider import (
     AccessToken,
@@ -60,6 +68,9 @@ class MemoryAuthServer:
         self.stats["challenges"] = []
         self.stats["scopes_requested"] = []
         self.stats["step_ups"] = 0
+        self.stats["authorized_clients"] = []
+        self.trusted: str | None = None  # another AS whose tokens this resource server accepts
+        self.migrated_to: str | None = None  # the AS the resource metadata names after /migrate
 
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
         return self.clients.get(client_id)
@@ -72,6 +83,7 @@ class MemoryAuthServer:
         self.stats["authorizations"] += 1
         self.stats["challenges"].append(params.code_challenge)
         self.stats["scopes_requested"].append(" ".join(params.scopes or []))
+        self.stats["authorized_clients"].append(client.client_id)
         code = secrets.token_urlsafe(24)
         self.codes[code] = AuthorizationCode(
             code=code,
@@ -106,6 +118,8 @@ class MemoryAuthServer:
 
     async def load_access_token(self, token: str) -> AccessToken | None:
         access = self.access.get(token)
+        if access is None and self.trusted:
+            access = await anyio.to_thread.run_sync(_introspect, self.trusted, token)
         if access is None or (access.expires_at is not None and access.expires_at < time.time()):
             return None
         return access
@@ -123,6 +137,39 @@ class MemoryAuthServer:
         return OAuthToken(
             access_token=access, expires_in=self.token_lifetime, scope=" ".join(scopes), refresh_token=refresh
         )
+
+
+def _introspect(server: str, token: str) -> AccessToken | None:
+    url = f"{server.rstrip('/')}/introspect?{urllib.parse.urlencode({'token': token})}"
+    with urllib.request.urlopen(url, timeout=5) as response:
+        answer = json.loads(response.read())
+    return AccessToken(**answer["token"]) if answer.get("active") else None
+
+
+class Migrating:
+    """ASGI middleware: after `/migrate`, the protected-resource metadata names the new server."""
+
+    def __init__(self, app: Any, provider: MemoryAuthServer) -> None:
+        self.app, self.provider = app, provider
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        target = self.provider.migrated_to
+        if (
+            scope["type"] != "http"
+            or not target
+            or not scope["path"].startswith("/.well-known/oauth-protected-resource")
+        ):
+            return await self.app(scope, receive, send)
+        parts: list[bytes] = []
+
+        async def keep(message: dict) -> None:
+            if message["type"] == "http.response.body":
+                parts.append(message.get("body", b""))
+
+        await self.app(scope, receive, keep)
+        metadata = json.loads(b"".join(parts))
+        metadata["authorization_servers"] = [target]
+        await JSONResponse(metadata)(scope, receive, send)
 
 
 class StepUp:
@@ -197,6 +244,18 @@ def build(port: int, token_lifetime: int) -> tuple[MCPServer, MemoryAuthServer]:
         """Says that the caller is signed in."""
         return "signed in"
 
+    @server.custom_route("/introspect", methods=["GET"])
+    async def introspect(request: Request) -> JSONResponse:
+        access = provider.access.get(request.query_params.get("token", ""))
+        return JSONResponse({"active": True, "token": access.model_dump()} if access else {"active": False})
+
+    @server.custom_route("/migrate", methods=["POST"])
+    async def migrate(request: Request) -> JSONResponse:
+        provider.migrated_to = request.query_params["to"]
+        provider.access.clear()
+        provider.refresh.clear()
+        return JSONResponse({"migrated_to": provider.migrated_to})
+
     @server.custom_route("/stats", methods=["GET"])
     async def stats(_request: Request) -> JSONResponse:
         return JSONResponse({**provider.stats, "clients": len(provider.clients)})
@@ -209,9 +268,11 @@ def main() -> None:
     parser.add_argument("port", type=int)
     parser.add_argument("--token-lifetime", type=int, default=3600)
     parser.add_argument("--step-up-scope", default=None)
+    parser.add_argument("--trust", default=None, help="also accept tokens this authorization server issued")
     args = parser.parse_args()
     server, provider = build(args.port, args.token_lifetime)
-    app: Any = server.streamable_http_app()
+    provider.trusted = args.trust
+    app: Any = Migrating(server.streamable_http_app(), provider)
     if args.step_up_scope:
         metadata = f"http://127.0.0.1:{args.port}/.well-known/oauth-protected-resource/mcp"
         app = StepUp(app, provider, args.step_up_scope, metadata)
