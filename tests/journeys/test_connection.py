@@ -188,7 +188,8 @@ def test_server_button_reads_reconnect_while_connected(lens) -> None:
 
 
 def test_server_ping_shows_the_round_trip_in_the_status_bar(lens) -> None:
-    lens.start()
+    """Legacy era: 2026-07-28 removes ping (tests/journeys/test_listen.py has the modern side)."""
+    lens.start("--protocol-era", "legacy", sys.executable, "-m", "inspector.demo")
     lens.key("Ctrl+Shift+P")
     lens.wait_status(lambda text: re.search(r"Ping: \d+(\.\d+)? ms round trip", text) is not None)
     assert len(lens.sent("ping")) == 1

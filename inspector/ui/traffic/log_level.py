@@ -34,6 +34,7 @@ class LogLevelControl(QWidget):
         self.tasks = TaskSet(self)
         self.combo = QComboBox()
         self.combo.setObjectName("logLevel")
+        self.combo.setAccessibleName("Log level")
         self.combo.addItem(UNSET)
         self.combo.addItems(list(prompts.LOG_LEVELS))
         self.combo.setToolTip(LEGACY_TIP)
