@@ -38,9 +38,15 @@ class CallRecord:
     result: dict[str, Any] | None = None
     error: LensError | None = None
     findings: list[Any] = field(default_factory=list)
+    # 2026-07-28 multi round-trip calls: the round being run, whether the user is being asked for
+    # input right now, and every answer given (input-request key → result), for a re-run.
+    round: int = 1
+    waiting: bool = False
+    answers: dict[str, Any] = field(default_factory=dict)
 
     def finish(self, result: dict[str, Any] | None = None, error: LensError | None = None) -> None:
         self.duration_ms = (time.time() - self.started) * 1000.0
+        self.waiting = False
         self.result, self.error = result, error
         if error is None:
             self.outcome = TOOL_ERROR if isinstance(result, dict) and result.get("isError") is True else OK
@@ -58,3 +64,15 @@ class CallRecord:
     @property
     def done(self) -> bool:
         return self.outcome != PENDING
+
+    @property
+    def progress_text(self) -> str:
+        """What the call is waiting for: the server, or the user's answer (with the round)."""
+        if self.waiting:
+            return f"waiting for your answer (round {self.round})"
+        return "waiting for the server…" if self.round == 1 else f"waiting for the server… (round {self.round})"
+
+    @property
+    def outcome_text(self) -> str:
+        """The outcome, with the number of rounds of a multi round-trip call."""
+        return f"{self.outcome} ({self.round} rounds)" if self.round > 1 else self.outcome

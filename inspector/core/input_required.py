@@ -215,3 +215,30 @@ def file_handlers(responses: dict[str, Any]) -> ClientHandlers:
         return list(found) if isinstance(found, list) else []
 
     return ClientHandlers(sampling=sampling, elicitation=elicitation, roots=roots)
+
+
+async def request_answering(conn: Any, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """`conn.request_rounds` when the connection has it (every `Operations` does), else `conn.request`."""
+    rounds = getattr(conn, "request_rounds", None)
+    return await (rounds or conn.request)(method, params)
+
+
+def recording_answerer(
+    base: Answerer | None, answers: dict[str, Any], replay: dict[str, Any] | None = None
+) -> Answerer | None:
+    """`base`, writing every answer into `answers`; a key found in `replay` is answered from it instead
+    (a re-run with the answers given before). None when there is nothing to answer with."""
+    if base is None and not replay:
+        return None
+
+    async def answer(key: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if replay and isinstance(replay.get(key), dict):
+            result = replay[key]
+        elif base is not None:
+            result = await base(key, method, params)
+        else:
+            raise InputNeeded(f"no recorded answer for input request {key!r} ({method})")
+        answers[key] = result
+        return result
+
+    return answer

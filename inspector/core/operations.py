@@ -187,6 +187,7 @@ class Operations:
         on_progress: ProgressCallback | None = None,
         with_progress: bool = False,
         on_round: RoundListener | None = None,
+        answerer: Answerer | None = None,
     ) -> dict[str, Any]:
         """`request()`, answering input_required results round after round (see `input_required`).
         Every round's request and response are tagged in the traffic log as one group."""
@@ -205,7 +206,7 @@ class Operations:
                 if current.number > 1 or is_input_required(result):
                     self.store.mark_round(since, method, round_params, group=current.group, title=current.title)
 
-        return await drive(method, params, send, self.answerer(), on_round=on_round)
+        return await drive(method, params, send, answerer or self.answerer(), on_round=on_round)
 
     # -- operations --------------------------------------------------------------------------
     def new_handle(self, method: str, timeout: float | None = None, max_total: float | None = None) -> RequestHandle:
@@ -260,6 +261,7 @@ class Operations:
         check_known: bool = False,
         raise_on_error: bool = False,
         on_round: RoundListener | None = None,
+        answerer: Answerer | None = None,
     ) -> CallOutcome:
         """Call a tool with a progress token; the timeout restarts on each progress notification."""
         if check_known:
@@ -278,7 +280,13 @@ class Operations:
         params = {"name": name, "arguments": arguments or {}}
         since = self.store.next_seq
         result = await self.request_rounds(
-            "tools/call", params, handle=handle, on_progress=on_progress, with_progress=True, on_round=on_round
+            "tools/call",
+            params,
+            handle=handle,
+            on_progress=on_progress,
+            with_progress=True,
+            on_round=on_round,
+            answerer=answerer,
         )
         elapsed = (time.perf_counter() - started) * 1000
         outcome = CallOutcome(result, check_call_result(result, tool), elapsed, handle.progress)

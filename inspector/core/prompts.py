@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.findings import Finding, check_content_block
+from inspector.core.input_required import request_answering
 from inspector.core.paging import Listing, Requester, check_named, list_all, type_name
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
@@ -104,7 +105,7 @@ async def get_prompt(conn: Requester, name: str, arguments: dict[str, Any] | Non
     if sent:
         params["arguments"] = sent
     started = time.perf_counter()
-    result = await conn.request("prompts/get", params)
+    result = await request_answering(conn, "prompts/get", params)  # input_required: answered, retried
     elapsed = (time.perf_counter() - started) * 1000
     return PromptOutcome(name, sent, result, check_get_result(result), elapsed)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.findings import Finding
+from inspector.core.input_required import request_answering
 from inspector.core.paging import Listing, Requester, check_named, list_all, type_name
 from inspector.core.uri_template import is_valid
 
@@ -86,7 +87,7 @@ def check_read_result(result: Any) -> list[Finding]:
 async def read_resource(conn: Requester, uri: str) -> ReadOutcome:
     """`resources/read`; a JSON-RPC error raises `ProtocolError` as every request does."""
     started = time.perf_counter()
-    result = await conn.request("resources/read", {"uri": uri})
+    result = await request_answering(conn, "resources/read", {"uri": uri})  # input_required: answered, retried
     elapsed = (time.perf_counter() - started) * 1000
     return ReadOutcome(uri, result, check_read_result(result), elapsed)
 

@@ -19,6 +19,7 @@ from inspector.core.client_handlers import ClientHandlers
 from inspector.core.era import Negotiation
 from inspector.core.errors import ConnectFailed, LensError, RequestTimeout, describe_failure
 from inspector.core.history import CallRecord
+from inspector.core.input_required import Round, recording_answerer
 from inspector.core.listen import ListenStream, subscribe_resource, unsubscribe_resource
 from inspector.core.operations import Event, Operations, ToolListing
 from inspector.traffic.store import TrafficStore
@@ -306,6 +307,10 @@ class Session:
         `inspector.core.resources` / `prompts` take the session as their requester)."""
         return await self._live_conn().request(method, params, **kwargs)
 
+    async def request_rounds(self, method: str, params: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """`request`, answering the server's input_required results (prompts/get, resources/read)."""
+        return await self._live_conn().request_rounds(method, params, **kwargs)
+
     async def notify_roots_changed(self) -> None:
         """Tell the server the client's roots changed (`notifications/roots/list_changed`)."""
         conn = self._live_conn()
@@ -329,9 +334,16 @@ class Session:
         self.tools_changed.emit(listing)
 
     def call_tool(
-        self, name: str, arguments: dict[str, Any], *, timeout: float | None, max_total: float | None
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        *,
+        timeout: float | None,
+        max_total: float | None,
+        replay: dict[str, Any] | None = None,
     ) -> CallRecord | None:
-        """Start a tool call; progress and the outcome arrive through `call_updated`. Several may run."""
+        """Start a tool call; progress and the outcome arrive through `call_updated`. Several may run.
+        Input the server asks for (input_required) goes to the handlers, or comes from `replay` (key → answer)."""
         conn = self._conn
         if conn is None:
             return None
@@ -340,9 +352,20 @@ class Session:
         def progressed(_item: Any) -> None:
             self.call_updated.emit(record)
 
+        def on_round(current: Round) -> None:
+            record.round, record.waiting = current.number, current.waiting
+            self.call_updated.emit(record)
+
         async def run() -> None:
             try:
-                outcome = await conn.call_tool(name, arguments, handle=record.handle, on_progress=progressed)
+                outcome = await conn.call_tool(
+                    name,
+                    arguments,
+                    handle=record.handle,
+                    on_progress=progressed,
+                    on_round=on_round,
+                    answerer=recording_answerer(conn.answerer(), record.answers, replay),
+                )
             except LensError as exc:
                 record.finish(error=exc)
             except Exception as exc:  # whatever broke, the call ends visibly (never a silent no-op)

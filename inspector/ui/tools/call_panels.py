@@ -49,7 +49,9 @@ class _CallRow(QWidget):
     def refresh(self) -> None:
         progress = self.record.handle.progress
         elapsed = time.time() - self.record.started
-        if progress:
+        if self.record.waiting or not progress:  # the server waits on the user, or nothing said yet
+            self.message.setText(f"{self.record.progress_text} ({elapsed:.1f} s)")
+        else:
             last = progress[-1]
             if last.total:
                 self.bar.setRange(0, 1000)
@@ -58,8 +60,6 @@ class _CallRow(QWidget):
             else:
                 self.bar.setRange(0, 0)
             self.message.setText(f"{last.message or ''}  ({elapsed:.1f} s)".strip())
-        else:
-            self.message.setText(f"waiting for the server… ({elapsed:.1f} s)")
 
 
 class CallsPanel(QWidget):
@@ -132,6 +132,7 @@ class HistoryView(QWidget):
         self.cli_target: list[str] | None = None
         self.table = QTableWidget(0, len(self.COLUMNS))
         self.table.setObjectName("callHistory")
+        self.table.setAccessibleName("Call history")
         self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -167,7 +168,7 @@ class HistoryView(QWidget):
             time.strftime("%H:%M:%S", time.localtime(record.started)),
             record.tool,
             duration,
-            record.outcome,
+            record.outcome_text,
             json.dumps(record.arguments, ensure_ascii=False)[:300],
         )
         for column, value in enumerate(values):

@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QFont
 
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.filter import TrafficFilter
+from inspector.traffic.rounds import round_words
 from inspector.traffic.store import TrafficStore
 from inspector.traffic.visible import VisibleRows
 from inspector.ui.gc_policy import LongLivedFreezer
@@ -72,6 +73,15 @@ def _preview(entry: Entry) -> str:
     if entry.kind not in _PREVIEWED:
         return ""
     return _cell(entry.raw[: _MAX_CELL * 4].decode("utf-8", errors="replace").strip())
+
+
+def _method_cell(entry: Entry) -> str:
+    """The method, and for a round of a multi round-trip call which round of which call it is."""
+    if entry.method is None:
+        return _preview(entry)
+    if entry.round_title:
+        return _cell(f"{entry.method}  ·  {entry.round_title}")
+    return _cell(entry.method)
 
 
 def _clock(wall: float) -> str:
@@ -283,7 +293,7 @@ class TrafficModel(QAbstractTableModel):
             delta,
             ARROWS[entry.direction],
             entry.kind.value,
-            _cell(entry.method) if entry.method is not None else _preview(entry),
+            _method_cell(entry),
             _cell(id_text),
             human_size(entry.size),
             latency,
@@ -293,6 +303,8 @@ class TrafficModel(QAbstractTableModel):
         if column == COL_STATUS:
             lines = ([f"parse error: {entry.parse_error}"] if entry.parse_error else []) + list(entry.notes)
             return plain_tooltip("Notes", "\n".join(lines)[:2000]) if lines else None
+        if column == COL_METHOD and entry.group is not None:
+            return plain_tooltip("Round", "\n".join(round_words(entry))[:2000])
         if column == COL_METHOD and entry.method and len(entry.method) > 40:
             return plain_tooltip("Method", entry.method[:2000])
         if column == COL_LATENCY and entry.peer_seq is not None:
