@@ -89,8 +89,13 @@ def test_the_headers_view_shows_the_modern_http_headers_of_an_exchange(lens, dem
     assert "stateless" in text and "mcp-session-id" not in text.lower(), text  # no session id either way
     # the response says what its cache hints mean
     table = lens.find("Traffic log", QAbstractItemView)
-    rows = shown_rows(table)
-    click_row(lens, table, next(i for i, r in enumerate(rows) if r["Kind"] == "response" and "tools/list" in str(r)))
+
+    def listing_response() -> int | None:
+        rows = shown_rows(table)
+        return next((i for i, r in enumerate(rows) if r["Kind"] == "response" and "tools/list" in str(r)), None)
+
+    lens.wait(lambda: listing_response() is not None, what="the tools/list response is listed")
+    click_row(lens, table, listing_response())
     lens.wait(lambda: "cache hint:" in shown_text(lens.find("Entry notes")), what="the cache hint in words")
 
     # a call's name and header parameters travel as Mcp-Name and Mcp-Param-*
