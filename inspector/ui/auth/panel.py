@@ -34,6 +34,7 @@ from inspector.auth.applies import wants_oauth
 from inspector.auth.browser import open_in_browser
 from inspector.auth.errors import AuthError
 from inspector.auth.events import AuthEvent
+from inspector.auth.flows import supported_flows_text
 from inspector.config.profile import ServerProfile
 from inspector.ui.auth.authorize_dialog import ask_to_open
 from inspector.ui.auth.client_box import ClientBox
@@ -134,11 +135,23 @@ class AuthPanel(QWidget):
             row.addWidget(button)
         row.addStretch(1)
         layout.addLayout(row)
+        self.flows_button = QPushButton("Supported flows")
+        self.flows_button.setCheckable(True)
+        self.flows_button.setToolTip("Which OAuth flows this build of MCP Lens supports")
         extras = QHBoxLayout()  # a second row keeps the tab narrow enough for a small window
         extras.addWidget(self.show_token_button)
         extras.addWidget(self.client_button)
+        extras.addWidget(self.flows_button)
         extras.addStretch(1)
         layout.addLayout(extras)
+        self.flows_view = QPlainTextEdit(supported_flows_text())
+        self.flows_view.setObjectName("authFlows")
+        self.flows_view.setAccessibleName("Supported OAuth flows")
+        self.flows_view.setReadOnly(True)
+        self.flows_view.setMaximumHeight(120)
+        self.flows_view.setVisible(False)
+        self.flows_button.toggled.connect(self.flows_view.setVisible)
+        layout.addWidget(self.flows_view)
         self.sign_in_button.clicked.connect(lambda: self.start(self.sign_in()))
         self.sign_out_button.clicked.connect(self.sign_out)
         self.refresh_button.clicked.connect(lambda: self.start(self.refresh_token()))
