@@ -153,6 +153,10 @@ class SessionController(QObject):
         """One request on the current connection (a `Requester` for `inspector.core.resources` / `prompts`)."""
         return await self.core.request(method, params, **kwargs)
 
+    async def request_rounds(self, method: str, params: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """`request`, answering input_required results round after round (prompts/get, resources/read)."""
+        return await self.core.request_rounds(method, params, **kwargs)
+
     async def notify_roots_changed(self) -> None:
         await self.core.notify_roots_changed()
 

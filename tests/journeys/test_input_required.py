@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+from journey_support import shown_text
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QCheckBox, QDialog, QPlainTextEdit
 from test_servers import choose, current_server, dialog, type_here
@@ -79,6 +80,9 @@ def test_order_coffee_in_the_modern_era_goes_round_trip_through_the_dialogs(lens
     row = next(r for r in range(log.model().rowCount()) if TITLE.format(2) in str(log.model().index(r, 5).data()))
     tip = str(log.model().index(row, 5).data(Qt.ItemDataRole.ToolTipRole))
     assert "requestState: opaque server state" in tip and "echoed back exactly" in tip, tip
+    notes = lens.find("Entry notes")
+    lens.wait(lambda: "Round 2 of tools/call order_coffee" in shown_text(notes), what="the detail names the round")
+    assert "requestState: opaque server state" in shown_text(notes), shown_text(notes)
 
     # History re-runs the whole exchange: the server asks again, the same dialogs answer it.
     lens.tab("History")
