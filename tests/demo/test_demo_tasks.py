@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from wire_support import TASKS_EXTENSION, RawStdio, modern_meta, post_modern
+from wire_support import TASKS_EXTENSION, RawStdio, modern_meta, post, post_modern
 
 TASKS = {"extensions": {TASKS_EXTENSION: {}}}
 QUICK = {"steps": 3, "delay": 0.1}
@@ -128,3 +128,17 @@ def test_modern_extension_over_stateless_http(demo_http_url: str) -> None:
     assert cancelled["result"] == {"resultType": "complete"}
     task_id = slow["taskId"]
     assert get()["status"] == "cancelled"
+
+
+def test_legacy_form_over_http(demo_http_url: str) -> None:
+    init = {"protocolVersion": "2025-11-25", "capabilities": {"tasks": {}}, "clientInfo": {"name": "r", "version": "0"}}
+    headers, reply = post(demo_http_url, {"id": 1, "method": "initialize", "params": init})
+    assert reply["result"]["capabilities"]["tasks"]["requests"] == {"tools": {"call": {}}}
+    session = {"Mcp-Session-Id": headers["mcp-session-id"], "MCP-Protocol-Version": "2025-11-25"}
+    post(demo_http_url, {"method": "notifications/initialized"}, session)
+    call = {"name": "research_topic", "arguments": QUICK, "task": {}}
+    task = post(demo_http_url, {"id": 2, "method": "tools/call", "params": call}, session)[1]["result"]["task"]
+    result = post(demo_http_url, {"id": 3, "method": "tasks/result", "params": {"taskId": task["taskId"]}}, session)[1]
+    assert result["result"]["content"][0]["text"].startswith("Research on 'MCP tasks' finished")
+    listed = post(demo_http_url, {"id": 4, "method": "tasks/list", "params": {}}, session)[1]["result"]["tasks"]
+    assert task["taskId"] in {t["taskId"] for t in listed}
