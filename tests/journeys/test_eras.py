@@ -13,6 +13,14 @@ from test_servers import SERVERS_FILE, choose, current_server, dialog, server_ro
 from test_traffic import call, click_row, shown_rows
 
 SILENT_LEGACY = Path(__file__).resolve().parents[1] / "servers" / "silent_legacy.py"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+def keep_picture(lens, name: str) -> None:
+    """A picture of the window, kept with the test artefacts (looked at when the panes change)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    lens.qtbot.wait(100)
+    lens.window.grab().save(str(ARTIFACTS / name))
 
 
 PANEL_FIELDS = ("Protocol era and version", "How the era was reached", "Supported versions")
@@ -71,6 +79,7 @@ def test_the_demo_connects_modern_and_the_panel_shows_the_discover_result(lens) 
     # a tool with invalid header parameters is flagged in the list and its header, with the reason
     lens.click_item("Tool list", "route_request_bad_headers")
     lens.wait_text("invalid header parameters")
+    keep_picture(lens, "journey_eras_modern_demo.png")
     assert lens.quit() == 0
 
 
@@ -109,6 +118,7 @@ def test_the_headers_view_shows_the_modern_http_headers_of_an_exchange(lens, dem
     lens.tab("Headers")
     lens.wait(lambda: "mcp-param-region: eu-west" in view.toPlainText().lower(), what="the header parameter is shown")
     assert "Mcp-Name: route_request" in view.toPlainText() and "x-mcp-header" in view.toPlainText()
+    keep_picture(lens, "journey_eras_headers.png")
     assert lens.quit() == 0
 
 
@@ -120,7 +130,10 @@ def test_a_silent_legacy_server_costs_the_probe_once_and_is_remembered(lens) -> 
     lens.start()
     lens.click_item("Servers", "silent", double=True)
     lens.wait(lambda: "silent-legacy" in lens.status() and "connected to" in lens.status(), 20_000, "connected")
-    lens.wait(lambda: "did not answer server/discover" in panel_text(lens), what="the probe's cost is said")
+    lens.wait(lambda: "unanswered for 3.0 s" in panel_text(lens), what="the probe's cost is said")
+    assert "remembered: next time auto starts with initialize" in panel_text(lens)
+    assert "did not answer server/discover within 3 s" in lens.find("How the era was reached").toolTip()
+    keep_picture(lens, "journey_eras_silent_legacy.png")
     assert "legacy 2025-11-25" in panel_text(lens)
     assert lens.quit() == 0
     assert saved_extras(lens, "silent")["learnedEra"] == "legacy"

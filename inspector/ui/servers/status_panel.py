@@ -56,7 +56,13 @@ def negotiation_text(negotiation: Any) -> str:
         how = "modern: server/discover, no handshake"
     elif not how:
         how = f"{setting}: {'server/discover' if negotiation.era == 'modern' else 'initialize'}"
-    return "\n".join([how, *negotiation.notes])
+    notes = list(negotiation.notes)
+    if (
+        negotiation.probe_outcome == "unanswered"
+    ):  # the core's note is long for a sidebar: its gist (full in the tooltip)
+        notes = [n for n in notes if "did not answer server/discover" not in n]
+        notes.insert(0, "remembered: next time auto starts with initialize, without the wait")
+    return "\n".join([how, *notes])
 
 
 def supported_text(negotiation: Any) -> str:
@@ -163,8 +169,12 @@ class StatusPanel(QWidget):
         title = f" — {info['title']}" if info.get("title") else ""
         self.server.setText(f"{info.get('name', '?')} {info.get('version', '')}".strip() + title)
         negotiation = getattr(conn, "negotiation", None)
+        if negotiation is not None and self.state.property("state") == "connected":
+            # the rows below say how the era was reached: the state line keeps to one line
+            self.state.setText(self.state.text().replace(f" ({negotiation.describe()})", ""))
         self.protocol.setText(protocol_text(negotiation, conn.protocol_version))
         self.negotiation.setText(negotiation_text(negotiation))
+        self.negotiation.setToolTip("\n".join(negotiation.notes) if negotiation is not None else "")
         self.supported.setText(supported_text(negotiation))
         discover = getattr(negotiation, "discover", None)
         self.supported.setToolTip(json.dumps(discover, indent=2)[:20_000] if isinstance(discover, dict) else "")
