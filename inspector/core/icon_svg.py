@@ -129,6 +129,8 @@ def sanitize_svg(data: bytes) -> bytes:
         if depth > MAX_DEPTH:
             raise IconRefused(f"the SVG nests deeper than {MAX_DEPTH} levels")
         attrs = _attributes(element)
+        if local in ("image", "use") and not any(k in ("href", "xlink:href") for k, _ in attrs):
+            return  # its reference was removed: nothing left to draw (and no "empty filename" warning)
         if depth == 0:
             attrs = [(k, v) for k, v in attrs if not k.startswith("xmlns")]
             attrs = [("xmlns", SVG_NS), ("xmlns:xlink", XLINK_NS), *attrs]
