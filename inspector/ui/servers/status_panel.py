@@ -54,6 +54,9 @@ def negotiation_text(negotiation: Any) -> str:
         how = "legacy: initialize handshake, no probe"
     elif setting == "modern":
         how = "modern: server/discover, no handshake"
+    elif how == "pinned":
+        way = "server/discover" if negotiation.era == "modern" else "initialize"
+        how = f"pinned to {setting}: {way}, no fallback"
     elif not how:
         how = f"{setting}: {'server/discover' if negotiation.era == 'modern' else 'initialize'}"
     notes = list(negotiation.notes)

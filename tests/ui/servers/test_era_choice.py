@@ -1,0 +1,48 @@
+"""The Protocol era choice of the server dialog and the server panel's words for what was negotiated."""
+
+from __future__ import annotations
+
+from inspector.config.eras import ERAS, KNOWN_VERSIONS
+from inspector.config.profile import ServerProfile
+from inspector.core.era import Negotiation
+from inspector.ui.servers.profile_dialog import ERA_LABELS, ProfileDialog, era_explanation
+from inspector.ui.servers.status_panel import negotiation_text, protocol_text, supported_text
+
+
+def test_every_setting_is_offered_and_explained(qtbot) -> None:
+    dialog = ProfileDialog(ServerProfile(name="s", command="x"))
+    qtbot.addWidget(dialog)
+    offered = [dialog.era_combo.itemData(i) for i in range(dialog.era_combo.count())]
+    assert set(offered) == {*ERAS, *KNOWN_VERSIONS} and offered[0] == "auto"
+    assert dialog.era() == "auto" and "server/discover" in dialog.era_note.text()
+    assert era_explanation("2025-06-18").startswith("Speaks exactly 2025-06-18, no fallback.")
+    assert "_meta" in era_explanation("2026-07-28")
+    assert set(ERA_LABELS) == set(offered)
+
+
+def test_the_era_round_trips_and_a_change_forgets_what_auto_learned(qtbot) -> None:
+    profile = ServerProfile(name="s", command="x", protocol_era="auto", learned_era="legacy")
+    dialog = ProfileDialog(profile)
+    qtbot.addWidget(dialog)
+    assert dialog.build_profile().learned_era == "legacy"  # unchanged setting: kept
+    dialog.era_combo.setCurrentIndex(dialog.era_combo.findData("2025-11-25"))
+    assert "Pinned" in dialog.era_combo.currentText() and "2025-11-25" in dialog.era_note.text()
+    built = dialog.build_profile()
+    assert (built.protocol_era, built.learned_era) == ("2025-11-25", None)
+    assert ProfileDialog(built).era() == "2025-11-25"
+
+
+def test_the_panel_words_for_each_way_of_reaching_an_era() -> None:
+    modern = Negotiation(setting="auto", era="modern", version="2026-07-28", probe_ms=12, probe_outcome="answered")
+    modern.discover = {"supportedVersions": ["2025-11-25", "2026-07-28"]}
+    assert protocol_text(modern, None) == "modern 2026-07-28"
+    assert negotiation_text(modern) == "auto: server/discover answered"
+    assert supported_text(modern) == "2025-11-25, 2026-07-28"
+    legacy = Negotiation(setting="legacy", era="legacy", version="2025-11-25")
+    assert negotiation_text(legacy) == "legacy: initialize handshake, no probe"
+    assert supported_text(legacy).startswith("— (initialize handshake")
+    pinned = Negotiation(setting="2026-07-28", era="modern", version="2026-07-28")
+    assert negotiation_text(pinned) == "pinned to 2026-07-28: server/discover, no fallback"
+    remembered = Negotiation(setting="auto", era="legacy", version="2025-11-25", remembered=True)
+    assert "left server/discover unanswered before" in negotiation_text(remembered)
+    assert protocol_text(None, "2025-06-18") == "2025-06-18"
