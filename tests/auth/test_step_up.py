@@ -21,21 +21,23 @@ from inspector.core.targets import make_transport
 from inspector.traffic.store import TrafficStore
 
 
-async def _list_and_call(auth: ServerAuth) -> tuple[list[str], object]:
+async def _list_and_call(auth: ServerAuth, era: str = "auto") -> tuple[list[str], object]:
     transport = make_transport(auth.profile, TrafficStore(), auth=auth.provider)
-    async with Connection(transport, connect_timeout=15, request_timeout=15) as conn:
+    async with Connection(transport, connect_timeout=15, request_timeout=15, era=era) as conn:
+        assert conn.negotiation.era == ("legacy" if era == "legacy" else "modern")
         names = [tool["name"] for tool in (await conn.list_tools()).tools]
         outcome = await conn.call_tool("whoami", {}, raise_on_error=True)
     return names, outcome
 
 
-def test_step_up_sign_in_asks_for_the_union_of_granted_and_challenged_scopes(step_up_server, auth_home, browser):
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+def test_step_up_sign_in_asks_for_the_union_of_granted_and_challenged_scopes(step_up_server, auth_home, browser, era):
     profile = ServerProfile(name="step-up", transport="http", url=step_up_server.url)
     auth = ServerAuth(profile, backend=FileBackend(auth_home))
     assert asyncio.run(auth.sign_in(TrafficStore(), opener=browser, timeout=20)).scopes == "mcp"
 
     with pytest.raises(LensError):
-        asyncio.run(_list_and_call(auth))
+        asyncio.run(_list_and_call(auth, era))
     assert auth.needs_sign_in and "extra" in (auth.provider.auth_required or "")
     assert step_up_server.stats()["step_ups"] == 1
     assert len(browser.opened) == 1  # the connection opened no browser
@@ -46,7 +48,7 @@ def test_step_up_sign_in_asks_for_the_union_of_granted_and_challenged_scopes(ste
     assert set(state.scopes.split()) == {"mcp", "extra"}
     assert not auth.needs_sign_in
 
-    names, _ = asyncio.run(_list_and_call(auth))
+    names, _ = asyncio.run(_list_and_call(auth, era))
     assert names == ["whoami"]
     assert step_up_server.stats()["step_ups"] == 1 and len(browser.opened) == 2
 
