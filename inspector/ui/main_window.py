@@ -36,7 +36,7 @@ from inspector.ui.budget import budget_menu, budget_panel
 from inspector.ui.client_requests.handlers import ClientRequests
 from inspector.ui.listings.prompts_tab import PromptsTab
 from inspector.ui.listings.resources_tab import ResourcesTab
-from inspector.ui.removed_in_modern import RemovedAction
+from inspector.ui.removed_in_modern import RemovedAction, follow_era
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.status_panel import StatusPanel, ping_text
 from inspector.ui.session import CONNECTED, SessionController
@@ -163,6 +163,7 @@ class MainWindow(QMainWindow):
         for tab in (self.resources_tab, self.prompts_tab):
             tab.cli_target = lambda: self.workbench.history.cli_target  # set on each connect
         session.auth_for = self.auth_panel.provider_for
+        follow_era(session, self.auth_panel.client_box.mark_registration_deprecated, "dynamic client registration")
         session.stateChanged.connect(self.auth_panel.on_state)
         self.auth_panel.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.workbench.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))

@@ -7,6 +7,8 @@ sampling, logging, dynamic client registration): still offered, marked "deprecat
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtGui import QAction
 
 from inspector.core.era import DEPRECATED_IN_MODERN, REMOVED_IN_MODERN
@@ -29,6 +31,13 @@ def removed_reason(session: SessionController, method: str) -> str | None:
 def deprecated_note(session: SessionController, feature: str) -> str:
     """``"roots are deprecated in 2026-07-28"`` when the server is modern, else ``""``."""
     return DEPRECATED_IN_MODERN.get(feature, f"{feature} is {DEPRECATED_MARK}") if is_modern(session) else ""
+
+
+def follow_era(session: SessionController, mark: Callable[[str], None], feature: str) -> None:
+    """Call ``mark(note)`` on every state change: the deprecation note for `feature` when the server is modern,
+    ``""`` otherwise (the widget hides its mark)."""
+    session.stateChanged.connect(lambda *_: mark(deprecated_note(session, feature)))
+    mark(deprecated_note(session, feature))
 
 
 class RemovedAction:

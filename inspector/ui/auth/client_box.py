@@ -30,6 +30,12 @@ class ClientBox(QGroupBox):
         self.on_saved = on_saved
         self.profile: ServerProfile | None = None
         form = QFormLayout(self)
+        self.registration_note = QLabel()  # dynamic client registration: deprecated in 2026-07-28 (modern server)
+        self.registration_note.setObjectName("registrationDeprecated")
+        self.registration_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.registration_note.setStyleSheet("QLabel { color: #9a6700; }")
+        self.registration_note.setVisible(False)
+        form.addRow(self.registration_note)
         self.client_id = QLineEdit()
         self.client_id.setPlaceholderText("pre-registered client id")
         self.client_secret = QLineEdit()
@@ -48,6 +54,11 @@ class ClientBox(QGroupBox):
         row.addWidget(self.save_button)
         row.addWidget(self.status, 1)
         form.addRow(row)
+
+    def mark_registration_deprecated(self, note: str) -> None:
+        """A modern server: say that registering dynamically is deprecated (empty: say nothing)."""
+        self.registration_note.setText(f"Left empty: {note}" if note else "")
+        self.registration_note.setVisible(bool(note))
 
     def show_profile(self, profile: ServerProfile | None) -> None:
         self.profile = profile

@@ -22,6 +22,7 @@ from inspector.ui.client_requests.elicitation_dialog import ElicitationDialog, U
 from inspector.ui.client_requests.request_dialog import RequestDialog
 from inspector.ui.client_requests.roots_panel import RootsPanel, root_entries
 from inspector.ui.client_requests.sampling_dialog import SamplingDialog
+from inspector.ui.removed_in_modern import deprecated_note, follow_era
 
 if TYPE_CHECKING:
     from inspector.ui.servers.panel import ServersPanel
@@ -49,6 +50,7 @@ class ClientRequests(QObject):
         self._notifying: asyncio.Future[None] | None = None
         self.roots_panel.rootsChanged.connect(self._roots_edited)
         self.roots_panel.rootsChanged.connect(lambda uris: self.rootsCounted.emit(len(uris)))
+        follow_era(session, self.roots_panel.mark_deprecated, "roots")
 
     def handlers(self) -> ClientHandlers:
         return ClientHandlers(sampling=self.sampling, elicitation=self.elicitation, roots=self.list_roots)
@@ -60,6 +62,8 @@ class ClientRequests(QObject):
     # -- handlers (run on the qasync loop) ----------------------------------------------------
     async def sampling(self, params: dict[str, Any]) -> dict[str, Any]:
         dialog = SamplingDialog(params, server=self._server_name(), settings=self.settings, parent=self.dialog_parent)
+        if note := deprecated_note(self.session, "sampling"):
+            dialog.show_banner(f"{note} (MCP Lens still answers it)", "note")
         return await self._run(dialog, "sampling request")
 
     async def elicitation(self, params: dict[str, Any]) -> dict[str, Any]:

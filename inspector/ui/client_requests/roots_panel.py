@@ -76,6 +76,10 @@ class RootsPanel(QWidget):
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
+        self.deprecated = plain_label("", self)  # "roots are deprecated in 2026-07-28" when the server is modern
+        self.deprecated.setObjectName("rootsDeprecated")
+        self.deprecated.setStyleSheet("QLabel { color: #9a6700; }")
+        self.deprecated.setVisible(False)
         self.list = QListWidget()
         self.list.setObjectName("rootsList")
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
@@ -104,6 +108,7 @@ class RootsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.title)
+        layout.addWidget(self.deprecated)
         self.list.setMinimumHeight(40)  # a few rows: the sidebar stays short enough for a small window
         layout.addWidget(self.list, 1)
         layout.addWidget(self.entry)
@@ -111,6 +116,11 @@ class RootsPanel(QWidget):
         layout.addWidget(self.status)
         QShortcut(QKeySequence.StandardKey.Delete, self.list, self.remove_selected)
         self._update_buttons()
+
+    def mark_deprecated(self, note: str) -> None:
+        """Show `note` under the title (a modern server), or nothing."""
+        self.deprecated.setText(note)
+        self.deprecated.setVisible(bool(note))
 
     # -- reading ------------------------------------------------------------------------------
     def uris(self) -> list[str]:
