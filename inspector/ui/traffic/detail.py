@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.traffic.entry import Entry
 from inspector.traffic.rounds import round_words
-from inspector.ui.traffic.http_exchange import entry_words, exchange_text, find_exchange
+from inspector.ui.traffic.http_exchange import Exchange, entry_words, exchange_text, find_exchange
 from inspector.ui.widgets.json_view import JsonView
 
 TAB_JSON, TAB_RAW, TAB_HEADERS = range(3)
@@ -70,6 +70,7 @@ class EntryDetail(QWidget):
     def __init__(self, parent: QWidget | None = None, store: Any = None) -> None:
         super().__init__(parent)
         self.store = store
+        self.exchange: Exchange | None = None  # the HTTP exchange of the entry shown
         self.tabs = QTabWidget(self)
         self.json_view = JsonView(self)
         self.raw_view = JsonView(self)
@@ -96,16 +97,31 @@ class EntryDetail(QWidget):
         layout.addWidget(self.tabs, 1)
         self.entry: Entry | None = None
         self._filled: set[int] = set()
+        self._awaiting: int | None = None  # the request seq whose response headers are not recorded yet
+        self._refill = QTimer(self)
+        self._refill.setSingleShot(True)
+        self._refill.timeout.connect(self.refresh)
+        if store is not None:
+            store.subscribe(self._on_append)
 
     def set_entry(self, entry: Entry | None) -> None:
         self.entry = entry
         self._filled.clear()
         self.exchange = find_exchange(self.store, entry) if self.store is not None else None
+        self._awaiting = self.exchange.request_seq if self.exchange and self.exchange.response is None else None
         self.tabs.setTabEnabled(TAB_HEADERS, bool(entry is not None and (entry.http or self.exchange)))
         note = notes_text(entry) if entry is not None else ""
         self.notes.setText(note)
         self.notes.setVisible(bool(note))
         self._fill_current()
+
+    def _on_append(self, entry: Entry) -> None:
+        """The store's listener (hot path): the response to the exchange shown arrived, show its headers."""
+        if self._awaiting is not None and entry.http is not None and entry.http.get("request_seq") == self._awaiting:
+            try:
+                self._refill.start(0)
+            except RuntimeError:  # this pane is gone (its window closed): stop listening
+                self.store.unsubscribe(self._on_append)
 
     def refresh(self) -> None:
         """Re-read the entry (its notes or pairing may have changed since it was shown)."""

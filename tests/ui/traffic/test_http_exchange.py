@@ -77,3 +77,19 @@ def test_result_types_cache_hints_and_modern_error_codes_in_words() -> None:
     ]
     assert "Mcp-Method" in message_words({"error": {"code": -32020, "message": "bad headers"}})[0]
     assert message_words({"error": {"code": -32601, "message": "nope"}}) == []
+
+
+def test_the_headers_tab_fills_in_the_response_when_it_arrives(qtbot) -> None:
+    from inspector.ui.traffic.detail import TAB_HEADERS, EntryDetail
+
+    store = TrafficStore()
+    detail = EntryDetail(store=store)
+    qtbot.addWidget(detail)
+    meta = {"method": "POST", "url": "http://127.0.0.1:9/mcp", "headers": REQUEST_HEADERS}
+    sent = store.record_message(Direction.OUT, "http", b'{"jsonrpc":"2.0","id":7,"method":"tools/list"}', http=meta)
+    detail.tabs.setCurrentIndex(TAB_HEADERS)
+    detail.set_entry(sent)
+    assert "no status line recorded" in detail.headers_view.toPlainText()
+    response = {"status": 202, "reason": "Accepted", "headers": [], "request_seq": sent.seq}
+    store.record(Direction.IN, "http", Kind.HTTP_META, b"HTTP 202", http=response)
+    qtbot.waitUntil(lambda: "HTTP 202 Accepted" in detail.headers_view.toPlainText(), timeout=2_000)
