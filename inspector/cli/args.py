@@ -58,6 +58,7 @@ class CliArgs:
     log_level: str | None = None
     task_id: str | None = None  # tasks/get, tasks/cancel
     as_task: bool = False  # tools/call: run as a task, wait for its result
+    input_responses: dict[str, Any] = field(default_factory=dict)  # input_required: key or method → result
     protocol_era: str | None = None  # --protocol-version or --protocol-era; None keeps the profile's (auto)
 
 
@@ -213,9 +214,27 @@ def _parser() -> argparse.ArgumentParser:
         help="prompt arguments (strings); several may follow one --prompt-args",
     )
     p.add_argument("--log-level", choices=LOG_LEVELS, help="level for logging/setLevel")
+    p.add_argument(
+        "--input-responses",
+        metavar="FILE",
+        help="JSON object answering a 2026-07-28 server's input requests (input_required): each input-request "
+        "key, or a method name (elicitation/create, sampling/createMessage, roots/list), maps to its result",
+    )
     p.add_argument("--task-id", metavar="ID", help="task for tasks/get and tasks/cancel")
     p.add_argument("--as-task", action="store_true", help="tools/call: run as a task and wait for its result")
     return p
+
+
+def read_input_responses(path: str) -> dict[str, Any]:
+    """The --input-responses file: a JSON object (key or method name → result object)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            loaded = json.load(handle)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--input-responses: cannot read {path}: {exc}") from exc
+    if not isinstance(loaded, dict) or not all(isinstance(value, dict) for value in loaded.values()):
+        raise UsageError("--input-responses must hold a JSON object mapping keys or method names to result objects")
+    return loaded
 
 
 def parse(argv: list[str]) -> CliArgs:
@@ -247,6 +266,8 @@ def parse(argv: list[str]) -> CliArgs:
         args.tool_args[key] = coerce(value)
     args.uri, args.prompt_name, args.log_level = ns.uri, ns.prompt_name, ns.log_level
     args.task_id, args.as_task = ns.task_id, ns.as_task
+    if ns.input_responses:
+        args.input_responses = read_input_responses(ns.input_responses)
     for item in ns.prompt_args:
         key, sep, value = item.partition("=")
         if not sep or not key:

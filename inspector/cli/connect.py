@@ -89,6 +89,11 @@ def _preload_schema_checker() -> None:
 def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
     """An unopened connection (``async with`` it): the lean client for stdio, the SDK's for a URL,
     with OAuth through stored tokens (a browser sign-in unless --stored-auth-only)."""
+    from inspector.core.input_required import file_handlers
+
+    # A 2026-07-28 server's input requests are answered from --input-responses; none given, the run fails
+    # with exit 12 naming what was asked. The client declares what such a file can answer.
+    handlers = file_handlers(args.input_responses)
     timeouts = {
         "connect_timeout": args.connect_timeout,
         "request_timeout": args.request_timeout,
@@ -103,14 +108,15 @@ def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
         # A one-shot run has printed its answer before shutdown; the server gets a short grace.
         conn = LiteConnection(StdioPipes(command, store, process=process, grace=CLI_GRACE), **timeouts)
         conn.relist_on_change = False
+        conn.handlers = handlers
         return conn
     from inspector.auth.cli import AuthedConnection, wants_oauth
     from inspector.core.connection import Connection
     from inspector.core.targets import make_transport
 
     if wants_oauth(profile):
-        conn = AuthedConnection(profile, store, stored_only=args.stored_auth_only, **timeouts)
+        conn = AuthedConnection(profile, store, stored_only=args.stored_auth_only, handlers=handlers, **timeouts)
     else:
-        conn = Connection(make_transport(profile, store), **timeouts)
+        conn = Connection(make_transport(profile, store), handlers=handlers, **timeouts)
     conn.relist_on_change = False
     return conn

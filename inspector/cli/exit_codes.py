@@ -16,6 +16,7 @@ OVER_BUDGET = 8  # mcp-lens tokens: a total over --max-tokens
 DIFF = 9  # mcp-lens tokens: a breaking change, or growth over --max-growth
 TOKENIZER = 10  # mcp-lens tokens: the tokenizer is unavailable
 AUTH = 11  # `AuthError`: an OAuth sign-in is needed or failed
+INPUT_NEEDED = 12  # `InputNeeded`: the server asked for input (input_required) that --input-responses lacks
 INTERRUPTED = 130  # Ctrl+C
 
 COLLIDING_FLAGS = "Use -- before a server command whose flags collide with ours."
@@ -35,6 +36,7 @@ CLI_EPILOG = describe(
     (UNKNOWN_TOOL, "unknown tool"),
     (TIMEOUT, "timeout"),
     (AUTH, "OAuth sign-in needed or failed"),
+    (INPUT_NEEDED, "the server asked for input that --input-responses does not answer"),
 )
 
 TOKENS_EPILOG = describe(

@@ -34,6 +34,9 @@ class ClientHandlers:
     sampling: SamplingHandler | None = None  # raw params dict → raw CreateMessageResult dict
     elicitation: ElicitationHandler | None = None  # raw params → {"action": …, "content": {…}}
     roots: RootsHandler | None = None  # → [{"uri": "file:///…", "name": "…"}]
+    # 2026-07-28 input_required: (key, method, params) → result, when answers go by key (the CLI's file);
+    # None: each input request goes to the handler of its kind above.
+    input: Callable[[str, str, dict], Awaitable[dict]] | None = None
 
     def capabilities(self) -> list[str]:
         """Names of the client capabilities these handlers provide, for display."""

@@ -14,6 +14,7 @@ as the handshake era's server-to-client requests) or a file of responses (the CL
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -132,7 +133,14 @@ def file_answerer(responses: dict[str, Any]) -> Answerer:
     async def answer(key: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
         found = responses.get(key, responses.get(method))
         if not isinstance(found, dict):
-            raise InputNeeded(f"no answer for input request {key!r} ({method}) in the input responses")
+            asked = {key: {"method": method, "params": params}}
+            example = json.dumps(template(asked), ensure_ascii=False)
+            raise InputNeeded(
+                f"the server needs input: {describe_request(key, asked[key])}; no answer for it in the input responses",
+                hint=f"Answer it in a JSON file passed with --input-responses FILE, keyed by {key!r} or {method!r}, "
+                f"e.g. {example}",
+                request=asked,
+            )
         return found
 
     return answer
@@ -194,8 +202,8 @@ async def drive(
 
 
 def file_handlers(responses: dict[str, Any]) -> ClientHandlers:
-    """`ClientHandlers` answering from the same mapping by method name: what the CLI advertises, and
-    its answers to a handshake-era server's requests during a call."""
+    """`ClientHandlers` answering from a mapping (the CLI's file): input_required requests by key or method
+    name, a handshake-era server's requests during a call by method name."""
 
     def lookup(method: str) -> dict[str, Any]:
         found = responses.get(method)
@@ -214,7 +222,7 @@ def file_handlers(responses: dict[str, Any]) -> ClientHandlers:
         found = listed.get("roots") if isinstance(listed, dict) else listed
         return list(found) if isinstance(found, list) else []
 
-    return ClientHandlers(sampling=sampling, elicitation=elicitation, roots=roots)
+    return ClientHandlers(sampling=sampling, elicitation=elicitation, roots=roots, input=file_answerer(responses))
 
 
 async def request_answering(conn: Any, method: str, params: dict[str, Any]) -> dict[str, Any]:

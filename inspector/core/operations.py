@@ -171,7 +171,9 @@ class Operations:
         if self.input_answerer is not None:
             return self.input_answerer
         handlers = getattr(self, "handlers", None)
-        return handlers_answerer(handlers) if handlers is not None else None
+        if handlers is None:
+            return None
+        return handlers.input or handlers_answerer(handlers)
 
     def client_capabilities(self) -> dict[str, Any]:
         """The client capabilities a modern request's `_meta` declares: those the handlers answer."""

@@ -74,6 +74,7 @@ OPTIONS: dict[str, bool] = {
     "--log-level": True,
     "--task-id": True,
     "--as-task": False,
+    "--input-responses": True,
 }
 MULTI_VALUE = "--prompt-args"  # the one option that takes several KEY=VALUE words
 

@@ -132,7 +132,7 @@ def test_no_answer_for_a_key_fails_and_names_what_was_asked() -> None:
     async def body(conn):
         conn.handlers = file_handlers({})
         conn.input_answerer = file_answerer({})
-        with pytest.raises(InputNeeded, match="no answer for input request") as caught:
+        with pytest.raises(InputNeeded, match="no answer for it in the input responses") as caught:
             await conn.call_tool("order_coffee", {"drink": "mocha"})
         assert caught.value.exit_code == 12
 
