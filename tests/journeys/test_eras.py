@@ -151,3 +151,19 @@ def test_the_command_line_picks_the_era_of_the_server_it_opens(lens) -> None:
     assert lens.sent("initialize") and not lens.sent("server/discover")
     assert "no probe" in shown_text(lens.find("How the era was reached"))
     assert lens.quit() == 0
+
+
+def test_a_modern_only_server_is_reached_by_auto_and_legacy_says_what_to_change(lens, modern_only) -> None:
+    lens.start(*modern_only)
+    lens.wait(lambda: "modern 2026-07-28" in panel_text(lens), what="auto reaches the modern-only server")
+    assert not lens.sent("initialize")
+    assert lens.quit() == 0
+
+    lens.start("--protocol-era", "legacy", *modern_only, connected=False)
+    lens.wait(
+        lambda: "failed" in shown_text(lens.find("Connection state")).lower() or "32022" in lens.status(),
+        what="the legacy handshake is refused",
+    )
+    lens.wait_text("set the protocol era to auto or modern")
+    assert lens.sent("initialize") and not lens.sent("server/discover")
+    assert lens.quit() == 0
