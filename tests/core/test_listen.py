@@ -169,6 +169,26 @@ def test_modern_log_level_travels_in_each_request(transport: str, demo_http: str
     assert not [e for e in store if e.method == "logging/setLevel"]
 
 
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_modern_only_sdk_server_acknowledges_listen(transport: str, modern_only: list[str], request: Any) -> None:
+    """The SDK's own 2026-07-28 server (initialize refused): the stream opens, whatever it honours."""
+    if transport == "stdio":
+        profile = stdio_profile(modern_only, era="auto")
+    else:
+        profile = http_profile(request.getfixturevalue("modern_only_http"), era="auto")
+
+    async def body(conn: Operations) -> tuple[str, str, dict[str, Any]]:
+        stream = ListenStream(conn)
+        await stream.start()
+        seen = (conn.era, stream.state, dict(stream.honored or {}))
+        await stream.close()
+        return seen
+
+    era, state, honored = run_with(profile, body)
+    assert (era, state) == ("modern", "listening")
+    assert set(honored) <= {"toolsListChanged", "promptsListChanged", "resourcesListChanged"}
+
+
 def test_session_opens_the_listen_stream_after_a_modern_connect() -> None:
     async def main() -> tuple[str, str, list[str]]:
         session = Session(TrafficStore())

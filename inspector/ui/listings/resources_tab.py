@@ -184,6 +184,7 @@ class ResourcesTab(ListingTab):
     def _on_listen(self, stream: Any) -> None:
         """Modern era: a listen stream that ended took its resource subscriptions with it."""
         if stream is None or stream.state not in ("closed", "failed") or not self.subscribed:
+            self._update_actions()
             return
         for uri in self.subscribed:
             self.resources.mark("uri", uri, 1, "")
@@ -326,6 +327,8 @@ class ResourcesTab(ListingTab):
             tip = "The server does not declare resources.subscribe"
         elif is_modern(self.session):
             tip = "Add this URI to the subscriptions/listen stream: the server sends notifications/resources/updated"
+            if (stream := self.session.core.listen) is not None:
+                tip += f"\nNow: {stream.describe()}"
         else:
             tip = "Ask the server for notifications/resources/updated about this URI (resources/subscribe)"
         self.subscribe_button.setToolTip(tip)

@@ -117,6 +117,9 @@ def test_subscribe_sees_updates_and_rereads(qtbot, window: MainWindow, era: str)
     sent = [e.parsed()["params"] for e in window.store if e.kind is Kind.REQUEST and e.method in wanted]
     if era == "modern":
         assert "listen" in tab.subscribe_button.toolTip()
+        assert "Now: listening for tools, prompts, resources list changes and 1 resource(s)" in (
+            tab.subscribe_button.toolTip()
+        )
         assert sent[-1]["notifications"]["resourceSubscriptions"] == [uri]
         assert not [e for e in window.store if e.method == "resources/subscribe"]
         listen_line = next(e for e in window.store if e.kind is Kind.REQUEST and e.seq == updates[-1].peer_seq)
