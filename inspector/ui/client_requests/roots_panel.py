@@ -76,7 +76,7 @@ class RootsPanel(QWidget):
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
-        self.deprecated = plain_label("", self)  # "roots are deprecated in 2026-07-28" when the server is modern
+        self.deprecated = plain_label("", self, wrap=False)  # "deprecated in 2026-07-28" beside the title (modern)
         self.deprecated.setObjectName("rootsDeprecated")
         self.deprecated.setStyleSheet("QLabel { color: #9a6700; }")
         self.deprecated.setVisible(False)
@@ -107,8 +107,11 @@ class RootsPanel(QWidget):
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.title)
-        layout.addWidget(self.deprecated)
+        title_row = QHBoxLayout()  # the mark beside the title: the sidebar keeps its height
+        title_row.addWidget(self.title)
+        title_row.addWidget(self.deprecated)
+        title_row.addStretch(1)
+        layout.addLayout(title_row)
         self.list.setMinimumHeight(40)  # a few rows: the sidebar stays short enough for a small window
         layout.addWidget(self.list, 1)
         layout.addWidget(self.entry)
@@ -118,8 +121,10 @@ class RootsPanel(QWidget):
         self._update_buttons()
 
     def mark_deprecated(self, note: str) -> None:
-        """Show `note` under the title (a modern server), or nothing."""
-        self.deprecated.setText(note)
+        """Mark the roots deprecated beside the title (a modern server; `note` says so in full), or nothing."""
+        self.deprecated.setText("· deprecated in 2026-07-28" if note else "")
+        self.deprecated.setToolTip(note)
+        self.deprecated.setAccessibleName(note)
         self.deprecated.setVisible(bool(note))
 
     # -- reading ------------------------------------------------------------------------------

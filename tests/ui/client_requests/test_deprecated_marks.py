@@ -18,7 +18,7 @@ def marks(window: MainWindow) -> dict[str, str]:
     roots = window.client_requests.roots_panel.deprecated
     registration = window.auth_panel.client_box.registration_note
     return {
-        "roots": roots.text() if not roots.isHidden() else "",
+        "roots": roots.toolTip() if not roots.isHidden() else "",
         "registration": registration.text() if not registration.isHidden() else "",
         "logging": window.log_level.deprecated.text(),
     }
@@ -34,6 +34,7 @@ def test_deprecated_features_are_marked_only_for_a_modern_server(qtbot, window: 
             "logging": "logging: deprecated in 2026-07-28",
         }
         assert window.client_requests.roots_panel.list.isEnabled(), "marked, never taken away"
+        assert window.client_requests.roots_panel.deprecated.text() == "· deprecated in 2026-07-28"
     else:
         assert marks(window) == {"roots": "", "registration": "", "logging": ""}
     window.session.disconnect()
