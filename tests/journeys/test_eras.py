@@ -105,7 +105,7 @@ def test_the_headers_view_shows_the_modern_http_headers_of_an_exchange(lens, dem
 
     lens.wait(lambda: listing_response() is not None, what="the tools/list response is listed")
     click_row(lens, table, listing_response())
-    lens.wait(lambda: "cache hint:" in shown_text(lens.find("Entry notes")), what="the cache hint in words")
+    lens.wait(lambda: "cache hint:" in shown_text(lens.find("Selected entry")), what="the cache hint in words")
 
     # a call's name and header parameters travel as Mcp-Name and Mcp-Param-*
     lens.tab("Tools")

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, Q
 
 from inspector.traffic.entry import Entry
 from inspector.traffic.rounds import round_words
-from inspector.ui.traffic.http_exchange import Exchange, entry_words, exchange_text, find_exchange
+from inspector.ui.traffic.http_exchange import Exchange, exchange_text, find_exchange
 from inspector.ui.widgets.json_view import JsonView
 
 TAB_JSON, TAB_RAW, TAB_HEADERS = range(3)
@@ -53,7 +53,7 @@ def headers_text(http: dict[str, Any]) -> str:
 
 
 def notes_text(entry: Entry) -> str:
-    parts = entry_words(entry)  # resultType, cache hints, 2026-07-28 error codes in words
+    parts = []
     parts += round_words(entry)  # a round of a multi round-trip call; requestState as opaque data
     if entry.parse_error:
         parts.append(f"Parse error: {entry.parse_error}")

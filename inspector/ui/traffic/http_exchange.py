@@ -153,10 +153,10 @@ def exchange_text(exchange: Exchange) -> str:
 
 # -- what a result or error says, in words ---------------------------------------------------------
 RESULT_TYPES = {
-    "complete": "resultType complete: this is the final result",
-    "input_required": "resultType input_required: the server needs input first (inputRequests); the client "
-    "answers with inputResponses and the opaque requestState in a new request",
-    "task": "resultType task: the server started a task instead of answering; poll tasks/get for its result",
+    "complete": "resultType complete: the final result",
+    "input_required": "resultType input_required: the server asks for input (inputRequests); the client "
+    "retries with inputResponses and the opaque requestState",
+    "task": "resultType task: a task was started in place of the result; poll tasks/get",
 }
 
 

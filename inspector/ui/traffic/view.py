@@ -29,6 +29,7 @@ from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.detail import EntryDetail
 from inspector.ui.traffic.filter_bar import TrafficFilterBar
+from inspector.ui.traffic.http_exchange import entry_words
 from inspector.ui.traffic.model import TrafficModel, human_size
 from inspector.ui.traffic.resend_dialog import ResendDialog
 from inspector.ui.traffic.table import WholeRows, log_table
@@ -247,7 +248,7 @@ class TrafficView(QWidget):
             peer = self.store.by_seq(entry.peer_seq)
             what = f"{peer.kind.value} " if peer is not None else ""
             text += f"; paired with {what}#{entry.peer_seq} (Ctrl+J)"
-        return text
+        return text + "".join(f"; {words}" for words in entry_words(entry))  # resultType, cache hints, codes
 
     def _on_entry_changed(self, seq: int) -> None:
         if self.detail.entry is not None and self.detail.entry.seq == seq:

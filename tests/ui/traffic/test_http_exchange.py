@@ -63,7 +63,7 @@ def test_header_words_and_values() -> None:
 
 def test_result_types_cache_hints_and_modern_error_codes_in_words() -> None:
     words = message_words({"result": {"resultType": "input_required", "ttlMs": 0, "cacheScope": "private"}})
-    assert words[0].startswith("resultType input_required: the server needs input first")
+    assert words[0].startswith("resultType input_required: the server asks for input")
     assert words[1] == "cache hint: not to be reused (ttlMs 0), for this user only (cacheScope private)"
     assert cache_words({"ttlMs": 300_000, "cacheScope": "public"}) == (
         "cache hint: fresh for 5 min (ttlMs 300000), shareable between users (cacheScope public)"
