@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.config.eras import ERAS
 from inspector.config.profile import ServerProfile
 from inspector.config.store import ProfileStore
 from inspector.core.errors import LensError
@@ -327,12 +328,14 @@ class MainWindow(QMainWindow):
 def cli_target(profile: ServerProfile) -> list[str]:
     """The `mcp-lens --cli` target words for "copy as command" (secrets redacted)."""
     safe = profile.redacted()
+    era = safe.protocol_era
+    era_words = [] if era == "auto" else ["--protocol-era" if era in ERAS else "--protocol-version", era]
     if safe.transport == "stdio":
         words = [word for key, value in safe.env.items() for word in ("-e", f"{key}={value}")]
         if safe.cwd:
             words += ["--cwd", safe.cwd]
-        return [*words, "--", safe.command, *safe.args]
-    words = ["--server-url", safe.url, "--transport", safe.transport]
+        return [*words, *era_words, "--", safe.command, *safe.args]
+    words = ["--server-url", safe.url, "--transport", safe.transport, *era_words]
     for name, value in safe.headers.items():
         words += ["--header", f"{name}: {value}"]
     return words

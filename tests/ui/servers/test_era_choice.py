@@ -46,3 +46,13 @@ def test_the_panel_words_for_each_way_of_reaching_an_era() -> None:
     remembered = Negotiation(setting="auto", era="legacy", version="2025-11-25", remembered=True)
     assert "left server/discover unanswered before" in negotiation_text(remembered)
     assert protocol_text(None, "2025-06-18") == "2025-06-18"
+
+
+def test_copy_as_command_keeps_the_era() -> None:
+    from inspector.ui.main_window import cli_target
+
+    assert cli_target(ServerProfile(name="s", command="srv", args=["-v"])) == ["--", "srv", "-v"]
+    legacy = ServerProfile(name="s", command="srv", protocol_era="legacy")
+    assert cli_target(legacy) == ["--protocol-era", "legacy", "--", "srv"]
+    pinned = ServerProfile(name="h", transport="http", url="http://127.0.0.1:9/mcp", protocol_era="2026-07-28")
+    assert cli_target(pinned)[-2:] == ["--protocol-version", "2026-07-28"]
