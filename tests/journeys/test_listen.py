@@ -9,7 +9,7 @@ import sys
 
 from journey_support import strip_mnemonic
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QAbstractButton, QLabel
+from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel
 from test_traffic import call, choose, log, shown_rows
 
 COUNTER = "demo://live/counter"
@@ -89,6 +89,7 @@ def test_modern_log_level_is_per_request_and_logging_marked_deprecated(lens) -> 
     lens.start()
     lens.menu("View", "Notifications")
     lens.find("logging: deprecated in 2026-07-28", QLabel)
+    assert lens.find("Log level", QComboBox).currentText() == "no logs"  # nothing asked for: a modern server sends none
     choose(lens, "Log level", "warning")
     assert not lens.sent("logging/setLevel")
     lens.tab("Tools")
@@ -103,7 +104,7 @@ def test_modern_log_level_is_per_request_and_logging_marked_deprecated(lens) -> 
 def test_legacy_log_level_sends_set_level(lens) -> None:
     lens.start(*LEGACY_DEMO)
     lens.menu("View", "Notifications")
-    lens.find("Log level")
+    assert lens.find("Log level", QComboBox).currentText() == "server default"
     assert not lens.shows("logging: deprecated in 2026-07-28")
     choose(lens, "Log level", "error")
     lens.wait(lambda: lens.sent("logging/setLevel"), what="logging/setLevel")

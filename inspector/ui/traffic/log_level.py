@@ -18,6 +18,7 @@ from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
 
 UNSET = "server default"
+UNSET_MODERN = "no logs"  # 2026-07-28: a server sends no log message unless a request asks for a level
 LEGACY_TIP = "Minimum level of the log messages the server sends (logging/setLevel)"
 MODERN_TIP = (
     "Minimum level of the log messages the server sends with each response: asked for in every request's "
@@ -65,6 +66,7 @@ class LogLevelControl(QWidget):
             self.combo.setCurrentIndex(0)
             self.status.setText("")
             self.status.setToolTip("")
+        self.combo.setItemText(0, UNSET_MODERN if modern else UNSET)
         self.combo.setEnabled(declared or modern)  # modern: our own request _meta, whatever the server declares
         self.deprecated.setText(f"logging: {DEPRECATED_MARK}" if modern else "")
         self.deprecated.setToolTip(
