@@ -56,3 +56,17 @@ def test_copy_as_command_keeps_the_era() -> None:
     assert cli_target(legacy) == ["--protocol-era", "legacy", "--", "srv"]
     pinned = ServerProfile(name="h", transport="http", url="http://127.0.0.1:9/mcp", protocol_era="2026-07-28")
     assert cli_target(pinned)[-2:] == ["--protocol-version", "2026-07-28"]
+
+
+def test_the_app_command_line_sets_the_era_of_the_server_it_opens() -> None:
+    import pytest
+
+    from inspector.app import initial_profile, parse_args
+
+    args = parse_args(["--protocol-version", "2025-06-18", "srv", "--flag"])
+    assert args.protocol_era == "2025-06-18" and args.command == ["srv", "--flag"]
+    profile = initial_profile(args, None, None)
+    assert (profile.command, profile.args, profile.protocol_era) == ("srv", ["--flag"], "2025-06-18")
+    assert initial_profile(parse_args(["srv"]), None, None).protocol_era == "auto"
+    with pytest.raises(SystemExit):
+        parse_args(["--protocol-era", "modern"])  # no server given: nothing to apply it to
