@@ -161,10 +161,17 @@ class SessionController(QObject):
         await self.core.notify_roots_changed()
 
     def call_tool(
-        self, name: str, arguments: dict[str, Any], *, timeout: float | None, max_total: float | None
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        *,
+        timeout: float | None,
+        max_total: float | None,
+        replay: dict[str, Any] | None = None,
     ) -> CallRecord | None:
-        """Start a tool call; progress and the outcome arrive through `callUpdated`. Several may run."""
-        return self.core.call_tool(name, arguments, timeout=timeout, max_total=max_total)
+        """Start a tool call; progress and the outcome arrive through `callUpdated`. Several may run.
+        `replay` answers the server's input requests (key → answer) instead of asking the user."""
+        return self.core.call_tool(name, arguments, timeout=timeout, max_total=max_total, replay=replay)
 
     def send_request(self, method: str, params: Any) -> asyncio.Task[Any] | None:
         """Send a request the user wrote (e.g. a re-send from the traffic log) as a new request."""

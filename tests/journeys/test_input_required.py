@@ -97,6 +97,18 @@ def test_order_coffee_in_the_modern_era_goes_round_trip_through_the_dialogs(lens
     history = lens.find("Call history", QAbstractItemView).model()
     outcomes = [history.index(row, 4).data() for row in range(history.rowCount())]
     assert outcomes == ["ok (2 rounds)", "ok (2 rounds)"], outcomes
+
+    # ... or with the answers given last time: no dialog opens, the server gets them again.
+    lens.click_item("Call history", "order_coffee")
+    lens.tab("History")
+    lens.click("Re-run with the same answers")
+    lens.wait(lambda: len(lens.sent("tools/call")) == 6, what="the replayed exchange's two rounds")
+    lens.wait_text("Scone")
+    assert not [w for w in lens.widgets(QDialog) if w.windowTitle().startswith(("Elicitation", "Sampling"))]
+    assert (
+        lens.sent("tools/call")[-1]["params"]["inputResponses"]
+        == lens.sent("tools/call")[3]["params"]["inputResponses"]
+    )
     assert lens.quit() == 0
 
 

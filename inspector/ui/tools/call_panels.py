@@ -123,6 +123,7 @@ class HistoryView(QWidget):
 
     COLUMNS = ("#", "Time", "Tool", "Duration", "Outcome", "Arguments")
     rerunRequested = Signal(object)  # CallRecord
+    rerunWithAnswersRequested = Signal(object)  # CallRecord: the same input answers, no dialogs
     editRequested = Signal(object)  # CallRecord
     recordSelected = Signal(object)  # CallRecord
 
@@ -145,6 +146,7 @@ class HistoryView(QWidget):
         buttons = QHBoxLayout()
         for text, slot in (
             ("Re-run", lambda: self._emit(self.rerunRequested)),
+            ("Re-run with the same answers", lambda: self._emit(self.rerunWithAnswersRequested)),
             ("Edit and re-run", lambda: self._emit(self.editRequested)),
             ("Copy as mcp-lens --cli", self.copy_cli),
         ):

@@ -98,6 +98,7 @@ class ToolWorkbench(QWidget):
         session.toolsChanged.connect(self.set_listing)
         session.stateChanged.connect(self._update_call_button)
         self.history.rerunRequested.connect(self.rerun)
+        self.history.rerunWithAnswersRequested.connect(self.rerun_with_answers)
         self.history.editRequested.connect(self.edit)
         self.history.recordSelected.connect(self._show_record)
         self.result.readResourceRequested.connect(self.read_resource)
@@ -265,13 +266,14 @@ class ToolWorkbench(QWidget):
             return None
         return self._call(row.name, arguments)
 
-    def _call(self, name: str, arguments: Any) -> CallRecord | None:
+    def _call(self, name: str, arguments: Any, replay: dict[str, Any] | None = None) -> CallRecord | None:
         max_total = self.max_total.value() or None
         args = arguments if isinstance(arguments, dict) else {}
         if not self.as_task.isHidden() and self.as_task.isChecked() and self.run_task is not None:
             self.run_task(name, args)
             return None
-        record = self.session.call_tool(name, args, timeout=self.timeout.value(), max_total=max_total)
+        timeout = self.timeout.value()
+        record = self.session.call_tool(name, args, timeout=timeout, max_total=max_total, replay=replay)
         if record is not None:
             self.shown_record = record
             self.result.clear()
@@ -325,6 +327,10 @@ class ToolWorkbench(QWidget):
 
     def rerun(self, record: CallRecord) -> CallRecord | None:
         return self._call(record.tool, record.arguments)
+
+    def rerun_with_answers(self, record: CallRecord) -> CallRecord | None:
+        """Re-run the whole exchange, answering the server's input requests as that call was answered."""
+        return self._call(record.tool, record.arguments, replay=dict(record.answers))
 
     def edit(self, record: CallRecord) -> None:
         if self.tools.select(record.tool) and self.form is not None:
