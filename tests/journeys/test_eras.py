@@ -166,4 +166,8 @@ def test_a_modern_only_server_is_reached_by_auto_and_legacy_says_what_to_change(
     )
     lens.wait_text("set the protocol era to auto or modern")
     assert lens.sent("initialize") and not lens.sent("server/discover")
+    lens.tab("Traffic")  # the refusal, in words, with the versions the server speaks
+    lens.click_item(lens.find("Traffic log", QAbstractItemView), "error -32022")
+    lens.wait(lambda: "-32022 means" in shown_text(lens.find("Selected entry")), what="the code explained")
+    assert "it supports 2026-07-28" in shown_text(lens.find("Selected entry"))
     assert lens.quit() == 0
