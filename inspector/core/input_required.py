@@ -13,6 +13,7 @@ as the handshake era's server-to-client requests) or a file of responses (the CL
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from collections.abc import Awaitable, Callable
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.client_handlers import ClientHandlers, Rejected, elicitation_mode
-from inspector.core.errors import LensError
+from inspector.core.errors import LensError, RequestTimeout
 from inspector.core.url_policy import check_url
 
 MAX_ROUNDS = 16
@@ -250,3 +251,28 @@ def recording_answerer(
         return result
 
     return answer
+
+
+def cancellable(answerer: Answerer | None, handle: Any, method: str) -> Answerer | None:
+    """`answerer`, stopped by the call's Cancel while the user is being asked (`handle` is the call's
+    `RequestHandle`): the dialog is withdrawn and the call ends as cancelled, with no further round."""
+    if answerer is None or handle is None:
+        return answerer
+
+    async def answer(key: str, method_asked: str, params: dict[str, Any]) -> dict[str, Any]:
+        task = asyncio.ensure_future(answerer(key, method_asked, params))
+        handle.arm(lambda _when: None, task.cancel)  # no timeout while a person answers; Cancel stops it
+        try:
+            return await task
+        except asyncio.CancelledError:
+            if handle.cancelled and not _cancelling():
+                raise RequestTimeout(f"{method} was cancelled", method=method, cancelled=True) from None
+            raise
+
+    return answer
+
+
+def _cancelling() -> bool:
+    """Whether the current task itself is being cancelled (not only the answer it waited for)."""
+    task = asyncio.current_task()
+    return bool(task is not None and task.cancelling())

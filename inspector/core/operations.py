@@ -20,6 +20,7 @@ from inspector.core.input_required import (
     Answerer,
     Round,
     RoundListener,
+    cancellable,
     drive,
     handlers_answerer,
     is_input_required,
@@ -208,7 +209,8 @@ class Operations:
                 if current.number > 1 or is_input_required(result):
                     self.store.mark_round(since, method, round_params, group=current.group, title=current.title)
 
-        return await drive(method, params, send, answerer or self.answerer(), on_round=on_round)
+        answering = cancellable(answerer or self.answerer(), handle, method)
+        return await drive(method, params, send, answering, on_round=on_round)
 
     # -- operations --------------------------------------------------------------------------
     def new_handle(self, method: str, timeout: float | None = None, max_total: float | None = None) -> RequestHandle:

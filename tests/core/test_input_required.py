@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -10,7 +11,15 @@ from core_support import http_profile, run_with, stdio_profile
 from lens_support import DEMO, REPO
 
 from inspector.core.client_handlers import ClientHandlers, Rejected, text_reply
-from inspector.core.input_required import InputNeeded, drive, file_answerer, file_handlers, is_input_required
+from inspector.core.errors import RequestTimeout
+from inspector.core.input_required import (
+    InputNeeded,
+    drive,
+    file_answerer,
+    file_handlers,
+    handlers_answerer,
+    is_input_required,
+)
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 
@@ -161,3 +170,42 @@ def test_legacy_keeps_the_server_to_client_request_during_the_call() -> None:
     assert len(calls_sent(store)) == 1
     assert any(e.direction is Direction.IN and e.method == "elicitation/create" for e in store)
     assert not [e for e in store if e.group is not None]
+
+
+def test_cancel_while_the_user_is_asked_ends_the_call_with_no_further_round() -> None:
+    store = TrafficStore()
+    asked = asyncio.Event()
+    withdrawn: list[bool] = []
+
+    async def elicitation(params: dict[str, Any]) -> dict[str, Any]:
+        asked.set()
+        try:
+            await asyncio.sleep(60)  # a person who never answers
+        except asyncio.CancelledError:
+            withdrawn.append(True)
+            raise
+        return ORDER
+
+    async def body(conn):
+        handle = conn.new_handle("tools/call")
+        call = asyncio.ensure_future(conn.call_tool("order_coffee", {"drink": "tea"}, handle=handle))
+        await asyncio.wait_for(asked.wait(), 10)
+        handle.cancel()
+        with pytest.raises(RequestTimeout, match="cancelled"):
+            await asyncio.wait_for(call, 10)
+
+    run_with(demo(), body, store=store, handlers=ClientHandlers(elicitation=elicitation))
+    assert withdrawn == [True]
+    assert len(calls_sent(store)) == 1
+
+
+def test_a_request_kind_without_a_handler_fails_clearly() -> None:
+    answer = handlers_answerer(ClientHandlers())
+
+    async def body() -> None:
+        with pytest.raises(InputNeeded, match=r"asked for roots/list .* which this client does not answer"):
+            await answer("k", "roots/list", {})
+        with pytest.raises(InputNeeded, match="asked for tasks/unknown"):
+            await answer("k", "tasks/unknown", {})
+
+    asyncio.run(body())
