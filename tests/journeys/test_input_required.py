@@ -135,3 +135,16 @@ def test_order_coffee_in_the_legacy_era_asks_during_the_call(lens) -> None:
     assert [e for e in lens.wire() if e.method == "elicitation/create"]
     assert not [e for e in lens.wire() if e.group is not None]
     assert lens.quit() == 0
+
+
+def test_cancelling_the_call_while_the_form_is_open_withdraws_it(lens) -> None:
+    lens.start()
+    lens.wait(lambda: "modern 2026-07-28" in lens.status(), what="modern era")
+    order(lens, pastry=False)
+    box = request_dialog(lens, "Elicitation request")
+    lens.click(lens.find("Cancel", top=lens.window))  # the call's Cancel, in the Tools tab
+    lens.wait(lambda: "The server withdrew this request" in lens.texts(), what="the form says it was withdrawn")
+    lens.wait_text("cancelled")
+    assert len(lens.sent("tools/call")) == 1, "no second round after a cancel"
+    box.close()
+    assert lens.quit() == 0
