@@ -34,6 +34,7 @@ _MAX_CELL = 300  # characters of a server-controlled string shown in one cell
 # Translucent tints read on light and dark palettes alike.
 FLAG_BRUSH = QColor(230, 60, 60, 60)
 PEER_BRUSH = QColor(255, 190, 0, 110)
+ROUND_BRUSH = QColor(120, 90, 220, 60)  # the other rounds of the selected entry's multi round-trip call
 DIR_COLORS = {
     Direction.OUT: QColor(60, 130, 230),
     Direction.IN: QColor(40, 170, 90),
@@ -106,6 +107,7 @@ class TrafficModel(QAbstractTableModel):
         self._freezer = LongLivedFreezer()
         self._cache: dict[int, tuple[str, ...]] = {}  # store index → column texts
         self._selected_seq: int | None = None
+        self._selected_group: int | None = None  # the selected entry's multi round-trip call, if any
         self._bold = QFont()
         self._bold.setBold(True)
         self._italic = QFont()
@@ -218,10 +220,13 @@ class TrafficModel(QAbstractTableModel):
 
     # -- pairing highlight -----------------------------------------------------------------------
     def set_selected_seq(self, seq: int | None) -> None:
-        """Tint the rows paired with entry `seq` (its response, or its request, or a cancellation)."""
+        """Tint the rows paired with entry `seq` (its response, or its request, or a cancellation), and
+        lightly the other rounds of its multi round-trip call."""
         if seq == self._selected_seq:
             return
         self._selected_seq = seq
+        selected = self.store.by_seq(seq) if seq is not None else None
+        self._selected_group = selected.group if selected is not None else None
         if count := len(self.rows):  # a range repaints only what the view shows
             self.dataChanged.emit(self.index(0, 0), self.index(count - 1, self.columnCount() - 1))
 
@@ -269,6 +274,12 @@ class TrafficModel(QAbstractTableModel):
         if role == _BACKGROUND:
             if self._selected_seq is not None and entry.peer_seq == self._selected_seq:
                 return PEER_BRUSH
+            if (
+                self._selected_group is not None
+                and entry.group == self._selected_group
+                and entry.seq != self._selected_seq
+            ):
+                return ROUND_BRUSH
             return FLAG_BRUSH if entry.flagged else None
         if role == _FOREGROUND:
             return DIR_COLORS[entry.direction] if column == COL_DIR else None

@@ -23,6 +23,7 @@ from inspector.ui.traffic.model import (
     COL_TIME,
     FLAG_BRUSH,
     PEER_BRUSH,
+    ROUND_BRUSH,
     TrafficModel,
     human_size,
 )
@@ -211,3 +212,29 @@ def test_a_note_added_later_repaints_the_row_and_errors_only_shows_it(qtbot) -> 
     store.note(response, "finding: $.content: empty")
     assert changed == [2] and seen == [request.seq, response.seq]
     assert cell(model, 2, COL_STATUS) == "finding: $.content: empty"
+
+
+def test_the_rounds_of_one_call_are_named_and_tinted_together(qtbot) -> None:
+    store = TrafficStore()
+    model = TrafficModel(store)
+    first = {"name": "order_coffee", "arguments": {}}
+    store.record_message(OUT, "stdio", msg(id=1, method="tools/call", params=first))
+    asked = {"resultType": "input_required", "inputRequests": {"k": {"method": "roots/list"}}, "requestState": "s1"}
+    store.record_message(IN, "stdio", msg(id=1, result=asked))
+    retry = {**first, "inputResponses": {"k": {"roots": []}}, "requestState": "s1", "_meta": {"progressToken": 2}}
+    store.record_message(OUT, "stdio", msg(id=2, method="tools/call", params=retry))
+    store.record_message(IN, "stdio", msg(id=2, result={"content": []}))
+    call(store, 3)  # another call, not part of the group
+    settle(qtbot, model)
+    assert store.mark_round(1, "tools/call", first, group=7, title="round 1 of tools/call order_coffee")
+    del retry["_meta"]  # the envelope aside, the params as the driver built them
+    assert store.mark_round(3, "tools/call", retry, group=7, title="round 2 of tools/call order_coffee")
+    assert cell(model, 2, COL_METHOD) == "tools/call  ·  round 2 of tools/call order_coffee"
+    assert cell(model, 4, COL_METHOD) == "tools/call"
+    tip = str(cell(model, 2, COL_METHOD, TOOLTIP))
+    assert "answers: k" in tip and "requestState: opaque server state (2 bytes)" in tip, tip
+    assert "asks for input: k" in str(cell(model, 1, COL_METHOD, TOOLTIP))
+    model.set_selected_seq(store[2].seq)
+    assert cell(model, 0, COL_METHOD, BACKGROUND) == ROUND_BRUSH
+    assert cell(model, 3, COL_METHOD, BACKGROUND) == PEER_BRUSH  # its own response
+    assert cell(model, 4, COL_METHOD, BACKGROUND) is None
