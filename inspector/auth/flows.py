@@ -28,13 +28,13 @@ FLOWS: tuple[Flow, ...] = (
     Flow(
         "Client credentials, client secret (client_secret_basic / _post)",
         True,
-        "machine-to-machine, no browser",
+        "machine-to-machine, no browser: Auth tab › OAuth client… › Grant: Client credentials",
         ("auth/client-credentials-basic",),
     ),
     Flow(
         "Client credentials, signed JWT (private_key_jwt, SEP-1046)",
         True,
-        "machine-to-machine; the JWT is signed from your PEM key",
+        "machine-to-machine; the JWT is signed from the PEM key file set in the same box",
         ("auth/client-credentials-jwt",),
     ),
     Flow(

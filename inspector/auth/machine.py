@@ -29,9 +29,19 @@ from inspector.transports.http_tap import TapTransport
 
 
 class _Tapped:
-    """Marks the requests the provider makes itself (discovery, token) for the OAuth tap."""
+    """Marks the requests the provider makes itself (discovery, token) for the OAuth tap; answers what
+    the Auth tab asks of a connection's provider (`auth_required`, `forget`, `load`)."""
 
     log: AuthLog | None = None
+    auth_required: str | None = None  # never set: a machine client needs no browser
+    step_up_scope: str | None = None
+
+    def forget(self) -> None:
+        self.context.clear_tokens()  # type: ignore[attr-defined]
+        self._initialized = False
+
+    async def load(self) -> None:
+        await self._initialize()  # type: ignore[attr-defined]
 
     def route_wire(self, mcp_tap: TapTransport, store: TrafficStore) -> httpx2.AsyncBaseTransport:
         return OAuthRouter(mcp_tap, OAuthTap(store, self.log, mcp_tap.inner))
@@ -57,6 +67,21 @@ class SecretClientCredentials(_Tapped, ClientCredentialsOAuthProvider):
 
 class JwtClientCredentials(_Tapped, PrivateKeyJWTOAuthProvider):
     """`client_credentials` authenticated by a signed JWT assertion (`private_key_jwt`)."""
+
+
+def signing_algorithm_for(private_key_pem: str) -> str:
+    """The JWS algorithm for a PEM private key: ES256/384/512 by curve, RS256 for RSA, EdDSA for Ed25519."""
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
+    key = load_pem_private_key(private_key_pem.encode(), password=None)
+    if isinstance(key, ec.EllipticCurvePrivateKey):
+        return {"secp384r1": "ES384", "secp521r1": "ES512"}.get(key.curve.name, "ES256")
+    if isinstance(key, rsa.RSAPrivateKey):
+        return "RS256"
+    if isinstance(key, ed25519.Ed25519PrivateKey):
+        return "EdDSA"
+    raise ValueError(f"unsupported private key type for private_key_jwt: {type(key).__name__}")
 
 
 def client_credentials_provider(

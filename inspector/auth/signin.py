@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from mcp.client.auth.utils import union_scopes
@@ -74,8 +75,34 @@ class ServerAuth:
 
     # -- the connection's provider ----------------------------------------------------------
     @property
-    def provider(self) -> LensOAuthProvider:
+    def machine(self) -> bool:
+        """The profile uses the client credentials grant: no browser, ever."""
+        return getattr(self.profile, "oauth_grant", None) == "client_credentials"
+
+    def _machine_provider(self) -> Any:
+        from inspector.auth.machine import client_credentials_provider, signing_algorithm_for
+
+        key_file = getattr(self.profile, "oauth_private_key_file", None)
+        try:
+            pem = Path(key_file).expanduser().read_text(encoding="utf-8") if key_file else None
+            return client_credentials_provider(
+                self.server_url,
+                self.storage,
+                client_id=getattr(self.profile, "oauth_client_id", None) or "",
+                client_secret=getattr(self.profile, "oauth_client_secret", None),
+                private_key_pem=pem,
+                signing_algorithm=signing_algorithm_for(pem) if pem else "RS256",
+                scope=getattr(self.profile, "oauth_scopes", None),
+                log=self.log,
+            )
+        except (OSError, ValueError) as exc:
+            raise AuthError(f"client credentials: {exc}", hint="Set them in the Auth tab's OAuth client box.") from exc
+
+    @property
+    def provider(self) -> Any:
         """The non-interactive provider connections use (one per ServerAuth, so a refresh shows in it)."""
+        if self._provider is None and self.machine:
+            self._provider = self._machine_provider()
         if self._provider is None:
             stored = self.storage.preregistered or None
             redirect = redirect_uri_of(stored) or PLACEHOLDER_REDIRECT
@@ -105,9 +132,12 @@ class ServerAuth:
         opener: Opener = open_in_browser,
         timeout: float = DEFAULT_TIMEOUT,
     ) -> TokenState:
-        """Run the browser flow; returns the new token state. Raises an `AuthError` saying what failed."""
+        """Run the browser flow (client credentials: just the token request); returns the new token
+        state. Raises an `AuthError` saying what failed."""
         self.log.add("info", f"sign-in to {self.server_url} started")
         self.storage.clear_tokens()
+        if self.machine:
+            return await self._sign_in_machine(store)
         async with LoopbackListener(timeout=timeout, log=self.log) as listener:
             self.listener = listener
             try:
@@ -174,6 +204,20 @@ class ServerAuth:
                 f"the server did not ask for authorization (HTTP {status} without a 401): nothing to sign in to",
                 hint="This server works without OAuth; just connect.",
             )
+
+    async def _sign_in_machine(self, store: Any) -> TokenState:
+        provider = self.provider
+        provider.forget()
+        try:
+            status = await self.probe(store, provider)
+        except AuthError:
+            raise
+        except Exception as exc:
+            self.log.add("error", f"sign-in failed: {type(exc).__name__}: {exc}", ok=False)
+            raise AuthError(f"sign-in failed: {exc}") from exc
+        if self.storage.tokens() is None:
+            raise AuthError(f"no token was issued (the server answered HTTP {status})")
+        return self.state()
 
     def _sign_in_scopes(self) -> str | None:
         """The profile's extra scopes, plus, after a step-up refusal (HTTP 403 insufficient_scope), the

@@ -90,6 +90,9 @@ class ServerProfile:
     oauth_client_id: str | None = None
     oauth_client_secret: str | None = None
     oauth_scopes: str | None = None
+    # "client_credentials": no browser, the client id with its secret or a private_key_jwt key (PEM file)
+    oauth_grant: str | None = None
+    oauth_private_key_file: str | None = None
     # VS Code `inputs` declarations for the `${input:ID}` references this profile uses (asked for at connect)
     inputs: list[dict[str, Any]] = field(default_factory=list)
     # Protocol era: "auto" (probe server/discover, fall back to initialize), "legacy", "modern" or a version

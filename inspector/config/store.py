@@ -29,6 +29,8 @@ _OAUTH_EXTRAS = (
     ("oauthClientId", "oauth_client_id"),
     ("oauthClientSecret", "oauth_client_secret"),
     ("oauthScopes", "oauth_scopes"),
+    ("oauthGrant", "oauth_grant"),
+    ("oauthPrivateKeyFile", "oauth_private_key_file"),
 )
 
 

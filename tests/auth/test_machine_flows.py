@@ -109,3 +109,42 @@ def test_the_flow_list_says_what_this_build_supports():
     assert text.splitlines()[0].startswith("✓ supported: Authorization code + PKCE")
     assert [f.supported for f in FLOWS].count(True) == 3
     assert all(f.detail for f in FLOWS if not f.supported)
+
+
+def test_the_grant_and_the_key_file_are_kept_in_the_saved_profile(tmp_path):
+    from inspector.config.store import ProfileStore
+
+    path = tmp_path / "servers.json"
+    store = ProfileStore(path)
+    store.load()
+    profile = ServerProfile(name="m2m", transport="http", url="http://127.0.0.1:1/mcp")
+    profile.oauth_grant, profile.oauth_private_key_file = "client_credentials", "~/keys/m2m.pem"
+    store.add(profile)
+    store.save()
+    again = ProfileStore(path)
+    again.load()
+    loaded = again.get("m2m")
+    assert (loaded.oauth_grant, loaded.oauth_private_key_file) == ("client_credentials", "~/keys/m2m.pem")
+
+
+def test_a_profile_with_the_client_credentials_grant_signs_in_with_its_key_file_and_no_browser(
+    machine_server, keys, tmp_path, auth_home
+):
+    from inspector.auth.signin import ServerAuth
+    from inspector.auth.storage import FileBackend
+
+    key_file = tmp_path / "m2m.pem"
+    key_file.write_text(keys[0])
+    url = f"{machine_server}/mcp"
+    profile = ServerProfile(name="m2m", transport="http", url=url, oauth_client_id=CLIENT_ID)
+    profile.oauth_grant, profile.oauth_private_key_file = "client_credentials", str(key_file)
+    auth = ServerAuth(profile, backend=FileBackend(auth_home))
+
+    def no_browser(url: str) -> None:
+        raise AssertionError(f"a browser was opened: {url}")
+
+    state = asyncio.run(auth.sign_in(TrafficStore(), opener=no_browser, timeout=5))
+    assert state.signed_in
+    assert _stats(machine_server)["token_requests"] == [{"grant_type": "client_credentials", "auth": "private_key_jwt"}]
+    assert "machine client" in asyncio.run(_whoami(url, auth.provider, TrafficStore()))
+    assert not auth.needs_sign_in
