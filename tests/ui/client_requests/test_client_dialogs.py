@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from pathlib import Path
 
-from ui_support import connect, dark_palette, screenshot
+from ui_support import DEMO_PROFILE, connect, dark_palette, screenshot
 
 from inspector.core.history import OK, TOOL_ERROR
 from inspector.demo import media
@@ -15,6 +16,11 @@ from inspector.ui.client_requests.elicitation_dialog import ElicitationDialog
 from inspector.ui.client_requests.request_dialog import WITHDRAWN
 from inspector.ui.client_requests.sampling_dialog import SamplingDialog
 from inspector.ui.main_window import MainWindow
+
+# These tools ask mid-call (elicitation/create, sampling/createMessage, roots/list): the handshake era. In
+# 2026-07-28 a server asks through input_required instead (order_coffee; tests/ui/client_requests/
+# test_deprecated_marks.py and the input_required tests).
+LEGACY_DEMO = dataclasses.replace(DEMO_PROFILE, protocol_era="legacy")
 
 
 def start(qtbot, win: MainWindow, tool: str, arguments: dict | None = None):
@@ -46,7 +52,7 @@ def paired(win: MainWindow, method: str) -> tuple:
 
 
 def test_sampling_reply_reaches_the_tool_and_reject_is_an_error(qtbot, window: MainWindow, tmp_path: Path) -> None:
-    connect(qtbot, window)
+    connect(qtbot, window, LEGACY_DEMO)
     record, dialog = start(qtbot, window, "ask_model", {"question": "Which colour is the sky?", "with_image": True})
     assert isinstance(dialog, SamplingDialog) and dialog.isVisible()
     assert not record.done, "nothing is answered before the user approves"
@@ -95,7 +101,7 @@ def test_sampling_reply_reaches_the_tool_and_reject_is_an_error(qtbot, window: M
 
 
 def test_two_sampling_requests_get_two_dialogs_and_cancel_withdraws(qtbot, window: MainWindow) -> None:
-    connect(qtbot, window)
+    connect(qtbot, window, LEGACY_DEMO)
     first, one = start(qtbot, window, "ask_model", {"question": "first"})
     second, two = start(qtbot, window, "ask_model", {"question": "second"})
     assert one is not two and one.isVisible() and two.isVisible()
@@ -111,7 +117,7 @@ def test_two_sampling_requests_get_two_dialogs_and_cancel_withdraws(qtbot, windo
 
 
 def test_elicitation_form_with_defaults_filled_and_declined(qtbot, window: MainWindow) -> None:
-    connect(qtbot, window)
+    connect(qtbot, window, LEGACY_DEMO)
     record, dialog = start(qtbot, window, "book_table", {"restaurant": "Lens Bistro"})
     assert isinstance(dialog, ElicitationDialog) and dialog.mode == "form"
     assert dialog.message.text() == "Book a table at Lens Bistro: who, how many and when?"
@@ -153,7 +159,7 @@ def test_elicitation_form_with_defaults_filled_and_declined(qtbot, window: MainW
 
 
 def test_url_elicitation_confirmed_and_javascript_refused(qtbot, window: MainWindow) -> None:
-    connect(qtbot, window)
+    connect(qtbot, window, LEGACY_DEMO)
     opened: list[str] = []
     window.client_requests.opener = lambda url: opened.append(url) or True
     url = "https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation"
@@ -193,7 +199,9 @@ def test_a_tool_reads_the_roots_we_set(qtbot, window: MainWindow, tmp_path: Path
     panel.pick_folder = lambda: str(first)
     panel.add_button.click()
     assert panel.uris() == [first.as_uri()]
-    connect(qtbot, window)
+    demo = window.servers.demo  # the window's own demo entry (its roots are saved as the demo's)
+    demo.protocol_era = "legacy"
+    connect(qtbot, window, demo)
     record = window.workbench.call_current() if window.workbench.tools.select("list_roots") else None
     assert record is not None
     qtbot.waitUntil(lambda: record.done, timeout=20000)
@@ -228,7 +236,7 @@ def qtbot_left():
 
 
 def test_disconnect_withdraws_open_dialogs(qtbot, window: MainWindow) -> None:
-    connect(qtbot, window)
+    connect(qtbot, window, LEGACY_DEMO)
     _, sampling = start(qtbot, window, "ask_model")
     _, form = start(qtbot, window, "book_table")
     sampling.reply_text.setPlainText("half-written")
