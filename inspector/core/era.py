@@ -251,7 +251,7 @@ async def negotiate(
             return _modern(neg, raw, started), raw
         except ProtocolError as exc:
             mutual = [v for v in _supported(exc.data) if v in MODERN_PROTOCOL_VERSIONS]
-            if exc.code == UNSUPPORTED_PROTOCOL_VERSION and mutual and mutual[-1] != version:
+            if exc.code == UNSUPPORTED_PROTOCOL_VERSION and mutual:  # one retry, at the version it names
                 raw = await discover(mutual[-1], None)
                 return _modern(neg, raw, started), raw
             if effective != "auto":
