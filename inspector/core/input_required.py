@@ -25,6 +25,8 @@ from inspector.core.errors import LensError, RequestTimeout
 from inspector.core.url_policy import check_url
 
 MAX_ROUNDS = 16
+STATE_ONLY_BACKOFF_S = 0.05  # first pause before retrying a state-only answer (load shedding); doubles
+STATE_ONLY_BACKOFF_MAX_S = 1.0
 INPUT_REQUIRED = "input_required"
 INPUT_NEEDED_EXIT = 12  # the CLI's exit code for a call that needs input nobody gave
 
@@ -180,6 +182,8 @@ async def drive(
         if requests and answerer is None:
             asked = "; ".join(describe_request(k, v) for k, v in requests.items())
             raise InputNeeded(f"{label} needs input: {asked}", requests=requests)
+        if not requests:  # requestState only: the server asks us to come back; do, after a pause
+            await asyncio.sleep(min(STATE_ONLY_BACKOFF_S * 2 ** (current.number - 1), STATE_ONLY_BACKOFF_MAX_S))
         current = Round(group, current.number + 1, method, label, requests, waiting=True)
         if on_round is not None:
             on_round(current)

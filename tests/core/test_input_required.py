@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from core_support import http_profile, run_with, stdio_profile
 from lens_support import DEMO, REPO
 
+from inspector.core import prompts, resources
 from inspector.core.client_handlers import ClientHandlers, Rejected, text_reply
 from inspector.core.errors import RequestTimeout
 from inspector.core.input_required import (
+    STATE_ONLY_BACKOFF_S,
     InputNeeded,
     drive,
     file_answerer,
@@ -209,3 +213,71 @@ def test_a_request_kind_without_a_handler_fails_clearly() -> None:
             await answer("k", "tasks/unknown", {})
 
     asyncio.run(body())
+
+
+MRTR = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "mrtr_server.py")]
+
+
+def mrtr():
+    return stdio_profile(MRTR, era="auto")
+
+
+def answer_roots_and_urls() -> ClientHandlers:
+    async def roots() -> list[dict[str, Any]]:
+        return [{"uri": "file:///work", "name": "work"}]
+
+    async def elicitation(params: dict[str, Any]) -> dict[str, Any]:
+        assert params["mode"] == "url"
+        return {"action": "accept"}
+
+    return ClientHandlers(roots=roots, elicitation=elicitation)
+
+
+@pytest.mark.parametrize("lite", [False, True])
+def test_prompts_get_and_resources_read_answer_input_required(lite) -> None:
+    store = TrafficStore()
+
+    async def body(conn):
+        if lite:
+            conn.handlers = answer_roots_and_urls()
+        got = await prompts.get_prompt(conn, "for_my_roots")
+        read = await resources.read_resource(conn, "lens://signed/ada")
+        return got, read
+
+    kwargs = {} if lite else {"handlers": answer_roots_and_urls()}
+    got, read = run_with(mrtr(), body, lite=lite, store=store, **kwargs)
+    assert "Your roots: file:///work" in json.dumps(got.result)
+    assert "signed by ada (accept, state sig-1)" in json.dumps(read.result)
+    titles = {e.round_title for e in store if e.group is not None}
+    assert titles == {
+        "round 1 of prompts/get for_my_roots",
+        "round 2 of prompts/get for_my_roots",
+        "round 1 of resources/read lens://signed/ada",
+        "round 2 of resources/read lens://signed/ada",
+    }
+    for method in ("prompts/get", "resources/read"):
+        sent = [e.parsed()["params"] for e in store if e.direction is Direction.OUT and e.method == method]
+        got = [e.parsed()["result"] for e in store if e.direction is Direction.IN and e.method == method]
+        assert sent[1].get("requestState") == got[0].get("requestState")  # echoed exactly, or absent if absent
+
+
+def test_a_server_that_never_stops_asking_is_stopped_at_the_cap() -> None:
+    store = TrafficStore()
+
+    async def body(conn):
+        with pytest.raises(InputNeeded, match="tools/call endless still needs input after 16 rounds"):
+            await conn.call_tool("endless", {})
+
+    run_with(mrtr(), body, store=store, handlers=answer_roots_and_urls())
+    assert len(calls_sent(store)) == 17  # the call and 16 retries
+
+
+def test_a_state_only_answer_is_retried_with_the_state_and_no_responses() -> None:
+    store = TrafficStore()
+    outcome = run_with(mrtr(), lambda conn: conn.call_tool("state_only", {}), store=store)
+    assert outcome.result["content"][0]["text"] == "done with later"
+    retry = calls_sent(store)[1]["params"]
+    first = next(e.parsed()["result"] for e in store if e.direction is Direction.IN and e.method == "tools/call")
+    assert retry["requestState"] == first["requestState"] and "inputResponses" not in retry
+    sent = [e for e in store if e.direction is Direction.OUT and e.method == "tools/call"]
+    assert sent[1].mono - sent[0].mono >= STATE_ONLY_BACKOFF_S  # a state-only answer is retried after a pause
