@@ -109,3 +109,20 @@ def test_legacy_log_level_sends_set_level(lens) -> None:
     choose(lens, "Log level", "error")
     lens.wait(lambda: lens.sent("logging/setLevel"), what="logging/setLevel")
     assert lens.sent("logging/setLevel")[0]["params"] == {"level": "error"}
+
+
+def test_modern_subscribe_over_streamable_http(lens, demo_http) -> None:
+    lens.start(demo_http)  # era auto: the demo answers server/discover, so 2026-07-28 and stateless HTTP
+    lens.wait(lambda: lens.sent("subscriptions/listen"), what="the listen stream opened after connect")
+    subscribe_to_the_counter(lens)
+    assert lens.sent("subscriptions/listen")[-1]["params"]["notifications"]["resourceSubscriptions"] == [COUNTER]
+    assert not lens.sent("resources/subscribe")
+    listen_line = [e for e in lens.wire() if e.method == "subscriptions/listen" and e.kind.value == "request"][-1]
+    assert listen_line.status == "listening" and listen_line.transport == "http"
+
+
+def test_legacy_subscribe_over_streamable_http(lens, demo_http) -> None:
+    lens.start("--protocol-era", "legacy", demo_http)
+    subscribe_to_the_counter(lens)
+    assert [m["params"] for m in lens.sent("resources/subscribe")] == [{"uri": COUNTER}]
+    assert not lens.sent("subscriptions/listen")
