@@ -166,6 +166,7 @@ class Session:
 
     async def shutdown(self) -> None:
         """Disconnect and wait until the server process is gone (the window closing, a script ending)."""
+        await self._close_listen()
         self.disconnect()
         for task in list(self._tasks):
             task.cancel()
@@ -205,6 +206,8 @@ class Session:
                     if conn.era == "modern":
                         self._spawn(self._start_listen(conn))
                 await _until_first(conn.wait_closed(), stop.wait())
+                if stop.is_set():
+                    await self._close_listen()  # ended by its request's own cancellation, not torn down
             self._forget(opened)
             if stop.is_set() and conn.lost is None:
                 self._report(DISCONNECTED, "disconnected")
@@ -258,6 +261,13 @@ class Session:
         self.listen = stream
         with contextlib.suppress(LensError):  # said by the stream's state, which the listeners saw
             await stream.start()
+
+    async def _close_listen(self) -> None:
+        """End the listen stream (if open) before its connection closes: an HTTP stream aborted in order."""
+        stream = self.listen
+        if stream is not None and stream.state in ("listening", "opening"):
+            with contextlib.suppress(Exception, asyncio.TimeoutError):
+                await asyncio.wait_for(stream.close(), 1.0)
 
     async def subscribe_resource(self, uri: str) -> None:
         """One Subscribe for both eras: the listen stream when modern, `resources/subscribe` when legacy."""
