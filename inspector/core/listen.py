@@ -157,6 +157,7 @@ class ListenStream:
             entry = self._find_request(sid, since)
             if entry is not None:
                 self.conn.store.note(entry, LISTENING_NOTE)
+                self._pair(entry, ACKNOWLEDGED, sid)
             return handle, task, entry, sid, honored
         handle.cancel()
         if task.done():
@@ -222,9 +223,9 @@ class ListenStream:
                 return entry
         return None
 
-    def _pair(self, method: str, sid: int | str) -> None:
-        """Pair the newest unpaired stream event recorded for `method` with the listen line."""
-        if self._entry is None:
+    def _pair(self, line: Entry | None, method: str, sid: int | str) -> None:
+        """Pair the newest unpaired stream frame recorded for `method` with the listen `line`."""
+        if line is None:
             return
         store = self.conn.store
         for index in range(len(store) - 1, max(len(store) - 50, -1), -1):
@@ -232,7 +233,7 @@ class ListenStream:
             if entry.kind is Kind.NOTIFICATION and entry.method == method and entry.peer_seq is None:
                 parsed = entry.parsed()
                 if isinstance(parsed, dict) and subscription_id(parsed.get("params")) == sid:
-                    entry.peer_seq = self._entry.seq
+                    entry.peer_seq = line.seq
                     return
 
     def _on_event(self, event: Event) -> None:
@@ -249,7 +250,7 @@ class ListenStream:
             return
         if sid == self.subscription_id and isinstance(method, str):
             self.events += 1
-            self._pair(method, sid)
+            self._pair(self._entry, method, sid)
 
     def _set(self, state: str, detail: str) -> None:
         self.state, self.detail = state, detail

@@ -80,6 +80,8 @@ def test_modern_listen_stream_gets_counter_updates_and_list_changes(transport: s
     assert listens[1].flagged and listens[1].status.startswith("listen stream closed by MCP Lens")
     paired = [e for e in store if e.kind is Kind.NOTIFICATION and e.peer_seq == listens[1].seq]
     assert len(paired) >= 3 and {e.method for e in paired} >= {"notifications/resources/updated"}
+    acks = [e for e in store if e.method == "notifications/subscriptions/acknowledged"]
+    assert [a.peer_seq for a in acks] == [listens[0].seq, listens[1].seq]
 
 
 def test_the_listen_line_says_listening_while_open() -> None:
