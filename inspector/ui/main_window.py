@@ -48,6 +48,7 @@ from inspector.ui.traffic.output_panes import NotificationsPane, ServerOutputPan
 from inspector.ui.traffic.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.traffic.view import TrafficView
 from inspector.ui.traffic.viewer_window import ViewerWindow
+from inspector.ui.widgets.layout_parts import scrolled
 
 # The bottom dock's first height in the 1280×860 first window: a dozen whole traffic rows beside a detail
 # pane of a dozen lines; the workbench keeps the rest.
@@ -104,7 +105,7 @@ class MainWindow(QMainWindow):
         self.budget = budget_panel(session, settings, self.servers.profiles)
         self.auth_panel = AuthPanel(session, store, profiles)  # OAuth for HTTP servers
         return [
-            Panel(SIDEBAR, "Server", self.status_panel),
+            Panel(SIDEBAR, "Server", scrolled(self.status_panel)),
             Panel(SIDEBAR, "Roots", self.client_requests.roots_panel),
             Panel(TABS, "Tools", self.workbench),
             Panel(TABS, "Resources", self.resources_tab),

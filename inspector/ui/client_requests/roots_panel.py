@@ -76,7 +76,7 @@ class RootsPanel(QWidget):
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
-        self.deprecated = plain_label("", self, wrap=False)  # "deprecated in 2026-07-28" beside the title (modern)
+        self.deprecated = plain_label("", self, wrap=True)  # beside the title (modern); wraps in a narrow sidebar
         self.deprecated.setObjectName("rootsDeprecated")
         self.deprecated.setStyleSheet("QLabel { color: #9a6700; }")
         self.deprecated.setVisible(False)

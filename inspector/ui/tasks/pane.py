@@ -43,7 +43,7 @@ class TasksPane(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.setColumnWidth(0, 250)
-        self.form_label = plain_label(wrap=False)
+        self.form_label = plain_label(wrap=True)  # wraps: the tab fits a narrow window
         self.form_label.setAccessibleName("Task support")
         self.answer_button = QPushButton("Answer input…")
         self.answer_button.setAccessibleName("Answer input")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
 from inspector.ui.tools.results.common import plain_label
 
@@ -52,3 +52,12 @@ def buddy_label(text: str, widget: QWidget) -> QLabel:
     label.setBuddy(widget)
     widget.setAccessibleName(text.replace("&", ""))
     return label
+
+
+def scrolled(widget: QWidget) -> QScrollArea:
+    """`widget` in a frameless scroll area: a tall panel scrolls instead of raising the window's minimum height."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(widget)
+    return area
