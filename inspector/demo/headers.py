@@ -87,7 +87,7 @@ def register(server: MCPServer) -> None:
     )
     server.add_tool(
         route_request_bad_headers,
-        title="Invalid header parameters",
+        title="Bad header parameters",
         annotations=READ_ONLY,
         structured_output=False,
     )

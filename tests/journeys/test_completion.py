@@ -62,5 +62,5 @@ def test_a_completion_picked_with_a_click_is_in_the_template_uri_and_read(lens) 
     lens.wait_text("URI: demo://notes/ideas")
     lens.click("Read  (Ctrl+Enter)")
     lens.qtbot.waitUntil(lambda: bool(lens.sent("resources/read")))
-    assert [m["params"] for m in lens.sent("resources/read")] == [{"uri": "demo://notes/ideas"}]
+    assert [m["params"]["uri"] for m in lens.sent("resources/read")] == ["demo://notes/ideas"]
     assert not lens.shows("-32602")

@@ -121,7 +121,9 @@ def test_reading_a_resource_link_keeps_the_tool_result(lens) -> None:
     lens.wait_text("Demo server guide")
     lens.click("Read resource")
     lens.wait_text("# MCP Lens demo server")
-    assert lens.sent("resources/read")[0]["params"] == {"uri": "demo://docs/guide"}
+    params = dict(lens.sent("resources/read")[0]["params"])
+    assert params.pop("_meta")["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"  # the modern envelope
+    assert params == {"uri": "demo://docs/guide"}
     lens.tab("Result")
     assert lens.shows("Demo server guide") and lens.shows("demo://images/gradient.png"), "the tool result is kept"
     assert not lens.shows("# MCP Lens demo server")

@@ -10,7 +10,6 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QProgressBar,
@@ -144,19 +143,20 @@ class HistoryView(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.itemSelectionChanged.connect(self._on_selection)
         self.table.doubleClicked.connect(lambda _index: self._emit(self.editRequested))
-        buttons = QGridLayout()  # two rows of two: the tab fits a narrow window
-        for index, (text, slot) in enumerate(
-            (
-                ("Re-run", lambda: self._emit(self.rerunRequested)),
-                ("Re-run with the same answers", lambda: self._emit(self.rerunWithAnswersRequested)),
-                ("Edit and re-run", lambda: self._emit(self.editRequested)),
-                ("Copy as mcp-lens --cli", self.copy_cli),
-            )
+        buttons = QHBoxLayout()
+        for text, name, slot in (
+            ("Re-run", "Re-run", lambda: self._emit(self.rerunRequested)),
+            # A short label (the tab fits a narrow window); the accessible name says it in full.
+            ("Replay answers", "Re-run with the same answers", lambda: self._emit(self.rerunWithAnswersRequested)),
+            ("Edit and re-run", "Edit and re-run", lambda: self._emit(self.editRequested)),
+            ("Copy as CLI", "Copy as mcp-lens --cli", self.copy_cli),
         ):
             button = QPushButton(text)
+            button.setAccessibleName(name)
+            button.setToolTip(name)
             button.clicked.connect(slot)
-            buttons.addWidget(button, index // 2, index % 2)
-        buttons.setColumnStretch(2, 1)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(buttons)

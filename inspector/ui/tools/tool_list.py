@@ -148,6 +148,7 @@ class ToolList(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.setIconSize(QSize(ICON_SIDE, ICON_SIDE))
         self.count = QLabel("No tools listed yet.")
+        self.count.setWordWrap(True)  # the list stays narrow enough for a small window
         self.count.setTextFormat(Qt.TextFormat.PlainText)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -67,8 +67,9 @@ class ToolWorkbench(QWidget):
         self.max_total = QDoubleSpinBox(minimum=0, maximum=86_400, value=0, suffix=" s", decimals=1)
         self.max_total.setSpecialValueText("no limit")
         self.max_total.setToolTip("Hard limit that progress does not reset")
-        self.as_task = QCheckBox("Run as task")
+        self.as_task = QCheckBox("As task")  # short: the call bar fits a narrow window
         self.as_task.setAccessibleName("Run as task")
+        self.as_task.setToolTip("Run as task: the call returns a task; its status and result show in the Tasks tab")
         self.task_note = plain_label(wrap=True, style="note")
         self.task_note.setAccessibleName("Task note")
         self.task_form: Callable[[], str | None] = lambda: None  # the Tasks tab says which form the server speaks
@@ -110,19 +111,22 @@ class ToolWorkbench(QWidget):
         call_bar.addWidget(self.call_button)
         call_bar.addWidget(buddy_label("Timeout", self.timeout))
         call_bar.addWidget(self.timeout)
+        call_bar.addWidget(buddy_label("Max", self.max_total))
+        call_bar.addWidget(self.max_total)
+        call_bar.addWidget(self.as_task)
         call_bar.addStretch(1)
-        options = QHBoxLayout()  # a second row: the call bar fits a narrow window
-        options.addWidget(buddy_label("Max", self.max_total))
-        options.addWidget(self.max_total)
+        # A second row, shown only when the tool asks first or needs a task: the form keeps the height.
+        self.options_row = QWidget()
+        options = QHBoxLayout(self.options_row)
+        options.setContentsMargins(0, 0, 0, 0)
         options.addWidget(self.ask_first)
-        options.addWidget(self.as_task)
         options.addWidget(self.task_note)
         options.addStretch(1)
         top, top_layout = bare_column()
         top_layout.addWidget(self.header)
         top_layout.addLayout(self.form_box, 1)
         top_layout.addLayout(call_bar)
-        top_layout.addLayout(options)
+        top_layout.addWidget(self.options_row)
         top_layout.addWidget(self.calls)
         self.result_page, page = bare_column()
         page.setSpacing(0)
@@ -204,6 +208,10 @@ class ToolWorkbench(QWidget):
                 note = "This tool requires a task, but the server does not advertise task support: a call may fail."
         self.task_note.setText(note)
         self.task_note.setVisible(bool(note))
+        self._update_options_row()
+
+    def _update_options_row(self) -> None:
+        self.options_row.setVisible(not self.ask_first.isHidden() or not self.task_note.isHidden())
 
     def show_tool(self, row: ToolRow | None) -> None:
         """Show a tool's form; a re-listed tool whose schema did not change keeps what was typed."""
@@ -232,6 +240,7 @@ class ToolWorkbench(QWidget):
         self._update_task_choice()
         destructive = "destructive" in row.badges
         self.ask_first.setVisible(destructive)
+        self._update_options_row()
         self.ask_first.setChecked(destructive and self._ask_setting(row.name))
 
     # -- calling -----------------------------------------------------------------------------
