@@ -22,13 +22,13 @@ from inspector.core import resources
 from inspector.core.calls import RequestHandle
 from inspector.core.errors import ConnectFailed, LensError, RequestTimeout
 from inspector.core.operations import Event, Operations
-from inspector.traffic.entry import Direction, Entry, Kind
+from inspector.traffic.entry import LISTENING, Direction, Entry, Kind
 
 LISTEN = "subscriptions/listen"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 SUBSCRIPTION_ID_META_KEY = "io.modelcontextprotocol/subscriptionId"
 LIST_CHANGED_KINDS = ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
-LISTENING_NOTE = "listening"
+LISTENING_NOTE = LISTENING
 ACK_TIMEOUT_S = 15.0
 
 

@@ -25,6 +25,10 @@ class Kind(StrEnum):
     LIFECYCLE = "lifecycle"  # process started / exited, connection opened / closed
 
 
+LISTENING = "listening"  # an open subscriptions/listen stream (2026-07-28): a state, not a problem
+INFO_NOTES = frozenset({LISTENING})
+
+
 @dataclass(slots=True)
 class Entry:
     """A wire event. `raw` is exactly what crossed the wire; everything else is derived or metadata."""
@@ -62,13 +66,19 @@ class Entry:
 
     @property
     def flagged(self) -> bool:
-        """Whether the entry deserves attention: broken, an error, or annotated by the recorder."""
+        """Whether the entry deserves attention: broken, an error, or annotated by the recorder (a note
+        that only says what a healthy entry is doing, such as an open listen stream, is not a flag)."""
         return (
             self.kind in (Kind.UNPARSABLE, Kind.ERROR)
             or self.is_tool_error
-            or bool(self.notes)
+            or any(note not in INFO_NOTES for note in self.notes)
             or self.parse_error is not None
         )
+
+    @property
+    def marked(self) -> bool:
+        """Annotated only with what it is doing (e.g. a listen stream that is open): shown, not flagged."""
+        return bool(self.notes) and not self.flagged
 
     def parsed(self) -> Any:
         """The JSON value of `raw`, parsed on demand (entries do not keep parsed trees alive)."""

@@ -87,16 +87,17 @@ def test_modern_listen_stream_gets_counter_updates_and_list_changes(transport: s
 def test_the_listen_line_says_listening_while_open() -> None:
     store = TrafficStore()
 
-    async def body(conn: Operations) -> tuple[str, str]:
+    async def body(conn: Operations) -> tuple[str, str, tuple[bool, bool]]:
         stream = ListenStream(conn)
         await stream.start()
         line = next(e for e in store if e.method == "subscriptions/listen" and e.kind is Kind.REQUEST)
-        status = line.status
+        status, shown = line.status, (line.marked, line.flagged)
         await stream.close()
-        return status, line.status
+        return status, line.status, shown
 
-    open_status, closed_status = run_with(demo("modern"), body, store=store)
+    open_status, closed_status, (marked, flagged) = run_with(demo("modern"), body, store=store)
     assert open_status == "listening"
+    assert marked and not flagged  # an open stream is marked (neutral), not flagged as a problem
     assert closed_status.startswith("listen stream closed by MCP Lens")
 
 

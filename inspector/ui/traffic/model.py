@@ -34,6 +34,7 @@ _MAX_CELL = 300  # characters of a server-controlled string shown in one cell
 # Translucent tints read on light and dark palettes alike.
 FLAG_BRUSH = QColor(230, 60, 60, 60)
 PEER_BRUSH = QColor(255, 190, 0, 110)
+MARK_BRUSH = QColor(60, 140, 230, 45)  # healthy but notable: an open listen stream
 ROUND_BRUSH = QColor(120, 90, 220, 60)  # the other rounds of the selected entry's multi round-trip call
 DIR_COLORS = {
     Direction.OUT: QColor(60, 130, 230),
@@ -280,7 +281,9 @@ class TrafficModel(QAbstractTableModel):
                 and entry.seq != self._selected_seq
             ):
                 return ROUND_BRUSH
-            return FLAG_BRUSH if entry.flagged else None
+            if entry.flagged:
+                return FLAG_BRUSH
+            return MARK_BRUSH if entry.marked else None
         if role == _FOREGROUND:
             return DIR_COLORS[entry.direction] if column == COL_DIR else None
         if role == _FONT:
