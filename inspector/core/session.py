@@ -200,7 +200,7 @@ class Session:
                     conn.subscribe(self._on_event)
                     name = conn.server_info.get("name", profile.name)
                     self._learn_era(profile, conn.negotiation)
-                    self._set_state(CONNECTED, f"connected to {name} ({conn.negotiation.describe()})")
+                    self._set_state(CONNECTED, f"connected to {name}: {conn.negotiation.describe()}")
                     self.connected.emit(self)
                     self._spawn(self._list_tools())
                     if conn.era == "modern":

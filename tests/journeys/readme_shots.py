@@ -48,3 +48,47 @@ def test_budget(lens) -> None:
     next(a for a in menu.actions() if a.text() == "server-everything").trigger()
     lens.wait(lambda: lens.shows("get-tiny-image"), timeout=60_000, what="server-everything counted")
     save(lens, "budget.png")
+
+
+def test_eras(lens, demo_http: str) -> None:
+    """The demo over Streamable HTTP in the 2026-07-28 era: the server panel and a call's Mcp-* headers."""
+    from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit
+    from test_traffic import call
+
+    lens.start(demo_http).resize(*SIZE)
+    lens.wait(lambda: "modern 2026-07-28" in lens.status(), what="modern over HTTP")
+    call(lens, "route_request", region="eu-west")
+    lens.wait(lambda: [e for e in lens.wire() if e.method == "tools/call" and e.peer_seq], what="the call's answer")
+    lens.tab("Traffic")
+    lens.click_item(lens.find("Traffic log", QAbstractItemView), "tools/call")
+    lens.tab("Headers")
+    view = lens.find("HTTP headers", QPlainTextEdit)
+    lens.wait(lambda: "mcp-param-region" in view.toPlainText().lower(), what="the header parameters")
+    save(lens, "eras.png")
+
+
+def test_round_trips(lens) -> None:
+    """order_coffee asks for input mid-call (input_required): two rounds, grouped in the traffic log."""
+    from PySide6.QtWidgets import QAbstractItemView
+    from test_multi_round_trips import TITLE, answer_form, answer_sampling, order
+
+    lens.start().resize(*SIZE)
+    order(lens, pastry=True)
+    answer_form(lens, "Ada")
+    answer_sampling(lens, "Almond croissant")
+    lens.wait_text("Almond croissant")
+    lens.tab("Traffic")
+    lens.wait(lambda: TITLE.format(2) in lens.texts(), what="the rounds in the traffic log")
+    lens.click_item(lens.find("Traffic log", QAbstractItemView), TITLE.format(2))
+    save(lens, "round-trips.png")
+
+
+def test_tasks(lens) -> None:
+    """research_topic run as a task (the 2026-07-28 tasks extension), followed in the Tasks tab."""
+    from test_tasks import open_tasks, run_as_task, statuses
+
+    lens.start().resize(*SIZE)
+    run_as_task(lens, "research_topic", steps="3", delay="0.3")
+    open_tasks(lens)
+    lens.wait(lambda: statuses(lens) == ["completed"], timeout=20_000, what="the task completes")
+    save(lens, "tasks.png")

@@ -87,7 +87,9 @@ class ClientRequests(QObject):
         self.statusMessage.emit(f"The server sent a {what}: answer it in its window")
         self.dialogOpened.emit(dialog)
         try:
-            return await dialog.answer()
+            answer = await dialog.answer()
+            self.statusMessage.emit(f"Your answer to the {what} went to the server")
+            return answer
         except asyncio.CancelledError:
             self.statusMessage.emit(f"The server withdrew a {what}")
             raise

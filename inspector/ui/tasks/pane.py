@@ -31,6 +31,7 @@ class TasksPane(QWidget):
         self.session = session
         self.runner = self._new_runner()
         self.jobs: set[asyncio.Task[Any]] = set()
+        self._said_done: set[int] = set()  # tasks (by id()) whose end the status bar has told
         self._shown: tuple[int, int, int] | None = None  # which task's result the result view shows
         self.tools: dict[str, Any] = {}  # tool name → its tools/list entry (for outputSchema checks)
         self.model = TaskTableModel()
@@ -147,6 +148,9 @@ class TasksPane(QWidget):
 
     def _changed(self, task: TrackedTask) -> None:
         new = task not in self.model.rows
+        if task.done and id(task) not in self._said_done:  # the "running as a task" message is stale now
+            self._said_done.add(id(task))
+            self.statusMessage.emit(f"{task.tool} task {task.status}")
         self.model.touch(task)
         if new:  # the newest task is the one shown
             row = self.model.rows.index(task)
