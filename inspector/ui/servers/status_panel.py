@@ -153,6 +153,8 @@ class StatusPanel(QWidget):
         self.show_state("disconnected", "not connected")
 
     def show_state(self, state: str, detail: str) -> None:
+        if state == "connected":  # "connected to NAME: <era>": the era has its own rows below
+            detail = detail.split(": ", 1)[0]
         self.state.setText(detail or state)
         self.state.setProperty("state", state)
         if state != "connected":
