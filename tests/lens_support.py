@@ -23,7 +23,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 45.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

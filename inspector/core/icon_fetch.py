@@ -11,15 +11,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
-
-import httpx2
 
 from inspector.core.icons import MAX_DECODED_BYTES, IconBytes, IconRefused, checked_bytes, remote_refusal
 
 TIMEOUT_S = 5.0  # connect and each read
 DEADLINE_S = 10.0  # the whole fetch, redirects included
 MAX_REDIRECTS = 3
+
+if TYPE_CHECKING:
+    import httpx2
 
 
 def fetch_icon(
@@ -32,6 +34,8 @@ def fetch_icon(
 ) -> IconBytes:
     """The image at the https `url`; `IconRefused` (saying why) for anything else. Blocking: call it from a
     worker thread. `transport` replaces the network (tests)."""
+    import httpx2  # here: the window must not pay for it at start-up (tests/packaging/test_startup_imports.py)
+
     started = time.monotonic()
     with httpx2.Client(
         transport=transport, follow_redirects=False, timeout=timeout, trust_env=False, headers={"Accept": "image/*"}

@@ -85,7 +85,7 @@ def test_round_trips(lens) -> None:
 
 def test_tasks(lens) -> None:
     """research_topic run as a task (the 2026-07-28 tasks extension), followed in the Tasks tab."""
-    from test_tasks import open_tasks, run_as_task, statuses
+    from test_task_journeys import open_tasks, run_as_task, statuses
 
     lens.start().resize(*SIZE)
     run_as_task(lens, "research_topic", steps="3", delay="0.3")
