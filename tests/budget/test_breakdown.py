@@ -158,16 +158,32 @@ def test_incremental_recount_of_1000_tools_is_fast() -> None:
         }
         for i in range(1000)
     ]
-    counter = BudgetCounter(get_tokenizer("o200k_base"))
+    real = get_tokenizer("o200k_base")
+    encoded: list[int] = []  # characters handed to the tokenizer, per call
+
+    class Counting:
+        """The real tokenizer, counting what it is asked to encode."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+        def count(self, text: str) -> int:
+            encoded.append(len(text))
+            return real.count(text)
+
+    counter = BudgetCounter(Counting())  # type: ignore[arg-type]
     counter.report(tools, "openai")
     best = float("inf")
     for n in range(5):
         tools[500] = {**tools[500], "description": tools[500]["description"] + f" edit {n}"}
+        encoded.clear()
         started = time.perf_counter()
         report = counter.report(tools, "openai")
         best = min(best, time.perf_counter() - started)
-    assert report.total == get_tokenizer("o200k_base").count(whole_text(tools, "openai"))
-    assert best < 0.1  # the benchmark's target is 20 ms; generous here because the machine is shared
+    assert report.total == real.count(whole_text(tools, "openai"))
+    # What keeps it fast (the benchmark times it): one edited tool re-encodes about that tool, not the list.
+    assert sum(encoded) < len(whole_text(tools, "openai")) // 50, (sum(encoded), len(encoded))
+    print(f"incremental recount of 1,000 tools: {best * 1000:.1f} ms")
 
 
 def test_one_counter_used_from_two_threads(everything_tools: list[dict[str, Any]]) -> None:

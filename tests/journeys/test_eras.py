@@ -91,6 +91,7 @@ def test_the_headers_view_shows_the_modern_http_headers_of_an_exchange(lens, dem
     lens.tab("Headers")
     view = lens.find("HTTP headers", QPlainTextEdit)
     lens.wait(lambda: "Mcp-Method: tools/list" in view.toPlainText(), what="the Mcp-Method header is shown")
+    lens.wait(lambda: "HTTP 200" in view.toPlainText(), what="the response's status line is filled in")
     text = view.toPlainText()
     assert "the JSON-RPC method of the body" in text, text
     assert "MCP-Protocol-Version" in text and "2026-07-28" in text, text

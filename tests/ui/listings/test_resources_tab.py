@@ -178,12 +178,15 @@ def test_item_list_filters_and_relists_ten_thousand_items_quickly(qtbot) -> None
     assert listing.select("uri", "file:///x/199.txt")
     listing.apply_filter("99")
     assert listing.heading.text() == "Resources (280 of 10000)"
+    # What keeps it fast: the model filters (280 rows), the view hides none (a QTreeWidget hiding 9,720
+    # rows took ~5 s to re-list). The time is printed, not asserted: it measures the machine.
+    assert listing.tree.model().rowCount() == 280
     listing.set_items(items, _resource_row, keep=lambda item: item.get("uri"))
     listing.apply_filter("")
     elapsed = time.perf_counter() - started
     assert listing.current()["uri"] == "file:///x/199.txt", "the chosen item survives filter and re-listing"
     assert listing.tree.currentIndex().row() == 199
-    assert elapsed < 1.5, f"{elapsed:.2f}s"  # a QTreeWidget with hidden rows took ~5 s to re-list
+    print(f"10,000 items listed, filtered and re-listed in {elapsed:.2f} s")
 
 
 def test_splitters_are_remembered(qtbot, window: MainWindow) -> None:
