@@ -138,7 +138,7 @@ def test_modern_log_level_travels_in_each_request(qtbot, window: MainWindow) -> 
     connect(qtbot, window)
     control = window.log_level
     assert control.combo.isEnabled()
-    assert control.deprecated.text() == "logging: deprecated in 2026-07-28"
+    qtbot.waitUntil(lambda: control.deprecated.text() == "logging: deprecated in 2026-07-28", timeout=5000)
     assert "logging/setLevel is removed in 2026-07-28" in control.combo.toolTip()
 
     def levels_after(level: str | None) -> list[str]:
