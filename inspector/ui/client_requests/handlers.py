@@ -84,14 +84,15 @@ class ClientRequests(QObject):
         dialog.finished_answer.connect(lambda _how: self.settings.setValue(key, dialog.saveGeometry()))
         dialog.show()
         dialog.raise_()
-        self.statusMessage.emit(f"The server sent a {what}: answer it in its window")
+        article = "an" if what[0] in "aeiou" else "a"
+        self.statusMessage.emit(f"The server sent {article} {what}: answer it in its window")
         self.dialogOpened.emit(dialog)
         try:
             answer = await dialog.answer()
             self.statusMessage.emit(f"Your answer to the {what} went to the server")
             return answer
         except asyncio.CancelledError:
-            self.statusMessage.emit(f"The server withdrew a {what}")
+            self.statusMessage.emit(f"The server withdrew the {what}")
             raise
 
     def _server_name(self) -> str:
