@@ -25,13 +25,17 @@ from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
     QApplication,
+    QCheckBox,
     QComboBox,
     QLabel,
     QLineEdit,
     QMainWindow,
     QMenu,
     QPlainTextEdit,
+    QRadioButton,
     QScrollArea,
+    QStyle,
+    QStyleOptionButton,
     QTabBar,
     QTextEdit,
     QWidget,
@@ -73,6 +77,21 @@ def columns(model: Any) -> int:
 def really_visible(widget: QWidget) -> bool:
     """Shown in a shown window (possibly scrolled out of view: `click` scrolls to it as a person would)."""
     return widget.isVisible() and QWidget.window(widget).isVisible()
+
+
+def click_point(widget: QWidget) -> QPoint:
+    """Where a person clicks: a check box or radio button on its box (a wide one's centre is empty
+    space, which Qt rightly ignores), anything else in its middle."""
+    if isinstance(widget, QCheckBox | QRadioButton):
+        option = QStyleOptionButton()
+        widget.initStyleOption(option)
+        element = (
+            QStyle.SubElement.SE_CheckBoxIndicator
+            if isinstance(widget, QCheckBox)
+            else QStyle.SubElement.SE_RadioButtonIndicator
+        )
+        return widget.style().subElementRect(element, option, widget).center()
+    return widget.rect().center()
 
 
 def scroll_into_view(widget: QWidget) -> None:
@@ -229,7 +248,7 @@ class Lens:
         widget = self.find(target, cls) if isinstance(target, str) else target
         assert widget.isEnabled(), f"{accessible_name(widget) or widget!r} is disabled"
         scroll_into_view(widget)
-        QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, widget.rect().center())
+        QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, click_point(widget))
         return widget
 
     def type(self, target: str | QWidget, text: str, *, clear: bool = True) -> QWidget:

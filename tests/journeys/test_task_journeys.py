@@ -91,3 +91,25 @@ def test_server_everything_research_query_runs_as_a_required_task(lens) -> None:
     call = lens.sent("tools/call")[-1]["params"]
     assert "task" in call and json.dumps(call["task"])
     assert lens.sent("tasks/result")
+
+
+def test_a_task_that_needs_input_is_answered_from_the_tasks_tab(lens) -> None:
+    """2026-07-28 form: the task waits in input_required; Answer input… opens the app's form dialog;
+    the answer travels in tasks/update and the task finishes with it."""
+    from test_multi_round_trips import request_dialog
+
+    lens.start()
+    run_as_task(lens, "research_topic", ticks=("confirm",), steps="2", delay="0.2")  # one click: not set → true
+    lens.wait(lambda: lens.sent("tools/call"), what="the call is sent")
+    assert lens.sent("tools/call")[-1]["params"]["arguments"]["confirm"] is True
+    open_tasks(lens)
+    lens.wait(lambda: statuses(lens) == ["input needed"], timeout=20_000, what="the task asks for input")
+    lens.click("Answer input")
+    box = request_dialog(lens, "Elicitation request")
+    assert "Publish the findings?" in lens.texts()
+    assert lens.find("publish", QCheckBox, top=box).isChecked(), "the schema's default (true) is filled in"
+    lens.click(lens.find("Accept and send  (Ctrl+Enter)", top=box))
+    lens.wait(lambda: statuses(lens) == ["completed"], timeout=20_000, what="the task completes")
+    lens.wait_text("Published.")
+    update = lens.sent("tasks/update")[-1]["params"]
+    assert update["inputResponses"]["confirm"] == {"action": "accept", "content": {"publish": True}}
