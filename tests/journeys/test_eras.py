@@ -4,6 +4,7 @@ the modern wire's HTTP headers in the traffic log, and a silent legacy server's 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -131,7 +132,8 @@ def test_a_silent_legacy_server_costs_the_probe_once_and_is_remembered(lens) -> 
     lens.start()
     lens.click_item("Servers", "silent", double=True)
     lens.wait(lambda: "silent-legacy" in lens.status() and "connected to" in lens.status(), 20_000, "connected")
-    lens.wait(lambda: "unanswered for 3.0 s" in panel_text(lens), what="the probe's cost is said")
+    # the probe waits 3 s; a loaded machine answers the rest a little later (3.1 s, say)
+    lens.wait(lambda: re.search(r"unanswered for 3\.\d s", panel_text(lens)), what="the probe's cost is said")
     assert "remembered: next time auto starts with initialize" in panel_text(lens)
     assert "did not answer server/discover within 3 s" in lens.find("How the era was reached").toolTip()
     keep_picture(lens, "journey_eras_silent_legacy.png")

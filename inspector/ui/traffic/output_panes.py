@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
@@ -79,10 +80,11 @@ class TailFollower(QObject):
         self._bar.rangeChanged.connect(self._on_range)
 
     def _on_value(self, value: int) -> None:
-        self.following = value >= self._bar.maximum()
+        if isValid(self._bar):  # a signal queued while the view is torn down arrives after its bar is gone
+            self.following = value >= self._bar.maximum()
 
     def _on_range(self, *_: int) -> None:
-        if self.following:
+        if self.following and isValid(self._bar):
             self._bar.setValue(self._bar.maximum())
 
 
