@@ -27,6 +27,7 @@ from inspector.core.client_handlers import ClientHandlers
 from inspector.core.era import (
     DEFAULT_ERA,
     LATEST_HANDSHAKE_VERSION,
+    PROBE_TIMEOUT_S,
     init_from_discover,
     negotiate,
     parse_era,
@@ -76,9 +77,11 @@ class Connection(Operations):
         handlers: ClientHandlers | None = None,
         era: str = DEFAULT_ERA,
         remembered_era: str | None = None,
+        probe_timeout: float = PROBE_TIMEOUT_S,
     ) -> None:
         super().__init__()
         self.era_setting = parse_era(era)
+        self.probe_timeout = probe_timeout
         self.remembered_era = remembered_era
         self.transport = transport
         self.handlers = handlers
@@ -166,7 +169,11 @@ class Connection(Operations):
             return result.model_dump(by_alias=True, mode="json", exclude_none=True)
 
         self.negotiation, raw = await negotiate(
-            self.era_setting, discover=discover, initialize=initialize, remembered=self.remembered_era
+            self.era_setting,
+            discover=discover,
+            initialize=initialize,
+            remembered=self.remembered_era,
+            probe_timeout=self.probe_timeout,
         )
         if self.negotiation.era == "modern":
             session.adopt(types.DiscoverResult.model_validate(raw))

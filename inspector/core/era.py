@@ -261,10 +261,6 @@ async def negotiate(
             if effective != "auto":
                 raise
             neg.probe_outcome = "unanswered"
-            neg.notes.append(
-                f"the server did not answer server/discover within {probe_timeout:g} s, so the connection waited "
-                "that long before initialize; auto now starts with initialize for this server"
-            )
         neg.probe_ms = (time.perf_counter() - started) * 1000
     try:
         raw = await initialize(handshake_version(effective))
@@ -278,18 +274,32 @@ async def negotiate(
         return _modern(neg, raw, started), raw
     neg.era = "legacy"
     neg.version = raw.get("protocolVersion") if isinstance(raw.get("protocolVersion"), str) else None
+    if neg.probe_outcome == "unanswered":
+        neg.notes.append(
+            f"the server did not answer server/discover within {probe_timeout:g} s, so the connection waited "
+            "that long before initialize; auto now starts with initialize for this server"
+        )
     return neg, raw
 
 
 def _modern(neg: Negotiation, raw: dict[str, Any], started: float) -> Negotiation:
     neg.era = "modern"
     neg.probe_ms = (time.perf_counter() - started) * 1000
-    neg.probe_outcome = neg.probe_outcome or "answered"
+    if neg.probe_outcome == "unanswered":  # a slow start: the probe timed out, initialize got -32022
+        neg.notes.append("server/discover took longer than the probe waits (a slow start?); the server is modern")
+    neg.probe_outcome = "answered" if neg.probe_outcome in ("", "unanswered") else neg.probe_outcome
     supported = _supported({"supported": raw.get("supportedVersions")})
     mutual = [v for v in MODERN_PROTOCOL_VERSIONS if v in supported]
     neg.version = mutual[-1] if mutual else None
     neg.discover = raw
     return neg
+
+
+def learned_era(negotiation: Negotiation) -> str | None:
+    """What `auto` remembers for a profile: ``legacy`` when a handshake-era server left the probe
+    unanswered (it cost seconds), else nothing (a cheap probe is simply sent again)."""
+    unanswered = negotiation.era == "legacy" and negotiation.probe_outcome == "unanswered"
+    return "legacy" if negotiation.setting == "auto" and unanswered else None
 
 
 def init_from_discover(raw: dict[str, Any], version: str | None) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from inspector.config.profile import ServerProfile
 from inspector.core.client_handlers import ClientHandlers
-from inspector.core.era import Negotiation
+from inspector.core.era import Negotiation, learned_era
 from inspector.core.errors import ConnectFailed, LensError, RequestTimeout, describe_failure
 from inspector.core.history import CallRecord
 from inspector.core.input_required import Round, recording_answerer
@@ -237,7 +237,7 @@ class Session:
         probed again; a server that answered it is probed again next time (a cheap round trip)."""
         if negotiation.setting != "auto" or negotiation.remembered:
             return
-        learned = "legacy" if negotiation.probe_outcome == "unanswered" else None
+        learned = learned_era(negotiation)
         if profile.learned_era != learned:
             profile.learned_era = learned
             self.era_learned.emit(profile, learned)

@@ -113,6 +113,7 @@ def test_auto_on_a_silent_legacy_server_says_what_the_probe_cost_and_is_remember
     assert negotiation.era == "legacy" and negotiation.probe_outcome == "unanswered"
     assert negotiation.probe_ms is not None and negotiation.probe_ms >= era.PROBE_TIMEOUT_S * 1000 * 0.9
     assert "did not answer server/discover" in " ".join(negotiation.notes)
+    assert era.learned_era(negotiation) == "legacy"
     assert "unanswered" in negotiation.describe()
     assert result["content"][0]["text"] == "hello"
     first = time.perf_counter() - started
@@ -218,3 +219,20 @@ def test_a_json_rpc_error_inside_the_session_stays_a_protocol_error(demo_http: s
     with pytest.raises(ProtocolError) as failed:
         run_with(http_profile(demo_http, era=setting), body)
     assert failed.value.code == -32601
+
+
+def test_a_slow_starting_modern_server_is_still_reached_and_not_remembered_as_legacy() -> None:
+    """The probe gives up before the demo has started; initialize then meets a stdio server the probe
+    already made modern (-32022), and auto turns back to discover. Nothing is remembered as legacy."""
+    store = TrafficStore()
+
+    async def body(conn: Any) -> Any:
+        return conn.negotiation
+
+    negotiation = run_with(demo("auto"), body, store=store, probe_timeout=0.001)
+    assert negotiation.era == "modern" and negotiation.version == "2026-07-28"
+    assert sent(store)[:3] == ["server/discover", "initialize", "server/discover"]
+    assert any("slow start" in note for note in negotiation.notes), negotiation.notes
+    assert "unanswered" not in negotiation.describe()
+
+    assert era.learned_era(negotiation) is None
