@@ -10,10 +10,8 @@ Like `LensOAuthProvider`, these mark their own requests so the OAuth tap records
 from __future__ import annotations
 
 import warnings
-from collections.abc import AsyncGenerator
 from typing import Any
 
-import httpx2
 from mcp.client.auth import TokenStorage
 from mcp.client.auth.extensions.client_credentials import (
     ClientCredentialsOAuthProvider,
@@ -23,16 +21,13 @@ from mcp.client.auth.extensions.client_credentials import (
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from inspector.auth.events import AuthLog
-from inspector.auth.tap import OAUTH_EXTENSION, OAuthRouter, OAuthTap
-from inspector.traffic.store import TrafficStore
-from inspector.transports.http_tap import TapTransport
+from inspector.auth.tap import TapsOwnRequests
 
 
-class _Tapped:
-    """Marks the requests the provider makes itself (discovery, token) for the OAuth tap; answers what
-    the Auth tab asks of a connection's provider (`auth_required`, `forget`, `load`)."""
+class _Tapped(TapsOwnRequests):
+    """Answers what the Auth tab asks of a connection's provider (`auth_required`, `forget`, `load`);
+    the OAuth tap records the provider's own requests (`TapsOwnRequests`)."""
 
-    log: AuthLog | None = None
     auth_required: str | None = None  # never set: a machine client needs no browser
     step_up_scope: str | None = None
 
@@ -42,23 +37,6 @@ class _Tapped:
 
     async def load(self) -> None:
         await self._initialize()  # type: ignore[attr-defined]
-
-    def route_wire(self, mcp_tap: TapTransport, store: TrafficStore) -> httpx2.AsyncBaseTransport:
-        return OAuthRouter(mcp_tap, OAuthTap(store, self.log, mcp_tap.inner))
-
-    async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        flow = super().async_auth_flow(request)  # type: ignore[misc]
-        try:
-            outgoing = await flow.__anext__()
-            while True:
-                if outgoing is not request:
-                    outgoing.extensions[OAUTH_EXTENSION] = True
-                response = yield outgoing
-                outgoing = await flow.asend(response)
-        except StopAsyncIteration:
-            return
-        finally:
-            await flow.aclose()
 
 
 class SecretClientCredentials(_Tapped, ClientCredentialsOAuthProvider):

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
@@ -22,9 +22,7 @@ from inspector import __version__
 from inspector.auth.errors import AuthRequired
 from inspector.auth.events import AuthLog
 from inspector.auth.storage import ServerTokenStorage
-from inspector.auth.tap import OAUTH_EXTENSION, OAuthRouter, OAuthTap
-from inspector.traffic.store import TrafficStore
-from inspector.transports.http_tap import TapTransport
+from inspector.auth.tap import TapsOwnRequests
 
 PLACEHOLDER_REDIRECT = "http://127.0.0.1/callback"
 
@@ -72,7 +70,7 @@ def needs_authorization(response: httpx2.Response) -> bool:
     return response.status_code == 403 and extract_field_from_www_auth(response, "error") == "insufficient_scope"
 
 
-class LensOAuthProvider(OAuthClientProvider):
+class LensOAuthProvider(TapsOwnRequests, OAuthClientProvider):
     """`OAuthClientProvider` over a `ServerTokenStorage`; see the module docstring."""
 
     def __init__(
@@ -110,12 +108,6 @@ class LensOAuthProvider(OAuthClientProvider):
     def initialized(self) -> bool:
         return self._initialized
 
-    def route_wire(self, mcp_tap: TapTransport, store: TrafficStore) -> httpx2.AsyncBaseTransport:
-        """The wire of a transport that uses this provider (`inspector.transports.http.RoutesOwnRequests`):
-        the requests it marks go through the OAuth tap (recorded redacted, in `store` and this provider's
-        log), the rest through `mcp_tap`."""
-        return OAuthRouter(mcp_tap, OAuthTap(store, self.log, mcp_tap.inner))
-
     async def load(self) -> None:
         """(Re)load tokens, client, expiry and metadata from storage."""
         await self._initialize()
@@ -143,33 +135,21 @@ class LensOAuthProvider(OAuthClientProvider):
         self.context.client_info = None
         self._initialized = False
 
-    async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        flow = super().async_auth_flow(request)
-        try:
-            outgoing = await flow.__anext__()
-            while True:
-                if outgoing is not request:
-                    outgoing.extensions[OAUTH_EXTENSION] = True
-                response = yield outgoing
-                if outgoing is request and not self.interactive and needs_authorization(response):
-                    await response.aread()
-                    self.auth_required = (
-                        f"{request.url} answered HTTP {response.status_code}: the server needs a browser sign-in"
-                    )
-                    if response.status_code == 403:  # step-up: the next sign-in asks for more (SEP-2350)
-                        self.step_up_scope = self._step_up_scope(response)
-                        self.auth_required += f" with more scope ({self.step_up_scope})"
-                    if self.log is not None:
-                        self.log.add("authorize", self.auth_required, ok=False)
-                    raise AuthRequired(
-                        self.auth_required,
-                        hint="Sign in from the Auth tab (or run without --stored-auth-only) to store a token.",
-                    )
-                outgoing = await flow.asend(response)
-        except StopAsyncIteration:
+    async def check_response(self, request: httpx2.Request, response: httpx2.Response) -> None:
+        """A run that must not open a browser stops at the 401 (or the 403 asking for more scope)."""
+        if self.interactive or not needs_authorization(response):
             return
-        finally:
-            await flow.aclose()
+        await response.aread()
+        self.auth_required = f"{request.url} answered HTTP {response.status_code}: the server needs a browser sign-in"
+        if response.status_code == 403:  # step-up: the next sign-in asks for more (SEP-2350)
+            self.step_up_scope = self._step_up_scope(response)
+            self.auth_required += f" with more scope ({self.step_up_scope})"
+        if self.log is not None:
+            self.log.add("authorize", self.auth_required, ok=False)
+        raise AuthRequired(
+            self.auth_required,
+            hint="Sign in from the Auth tab (or run without --stored-auth-only) to store a token.",
+        )
 
     def _step_up_scope(self, response: httpx2.Response) -> str | None:
         """The union of the scope granted so far, the client's requested scope and the challenged one."""

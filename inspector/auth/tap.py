@@ -8,6 +8,7 @@ bodies here are recorded redacted: a token response is all secret.
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import httpx2
@@ -16,7 +17,7 @@ from inspector.auth.events import AuthLog, HttpExchange, classify, describe
 from inspector.auth.redact import redact_body, redact_oauth_url
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
-from inspector.transports.http_tap import redact_headers
+from inspector.transports.http_tap import TapTransport, redact_headers
 
 OAUTH_EXTENSION = "mcp_lens_oauth"
 TRANSPORT_NAME = "oauth"
@@ -115,3 +116,35 @@ class OAuthRouter(httpx2.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self.mcp.aclose()
+
+
+class TapsOwnRequests:
+    """Mixin for the SDK's OAuth providers: marks the requests a provider makes itself (discovery,
+    registration, token) so `route_wire` sends them through the OAuth tap, recorded redacted; the
+    caller's own request goes through the MCP tap. `check_response` sees the response to the caller's
+    request before the provider does (a provider that must not open a browser refuses there)."""
+
+    log: AuthLog | None = None
+
+    def route_wire(self, mcp_tap: TapTransport, store: TrafficStore) -> httpx2.AsyncBaseTransport:
+        """The wire of a transport using this provider (`inspector.transports.http.RoutesOwnRequests`)."""
+        return OAuthRouter(mcp_tap, OAuthTap(store, self.log, mcp_tap.inner))
+
+    async def check_response(self, request: httpx2.Request, response: httpx2.Response) -> None:
+        """Called with the response to the caller's request; raise to stop the flow. Nothing by default."""
+
+    async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        flow = super().async_auth_flow(request)  # type: ignore[misc]
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                if outgoing is not request:
+                    outgoing.extensions[OAUTH_EXTENSION] = True
+                response = yield outgoing
+                if outgoing is request:
+                    await self.check_response(request, response)
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+        finally:
+            await flow.aclose()
