@@ -71,8 +71,10 @@ def test_a_server_added_with_the_legacy_era_connects_with_initialize(lens) -> No
 def test_the_demo_connects_modern_and_the_panel_shows_the_discover_result(lens) -> None:
     lens.start()
     lens.wait(lambda: "modern 2026-07-28" in panel_text(lens), what="the panel shows the modern era")
-    assert lens.sent("server/discover") and not lens.sent("initialize")
+    assert lens.sent("server/discover")
     text = panel_text(lens)
+    if lens.sent("initialize"):  # a loaded machine: the demo's start outlasted the probe; the panel says so
+        assert "slow start" in text, text
     assert "2026-07-28" in shown_text(lens.find("Supported versions")), text
     assert "server/discover answered" in shown_text(lens.find("How the era was reached")), text
     assert "tools" in shown_text(lens.find("Server capabilities"))

@@ -8,6 +8,7 @@ ask for it, so every other test can use ``asyncio.run`` whatever the order.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,8 @@ def window(qtbot, qloop, isolated_config: Path):
     from inspector.ui.main_window import MainWindow
 
     settings = QSettings(str(isolated_config / "lens.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(ProfileStore(isolated_config / "servers.json"), DEMO_PROFILE, settings)
+    # a copy: a test may change the window's demo entry (its era, its roots) without changing later tests'
+    win = MainWindow(ProfileStore(isolated_config / "servers.json"), dataclasses.replace(DEMO_PROFILE), settings)
     qtbot.addWidget(win)
     win.resize(1400, 1000)
     win.show()
