@@ -55,6 +55,8 @@ class Entry:
     # `group`; `round_title` says which, e.g. "round 2 of tools/call order_coffee".
     group: int | None = None
     round_title: str | None = None
+    # The server it belongs to (its profile name), when several sessions share one traffic log.
+    source: str | None = None
 
     def note(self, text: str) -> None:
         """Annotate the entry (unknown id, cancelled, not JSON-RPC, …)."""

@@ -21,6 +21,7 @@ class TrafficFilter:
     directions: frozenset[Direction] = frozenset()
     kinds: frozenset[Kind] = frozenset()
     errors_only: bool = False
+    servers: frozenset[str] = frozenset()  # the sessions shown (their `Entry.source`); empty: every one
     _needle: bytes = field(default=b"", init=False, repr=False, compare=False)
     # Tuples, not sets: enum members hash in Python, while tuple membership compares them in C.
     _label_hits: tuple[Kind | Direction, ...] = field(default=(), init=False, repr=False, compare=False)
@@ -38,9 +39,11 @@ class TrafficFilter:
 
     @property
     def is_empty(self) -> bool:
-        return not self._needle and not self.directions and not self.kinds and not self.errors_only
+        return not self._needle and not self.directions and not self.kinds and not self.errors_only and not self.servers
 
     def matches(self, entry: Entry) -> bool:
+        if self.servers and entry.source not in self.servers:
+            return False
         if self._directions and entry.direction not in self._directions:
             return False
         if self._kinds and entry.kind not in self._kinds:

@@ -59,6 +59,7 @@ def _meta(entry: Entry) -> dict[str, Any]:
         "notes": entry.notes or None,
         "group": entry.group,
         "round": entry.round_title,
+        "server": entry.source,
     }
     meta.update({key: value for key, value in optional.items() if value is not None})
     return meta
@@ -114,6 +115,7 @@ def decode_entry(line: bytes) -> Entry:
             notes=tuple(obj.get("notes") or ()),
             group=obj.get("group") if isinstance(obj.get("group"), int) else None,
             round_title=obj.get("round") if isinstance(obj.get("round"), str) else None,
+            source=obj.get("server") if isinstance(obj.get("server"), str) else None,
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise RecordFormatError(f"entry is missing or has a bad field: {exc}") from exc

@@ -26,14 +26,30 @@ def _id_key(rpc_id: int | str) -> int | str:
     return rpc_id
 
 
+class SeqCounter:
+    """Hands out entry numbers; the stores of one workspace share one, so a seq names one entry in all."""
+
+    def __init__(self, start: int = 1) -> None:
+        self.next = start
+
+    def take(self) -> int:
+        seq = self.next
+        self.next += 1
+        return seq
+
+
 class TrafficStore:
     """Append-only list of `Entry`. Listeners run synchronously on every append.
 
     Requests and responses are paired as they arrive: a response's `peer_seq` names its
     request, the request's `peer_seq` names its response, and the response carries the latency.
+    `source` names the server whose session records here (set on every entry); stores that share
+    `seqs` number their entries from one counter.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, source: str | None = None, seqs: SeqCounter | None = None) -> None:
+        self.source = source
+        self._seqs = seqs
         self._entries: list[Entry] = []
         self._append_listeners: list[AppendListener] = []
         self._clear_listeners: list[ClearListener] = []
@@ -205,7 +221,7 @@ class TrafficStore:
     @property
     def next_seq(self) -> int:
         """The seq the next recorded entry gets."""
-        return self._next_seq
+        return self._seqs.next if self._seqs is not None else self._next_seq
 
     def add_entry(self, entry: Entry) -> None:
         """Append a fully formed entry (used when re-opening a saved session)."""
@@ -224,8 +240,11 @@ class TrafficStore:
         http: dict[str, Any] | None,
         notes: tuple[str, ...],
     ) -> Entry:
-        seq = self._next_seq
-        self._next_seq += 1
+        if self._seqs is not None:
+            seq = self._seqs.take()
+        else:
+            seq = self._next_seq
+            self._next_seq += 1
         return Entry(
             seq=seq,
             wall=time.time(),
@@ -236,6 +255,7 @@ class TrafficStore:
             raw=raw,
             http=http,
             notes=notes,
+            source=self.source,
         )
 
     def _correlate(self, entry: Entry, direction: Direction, tool_error: bool) -> None:
@@ -276,3 +296,38 @@ class TrafficStore:
         """Requests still waiting for a response, oldest first."""
         found = (self.by_seq(seq) for seq in sorted(self._pending.values()))
         return [entry for entry in found if entry is not None]
+
+
+class MirrorStore(TrafficStore):
+    """Every entry of several sessions' stores, in seq order, for one traffic log: it pairs nothing
+    itself (each session's store did), and passes on their annotations. The stores must share one
+    `SeqCounter` so seqs stay unique and ascending here."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sources: list[TrafficStore] = []
+
+    def attach(self, store: TrafficStore) -> None:
+        """Show `store`'s entries from now on (and those it already holds, merged by seq)."""
+        if store in self._sources:
+            return
+        self._sources.append(store)
+        if len(store):
+            merged = sorted([*self._entries, *store], key=lambda entry: entry.seq)
+            self._entries[:] = merged
+            for listener in list(self._clear_listeners):  # views rebuild from the merged list
+                listener()
+        store.subscribe(self._append, None, self._changed)
+
+    def detach(self, store: TrafficStore) -> None:
+        """Stop following `store`; what it recorded stays in the log."""
+        if store in self._sources:
+            self._sources.remove(store)
+            store.unsubscribe(self._append, self._changed)
+
+    def _changed(self, entry: Entry) -> None:
+        for listener in list(self._change_listeners):
+            listener(entry)
+
+    def pending_requests(self) -> list[Entry]:
+        return sorted((e for store in self._sources for e in store.pending_requests()), key=lambda e: e.seq)

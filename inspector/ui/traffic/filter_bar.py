@@ -15,6 +15,7 @@ DIRECTIONS = [
     ("• inspector", Direction.META),
 ]
 TEXT_DELAY_MS = 150  # typing pauses this long before the index is rebuilt
+ALL_SERVERS = "All servers"
 
 
 class TrafficFilterBar(QWidget):
@@ -41,6 +42,13 @@ class TrafficFilterBar(QWidget):
         for kind in Kind:
             self.kind_combo.addItem(kind.value, kind)
         self.kind_combo.setAccessibleName("Kind")
+        self.server_combo = QComboBox(self)  # shown once the log holds more than one server's traffic
+        self.server_combo.addItem(ALL_SERVERS, None)
+        self.server_combo.setAccessibleName("Server filter")
+        self.server_combo.setToolTip("Show one server's traffic, or every server's")
+        self.server_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.server_combo.hide()
+        self.server_combo.currentIndexChanged.connect(self._changed)
         self.errors_check = QCheckBox("Errors only", self)
         self.errors_check.setToolTip("Unparsable lines, JSON-RPC errors, tool isError and entries with notes")
         self.direction_combo.currentIndexChanged.connect(self._changed)
@@ -58,8 +66,19 @@ class TrafficFilterBar(QWidget):
         self._layout = layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter_edit, 1)
-        for widget in (self.direction_combo, self.kind_combo, self.errors_check, self.count_label, self.follow_button):
+        for widget in (self.server_combo, self.direction_combo, self.kind_combo, self.errors_check):
             layout.addWidget(widget)
+        for widget in (self.count_label, self.follow_button):
+            layout.addWidget(widget)
+
+    def add_server(self, name: str) -> None:
+        """Offer `name` in the server filter (the filter shows once there are two)."""
+        if self.server_combo.findData(name) < 0:
+            self.server_combo.addItem(name, name)
+        self.server_combo.setVisible(self.server_combo.count() > 2)
+
+    def servers(self) -> list[str]:
+        return [self.server_combo.itemData(i) for i in range(1, self.server_combo.count())]
 
     def add_trailing(self, widget: QWidget) -> None:
         """Add a control for the whole log (e.g. Clear) at the end of the bar."""
@@ -68,21 +87,24 @@ class TrafficFilterBar(QWidget):
     def current_filter(self) -> TrafficFilter:
         direction = self.direction_combo.currentData()
         kind = self.kind_combo.currentData()
+        server = self.server_combo.currentData()
         return TrafficFilter(
             text=self.filter_edit.text(),
             directions=frozenset([direction]) if direction is not None else frozenset(),
             kinds=frozenset([kind]) if kind is not None else frozenset(),
             errors_only=self.errors_check.isChecked(),
+            servers=frozenset([server]) if server is not None else frozenset(),
         )
 
     def reset(self) -> None:
         """Back to "show everything", with one `filterChanged`."""
-        widgets = (self.filter_edit, self.direction_combo, self.kind_combo, self.errors_check)
+        widgets = (self.filter_edit, self.direction_combo, self.kind_combo, self.errors_check, self.server_combo)
         for widget in widgets:
             widget.blockSignals(True)
         self.filter_edit.clear()
         self.direction_combo.setCurrentIndex(0)
         self.kind_combo.setCurrentIndex(0)
+        self.server_combo.setCurrentIndex(0)
         self.errors_check.setChecked(False)
         for widget in widgets:
             widget.blockSignals(False)

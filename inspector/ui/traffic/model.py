@@ -24,8 +24,10 @@ from inspector.traffic.visible import VisibleRows
 from inspector.ui.gc_policy import LongLivedFreezer
 from inspector.ui.widgets.tooltips import plain_tooltip
 
-COLUMNS = ("#", "Time", "Δ ms", "", "Kind", "Method", "ID", "Size", "Latency", "Status")
-(COL_SEQ, COL_TIME, COL_DELTA, COL_DIR, COL_KIND, COL_METHOD, COL_ID, COL_SIZE, COL_LATENCY, COL_STATUS) = range(10)
+COLUMNS = ("#", "Time", "Server", "Δ ms", "", "Kind", "Method", "ID", "Size", "Latency", "Status")
+(COL_SEQ, COL_TIME, COL_SERVER, COL_DELTA, COL_DIR, COL_KIND, COL_METHOD, COL_ID, COL_SIZE, COL_LATENCY, COL_STATUS) = (
+    range(11)
+)
 ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.META: "•"}
 _RIGHT = {COL_SEQ, COL_DELTA, COL_ID, COL_SIZE, COL_LATENCY}
 _PREVIEWED = frozenset({Kind.STDERR, Kind.LIFECYCLE, Kind.HTTP_META, Kind.UNPARSABLE})
@@ -304,6 +306,7 @@ class TrafficModel(QAbstractTableModel):
         return (
             str(entry.seq),
             _clock(entry.wall),
+            _cell(entry.source or ""),
             delta,
             ARROWS[entry.direction],
             entry.kind.value,

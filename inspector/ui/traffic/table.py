@@ -9,8 +9,21 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidge
 from inspector.ui.traffic.model import COLUMNS
 
 # The widest text each column shows, to size it once (the last column, Status, stretches).
-_WIDTHS = {"#": "00000", "Time": "00:00:00.000", "Δ ms": "0000.0", "": "→", "Kind": "notification"}
-_WIDTHS |= {"Method": "resources/templates/list", "ID": "00000", "Size": "000.0 KB", "Latency": "0000.0 ms"}
+_WIDTHS = {
+    "#": "00000",
+    "Time": "00:00:00.000",
+    "Server": "server-everything",
+    "Δ ms": "0000.0",
+    "": "→",
+    "Kind": "notification",
+}
+_WIDTHS |= {
+    "Server": "server-everything",
+    "Method": "resources/templates/list",
+    "ID": "00000",
+    "Size": "000.0 KB",
+    "Latency": "0000.0 ms",
+}
 
 
 def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTableView:

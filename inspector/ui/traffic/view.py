@@ -30,7 +30,7 @@ from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.detail import EntryDetail
 from inspector.ui.traffic.filter_bar import TrafficFilterBar
 from inspector.ui.traffic.http_exchange import entry_words
-from inspector.ui.traffic.model import TrafficModel, human_size
+from inspector.ui.traffic.model import COL_SERVER, TrafficModel, human_size
 from inspector.ui.traffic.resend_dialog import ResendDialog
 from inspector.ui.traffic.table import WholeRows, log_table
 from inspector.ui.widgets.tooltips import plain_tooltip
@@ -60,6 +60,7 @@ class TrafficView(QWidget):
         self.find_key = find_key
         self.model = TrafficModel(store, self)
         self._cli_target: list[str] | None = None
+        self._cli_targets: dict[str, list[str]] = {}  # per server, when several share the log
         self._follow = True
         self._auto_scrolling = False
         self._laid_out = False
@@ -109,6 +110,7 @@ class TrafficView(QWidget):
         self.table = table = log_table(self.model, self)
         table.selectionModel().currentRowChanged.connect(self._on_selection)
         table.verticalScrollBar().valueChanged.connect(self._on_scrolled)
+        table.setColumnHidden(COL_SERVER, True)  # until a second server records here (`add_server`)
         # A smaller window or pane moves the end too: a following log stays on it.
         table.verticalScrollBar().rangeChanged.connect(lambda *_: self._on_rows_flushed())
 
@@ -173,10 +175,27 @@ class TrafficView(QWidget):
             self.splitter.setSizes([int(total * share), total - int(total * share)])
 
     # -- configuration ---------------------------------------------------------------------------
-    def set_cli_target(self, words: list[str] | None) -> None:
-        """Target words for `mcp-lens --cli` (a command, or e.g. ``["--server-url", URL]``); None if unknown."""
-        self._cli_target = list(words) if words else None
+    def set_cli_target(self, words: list[str] | None, server: str | None = None) -> None:
+        """Target words for `mcp-lens --cli` (a command, or e.g. ``["--server-url", URL]``); None if unknown.
+        With `server`, for that server's entries (the log shows several)."""
+        if server is None:
+            self._cli_target = list(words) if words else None
+        elif words:
+            self._cli_targets[server] = list(words)
         self._on_selection()
+
+    def _target_for(self, entry: Entry) -> list[str] | None:
+        return self._cli_targets.get(entry.source or "", self._cli_target)
+
+    def add_server(self, name: str) -> None:
+        """A server whose session records into this log: offered in the server filter; with two or
+        more, each row says whose it is."""
+        self.filter_bar.add_server(name)
+        self.table.setColumnHidden(COL_SERVER, len(self.filter_bar.servers()) < 2)
+
+    def shown_server(self) -> str | None:
+        """The server the filter shows (None: every server)."""
+        return self.filter_bar.server_combo.currentData()
 
     def export_jsonl(self, path: str | os.PathLike[str], meta: dict[str, Any] | None = None) -> int:
         self.model.flush()
@@ -232,8 +251,8 @@ class TrafficView(QWidget):
         self.pair_action.setEnabled(entry is not None and entry.peer_seq is not None)
         self.cli_action.setEnabled(
             outgoing_request
-            and self._cli_target is not None
-            and copy_formats.cli_command(self._cli_target, entry) is not None
+            and self._target_for(entry) is not None
+            and copy_formats.cli_command(self._target_for(entry), entry) is not None
         )
         self.curl_action.setEnabled(
             entry is not None and copy_formats.http_request_of(entry, self.store.by_seq) is not None
@@ -316,7 +335,7 @@ class TrafficView(QWidget):
 
     def copy_as_cli(self) -> None:
         entry = self.selected_entry()
-        command = copy_formats.cli_command(self._cli_target, entry) if entry is not None else None
+        command = copy_formats.cli_command(self._target_for(entry), entry) if entry is not None else None
         if command is None:
             self.say("This entry cannot be repeated with mcp-lens --cli.")
             return
