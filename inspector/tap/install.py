@@ -1,0 +1,401 @@
+"""Put a host's server behind the tap, and take it out again: `mcp-lens tap --install/--uninstall`.
+
+Install rewrites one entry of a host's config (Claude Desktop, Claude Code, Cursor, VS Code) so the
+host runs `mcp-lens tap --name NAME -- <its command> <its args>`. Only the characters of the entry's
+`command` and `args` values change (found by `config.json_spans`); comments, key order, the other
+entries, env and cwd stay as they are, and secrets stay in the host's file. The original characters
+go into a sidecar next to the config (`.<name>.mcp-lens-tap.json`, 0600) so that uninstall puts
+them back exactly. Every write keeps a backup and is atomic.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import shlex
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from inspector.config import json_spans, jsonc
+from inspector.config.formats import detect_format
+from inspector.config.json_spans import Node
+from inspector.config.profile import ProfileError
+
+SIDECAR_VERSION = 1
+HTTP_TYPES = ("http", "sse", "streamable-http", "streamablehttp", "streamable_http")
+USAGE = 2  # unreadable file, or a change that needs --yes
+REFUSED = 1  # the entry cannot be (un)tapped as asked
+
+
+class InstallError(Exception):
+    """Why an entry cannot be tapped or untapped; `reason` is a short word the app can branch on."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason  # unreadable, invalid, no-table, unknown-server, http, tapped, not-tapped, …
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One change to a host config, ready to show (`diff`) and to `apply`."""
+
+    action: str  # "install" or "uninstall"
+    config: Path  # as given
+    target: Path  # the real file (symlinks resolved)
+    server: str
+    format: str  # the host dialect, from `config.formats.detect_format`
+    old_text: str
+    new_text: str
+    diff: str
+    sidecar: dict[str, Any]  # the sidecar's content after applying (no servers: the sidecar goes)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Applied:
+    backup: Path
+    sidecar: Path
+
+
+# -- the tap's own command line ---------------------------------------------------------------
+def tap_launcher() -> list[str]:
+    """How a host starts `mcp-lens`: the bundle, the running `mcp-lens` script, the venv's, or `python -m inspector`."""
+    if getattr(sys, "frozen", False):
+        return [os.path.abspath(sys.executable)]
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is not None and argv0.name in ("mcp-lens", "mcp-lens-gui") and argv0.exists():
+        script = argv0.absolute().with_name("mcp-lens")
+        if script.exists():
+            return [str(script)]
+    beside = Path(sys.executable).absolute().with_name("mcp-lens")  # the venv's script, not the one on PATH
+    if beside.exists():
+        return [str(beside)]
+    if found := shutil.which("mcp-lens"):
+        return [os.path.abspath(found)]
+    return [os.path.abspath(sys.executable), "-m", "inspector"]
+
+
+def tapped_command(command: str, args: list[str], name: str) -> list[str]:
+    """The full command line of a tapped entry."""
+    return [*tap_launcher(), "tap", "--name", name, "--", command, *args]
+
+
+def untapped(command: Any, args: Any) -> tuple[str, list[str]] | None:
+    """The original (command, args) inside a tapped entry's command line; None if it is not tapped."""
+    if not isinstance(command, str) or not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        return None
+    if "tap" not in args or "--" not in args:
+        return None
+    at, dashes = args.index("tap"), args.index("--")
+    ours = Path(command).name.lower().startswith("mcp-lens") or args[max(0, at - 2) : at] == ["-m", "inspector"]
+    if not ours or dashes < at or dashes + 1 >= len(args):
+        return None
+    return args[dashes + 1], args[dashes + 2 :]
+
+
+# -- reading the host config ------------------------------------------------------------------
+def sidecar_path(target: Path) -> Path:
+    return target.with_name(f".{target.name}.mcp-lens-tap.json")
+
+
+def _read(config: Path) -> tuple[Path, str]:
+    target = config.expanduser().resolve()
+    try:
+        raw = target.read_bytes()
+    except OSError as exc:
+        raise InstallError(f"cannot read {config}: {exc.strerror or exc}", "unreadable") from exc
+    try:
+        return target, raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InstallError(f"{config} is not UTF-8 text (byte {exc.start})", "invalid") from exc
+
+
+@dataclass
+class _Entry:
+    format: str
+    names: list[str]
+    node: Node
+    data: dict[str, Any]
+
+
+def _entry(config: Path, target: Path, text: str, server: str) -> _Entry:
+    try:
+        data = jsonc.loads(text, source=str(config), jsonc=True)
+        root = json_spans.parse(text)
+    except (ProfileError, json_spans.SpanError) as exc:
+        why = exc.reason if isinstance(exc, ProfileError) else str(exc)
+        raise InstallError(f"{config} is not valid JSON/JSONC: {why}", "invalid") from exc
+    if not isinstance(data, dict) or root.kind != "object":
+        raise InstallError(f"{config}: expected a JSON object at the top level", "invalid")
+    fmt = detect_format(target, data)
+    keys = ["mcpServers"]
+    if fmt == "vscode":  # mcp.json, or settings.json's "mcp" object
+        keys = ["servers"] if "servers" in data else ["mcp", "servers"]
+    node: Node | None = root
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+        node = node.get(key) if node is not None and node.kind == "object" else None
+    if not isinstance(data, dict) or node is None or node.kind != "object":
+        raise InstallError(f"{config}: no {'.'.join(keys)!r} object of servers found", "no-table")
+    names = list(data)
+    entry, entry_node = data.get(server), node.get(server)
+    if entry is None or entry_node is None:
+        listed = ", ".join(repr(n) for n in names) or "none"
+        raise InstallError(f"{config}: no server named {server!r}; the servers there: {listed}", "unknown-server")
+    if not isinstance(entry, dict) or entry_node.kind != "object":
+        raise InstallError(f"{config}: server {server!r} is not an object", "invalid")
+    return _Entry(fmt, names, entry_node, entry)
+
+
+def _refuse_http(config: Path, server: str, entry: dict[str, Any]) -> None:
+    kind = str(entry.get("type", "")).lower()
+    if "url" in entry or "serverUrl" in entry or kind in HTTP_TYPES:
+        raise InstallError(
+            f"{config}: server {server!r} is an HTTP/SSE server (url {entry.get('url', '?')}); the tap covers "
+            "stdio servers only, because tapping HTTP would need a listening socket. Instead, open the URL in "
+            "MCP Lens (Add server, transport HTTP) to see its traffic, or tap a stdio entry.",
+            "http",
+        )
+
+
+def _read_sidecar(target: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(sidecar_path(target).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"version": SIDECAR_VERSION, "config": str(target), "servers": {}}
+    if not isinstance(data, dict) or not isinstance(data.get("servers"), dict):
+        return {"version": SIDECAR_VERSION, "config": str(target), "servers": {}}
+    return data
+
+
+def is_tapped(config: Path, server: str) -> bool:
+    """True if that entry currently runs through the tap (False for anything unreadable)."""
+    try:
+        target, text = _read(config)
+        entry = _entry(config, target, text, server).data
+    except InstallError:
+        return False
+    return untapped(entry.get("command"), entry.get("args")) is not None
+
+
+# -- planning ---------------------------------------------------------------------------------
+def _diff(config: Path, old: str, new: str) -> str:
+    lines = difflib.unified_diff(
+        old.splitlines(), new.splitlines(), f"{config} (now)", f"{config} (after)", lineterm=""
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _replace(text: str, edits: list[tuple[int, int, str]]) -> str:
+    for start, end, new in sorted(edits, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _args_insertion(text: str, key_start: int) -> str:
+    """`, "args": ` to insert after the command's value: on a line of its own, indented like the command key,
+    when that key starts its line."""
+    line_start = text.rfind("\n", 0, key_start) + 1
+    indent = text[line_start:key_start]
+    if indent.strip():
+        return ', "args": '
+    newline = "\r\n" if text[line_start - 2 : line_start] == "\r\n" else "\n"
+    return f",{newline}{indent}" + '"args": '
+
+
+def plan_install(config: Path, server: str, name: str | None = None) -> Plan:
+    """The change that makes the host run `server` through the tap (recorded as `name`, default the server's name)."""
+    config = Path(config)
+    target, text = _read(config)
+    found = _entry(config, target, text, server)
+    entry, node = found.data, found.node
+    _refuse_http(config, server, entry)
+    command, args = entry.get("command"), entry.get("args", [])
+    if untapped(command, args) is not None:
+        raise InstallError(f"{config}: server {server!r} already runs through the tap; untap it first", "tapped")
+    command_node, args_node = node.get("command"), node.get("args")
+    if not isinstance(command, str) or not command or command_node is None:
+        raise InstallError(f"{config}: server {server!r} has no 'command' to run through the tap", "no-command")
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise InstallError(f"{config}: server {server!r} has an 'args' that is not a list of strings", "invalid")
+    new_command, *new_args = tapped_command(command, args, name or server)
+    edits = [(command_node.start, command_node.end, _dumps(new_command))]
+    record: dict[str, Any] = {
+        "command": {"original": text[command_node.start : command_node.end], "installed": _dumps(new_command)},
+        "installed_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    if args_node is not None:
+        edits.append((args_node.start, args_node.end, _dumps(new_args)))
+        record["args"] = {"original": text[args_node.start : args_node.end], "installed": _dumps(new_args)}
+    else:
+        key_start = node.member("command").key_start  # type: ignore[union-attr]  # the command node exists
+        inserted = _args_insertion(text, key_start) + _dumps(new_args)
+        edits.append((command_node.end, command_node.end, inserted))
+        record["args"] = {"original": None, "installed": inserted}
+    new_text = _replace(text, edits)
+    sidecar = _read_sidecar(target)
+    sidecar["servers"][server] = record
+    return Plan("install", config, target, server, found.format, text, new_text, _diff(config, text, new_text), sidecar)
+
+
+def _restore_from_record(text: str, node: Node, record: dict[str, Any]) -> str | None:
+    """The text with the recorded original spans back; None if the tapped values were edited since."""
+    command_node, args_node = node.get("command"), node.get("args")
+    cmd, arg = record.get("command") or {}, record.get("args") or {}
+    if command_node is None or text[command_node.start : command_node.end] != cmd.get("installed"):
+        return None
+    edits = [(command_node.start, command_node.end, cmd.get("original", ""))]
+    if arg.get("original") is None:
+        inserted = arg.get("installed") or ""
+        if not inserted or text[command_node.end : command_node.end + len(inserted)] != inserted:
+            return None
+        edits.append((command_node.end, command_node.end + len(inserted), ""))
+    else:
+        if args_node is None or text[args_node.start : args_node.end] != arg.get("installed"):
+            return None
+        edits.append((args_node.start, args_node.end, arg["original"]))
+    return _replace(text, edits)
+
+
+def plan_uninstall(config: Path, server: str) -> Plan:
+    """The change that puts `server`'s entry back as it was before the tap."""
+    config = Path(config)
+    target, text = _read(config)
+    found = _entry(config, target, text, server)
+    entry, node = found.data, found.node
+    inner = untapped(entry.get("command"), entry.get("args"))
+    if inner is None:
+        raise InstallError(f"{config}: server {server!r} does not run through the tap; nothing to undo", "not-tapped")
+    sidecar = _read_sidecar(target)
+    record = sidecar["servers"].pop(server, None)
+    new_text = _restore_from_record(text, node, record) if isinstance(record, dict) else None
+    note = ""
+    if new_text is None:  # no record, or the tapped command line was edited: rebuild from the command line
+        note = (
+            "No exact record of the original entry (or its tapped command line was edited since): "
+            "the command and args are rebuilt from the tapped command line, so their layout may differ."
+        )
+        command_node, args_node = node.get("command"), node.get("args")
+        assert command_node is not None and args_node is not None  # untapped() saw both
+        edits = [(command_node.start, command_node.end, _dumps(inner[0]))]
+        new_text = _replace(text, [*edits, (args_node.start, args_node.end, _dumps(inner[1]))])
+    return Plan(
+        "uninstall", config, target, server, found.format, text, new_text, _diff(config, text, new_text), sidecar, note
+    )
+
+
+# -- applying ---------------------------------------------------------------------------------
+def _write_atomic(path: Path, data: bytes, mode: int) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fchmod(out.fileno(), mode)
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _backup(target: Path, data: bytes, mode: int) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    n = 1
+    while True:
+        path = target.with_name(f"{target.name}.mcp-lens-backup-{stamp}" + (f"-{n}" if n > 1 else ""))
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        except FileExistsError:
+            n += 1
+            continue
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            os.fchmod(out.fileno(), mode)
+        return path
+
+
+def apply(plan: Plan) -> Applied:
+    """Write the planned change: a backup first, then the sidecar, then the config (each atomic)."""
+    try:
+        current = plan.target.read_bytes()
+        mode = plan.target.stat().st_mode & 0o7777
+    except OSError as exc:
+        raise InstallError(f"cannot read {plan.config}: {exc.strerror or exc}", "unreadable") from exc
+    if current != plan.old_text.encode("utf-8"):
+        raise InstallError(f"{plan.config} changed since the change was shown; look at it again", "changed")
+    try:
+        backup = _backup(plan.target, current, mode)
+        sidecar = sidecar_path(plan.target)
+        if plan.sidecar.get("servers"):
+            _write_atomic(sidecar, (json.dumps(plan.sidecar, indent=2, ensure_ascii=False) + "\n").encode(), 0o600)
+        _write_atomic(plan.target, plan.new_text.encode("utf-8"), mode)
+        if not plan.sidecar.get("servers"):
+            sidecar.unlink(missing_ok=True)
+    except OSError as exc:
+        raise InstallError(f"cannot write next to {plan.config}: {exc.strerror or exc}", "unwritable") from exc
+    return Applied(backup, sidecar)
+
+
+# -- the command line -------------------------------------------------------------------------
+def undo_hint(config: Path, server: str) -> str:
+    """The command that undoes an install."""
+    return f"mcp-lens tap --uninstall {shlex.quote(str(config))} --server {shlex.quote(server)}"
+
+
+def run(
+    config: Path,
+    server: str,
+    *,
+    uninstall: bool,
+    name: str | None,
+    yes: bool,
+    out: TextIO,
+    err: TextIO,
+    stdin: TextIO | None = None,
+) -> int:
+    """`mcp-lens tap --install/--uninstall CONFIG --server NAME [--name NAME] [--yes]`: show the diff, ask, apply."""
+    stdin = sys.stdin if stdin is None else stdin
+    try:
+        plan = plan_uninstall(Path(config), server) if uninstall else plan_install(Path(config), server, name)
+    except InstallError as exc:
+        err.write(f"mcp-lens tap: {exc}\n")
+        return USAGE if exc.reason in ("unreadable", "invalid") else REFUSED
+    verb = "untap" if uninstall else "tap"
+    out.write(f"{plan.config} ({plan.format}): {verb} server {server!r}\n{plan.diff}")
+    if plan.note:
+        out.write(f"note: {plan.note}\n")
+    out.flush()
+    if not yes:
+        if not (stdin.isatty() and out.isatty()):
+            err.write("mcp-lens tap: not changed; pass --yes to apply this change without asking\n")
+            return USAGE
+        out.write(f"Apply this change to {plan.config}? [y/N] ")
+        out.flush()
+        if stdin.readline().strip().lower() not in ("y", "yes"):
+            out.write("Not changed.\n")
+            return REFUSED
+    try:
+        done = apply(plan)
+    except InstallError as exc:
+        err.write(f"mcp-lens tap: {exc}\n")
+        return REFUSED
+    out.write(f"Changed {plan.config}; the previous version is in {done.backup}\n")
+    if uninstall:
+        out.write(f"Server {server!r} runs without the tap again.\n")
+    else:
+        out.write(
+            f"Restart the host to run {server!r} through the tap; its sessions appear in MCP Lens.\n"
+            f"To undo: {undo_hint(plan.config, server)}\n"
+        )
+    return 0
