@@ -1,4 +1,4 @@
-"""``mcp-lens``: the desktop app; ``--cli`` for headless runs; ``--demo-server`` runs the demo server."""
+"""``mcp-lens``: the desktop app; ``--cli`` for headless runs; ``tap`` records a host's server; ``--demo-server`` runs the demo server."""
 
 import sys
 
@@ -18,6 +18,10 @@ if sys.version_info < (3, 12):  # noqa: UP036 -- the point is to run on older Py
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ours = argv[: argv.index("--")] if "--" in argv else argv
+    if argv[:1] == ["tap"]:  # first: the tapped command after -- may contain anything
+        from inspector.tap.cli import main as tap_main
+
+        return tap_main(argv[1:])
     if argv[:1] == ["tokens"]:
         from inspector.cli.tokens import main as tokens_main
 

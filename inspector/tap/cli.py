@@ -1,0 +1,131 @@
+"""``mcp-lens tap``: parse the arguments, start the server, relay and record (or install the tap into a
+host's config). Kept light: a host starts this in place of its server, so start-up time is its cost."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+USAGE = """\
+mcp-lens tap [--name NAME] [--max-bytes N] -- CMD [ARGS...]
+       mcp-lens tap --install CONFIG --server NAME [--name NAME] [--yes]
+       mcp-lens tap --uninstall CONFIG --server NAME [--yes]"""
+
+DESCRIPTION = """\
+Run a stdio MCP server behind a recording shim. A host (Claude Desktop, Cursor, VS Code, ...) runs
+`mcp-lens tap -- CMD ARGS...` in place of `CMD ARGS...`: the tap starts the server, passes every byte
+both ways unchanged, passes the server's stderr through, forwards SIGINT/SIGTERM/SIGHUP, and exits with
+the server's exit code (128 + the signal when a signal killed it). It never opens a socket.
+
+Both directions and the server's stderr are recorded, flushed per message, in the traffic log's JSON
+Lines format under $XDG_DATA_HOME/mcp-lens/taps/ (else ~/.local/share/mcp-lens/taps/): a 0700 folder of
+0600 files named <UTC time>-<name>-<pid>.jsonl. The environment is not recorded. The app lists these
+records and follows a live one. If recording fails, the tap says so once on stderr and keeps relaying.
+
+--install rewrites one server entry of a host's config (Claude Desktop, Claude Code .mcp.json, Cursor,
+VS Code mcp.json) so the host runs it through the tap, after showing the exact change and keeping a
+backup; --uninstall puts the entry back exactly as it was. HTTP servers cannot be tapped (that would
+need a listening socket): point MCP Lens at the URL directly, or run the server over stdio behind the
+tap."""
+
+
+def _size(text: str) -> int:
+    units = {"k": 1024, "m": 1024**2, "g": 1024**3}
+    text = text.strip().lower().removesuffix("b")
+    factor = units.get(text[-1:], 1)
+    try:
+        value = int(float(text[:-1] if text[-1:] in units else text) * factor)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 64M, 500k, 1048576)") from None
+    if value < 4096:
+        raise argparse.ArgumentTypeError("at least 4096 bytes")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcp-lens tap",
+        usage=USAGE,
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--name", help="the name the record and the app show (default: the command's basename)")
+    parser.add_argument(
+        "--max-bytes",
+        type=_size,
+        default=None,
+        metavar="N",
+        help="start a new record file past this size (default 64M; suffixes k, M, G)",
+    )
+    install = parser.add_argument_group("installing into a host's config")
+    mode = install.add_mutually_exclusive_group()
+    mode.add_argument("--install", type=Path, metavar="CONFIG", help="make the host run SERVER through the tap")
+    mode.add_argument("--uninstall", type=Path, metavar="CONFIG", help="restore SERVER's entry as it was")
+    install.add_argument("--server", metavar="NAME", help="the server entry's name in CONFIG")
+    install.add_argument("--yes", action="store_true", help="change the config without asking")
+    return parser
+
+
+def main(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """``mcp-lens tap ARGS``; returns the exit status (the server's, when relaying)."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    ours, command = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    parser = build_parser()
+    args = parser.parse_args(ours)
+    config = args.install or args.uninstall
+    if config is not None:
+        if command:
+            parser.error("--install/--uninstall take no command after --")
+        if not args.server:
+            parser.error("--server NAME is required with --install/--uninstall")
+        from inspector.tap.install import run as install_run
+
+        return install_run(
+            config,
+            args.server,
+            uninstall=args.uninstall is not None,
+            name=args.name,
+            yes=args.yes,
+            out=out,
+            err=err,
+        )
+    if args.server or args.yes:
+        parser.error("--server and --yes go with --install/--uninstall")
+    if not command:
+        parser.error("no server command: put it after --, e.g. mcp-lens tap -- npx -y some-mcp-server")
+    return tap(command, name=args.name, max_bytes=args.max_bytes, err=err)
+
+
+def tap(command: list[str], *, name: str | None = None, max_bytes: int | None = None, err: TextIO) -> int:
+    """Start `command`, relay and record until it exits; the exit status."""
+    from inspector.tap.relay import Relay, spawn
+
+    started = time.time()
+    try:
+        process = spawn(command)  # first: the server starts while we set up the record
+    except OSError as exc:
+        err.write(f"mcp-lens tap: could not start {command[0]!r}: {exc.strerror or exc}\n")
+        return 126 if isinstance(exc, PermissionError) else 127
+    recorder = _recorder(command, process.pid, name, started, max_bytes, err)
+    return Relay(process, recorder).run()
+
+
+def _recorder(command: list[str], child_pid: int, name: str | None, started: float, max_bytes: int | None, err: TextIO):  # noqa: ANN202
+    from inspector.tap.paths import taps_dir
+    from inspector.tap.recorder import DEFAULT_MAX_BYTES, TapRecorder
+
+    meta = {
+        "name": name or os.path.basename(command[0]) or command[0],
+        "command": command,
+        "pid": os.getpid(),
+        "child_pid": child_pid,
+        "started": started,
+        "cwd": os.getcwd(),
+    }
+    recorder = TapRecorder(taps_dir(), meta, max_bytes=max_bytes or DEFAULT_MAX_BYTES, err=err)
+    return None if recorder.failed else recorder
