@@ -11,6 +11,7 @@ import bisect
 
 from inspector.traffic.entry import Entry
 from inspector.traffic.filter import TrafficFilter
+from inspector.traffic.record_store import RecordStore
 from inspector.traffic.store import TrafficStore
 
 
@@ -18,7 +19,7 @@ class VisibleRows:
     """`indexes[row]` is the store index shown at `row` (ascending). Entries past `committed` have not
     been looked at yet: they are neither shown nor found by the lookups until the next `take_new`."""
 
-    def __init__(self, store: TrafficStore, traffic_filter: TrafficFilter | None = None) -> None:
+    def __init__(self, store: TrafficStore | RecordStore, traffic_filter: TrafficFilter | None = None) -> None:
         self.store = store
         self.filter = traffic_filter or TrafficFilter()
         self.indexes: list[int] = []
@@ -44,12 +45,19 @@ class VisibleRows:
             return False
         self.filter = traffic_filter
         self.committed = end = len(self.store)
-        if traffic_filter.is_empty:
-            self.indexes = list(range(end))
-        else:
-            entries, matches = self.store, traffic_filter.matches
-            self.indexes = [i for i in range(end) if matches(entries[i])]
+        self.indexes = self._matching(0, end)
         return True
+
+    def _matching(self, start: int, end: int) -> list[int]:
+        """Store indexes in `start:end` that the filter keeps; a record on disk answers from its index."""
+        flt = self.filter
+        if flt.is_empty:
+            return list(range(start, end))
+        select = getattr(self.store, "select", None)
+        if select is not None:
+            return select(flt, start, end)
+        entries, matches = self.store, flt.matches
+        return [i for i in range(start, end) if matches(entries[i])]
 
     def take_new(self) -> tuple[int, list[int]]:
         """Look at the entries recorded since the last call: (the first of them, the ones that match).
@@ -58,12 +66,7 @@ class VisibleRows:
         if start >= end:
             return start, []
         self.committed = end
-        new = list(range(start, end))
-        flt = self.filter
-        if not flt.is_empty:
-            entries = self.store
-            new = [i for i in new if flt.matches(entries[i])]
-        return start, new
+        return start, self._matching(start, end)
 
     def extend(self, indexes: list[int]) -> None:
         self.indexes.extend(indexes)
@@ -99,10 +102,13 @@ class VisibleRows:
     def peers_of(self, start: int, end: int) -> list[int]:
         """Store indexes (below `start`) of the requests whose response or cancellation is among the
         entries `start:end`: their status changed with it."""
+        if start == 0:
+            return []  # nothing before them to repaint
         entries = self.store
+        peer_seq_at = getattr(entries, "peer_seq_at", None)  # a record on disk: from its index, not decoded
         found: list[int] = []
         for i in range(start, end):
-            peer = entries[i].peer_seq
+            peer = peer_seq_at(i) if peer_seq_at is not None else entries[i].peer_seq
             if peer is not None and (index := self.index_of_seq(peer, before=start)) is not None:
                 found.append(index)
         return found

@@ -1,0 +1,226 @@
+"""`RecordStore`: a traffic record on disk, shown by the traffic log as if it were a `TrafficStore`.
+
+Entries are decoded from the file when asked for (a small LRU keeps the ones on screen); listing and
+filtering answer from the `RecordIndex`, and the free-text filter scans the file's bytes rather than
+decoding entries. Read-only: it cannot be cleared or annotated. `update()` indexes what was appended
+since (a record still being written); its listeners hear of each batch once, with the batch's last entry.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from inspector.traffic import jsonl
+from inspector.traffic.entry import Entry
+from inspector.traffic.filter import TrafficFilter
+from inspector.traffic.record_index import (
+    _DIR_CODE,
+    _KIND_CODE,
+    BASE64,
+    DERIVED,
+    ESCAPED,
+    FLAGGED,
+    NO_PEER,
+    SPLICED,
+    RecordIndex,
+)
+
+CACHE_ENTRIES = 4096
+SCAN_CHUNK = 16 << 20
+_ESCAPED_IN_JSON = frozenset(b'"\\') | frozenset(range(0x20))
+
+
+class RecordStore:
+    """The entries of the record at `path`; `update()` reads more of it (see the module's note)."""
+
+    source: str | None = None
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.index = RecordIndex(path)
+        self._cache: OrderedDict[int, Entry] = OrderedDict()
+        self._append_listeners: list[Callable[[Entry], None]] = []
+        self._change_listeners: list[Callable[[Entry], None]] = []
+
+    @property
+    def path(self) -> str:
+        return self.index.path
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.index.meta or {}
+
+    def close(self) -> None:
+        self.index.close()
+
+    # -- growing ---------------------------------------------------------------------------------
+    def update(self, max_lines: int | None = None, max_seconds: float | None = None) -> int:
+        """Index what was appended since; tell the listeners once if anything was. Returns the count."""
+        added = self.index.update(max_lines, max_seconds)
+        for index in self.index.take_repaired():
+            if (entry := self._cache.get(index)) is not None:
+                entry.peer_seq = self.index.peers[index]
+        if added:
+            last = self[len(self) - 1]
+            for listener in list(self._append_listeners):
+                listener(last)
+        return added
+
+    # -- the TrafficStore interface the log uses ---------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __getitem__(self, index: int) -> Entry:
+        count = len(self.index)
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError(index)
+        entry = self._cache.get(index)
+        if entry is not None:
+            self._cache.move_to_end(index)
+            return entry
+        entry = self._cache[index] = self.decode(index)
+        if len(self._cache) > CACHE_ENTRIES:
+            self._cache.popitem(last=False)
+        return entry
+
+    def decode(self, index: int) -> Entry:
+        """Entry `index` read from the file (not cached), with the pairing the index knows of."""
+        entry = jsonl.decode_entry(self.index.line(index))
+        peer = self.index.peers[index]
+        if peer != NO_PEER:
+            entry.peer_seq = peer
+        return entry
+
+    def __iter__(self) -> Iterator[Entry]:
+        return (self.decode(index) for index in range(len(self.index)))
+
+    def index_of_seq(self, seq: int) -> int | None:
+        return self.index.index_of_seq(seq)
+
+    def by_seq(self, seq: int) -> Entry | None:
+        index = self.index.index_of_seq(seq)
+        return None if index is None else self[index]
+
+    def peer_seq_at(self, index: int) -> int | None:
+        peer = self.index.peers[index]
+        return None if peer == NO_PEER else peer
+
+    @property
+    def next_seq(self) -> int:
+        seqs = self.index.seqs
+        return (max(seqs) if not self.index._sorted else seqs[-1]) + 1 if seqs else 1
+
+    def subscribe(
+        self,
+        on_append: Callable[[Entry], None],
+        on_clear: Callable[[], None] | None = None,
+        on_change: Callable[[Entry], None] | None = None,
+    ) -> None:
+        self._append_listeners.append(on_append)
+        if on_change is not None:
+            self._change_listeners.append(on_change)
+
+    def unsubscribe(self, on_append: Callable[[Entry], None], on_change: Callable[[Entry], None] | None = None) -> None:
+        if on_append in self._append_listeners:
+            self._append_listeners.remove(on_append)
+        if on_change in self._change_listeners:
+            self._change_listeners.remove(on_change)
+
+    def clear(self) -> None:
+        """A record on disk is not cleared."""
+
+    def pending_requests(self) -> list[Entry]:
+        return []
+
+    # -- filtering -------------------------------------------------------------------------------
+    def select(self, flt: TrafficFilter, start: int, end: int) -> list[int]:
+        """Indexes in `start:end` of the entries `flt` matches, answered from the index; free text
+        scans the lines' bytes and decodes only lines whose stored form is not the message itself."""
+        ix = self.index
+        rows: Any = range(start, end)
+        servers = getattr(flt, "servers", frozenset())
+        if servers:
+            codes = {n for n, name in enumerate(ix.names) if n and name in servers}
+            sources = ix.sources
+            rows = [i for i in rows if sources[i] in codes]
+        if flt.directions:
+            wanted = tuple(_DIR_CODE[d.value] for d in flt.directions)
+            dirs = ix.dirs
+            rows = [i for i in rows if dirs[i] in wanted]
+        if flt.kinds:
+            wanted = tuple(_KIND_CODE[k.value] for k in flt.kinds)
+            kinds = ix.kinds
+            rows = [i for i in rows if kinds[i] in wanted]
+        if flt.errors_only:
+            flags = ix.flags
+            rows = [i for i in rows if flags[i] & FLAGGED]
+        needle = flt.text.strip().encode("utf-8").lower()
+        if not needle:
+            return list(rows)
+        return self._text_rows(flt, needle, rows, start, end)
+
+    def _text_rows(self, flt: TrafficFilter, needle: bytes, rows: Any, start: int, end: int) -> list[int]:
+        ix = self.index
+        labels = {_DIR_CODE[v] for v in _DIR_CODE if needle in v.encode()}
+        kind_labels = {_KIND_CODE[v] for v in _KIND_CODE if needle in v.encode()}
+        method_hits = {n for n, name in enumerate(ix.names) if n and needle in name.encode("utf-8", "replace").lower()}
+        hits = self._scan(needle, start, end)
+        escapes = any(byte in _ESCAPED_IN_JSON for byte in needle)
+        decode_flags = DERIVED | BASE64 | (ESCAPED if escapes else 0)
+        dirs, kinds, methods, flags = ix.dirs, ix.kinds, ix.methods, ix.flags
+        found: list[int] = []
+        for i in rows:
+            if dirs[i] in labels or kinds[i] in kind_labels or methods[i] in method_hits:
+                found.append(i)
+                continue
+            hit = hits[i - start]
+            if hit == 1 or ((hit == 2 or flags[i] & decode_flags) and flt.matches(self.decode(i))):
+                found.append(i)
+        return found
+
+    def _scan(self, needle: bytes, start: int, end: int) -> bytearray:
+        """Per line of `start:end`: 1 when `needle` is in its message bytes (case-insensitive), 2 when
+        it is somewhere in a line that stores the message escaped (to be checked), else 0."""
+        ix = self.index
+        hits = bytearray(end - start)
+        if start >= end:
+            return hits
+        offsets, lengths, sizes, flags = ix.offsets, ix.lengths, ix.sizes, ix.flags
+        width = len(needle)
+        pos, stop = offsets[start], offsets[end - 1] + lengths[end - 1]
+        while pos < stop:
+            data = os.pread(ix.fd, min(SCAN_CHUNK, stop - pos), pos)
+            if pos + len(data) < stop:
+                cut = data.rfind(b"\n") + 1
+                if cut:
+                    data = data[:cut]
+                else:  # one line longer than a chunk: read it whole
+                    line = bisect.bisect_right(offsets, pos, start, end) - 1
+                    data = os.pread(ix.fd, offsets[line] + lengths[line] + 1 - pos, pos)
+            low = data.lower()
+            at = low.find(needle)
+            while at >= 0:
+                where = pos + at
+                line = bisect.bisect_right(offsets, where, start, end) - 1
+                begin = offsets[line]
+                line_end = begin + lengths[line]
+                if flags[line] & SPLICED:
+                    if where + width <= begin + 7 + sizes[line]:
+                        if where >= begin + 7:
+                            hits[line - start] = 1
+                            next_at = line_end
+                        else:
+                            next_at = where + 1
+                    else:
+                        next_at = line_end  # in the metadata after the message: nothing more to find here
+                else:
+                    hits[line - start] = max(hits[line - start], 2)
+                    next_at = line_end
+                at = low.find(needle, next_at - pos)
+            pos += len(data)
+        return hits
