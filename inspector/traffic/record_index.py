@@ -50,6 +50,7 @@ class RecordIndex:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
+        self.fd = -1
         self.fd = os.open(self.path, os.O_RDONLY)
         self.meta: dict[str, Any] | None = None  # the header's "meta", once the header was read
         self.offsets = array("q")
@@ -78,10 +79,13 @@ class RecordIndex:
     def __len__(self) -> int:
         return len(self.offsets)
 
-    def close(self) -> None:
+    def close(self, *_: object) -> None:
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
+
+    def __del__(self) -> None:
+        self.close()
 
     # -- reading ---------------------------------------------------------------------------------
     def line(self, index: int) -> bytes:

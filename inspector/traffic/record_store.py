@@ -53,7 +53,7 @@ class RecordStore:
     def meta(self) -> dict[str, Any]:
         return self.index.meta or {}
 
-    def close(self) -> None:
+    def close(self, *_: object) -> None:
         self.index.close()
 
     # -- growing ---------------------------------------------------------------------------------

@@ -1,4 +1,9 @@
-"""A saved traffic record (JSONL), re-opened read-only in its own window."""
+"""A traffic record (JSONL) opened read-only in its own window, followed while it grows.
+
+The record stays on disk (`RecordStore`): the window indexes it in short slices on a timer, so the
+first rows show at once however big the file, then keeps polling for lines appended since (a live
+tap's record). New rows join the log; the view stays where the user scrolled unless they are at the end.
+"""
 
 from __future__ import annotations
 
@@ -6,21 +11,28 @@ import os
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QMainWindow, QWidget
 
 from inspector.traffic import jsonl
+from inspector.traffic.record_store import RecordStore
 from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.session_files import show_error
 from inspector.ui.traffic.view import TrafficView
 
+FIRST_SLICE_S = 0.15  # indexed before the window shows: more than a screenful
+SLICE_S = 0.04  # indexed per timer tick while catching up (the UI stays responsive between slices)
+POLL_MS = 250  # how often a caught-up record is checked for new lines
+
 
 class ViewerWindow(QMainWindow):
-    """Shows `store` in a read-only `TrafficView` (no re-send, no clear). Use `ViewerWindow.open(path)`."""
+    """Shows `store` in a read-only `TrafficView` (no re-send, no clear). Use `ViewerWindow.open(path)`.
+    With a `RecordStore`, the window keeps indexing it and follows it as it grows."""
 
     def __init__(
         self,
-        store: TrafficStore,
+        store: TrafficStore | RecordStore,
         path: str | os.PathLike[str],
         meta: dict[str, Any] | None = None,
         parent: QWidget | None = None,
@@ -29,22 +41,76 @@ class ViewerWindow(QMainWindow):
         self.path = Path(path)
         self.meta = meta or {}
         self.store = store
-        self.view = TrafficView(store, self, read_only=True)
+        self.view = TrafficView(store, self, read_only=True)  # type: ignore[arg-type]
         self.view.model.flush()
         self.setCentralWidget(self.view)
         self.setWindowTitle(f"{self.path.name} — MCP Lens (read-only)")
         self.resize(1100, 700)
-        self.statusBar().showMessage(f"{len(store):,} entries from {self.path}")
+        self.caught_up = not isinstance(store, RecordStore)
+        self._problems_told = 0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self.grow)
+        if isinstance(store, RecordStore):
+            self._timer.start(0)
+            self.destroyed.connect(store.close)
+        self._say()
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], parent: QWidget | None = None) -> ViewerWindow | None:
-        """Load and show the record; on a bad or unreadable file show the reason (without blocking) and return None."""
+        """Open the record and show its first rows; on a bad or unreadable file show the reason (without
+        blocking) and return None."""
+        store: RecordStore | None = None
         try:
-            store, meta = jsonl.load(path)
+            store = RecordStore(path)
+            store.update(max_seconds=FIRST_SLICE_S)
+            if store.index.problems:
+                line, reason = store.index.problems[0]
+                raise jsonl.RecordFormatError(f"{path}: line {line}: {reason}")
         except (jsonl.RecordFormatError, OSError, UnicodeError) as exc:
+            if store is not None:
+                store.close()
             show_error(parent, "Cannot open traffic record", str(exc))  # plain text: it quotes the file
             return None
-        window = cls(store, path, meta, parent)
+        window = cls(store, path, store.meta, parent)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.show()
         return window
+
+    def grow(self) -> int:
+        """Index the next slice of the record (or what was appended since); returns the entries added."""
+        store = self.store
+        if not isinstance(store, RecordStore) or store.index.fd < 0:
+            return 0
+        try:
+            added = store.update(max_seconds=SLICE_S)
+        except OSError as exc:
+            self.statusBar().showMessage(f"Stopped reading {self.path}: {exc.strerror or exc}")
+            return 0
+        was_caught_up, self.caught_up = self.caught_up, not added
+        self._timer.start(POLL_MS if self.caught_up else 0)
+        if added or was_caught_up != self.caught_up or len(store.index.problems) != self._problems_told:
+            self._say()
+        return added
+
+    def _say(self) -> None:
+        count = len(self.store)
+        if not isinstance(self.store, RecordStore):
+            self.statusBar().showMessage(f"{count:,} entries from {self.path}")
+            return
+        index = self.store.index
+        if self.caught_up:
+            text = f"{count:,} entries from {self.path}; new entries appear as the record grows"
+        else:
+            size = max(1, index.file_size())
+            text = f"Reading {self.path}: {count:,} entries so far ({100 * index.end // size}%)"
+        if problems := index.problems:
+            self._problems_told = len(problems)
+            line, reason = problems[-1]
+            text += f"; {len(problems)} unreadable line(s) skipped (line {line}: {reason[:120]})"
+        self.statusBar().showMessage(text)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Stop reading; the file is closed with the window (its rows may repaint until then)."""
+        self._timer.stop()
+        super().closeEvent(event)
