@@ -45,3 +45,25 @@ def import_start_folder(
     """The first client folder that exists (Claude Desktop's first), else the home folder."""
     folders = client_config_folders(home=home, platform=platform, environ=environ)
     return next((folder for _client, folder in folders if folder.is_dir()), folders[-1][1])
+
+
+def host_config_files(
+    *,
+    home: Path | None = None,
+    platform: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> list[tuple[str, Path]]:
+    """(client, file) for each place a host keeps its servers: user-wide files, then the current project's."""
+    home = Path.home() if home is None else home
+    cwd = Path.cwd() if cwd is None else cwd
+    folders = dict(client_config_folders(home=home, platform=platform, environ=environ))
+    return [
+        ("Claude Desktop", folders["Claude Desktop"] / "claude_desktop_config.json"),
+        ("Cursor", folders["Cursor"] / "mcp.json"),
+        ("VS Code", folders["VS Code"] / "mcp.json"),
+        ("Claude Code", home / ".claude.json"),
+        ("Claude Code", cwd / ".mcp.json"),
+        ("Cursor", cwd / ".cursor" / "mcp.json"),
+        ("VS Code", cwd / ".vscode" / "mcp.json"),
+    ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.config.locations import client_config_folders, import_start_folder
+from inspector.config.locations import client_config_folders, host_config_files, import_start_folder
 
 
 def test_client_folders_per_platform(tmp_path: Path) -> None:
@@ -24,3 +24,12 @@ def test_start_folder_is_the_first_that_exists(tmp_path: Path) -> None:
     assert import_start_folder(home=tmp_path, platform="linux", environ=env) == tmp_path / ".cursor"
     (tmp_path / "xdg" / "Claude").mkdir(parents=True)
     assert import_start_folder(home=tmp_path, platform="linux", environ=env) == tmp_path / "xdg" / "Claude"
+
+
+def test_host_config_files_name_each_hosts_file(tmp_path: Path) -> None:
+    files = host_config_files(home=tmp_path / "h", platform="linux", environ={}, cwd=tmp_path / "p")
+    assert ("Claude Desktop", tmp_path / "h/.config/Claude/claude_desktop_config.json") in files
+    assert ("Cursor", tmp_path / "h/.cursor/mcp.json") in files
+    assert ("VS Code", tmp_path / "h/.config/Code/User/mcp.json") in files
+    assert ("Claude Code", tmp_path / "h/.claude.json") in files
+    assert ("Claude Code", tmp_path / "p/.mcp.json") in files and ("VS Code", tmp_path / "p/.vscode/mcp.json") in files

@@ -30,6 +30,7 @@ from inspector.config.store import ProfileStore
 from inspector.ui.servers.import_dialog import ImportDialog, ServersIO, ask, unique_name
 from inspector.ui.servers.inputs_dialog import ServerInputs
 from inspector.ui.servers.profile_dialog import ProfileDialog, profile_summary
+from inspector.ui.servers.tap_dialog import TapDialog
 
 STATES = ("disconnected", "connecting", "connected", "failed")
 STATE_COLORS = {"connecting": QColor("#d4a72c"), "connected": QColor("#2da44e"), "failed": QColor("#e5534b")}
@@ -151,6 +152,7 @@ class ServersPanel(QWidget):
             "Export…", self.io.choose_export_file, "Save the selected server as an mcp.json file"
         )
         self.copy_entry_action = action("Copy as mcp.json Entry", self.copy_entry, "Copy the selected server's entry")
+        self.tap_action = action("Tap this server…", self.tap_selected, "Run this server through the tap in a host app")
         self.connect_action = action("Connect", self.connect_selected, "Connect to the selected server")
 
         self.toolbar = QToolBar(self)
@@ -405,6 +407,15 @@ class ServersPanel(QWidget):
         QGuiApplication.clipboard().setText(text)
         return text
 
+    def tap_selected(self) -> TapDialog | None:
+        """Open Tap This Server for the selection: put a host's entry for it behind the tap, or untap it."""
+        if (profile := self.selected_profile()) is None:
+            return None
+        dialog = TapDialog(profile, self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
     def connect_selected(self) -> None:
         if (profile := self.selected_profile()) is not None:
             self.connectRequested.emit(profile)
@@ -458,5 +469,7 @@ class ServersPanel(QWidget):
         menu.addActions(self.toolbar.actions())
         menu.addSeparator()
         menu.addActions([self.import_action, self.export_action, self.copy_entry_action])
+        menu.addSeparator()
+        menu.addAction(self.tap_action)
         menu.popup(self.list.viewport().mapToGlobal(pos))
         menu.aboutToHide.connect(menu.deleteLater)

@@ -1,0 +1,67 @@
+"""Which hosts' configs run a given server: the entries "Tap this server…" offers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from inspector.config import jsonc
+from inspector.config.formats import detect_format
+from inspector.config.profile import ProfileError
+from inspector.tap.install import untapped
+
+
+@dataclass(frozen=True)
+class HostEntry:
+    """One stdio server entry in a host's config file."""
+
+    client: str  # "Cursor", "VS Code", …, or "" for a file the user chose
+    path: Path
+    server: str
+    tapped: bool
+    matches: bool  # runs the same command and args as the server asked about
+
+
+def _table(path: Path) -> dict[str, Any]:
+    try:
+        data = jsonc.loads(path.read_text(encoding="utf-8-sig"), source=str(path), jsonc=True)
+    except (OSError, ProfileError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    if detect_format(path, data) == "vscode":
+        table = data.get("servers") if "servers" in data else (data.get("mcp") or {}).get("servers")
+    else:
+        table = data.get("mcpServers")
+    return table if isinstance(table, dict) else {}
+
+
+def _same(command: str, args: list[str], other: tuple[str, list[str]]) -> bool:
+    return other[1] == args and (other[0] == command or Path(other[0]).name == Path(command).name)
+
+
+def entries(path: Path, command: str, args: list[str], client: str = "") -> list[HostEntry]:
+    """The stdio entries of one config file (unreadable: none), each saying if it runs `command args`."""
+    found = []
+    for server, entry in _table(path).items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("command"), str) or "url" in entry:
+            continue
+        raw_args = entry.get("args", [])
+        inner = untapped(entry["command"], raw_args)
+        own = inner or (entry["command"], raw_args if isinstance(raw_args, list) else [])
+        found.append(HostEntry(client, path, server, inner is not None, _same(command, args, own)))
+    return found
+
+
+def matching_entries(files: Iterable[tuple[str, Path]], command: str, args: list[str]) -> list[HostEntry]:
+    """Entries in the files that exist which run `command args` (directly or through the tap)."""
+    seen: set[Path] = set()
+    found: list[HostEntry] = []
+    for client, path in files:
+        if not path.is_file() or path.resolve() in seen:
+            continue
+        seen.add(path.resolve())
+        found += [e for e in entries(path, command, args, client) if e.matches]
+    return found
