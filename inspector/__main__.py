@@ -1,4 +1,5 @@
-"""``mcp-lens``: the desktop app; ``--cli`` for headless runs; ``tap`` records a host's server; ``--demo-server`` runs the demo server."""
+"""``mcp-lens``: the desktop app; ``--cli`` for headless runs; ``tap`` records a host's server;
+``--demo-server`` runs the demo server."""
 
 import sys
 

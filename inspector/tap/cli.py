@@ -8,7 +8,10 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from inspector.tap.recorder import TapRecorder
 
 USAGE = """\
 mcp-lens tap [--name NAME] [--max-bytes N] -- CMD [ARGS...]
@@ -115,7 +118,9 @@ def tap(command: list[str], *, name: str | None = None, max_bytes: int | None = 
     return Relay(process, recorder).run()
 
 
-def _recorder(command: list[str], child_pid: int, name: str | None, started: float, max_bytes: int | None, err: TextIO):  # noqa: ANN202
+def _recorder(
+    command: list[str], child_pid: int, name: str | None, started: float, max_bytes: int | None, err: TextIO
+) -> TapRecorder | None:
     from inspector.tap.paths import taps_dir
     from inspector.tap.recorder import DEFAULT_MAX_BYTES, TapRecorder
 
@@ -125,7 +130,14 @@ def _recorder(command: list[str], child_pid: int, name: str | None, started: flo
         "pid": os.getpid(),
         "child_pid": child_pid,
         "started": started,
-        "cwd": os.getcwd(),
+        "cwd": _cwd(),
     }
     recorder = TapRecorder(taps_dir(), meta, max_bytes=max_bytes or DEFAULT_MAX_BYTES, err=err)
     return None if recorder.failed else recorder
+
+
+def _cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:
+        return ""

@@ -16,6 +16,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -150,10 +151,8 @@ class TapRecorder:
         except Exception as exc:  # disk full, folder gone, a bug: the relay goes on regardless
             self.failed = str(exc) or type(exc).__name__
             if self._fd >= 0:
-                try:
+                with suppress(OSError):
                     os.close(self._fd)
-                except OSError:
-                    pass
                 self._fd = -1
             if self._err is not None:
                 try:
