@@ -219,7 +219,7 @@ async def run(app: object, args: AppArgs) -> int:
     except (ProfileError, ValueError, OSError) as exc:
         window.servers.io.error("Cannot Open That Server", str(exc))  # does not block the loop
         profile = window.servers.demo
-    window.connect_profile(profile)
+    reopen_servers(window, profile)
     loop = asyncio.get_running_loop()
     # Ctrl+C or a kill closes the window cleanly. Python runs signal handlers only when it gets
     # control from Qt's C++ loop, so a quarter-second timer gives it that chance while idle.
@@ -231,5 +231,17 @@ async def run(app: object, args: AppArgs) -> int:
     closed = loop.create_future()
     window.closed.connect(lambda: closed.done() or closed.set_result(None))
     await closed
-    await window.session.shutdown()
+    await window.shutdown()
     return 0
+
+
+def reopen_servers(window: Any, first: Any) -> None:
+    """Connect `first`; with "reopen connected servers at start" on, also the servers connected at the last
+    quit (saved ones that still exist), `first` shown."""
+    from inspector.ui.main_window import servers_to_reopen
+
+    profiles = {p.name: p for p in window.servers.profiles()}
+    for name in servers_to_reopen(window.settings):
+        if name in profiles and name != first.name:
+            window.connect_profile(profiles[name])
+    window.connect_profile(first)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
+    QStackedWidget,
     QTabWidget,
     QWidget,
 )
@@ -28,33 +29,68 @@ from PySide6.QtWidgets import (
 from inspector.config.eras import ERAS
 from inspector.config.profile import ServerProfile
 from inspector.config.store import ProfileStore
-from inspector.core.errors import LensError
 from inspector.traffic import jsonl
-from inspector.traffic.store import TrafficStore
+from inspector.traffic.store import MirrorStore, SeqCounter
 from inspector.ui.about import show_about
-from inspector.ui.auth.panel import AuthPanel
-from inspector.ui.budget import budget_menu, budget_panel
-from inspector.ui.client_requests.handlers import ClientRequests
-from inspector.ui.listings.prompts_tab import PromptsTab
-from inspector.ui.listings.resources_tab import ResourcesTab
-from inspector.ui.removed_in_modern import RemovedAction, follow_era
+from inspector.ui.budget import budget_menu
+from inspector.ui.removed_in_modern import RemovedAction
 from inspector.ui.servers.panel import ServersPanel
-from inspector.ui.servers.status_panel import StatusPanel, ping_text
 from inspector.ui.session import CONNECTED, SessionController
-from inspector.ui.tasks.pane import TasksPane
-from inspector.ui.tools.workbench import ToolWorkbench
-from inspector.ui.traffic.log_level import LogLevelControl
-from inspector.ui.traffic.output_panes import NotificationsPane, ServerOutputPane
+from inspector.ui.taps.hook import show_tapped_sessions
 from inspector.ui.traffic.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.traffic.view import TrafficView
 from inspector.ui.traffic.viewer_window import ViewerWindow
-from inspector.ui.widgets.layout_parts import scrolled
+from inspector.ui.workspace.space import (
+    AUTH,
+    BUDGET,
+    NOTIFICATIONS,
+    OUTPUT,
+    PROMPTS,
+    RESOURCES,
+    ROOTS,
+    SERVER,
+    TASKS,
+    TOOLS,
+    SessionSpace,
+)
 
 # The bottom dock's first height in the 1280×860 first window: a dozen whole traffic rows beside a detail
 # pane of a dozen lines; the workbench keeps the rest.
 FIRST_RUN_DOCK_HEIGHT = 340
 
 SIDEBAR, TABS, BOTTOM = "sidebar", "tabs", "bottom"  # under the server list, the middle, the bottom dock
+TRAFFIC = "Traffic"
+PANEL_TITLES = (
+    (SIDEBAR, (SERVER, ROOTS)),
+    (TABS, (TOOLS, RESOURCES, PROMPTS, TASKS, BUDGET, AUTH)),
+    (BOTTOM, (TRAFFIC, OUTPUT, NOTIFICATIONS)),
+)
+REOPEN_KEY = "session/reopenAtStart"  # off by default
+OPEN_SERVERS_KEY = "session/openServers"  # the servers connected when the window closed
+
+
+def reopen_enabled(settings: QSettings) -> bool:
+    return str(settings.value(REOPEN_KEY, False)).lower() in ("true", "1")
+
+
+def servers_to_reopen(settings: QSettings) -> list[str]:
+    """The servers that were connected at the last quit, when "reopen at start" is on."""
+    if not reopen_enabled(settings):
+        return []
+    names = settings.value(OPEN_SERVERS_KEY) or []
+    return [names] if isinstance(names, str) else [str(n) for n in names]
+
+
+def sidebar_detail(session: SessionController, state: str, detail: str) -> str:
+    """The sidebar's second line for a server's state: era and version once connected, the reason on failure."""
+    if state == CONNECTED:
+        negotiation = session.negotiation
+        era = f"{negotiation.era} {negotiation.version or ''}".strip() if negotiation is not None else ""
+        return f"connected · {era}" if era else "connected"
+    if state == "failed":
+        reason = detail.splitlines()[0] if detail else "failed"
+        return f"error: {reason}"
+    return "connecting…" if state == "connecting" else ""
 
 
 @dataclass(frozen=True)
@@ -65,7 +101,14 @@ class Panel:
 
 
 class MainWindow(QMainWindow):
-    closed = Signal()  # the window was closed: the app shuts the session down and ends
+    """The workspace: one `SessionSpace` per server the user opened, any number of them live at once.
+
+    The sidebar's selection chooses the space the tabs show (`current`); the others keep running. The
+    traffic log shows every space's entries (`store` mirrors them), with a server column and filter.
+    `session`, `workbench`, `budget`, … are the current space's.
+    """
+
+    closed = Signal()  # the window was closed: the app shuts the sessions down and ends
 
     def __init__(
         self,
@@ -78,45 +121,89 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("MCP Lens")
         self.settings = settings
-        self.store = TrafficStore()
-        self.session = SessionController(self.store, self, profiles=profiles)  # saves what auto learns
+        self.profiles = profiles
+        self.seqs = SeqCounter()  # one numbering for every session's entries
+        self.store = MirrorStore()  # what the traffic log shows: every session's entries
+        self.spaces: dict[str, SessionSpace] = {}
         self.viewers: list[ViewerWindow] = []
         self.servers = ServersPanel(profiles, demo)
-        self.panels = self._build_panels(profiles)
+        self.stacks: dict[str, QStackedWidget] = {}
+        self.panels = self._build_panels()
         self._lay_out()
+        self.current = self._space_for(demo)
         self._build_menus()
         self._connect_panels()
+        self.show_space(self.current)
         self._restore()
 
+    # -- the current space's parts, by the names panels and tests use ---------------------------
+    session = property(lambda self: self.current.session)
+    status_panel = property(lambda self: self.current.status_panel)
+    client_requests = property(lambda self: self.current.client_requests)
+    workbench = property(lambda self: self.current.workbench)
+    resources_tab = property(lambda self: self.current.resources_tab)
+    prompts_tab = property(lambda self: self.current.prompts_tab)
+    tasks_pane = property(lambda self: self.current.tasks_pane)
+    output = property(lambda self: self.current.output)
+    notifications = property(lambda self: self.current.notifications)
+    log_level = property(lambda self: self.current.log_level)
+    budget = property(lambda self: self.current.budget)
+    auth_panel = property(lambda self: self.current.auth_panel)
+
     # -- panels ------------------------------------------------------------------------------
-    def _build_panels(self, profiles: ProfileStore) -> list[Panel]:
-        """Every panel, built with what it needs, in the order of its area's tabs."""
-        session, settings, store = self.session, self.settings, self.store
-        self.status_panel = StatusPanel(profiles)  # remembers a server's "load remote icons" permission
-        self.client_requests = ClientRequests(session, self.servers, settings, self)  # sampling, elicitation, roots
-        self.workbench = ToolWorkbench(session, settings)
-        self.resources_tab = ResourcesTab(session, settings)
-        self.prompts_tab = PromptsTab(session, settings)
-        self.tasks_pane = TasksPane(session)  # tool calls run as tasks (both task forms)
-        self.traffic = TrafficView(store, find_key=False)  # the window's View › Find in traffic owns Ctrl+F
-        self.output = ServerOutputPane(store)
-        self.notifications = NotificationsPane(store)
-        self.log_level = LogLevelControl(session)  # logging/setLevel, in the Notifications pane's bar
-        self.budget = budget_panel(session, settings, self.servers.profiles)
-        self.auth_panel = AuthPanel(session, store, profiles)  # OAuth for HTTP servers
-        return [
-            Panel(SIDEBAR, "Server", scrolled(self.status_panel)),
-            Panel(SIDEBAR, "Roots", self.client_requests.roots_panel),
-            Panel(TABS, "Tools", self.workbench),
-            Panel(TABS, "Resources", self.resources_tab),
-            Panel(TABS, "Prompts", self.prompts_tab),
-            Panel(TABS, "Tasks", self.tasks_pane),
-            Panel(TABS, "Budget", self.budget),
-            Panel(TABS, "Auth", self.auth_panel),
-            Panel(BOTTOM, "Traffic", self.traffic),
-            Panel(BOTTOM, "Server output", self.output),
-            Panel(BOTTOM, "Notifications", self.notifications),
-        ]
+    def _build_panels(self) -> list[Panel]:
+        """Every panel in the order of its area's tabs: a stack of each space's panel, and the shared traffic log."""
+        self.traffic = TrafficView(self.store, find_key=False)  # the window's View › Find in traffic owns Ctrl+F
+        panels = []
+        for area, titles in PANEL_TITLES:
+            for title in titles:
+                if title == TRAFFIC:
+                    panels.append(Panel(area, title, self.traffic))
+                    continue
+                stack = self.stacks[title] = QStackedWidget()
+                stack.setObjectName(f"{title.lower().replace(' ', '')}Stack")
+                panels.append(Panel(area, title, stack))
+        return panels
+
+    def _space_for(self, profile: ServerProfile) -> SessionSpace:
+        """The space of the server called `profile.name`, made (disconnected) the first time."""
+        space = self.spaces.get(profile.name)
+        if space is not None:
+            return space
+        space = SessionSpace(profile, self.seqs, self.profiles, self.servers, self.settings, self)
+        self.spaces[profile.name] = space
+        for title, widget in space.widgets.items():
+            self.stacks[title].addWidget(widget)
+        self.store.attach(space.store)
+        space.statusMessage.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        space.stateChanged.connect(self._on_state)
+        space.rootsCounted.connect(lambda s, _n: s is self.current and self._count_tabs())
+        space.tasksCounted.connect(lambda s, _n: s is self.current and self._count_tabs())
+        space.wantsAttention.connect(self._attention)
+        return space
+
+    def show_space(self, space: SessionSpace) -> None:
+        """Show `space`'s panels in every tab (its session keeps running either way)."""
+        self.current = space
+        for title, widget in space.widgets.items():
+            self.stacks[title].setCurrentWidget(widget)
+        self.ping_gate.bind(space.session)
+        if self.budget_menu is not None:
+            self.budget_menu.retarget(space.budget)
+        self._count_tabs()
+        self._show_state(space.session.state, space.session.detail)
+
+    def _count_tabs(self) -> None:
+        space = self.current
+        self.sidebar.setTabText(self.sidebar.indexOf(self.stacks[ROOTS]), f"Roots ({space.roots})")
+        running = space.tasks_running
+        self.tabs.setTabText(
+            self.tabs.indexOf(self.stacks[TASKS]), f"Tasks ({running} running)" if running else "Tasks"
+        )
+
+    def _attention(self, space: SessionSpace, title: str) -> None:
+        if space is self.current:
+            self.tabs.setCurrentWidget(self.stacks[title])
 
     def _lay_out(self) -> None:
         self.sidebar = QTabWidget()
@@ -129,8 +216,6 @@ class MainWindow(QMainWindow):
         areas = {SIDEBAR: self.sidebar, TABS: self.tabs, BOTTOM: self.bottom}
         for panel in self.panels:
             areas[panel.area].addTab(panel.widget, panel.title)
-        bar = self.notifications.bar
-        bar.insertWidget(bar.count() - 1, self.log_level)  # before its Clear button
 
         self.left = QSplitter(Qt.Orientation.Vertical)
         self.left.setObjectName("leftSplitter")
@@ -153,40 +238,16 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.state_label, 1)
 
     def _connect_panels(self) -> None:
-        """What one panel does for another, and what the window shows of them."""
-        session, requests = self.session, self.client_requests
-        session.handlers = requests.handlers()
-        requests.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        roots = self.sidebar.indexOf(requests.roots_panel)
-        requests.rootsCounted.connect(lambda count: self.sidebar.setTabText(roots, f"Roots ({count})"))
-        selected = self.servers.selected_profile()
-        requests.show_profile(selected if selected is not None else self.servers.demo)
-        self.prompts_tab.view.readResourceRequested.connect(self._read_in_resources)
-        for tab in (self.resources_tab, self.prompts_tab):
-            tab.cli_target = lambda: self.workbench.history.cli_target  # set on each connect
-        session.auth_for = self.auth_panel.provider_for
-        follow_era(session, self.auth_panel.client_box.mark_registration_deprecated, "dynamic client registration")
-        session.stateChanged.connect(self.auth_panel.on_state)
-        self.auth_panel.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 10000))
-        self.workbench.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.workbench.task_form, self.workbench.run_task = self.tasks_pane.form, self.tasks_pane.start
-        self.tasks_pane.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        tasks_tab = self.tabs.indexOf(self.tasks_pane)
-        self.tasks_pane.countChanged.connect(
-            lambda n: self.tabs.setTabText(tasks_tab, f"Tasks ({n} running)" if n else "Tasks")
-        )
-        self.auth_panel.wantsAttention.connect(lambda: self.tabs.setCurrentWidget(self.auth_panel))
+        """What the window shows of the spaces, and what the sidebar and the traffic log ask of them."""
         self.servers.connectRequested.connect(self.connect_profile)
-        session.stateChanged.connect(self._on_state)
-        session.connected.connect(self.status_panel.show_connection)
-        session.requestFinished.connect(self._on_request_finished)
-        session.pingFinished.connect(lambda outcome: self.statusBar().showMessage(ping_text(outcome), 10000))
+        self.servers.disconnectRequested.connect(self.disconnect_server)
+        self.servers.selectionChanged.connect(self._selected)
         self.traffic.resendRequested.connect(self._resend)
 
-    def _read_in_resources(self, uri: str) -> None:
-        """A resource link in a prompt message: read it in the Resources tab."""
-        self.tabs.setCurrentWidget(self.resources_tab)
-        self.resources_tab.read(uri)
+    def _selected(self, profile: ServerProfile | None) -> None:
+        """The sidebar's selection: show that server's space (made, disconnected, if it has none)."""
+        if profile is not None and profile.name != self.current.name:
+            self.show_space(self._space_for(profile))
 
     # -- menus and shortcuts -----------------------------------------------------------------
     def _action(self, menu: Any, text: str, slot: Any, shortcut: QKeySequence | str | None = None) -> QAction:
@@ -202,24 +263,36 @@ class MainWindow(QMainWindow):
         file = bar.addMenu("&File")
         self._action(file, "&Open session…", self.open_session, QKeySequence.StandardKey.Open)
         self._action(file, "&Export session…", self.export_session, QKeySequence.StandardKey.Save)
+        self._action(file, "&Tapped sessions…", lambda: show_tapped_sessions(self), "Ctrl+Shift+T")
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         server = bar.addMenu("&Server")
         # Ctrl+Enter is each tab's run key (Call, Read, Get prompt): Connect takes Ctrl+Shift+Enter.
         self._action(server, "&Connect", self._connect_selected, "Ctrl+Shift+Return")
-        self._action(server, "&Disconnect", self.session.disconnect, "Ctrl+Shift+D")
-        self._action(server, "&Reconnect", self.session.reconnect, "Ctrl+R")
-        ping = self._action(server, "&Ping", self.session.ping, "Ctrl+Shift+P")
-        self.ping_gate = RemovedAction(self.session, ping, "ping")  # legacy era only: disabled with the reason
+        self._action(server, "&Disconnect", lambda: self.session.disconnect(), "Ctrl+Shift+D")
+        self._action(server, "&Reconnect", lambda: self.session.reconnect(), "Ctrl+R")
+        ping = self._action(server, "&Ping", lambda: self.session.ping(), "Ctrl+Shift+P")
+        self.ping_gate = RemovedAction(self.current.session, ping, "ping")  # legacy only: disabled with the reason
+        server.addSeparator()
+        self._action(server, "Disconnect &All", self.disconnect_all)
+        self.reopen_action = self._action(server, "Reopen Connected Servers at Start", self._set_reopen)
+        self.reopen_action.setCheckable(True)
+        self.reopen_action.setChecked(reopen_enabled(self.settings))
         view = bar.addMenu("&View")
         view.addAction(self.dock.toggleViewAction())
         for index, name in enumerate(("Traffic", "Server output", "Notifications")):
             self._action(view, name, lambda _=False, i=index: self._show_bottom(i), f"Alt+{index + 1}")
         self._action(view, "&Find in traffic", self._find_in_traffic, QKeySequence.StandardKey.Find)
-        if (budget := budget_menu(self.budget, self, lambda: self.tabs.setCurrentWidget(self.budget))) is not None:
-            bar.addMenu(budget)
+        self.budget_menu = budget_menu(
+            self.current.budget, self, lambda: self.tabs.setCurrentWidget(self.stacks[BUDGET])
+        )
+        if self.budget_menu is not None:
+            bar.addMenu(self.budget_menu)
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&About MCP Lens", lambda: show_about(self))
+
+    def _set_reopen(self, on: bool) -> None:
+        self.settings.setValue(REOPEN_KEY, bool(on))
 
     def _show_bottom(self, index: int) -> None:
         self.dock.show()
@@ -232,53 +305,74 @@ class MainWindow(QMainWindow):
 
     # -- connecting --------------------------------------------------------------------------
     def connect_profile(self, profile: ServerProfile) -> None:
+        """Connect `profile` in its own space (made if need be) and show it; other sessions keep running."""
         resolved = self.servers.inputs.resolved(profile, self.connect_profile)  # ${…} references filled in
         if resolved is None:  # asking for its ${input:…} values (connects once answered), or it cannot connect
             return
-        self.workbench.clear()
+        space = self._space_for(profile)
+        self.show_space(space)
         target = cli_target(profile)
-        self.traffic.set_cli_target(target)
-        self.workbench.history.cli_target = target
+        self.traffic.set_cli_target(target, server=profile.name)
+        self.traffic.set_cli_target(target)  # entries recorded without a server name (none, today)
+        self.traffic.add_server(profile.name)
         self.servers.select(profile.name)
         self.settings.setValue("session/lastServer", profile.name)
-        self.client_requests.show_profile(profile)
-        left = self.session.profile
-        if left is not None and left.name != profile.name:  # one session at a time: the one left is closed
-            self.servers.set_state(left.name, "disconnected")
-        self.session.connect_profile(resolved)
+        space.connect_profile(resolved, profile, target)
+
+    def disconnect_server(self, profile: ServerProfile) -> None:
+        if (space := self.spaces.get(profile.name)) is not None:
+            space.session.disconnect()
+
+    def disconnect_all(self) -> None:
+        for space in self.spaces.values():
+            if space.session.state != "disconnected":
+                space.session.disconnect()
+
+    def connected_servers(self) -> list[str]:
+        """Names of the servers connected now, in the order they were opened."""
+        return [name for name, space in self.spaces.items() if space.session.state == CONNECTED]
 
     def _connect_selected(self) -> None:
         profile = self.servers.selected_profile()
         if profile is not None:
             self.connect_profile(profile)
 
-    def _on_state(self, state: str, detail: str) -> None:
-        self.status_panel.show_state(state, detail)
-        self.state_label.setText(detail.splitlines()[0] if detail else state)
-        if self.session.profile is not None:
-            self.servers.set_state(self.session.profile.name, state)
-        if state == "failed":
-            self.statusBar().showMessage("Connection failed — see the server panel for what to check", 8000)
+    def _on_state(self, space: SessionSpace, state: str, detail: str) -> None:
+        self.servers.set_state(space.name, state, sidebar_detail(space.session, state, detail))
+        if space is self.current:
+            self._show_state(state, detail)
+            if state == "failed":
+                self.statusBar().showMessage("Connection failed — see the server panel for what to check", 8000)
+
+    def _show_state(self, state: str, detail: str) -> None:
+        self.state_label.setText(f"{self.current.name}: {detail.splitlines()[0] if detail else state}")
 
     def _resend(self, method: str, params: Any) -> None:
-        if self.session.state != CONNECTED or self.session.send_request(method, params) is None:
-            QMessageBox.warning(self, "Not connected", "Connect to a server before re-sending a request.")
-
-    def _on_request_finished(self, method: str, outcome: Any) -> None:
-        if isinstance(outcome, LensError):
-            self.statusBar().showMessage(f"{method}: {outcome.message}", 10000)
+        """Re-send from the traffic log: to the session of the selected entry's server."""
+        entry = self.traffic.selected_entry()
+        space = self.spaces.get(entry.source or "") if entry is not None else None
+        session = (space or self.current).session
+        if session.state != CONNECTED or session.send_request(method, params) is None:
+            QMessageBox.warning(self, "Not connected", "Connect to that server before re-sending a request.")
 
     # -- sessions on disk --------------------------------------------------------------------
     def export_session(self) -> QFileDialog:
-        """File › Export session: a file dialog (not blocking); the record is written once a file is chosen."""
-        name = suggested_name(self.session.profile.name if self.session.profile else None)
+        """File › Export session: a file dialog (not blocking); the record is written once a file is chosen.
+        It holds the server the traffic filter shows, or every server's entries."""
+        shown = self.traffic.shown_server()
+        name = suggested_name(shown or (self.current.name if len(self.spaces) == 1 else "workspace"))
         return ask_session_path(self, self.settings, self.save_session, save=True, suggested=name)
 
     def save_session(self, path: Path) -> None:
-        profile = self.session.profile
-        meta = {"server": profile.redacted().to_entry(), "name": profile.name} if profile else {}
+        shown = self.traffic.shown_server()
+        spaces = [self.spaces[shown]] if shown in self.spaces else list(self.spaces.values())
+        profiles = [space.profile for space in spaces]
+        meta: dict[str, Any] = {"servers": [p.name for p in profiles]}
+        if len(profiles) == 1:
+            meta |= {"server": profiles[0].redacted().to_entry(), "name": profiles[0].name}
+        entries = self.store if shown is None else (e for e in self.store if e.source == shown)
         try:
-            count = jsonl.save(path, self.store, meta=meta)
+            count = jsonl.save(path, entries, meta=meta)
         except OSError as exc:
             show_error(self, "Export failed", f"Could not write {path}: {exc.strerror or exc}")
             return
@@ -319,11 +413,16 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_window_state()
+        self.settings.setValue(OPEN_SERVERS_KEY, self.connected_servers())  # for "reopen at start"
         for viewer in self.viewers:
             viewer.close()
-        self._shutdown = asyncio.ensure_future(self.session.shutdown())
+        self._shutdown = asyncio.ensure_future(self.shutdown())
         super().closeEvent(event)
         self.closed.emit()
+
+    async def shutdown(self) -> None:
+        """Close every session and wait until each server is gone."""
+        await asyncio.gather(*(space.shutdown() for space in list(self.spaces.values())), return_exceptions=True)
 
 
 def cli_target(profile: ServerProfile) -> list[str]:

@@ -49,6 +49,15 @@ class RemovedAction:
         session.stateChanged.connect(self._on_state)
         self._on_state(session.state, "")
 
+    def bind(self, session: SessionController) -> None:
+        """Follow another session (the window now shows that server)."""
+        if session is self.session:
+            return
+        self.session.stateChanged.disconnect(self._on_state)
+        self.session = session
+        session.stateChanged.connect(self._on_state)
+        self._on_state(session.state, "")
+
     def _on_state(self, state: str, _detail: str) -> None:
         why = removed_reason(self.session, self.method) if state == CONNECTED else None
         self.action.setEnabled(why is None)

@@ -184,8 +184,8 @@ def test_an_unreadable_server_file_leaves_the_list_usable(lens) -> None:
     assert lens.quit() == 0
 
 
-def test_switching_servers_marks_the_one_left_disconnected(lens) -> None:
-    """Connect to another saved server: the list no longer says the first one is connected."""
+def test_connecting_another_server_keeps_the_first_connected(lens) -> None:
+    """Connect to another saved server: both are live, and the list says so of each (the workspace)."""
     import sys
 
     folder = lens.home / SERVERS_FILE.parent
@@ -199,8 +199,8 @@ def test_switching_servers_marks_the_one_left_disconnected(lens) -> None:
         item = next(servers.item(i) for i in range(servers.count()) if servers.item(i).text() == name)
         return item.data(Qt.ItemDataRole.AccessibleTextRole)
 
-    assert announced("Demo server") == "Demo server, connected"
+    assert announced("Demo server").startswith("Demo server, connected")
     lens.click_item("Servers", "second demo")
     lens.click("Connect to the selected server")
-    lens.wait(lambda: announced("second demo") == "second demo, connected", what="the second server connected")
-    assert announced("Demo server") == "Demo server, disconnected"
+    lens.wait(lambda: announced("second demo").startswith("second demo, connected"), what="the second connected")
+    assert announced("Demo server").startswith("Demo server, connected")

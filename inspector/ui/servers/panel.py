@@ -105,6 +105,8 @@ class ServersPanel(QWidget):
     """
 
     connectRequested = Signal(object)  # the ServerProfile to connect to
+    disconnectRequested = Signal(object)  # the ServerProfile whose session to close
+    selectionChanged = Signal(object)  # the ServerProfile now selected (None: nothing)
     profilesChanged = Signal()
 
     def __init__(self, store: ProfileStore, demo: ServerProfile, parent: QWidget | None = None) -> None:
@@ -112,6 +114,8 @@ class ServersPanel(QWidget):
         self.store = store
         self.demo = demo
         self._states: dict[str, str] = {}
+        self._details: dict[str, str] = {}
+        self._refreshing = False  # what the second line says of a live entry (era, error)
         self.unsaved: ServerProfile | None = None  # a server opened from the command line, not (yet) saved
         self.io = ServersIO(self)
         self.inputs = ServerInputs(self)
@@ -125,6 +129,7 @@ class ServersPanel(QWidget):
         self.list.customContextMenuRequested.connect(self._show_menu)
         self.list.itemDoubleClicked.connect(lambda _item: self.connect_selected())
         self.list.currentItemChanged.connect(lambda *_: self._update_actions())
+        self.list.currentItemChanged.connect(lambda *_: self._selection_moved())
         self.list.installEventFilter(self)
         # three rows always show, whatever else (an error banner, a short window) takes space
         row = ServerItemDelegate.row_height(self.list.fontMetrics().height())
@@ -154,6 +159,7 @@ class ServersPanel(QWidget):
         self.copy_entry_action = action("Copy as mcp.json Entry", self.copy_entry, "Copy the selected server's entry")
         self.tap_action = action("Tap this server…", self.tap_selected, "Run this server through the tap in a host app")
         self.connect_action = action("Connect", self.connect_selected, "Connect to the selected server")
+        self.disconnect_action = action("Disconnect", self.disconnect_selected, "Disconnect the selected server")
 
         self.toolbar = QToolBar(self)
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -170,10 +176,15 @@ class ServersPanel(QWidget):
         self.connect_button = QPushButton("Connect", self)
         self.connect_button.setDefault(True)
         self.connect_button.clicked.connect(self.connect_selected)
+        self.disconnect_button = QPushButton("Disconnect", self)
+        self.disconnect_button.setToolTip("Close the selected server's session (the others stay connected)")
+        self.disconnect_button.setAccessibleName("Disconnect the selected server")
+        self.disconnect_button.clicked.connect(self.disconnect_selected)
         bottom = QHBoxLayout()
         bottom.addWidget(self.import_button)
         bottom.addWidget(self.export_button)
         bottom.addStretch(1)
+        bottom.addWidget(self.disconnect_button)
         bottom.addWidget(self.connect_button)
 
         self._name_widgets()
@@ -216,6 +227,8 @@ class ServersPanel(QWidget):
     def refresh(self, select: str | None = None) -> None:
         """Rebuild the list from the store, keeping (or moving to) the selection."""
         current = select or (p.name if (p := self.selected_profile()) else None)
+        before = self.selected_profile()
+        self._refreshing = True  # the list is rebuilt: one selectionChanged at the end, if it moved
         self.list.clear()
         for profile in self.profiles():
             is_demo = profile is self.demo
@@ -228,7 +241,14 @@ class ServersPanel(QWidget):
             self._paint_state(item)
         if not (current and self.select(current)):
             self.list.setCurrentRow(0)
+        self._refreshing = False
+        if self.selected_profile() is not before:
+            self._selection_moved()
         self._update_actions()
+
+    def _selection_moved(self) -> None:
+        if not self._refreshing:
+            self.selectionChanged.emit(self.selected_profile())
 
     def select(self, name: str) -> bool:
         for i in range(self.list.count()):
@@ -264,11 +284,13 @@ class ServersPanel(QWidget):
             return None
         return self._open_dialog(self.unsaved, title="Save Server")
 
-    def set_state(self, name: str, state: str) -> None:
-        """Show a connection state ("disconnected", "connecting", "connected", "failed") next to `name`."""
+    def set_state(self, name: str, state: str, detail: str = "") -> None:
+        """Show a connection state ("disconnected", "connecting", "connected", "failed") next to `name`, and
+        `detail` (e.g. "connected · modern 2026-07-28", "error: …") in place of its summary while live."""
         if state not in STATES:
             raise ValueError(f"unknown state {state!r} (expected one of {', '.join(STATES)})")
         self._states[name] = state
+        self._details[name] = detail
         for i in range(self.list.count()):
             if self.list.item(i).text() == name:
                 self._paint_state(self.list.item(i))
@@ -277,10 +299,21 @@ class ServersPanel(QWidget):
     def state(self, name: str) -> str:
         return self._states.get(name, "disconnected")
 
+    def state_detail(self, name: str) -> str:
+        """What the entry's second line says of its session ("" when it shows the server's summary)."""
+        return self._details.get(name, "")
+
     def _paint_state(self, item: QListWidgetItem) -> None:
-        item.setData(STATE_ROLE, self.state(item.text()))
-        unsaved = ", not saved" if self.is_unsaved(item.data(PROFILE_ROLE)) else ""
-        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{item.text()}, {self.state(item.text())}{unsaved}")
+        name = item.text()
+        item.setData(STATE_ROLE, self.state(name))
+        profile = item.data(PROFILE_ROLE)
+        summary = "built-in demo server" if self.is_demo(profile) else profile_summary(profile)
+        summary = f"not saved · {summary}" if self.is_unsaved(profile) else summary
+        item.setData(SUMMARY_ROLE, self.state_detail(name) or summary)
+        item.setToolTip(f"{name}\n{self.state_detail(name) or self.state(name)}\n{summary}")
+        unsaved = ", not saved" if self.is_unsaved(profile) else ""
+        live = self.state_detail(name) or self.state(name)
+        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{name}, {live}{unsaved}")
 
     # -- editing -------------------------------------------------------------------------
     def add_profile(self) -> ProfileDialog:
@@ -420,6 +453,10 @@ class ServersPanel(QWidget):
         if (profile := self.selected_profile()) is not None:
             self.connectRequested.emit(profile)
 
+    def disconnect_selected(self) -> None:
+        if (profile := self.selected_profile()) is not None:
+            self.disconnectRequested.emit(profile)
+
     def handle_drop(self, mime: QMimeData) -> ImportDialog | None:
         """Import the first local `.json` file in a drop; None if there is none."""
         path = self.io.json_path(mime)
@@ -458,13 +495,16 @@ class ServersPanel(QWidget):
         verb = "Reconnect" if profile is not None and self.state(profile.name) == "connected" else "Connect"
         self.connect_button.setText(verb)  # the button says what a click does to the selected server
         self.connect_button.setAccessibleName(f"{verb} to the selected server")
+        live = profile is not None and self.state(profile.name) in ("connected", "connecting")
+        self.disconnect_button.setEnabled(live)
+        self.disconnect_action.setEnabled(live)
         self.export_button.setEnabled(profile is not None)
 
     def _show_menu(self, pos) -> None:
         if item := self.list.itemAt(pos):
             self.list.setCurrentItem(item)
         menu = QMenu(self)
-        menu.addAction(self.connect_action)
+        menu.addActions([self.connect_action, self.disconnect_action])
         menu.addSeparator()
         menu.addActions(self.toolbar.actions())
         menu.addSeparator()

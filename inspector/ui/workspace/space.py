@@ -1,0 +1,149 @@
+"""One server's session and every panel that shows it: the unit the workspace holds several of.
+
+A `SessionSpace` owns its traffic store (recording into the workspace's shared seq counter), its
+`SessionController`, and its own Server panel, roots, Tools, Resources, Prompts, Tasks, Budget, Auth,
+server output and notifications. Switching servers in the sidebar shows another space's panels; the
+session behind them keeps running. The window connects what the space says (status messages, tab
+counts) to the parts it owns.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtWidgets import QWidget
+
+from inspector.config.profile import ServerProfile
+from inspector.config.store import ProfileStore
+from inspector.core.errors import LensError
+from inspector.traffic.store import SeqCounter, TrafficStore
+from inspector.ui.auth.panel import AuthPanel
+from inspector.ui.budget import budget_panel
+from inspector.ui.client_requests.handlers import ClientRequests
+from inspector.ui.listings.prompts_tab import PromptsTab
+from inspector.ui.listings.resources_tab import ResourcesTab
+from inspector.ui.removed_in_modern import follow_era
+from inspector.ui.servers.panel import ServersPanel
+from inspector.ui.servers.status_panel import StatusPanel, ping_text
+from inspector.ui.session import SessionController
+from inspector.ui.tasks.pane import TasksPane
+from inspector.ui.tools.workbench import ToolWorkbench
+from inspector.ui.traffic.log_level import LogLevelControl
+from inspector.ui.traffic.output_panes import NotificationsPane, ServerOutputPane
+from inspector.ui.widgets.layout_parts import scrolled
+
+# Each panel's title: the tab it sits in (one stack per title in the window).
+SERVER, ROOTS = "Server", "Roots"
+TOOLS, RESOURCES, PROMPTS, TASKS, BUDGET, AUTH = "Tools", "Resources", "Prompts", "Tasks", "Budget", "Auth"
+OUTPUT, NOTIFICATIONS = "Server output", "Notifications"
+
+
+class SessionSpace(QObject):
+    """A server's session and its panels (`widgets`, by tab title)."""
+
+    statusMessage = Signal(str, int)  # text, milliseconds: for the window's status bar
+    stateChanged = Signal(object, str, str)  # this space, state, detail
+    rootsCounted = Signal(object, int)  # this space, roots offered
+    tasksCounted = Signal(object, int)  # this space, tasks running
+    wantsAttention = Signal(object, str)  # this space, the title of the panel that needs the user
+
+    def __init__(
+        self,
+        profile: ServerProfile,
+        seqs: SeqCounter,
+        profiles: ProfileStore,
+        servers: ServersPanel,
+        settings: QSettings,
+        window: QWidget,
+    ) -> None:
+        super().__init__(window)
+        self.name = profile.name
+        self.profile = profile
+        self.store = TrafficStore(source=profile.name, seqs=seqs)
+        self.session = SessionController(self.store, self, profiles=profiles)  # saves what auto learns
+        self.roots: int | None = None  # roots offered, once the roots panel has counted them
+        self.tasks_running = 0
+        session, store = self.session, self.store
+        self.status_panel = StatusPanel(profiles)  # remembers a server's "load remote icons" permission
+        self.client_requests = ClientRequests(session, servers, settings, window)  # sampling, elicitation, roots
+        self.workbench = ToolWorkbench(session, settings)
+        self.resources_tab = ResourcesTab(session, settings)
+        self.prompts_tab = PromptsTab(session, settings)
+        self.tasks_pane = TasksPane(session)  # tool calls run as tasks (both task forms)
+        self.output = ServerOutputPane(store)
+        self.notifications = NotificationsPane(store)
+        self.log_level = LogLevelControl(session)  # logging/setLevel, in the Notifications pane's bar
+        self.budget = budget_panel(session, settings, servers.profiles)
+        self.auth_panel = AuthPanel(session, store, profiles)  # OAuth for HTTP servers
+        bar = self.notifications.bar
+        bar.insertWidget(bar.count() - 1, self.log_level)  # before its Clear button
+        self.widgets: dict[str, QWidget] = {
+            SERVER: scrolled(self.status_panel),
+            ROOTS: self.client_requests.roots_panel,
+            TOOLS: self.workbench,
+            RESOURCES: self.resources_tab,
+            PROMPTS: self.prompts_tab,
+            TASKS: self.tasks_pane,
+            BUDGET: self.budget,
+            AUTH: self.auth_panel,
+            OUTPUT: self.output,
+            NOTIFICATIONS: self.notifications,
+        }
+        self._connect()
+        self.client_requests.show_profile(profile)
+
+    def _connect(self) -> None:
+        """What one panel of the space does for another."""
+        session, requests = self.session, self.client_requests
+        session.handlers = requests.handlers()
+        say = self.statusMessage.emit
+        requests.statusMessage.connect(lambda text: say(text, 8000))
+        requests.rootsCounted.connect(self._roots_counted)
+        self.prompts_tab.view.readResourceRequested.connect(self._read_in_resources)
+        for tab in (self.resources_tab, self.prompts_tab):
+            tab.cli_target = lambda: self.workbench.history.cli_target  # set on each connect
+        session.auth_for = self.auth_panel.provider_for
+        follow_era(session, self.auth_panel.client_box.mark_registration_deprecated, "dynamic client registration")
+        session.stateChanged.connect(self.auth_panel.on_state)
+        self.auth_panel.statusMessage.connect(lambda text: say(text, 10000))
+        self.workbench.statusMessage.connect(lambda text: say(text, 8000))
+        self.workbench.task_form, self.workbench.run_task = self.tasks_pane.form, self.tasks_pane.start
+        self.tasks_pane.statusMessage.connect(lambda text: say(text, 8000))
+        self.tasks_pane.countChanged.connect(self._tasks_counted)
+        self.auth_panel.wantsAttention.connect(lambda: self.wantsAttention.emit(self, AUTH))
+        session.stateChanged.connect(self._on_state)
+        session.connected.connect(self.status_panel.show_connection)
+        session.requestFinished.connect(self._on_request_finished)
+        session.pingFinished.connect(lambda outcome: say(ping_text(outcome), 10000))
+
+    def _roots_counted(self, count: int) -> None:
+        self.roots = count
+        self.rootsCounted.emit(self, count)
+
+    def _tasks_counted(self, count: int) -> None:
+        self.tasks_running = count
+        self.tasksCounted.emit(self, count)
+
+    def _read_in_resources(self, uri: str) -> None:
+        """A resource link in a prompt message: read it in the Resources tab."""
+        self.wantsAttention.emit(self, RESOURCES)
+        self.resources_tab.read(uri)
+
+    def _on_state(self, state: str, detail: str) -> None:
+        self.status_panel.show_state(state, detail)
+        self.stateChanged.emit(self, state, detail)
+
+    def _on_request_finished(self, method: str, outcome: object) -> None:
+        if isinstance(outcome, LensError):
+            self.statusMessage.emit(f"{method}: {outcome.message}", 10000)
+
+    # -- connecting ----------------------------------------------------------------------------
+    def connect_profile(self, resolved: ServerProfile, profile: ServerProfile, cli_target: list[str]) -> None:
+        """Connect (or reconnect) this space's session to `resolved` (`profile` with its ${…} filled in)."""
+        self.profile = profile
+        self.workbench.clear()
+        self.workbench.history.cli_target = cli_target
+        self.client_requests.show_profile(profile)
+        self.session.connect_profile(resolved)
+
+    async def shutdown(self) -> None:
+        await self.session.shutdown()
