@@ -8,10 +8,11 @@ import sys
 import time
 from pathlib import Path
 
+from lens_support import REPO
+
 from inspector.tap.recorder import NO_NEWLINE
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Entry, Kind
-from lens_support import REPO
 
 TAP = [sys.executable, "-m", "inspector", "tap"]
 
@@ -60,7 +61,7 @@ def stream_bytes(entries: list[Entry], direction: Direction, *, stderr: bool = F
     return b"".join(e.raw + (b"" if NO_NEWLINE in e.notes else b"\n") for e in picked)
 
 
-def wait_for(predicate, timeout: float = 20.0, what: str = "condition") -> None:  # noqa: ANN001
+def wait_for(predicate, timeout: float = 20.0, what: str = "condition") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():

@@ -3,6 +3,7 @@ the record's files and folder private, rotation, a killed tap's record still rea
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -211,7 +212,7 @@ def test_rotation_continues_in_a_new_file_naming_the_previous(tmp_path: Path) ->
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
     assert stream_bytes(entries, Direction.OUT) == b"".join(lines) == stream_bytes(entries, Direction.IN)
     listed = {r.path.name: r for r in list_records(parts[0].parent)}
-    assert all(listed[p.name].continued_by == q.name for p, q in zip(chain, chain[1:], strict=False))
+    assert all(listed[p.name].continued_by == q.name for p, q in itertools.pairwise(chain))
 
 
 def test_a_tap_killed_with_sigkill_leaves_a_readable_record(tmp_path: Path) -> None:
