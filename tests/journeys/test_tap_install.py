@@ -82,8 +82,9 @@ def test_tap_this_server_then_untap_restores_the_host_file(lens: Lens) -> None:
     assert len(backups) == 1 and lens.shows(str(backups[0]))
     lens.click("Close")
 
-    right_click_and_choose(lens, "Demo server", "Tap this server…")
+    right_click_and_choose(lens, "Demo server", "Untap this server…")  # the menu knows it is tapped now
     lens.wait_text("runs through the tap")
+    assert "(tapped)" in lens.find("Host config", QComboBox).currentText()
     lens.click("Untap")
     lens.wait_text("runs without the tap again")
     assert config.read_text(encoding="utf-8") == original

@@ -30,7 +30,7 @@ from inspector.config.store import ProfileStore
 from inspector.ui.servers.import_dialog import ImportDialog, ServersIO, ask, unique_name
 from inspector.ui.servers.inputs_dialog import ServerInputs
 from inspector.ui.servers.profile_dialog import ProfileDialog, profile_summary
-from inspector.ui.servers.tap_dialog import TapDialog
+from inspector.ui.servers.tap_dialog import TapDialog, tap_menu_text
 
 STATES = ("disconnected", "connecting", "connected", "failed")
 STATE_COLORS = {"connecting": QColor("#d4a72c"), "connected": QColor("#2da44e"), "failed": QColor("#e5534b")}
@@ -510,6 +510,7 @@ class ServersPanel(QWidget):
         menu.addSeparator()
         menu.addActions([self.import_action, self.export_action, self.copy_entry_action])
         menu.addSeparator()
+        self.tap_action.setText(tap_menu_text(self.selected_profile()))
         menu.addAction(self.tap_action)
         menu.popup(self.list.viewport().mapToGlobal(pos))
         menu.aboutToHide.connect(menu.deleteLater)

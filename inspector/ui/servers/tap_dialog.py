@@ -31,6 +31,14 @@ from inspector.ui.tools.form.common import plain_label
 JSON_FILTER = "JSON files (*.json *.jsonc);;All files (*)"
 
 
+def tap_menu_text(profile: ServerProfile | None) -> str:
+    """The menu item: "Untap this server…" when every host entry found for it runs through the tap."""
+    if profile is None or profile.transport != "stdio":
+        return "Tap this server…"
+    found = matching_entries(host_config_files(), profile.command or "", list(profile.args))
+    return "Untap this server…" if found and all(e.tapped for e in found) else "Tap this server…"
+
+
 class TapDialog(QDialog):
     """Pick a host config entry for `profile`; Tap (or Untap, when it is tapped already) after seeing the diff."""
 
