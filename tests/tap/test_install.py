@@ -254,3 +254,28 @@ def test_apply_refuses_when_the_file_changed_after_the_diff_was_shown(tmp_path: 
 def test_the_launcher_is_an_absolute_command() -> None:
     launcher = tap_launcher()
     assert os.path.isabs(launcher[0]) and Path(launcher[0]).exists()
+
+
+def test_a_bom_and_vscode_settings_json_round_trip(tmp_path: Path) -> None:
+    settings = (
+        '\ufeff{\r\n  "editor.fontSize": 14, // mine\r\n  "mcp": {\r\n    "servers": {\r\n'
+        '      "git": {"command": "uvx", "args": ["mcp-server-git"]},\r\n    },\r\n  },\r\n}\r\n'
+    )
+    config = write(tmp_path, "Code/User/settings.json", settings)
+    plan = plan_install(config, "git")
+    assert plan.format == "vscode"
+    install.apply(plan)
+    assert install.is_tapped(config, "git")
+    install.apply(plan_uninstall(config, "git"))
+    assert config.read_bytes() == settings.encode("utf-8")
+
+
+def test_the_python_m_inspector_launcher_is_recognised_as_the_tap(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(install, "tap_launcher", lambda: ["/usr/bin/python3", "-m", "inspector"])
+    config = write(tmp_path, "claude_desktop_config.json", CLAUDE_DESKTOP)
+    assert cli(config, "files")[0] == 0
+    assert servers(config)["files"]["args"][:3] == ["-m", "inspector", "tap"]
+    assert install.is_tapped(config, "files")
+    assert cli(config, "files")[0] == 1  # already tapped
+    assert cli(config, "files", uninstall=True)[0] == 0
+    assert config.read_text() == CLAUDE_DESKTOP
