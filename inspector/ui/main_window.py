@@ -175,6 +175,8 @@ class MainWindow(QMainWindow):
         for title, widget in space.widgets.items():
             self.stacks[title].addWidget(widget)
         self.store.attach(space.store)
+        if hasattr(space.budget, "live_tools"):  # Compare reads the other live sessions' lists
+            space.budget.live_tools = self.live_tools
         space.statusMessage.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
         space.stateChanged.connect(self._on_state)
         space.rootsCounted.connect(lambda s, _n: s is self.current and self._count_tabs())
@@ -327,6 +329,13 @@ class MainWindow(QMainWindow):
         for space in self.spaces.values():
             if space.session.state != "disconnected":
                 space.session.disconnect()
+
+    def live_tools(self, name: str) -> list[dict[str, Any]] | None:
+        """The tool list of the live session of the server called `name` (None: not connected)."""
+        space = self.spaces.get(name)
+        if space is None or space.session.state != CONNECTED or not hasattr(space.budget, "tools"):
+            return None
+        return list(space.budget.tools) or None
 
     def connected_servers(self) -> list[str]:
         """Names of the servers connected now, in the order they were opened."""

@@ -90,6 +90,16 @@ def test_two_servers_live_at_once_each_with_its_own_tabs(lens) -> None:
     echoed = [e for e in lens.wire() if e.direction == "out" and b"kept-in-the-demo-form" in e.raw]
     assert [e.source for e in echoed] == ["Demo server"]
 
+    # Budget → Compare takes the other server's list from its live session: no second connection
+    before = handshakes(lens)
+    lens.tab("Budget")
+    lens.key("Ctrl+Shift+M")
+    menu = lens.find("Add saved server").menu()
+    menu.aboutToShow.emit()  # what opening the button's menu does
+    next(a for a in menu.actions() if a.text() == "second demo (connected)").trigger()
+    lens.wait_text("its live session (no second connection)")
+    assert handshakes(lens) == before
+
     # disconnecting one leaves the other connected
     lens.click_item("Servers", "second demo")
     lens.click("Disconnect the selected server")

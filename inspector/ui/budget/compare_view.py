@@ -48,7 +48,9 @@ class CompareView(QWidget):
         self.add_current_button.clicked.connect(self.add_current)
         self.add_profile_button = QToolButton()
         self.add_profile_button.setText("Add saved server")
-        self.add_profile_button.setToolTip("Connects briefly to a saved server, lists its tools and disconnects")
+        self.add_profile_button.setToolTip(
+            "A saved server's tools: from its live session if it is connected, else by connecting briefly"
+        )
         self.add_profile_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.profile_menu = QMenu(self)
         self.profile_menu.aboutToShow.connect(self._fill_profile_menu)
@@ -114,8 +116,13 @@ class CompareView(QWidget):
         return source
 
     def add_profile(self, profile: Any) -> CompareSource:
+        """A saved server's list: from its live session when it has one, else by connecting briefly."""
+        live = self.pane.live_tools(profile.name)
         source = CompareSource(profile.name, "profile", profile.name, detail=f"connecting to {profile.name}…")
         self.model.sources.append(source)
+        if live is not None:
+            self._set_tools(source, live, "its live session (no second connection)")
+            return source
         self._refresh()
         self._spawn(self._fetch(source, profile))
         return source
@@ -241,7 +248,8 @@ class CompareView(QWidget):
         if not profiles:
             self.profile_menu.addAction("No saved servers").setEnabled(False)
         for profile in profiles:
-            action = self.profile_menu.addAction(profile.name.replace("&", "&&"))  # "&" is not a mnemonic here
+            live = " (connected)" if self.pane.live_tools(profile.name) is not None else ""
+            action = self.profile_menu.addAction(profile.name.replace("&", "&&") + live)  # "&" is not a mnemonic here
             action.triggered.connect(lambda _=False, p=profile: self.add_profile(p))
 
     def _choose_snapshot(self) -> None:

@@ -70,6 +70,9 @@ class BudgetPane(QWidget):
         self.settings = settings
         self.profiles = profiles
         self.tools: list[dict[str, Any]] = []
+        # The tools of another live session by server name (set by the workspace): Compare uses them
+        # instead of connecting a second time.
+        self.live_tools: Callable[[str], list[dict[str, Any]] | None] = lambda _name: None
         self.server = ""
         self.report: BudgetReport | None = None
         self.last_seconds = 0.0
