@@ -1,0 +1,177 @@
+"""Tapped sessions: File › Tapped sessions… lists a host's tapped records (live and finished), opens one
+read-only and follows it as it grows, and "Open as server" adds the record's server to the workspace."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from journey_support import accessible_name
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractItemView, QToolButton, QWidget
+
+from inspector.traffic import jsonl
+from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.store import TrafficStore
+
+DEMO = [sys.executable, "-m", "inspector", "--demo-server"]
+
+
+class TapFile:
+    """A tap record written the way the tap writes one: a header, then one line per message, flushed."""
+
+    def __init__(self, path: Path, name: str, command: list[str], *, pid: int) -> None:
+        self.path = path
+        self.store = TrafficStore()
+        tap = {"name": name, "command": command, "pid": pid, "child_pid": pid, "started": time.time(), "cwd": "/"}
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with open(path, "wb") as stream:
+            stream.write(jsonl.header({"tap": tap}) + b"\n")
+        path.chmod(0o600)
+
+    def message(self, direction: Direction, message: dict[str, Any]) -> None:
+        raw = json.dumps(message).encode()
+        self._write(self.store.record_message(direction, "stdio", raw))
+
+    def exchange(self, rpc_id: int, method: str, result: dict[str, Any], params: dict[str, Any] | None = None) -> None:
+        request = {"jsonrpc": "2.0", "id": rpc_id, "method": method, **({"params": params} if params else {})}
+        self.message(Direction.OUT, request)
+        self.message(Direction.IN, {"jsonrpc": "2.0", "id": rpc_id, "result": result})
+
+    def stderr(self, text: str) -> None:
+        self._write(self.store.record(Direction.IN, "stdio", Kind.STDERR, text.encode()))
+
+    def exited(self, code: int) -> None:
+        text = f"process exited with code {code}".encode()
+        self._write(self.store.record(Direction.META, "stdio", Kind.LIFECYCLE, text))
+
+    def _write(self, entry: Any) -> None:
+        with open(self.path, "ab") as stream:
+            stream.write(jsonl.encode_entry(entry) + b"\n")
+
+
+def taps_folder(lens: Any) -> Path:
+    return lens.home / ".local/share/mcp-lens/taps"
+
+
+def finished_record(lens: Any) -> TapFile:
+    record = TapFile(taps_folder(lens) / "claude-desktop-20261124-101500.jsonl", "claude-desktop", DEMO, pid=999_999_9)
+    record.exchange(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "x"}})
+    record.message(Direction.OUT, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    record.exchange(2, "tools/list", {"tools": []})
+    record.stderr("demo server: bye")
+    record.exited(0)
+    return record
+
+
+def live_record(lens: Any) -> TapFile:
+    record = TapFile(taps_folder(lens) / "cursor-20261124-110000.jsonl", "cursor-demo", DEMO, pid=os.getpid())
+    record.exchange(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "x"}})
+    return record
+
+
+def sessions_window(lens: Any) -> QWidget:
+    lens.menu("File", "Tapped sessions…")
+    table = lens.find("Tapped sessions", QAbstractItemView)
+    return table.window()
+
+
+def viewer_for(lens: Any, file_name: str) -> QWidget:
+    def shown() -> list[QWidget]:
+        return [w for w in lens.qapp.topLevelWidgets() if w.isVisible() and w.windowTitle().startswith(file_name)]
+
+    lens.qtbot.waitUntil(lambda: bool(shown()), timeout=5_000)
+    return shown()[0]
+
+
+def copy_from_menu(lens: Any, button: QToolButton, item: str) -> None:
+    """Open a copy button's menu (as its arrow does) and click one of its items."""
+    menu = button.menu()
+    menu.popup(button.mapToGlobal(button.rect().bottomLeft()))
+    lens.qtbot.waitUntil(menu.isVisible, timeout=5_000)
+    action = next(a for a in menu.actions() if a.text() == item)
+    point = menu.actionGeometry(action).center()
+    QTest.mouseClick(menu, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    lens.qtbot.waitUntil(lambda: not menu.isVisible(), timeout=5_000)
+
+
+def sidebar_entries(servers: QAbstractItemView) -> str:
+    """What a screen reader says of each server in the sidebar ("NAME, STATE…"), one per line."""
+    model = servers.model()
+    role = Qt.ItemDataRole.AccessibleTextRole
+    return "\n".join(str(model.index(row, 0).data(role)) for row in range(model.rowCount()))
+
+
+def rows(view: QAbstractItemView) -> int:
+    return view.model().rowCount()
+
+
+def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(lens) -> None:
+    finished = finished_record(lens)
+    live = live_record(lens)
+    lens.start()
+    window = sessions_window(lens)
+    table = lens.find("Tapped sessions", QAbstractItemView, top=window)
+    lens.click_item(table, "claude-desktop")
+    lens.click_item(table, "cursor-demo")
+    texts = lens.texts()
+    assert "finished" in texts and "live" in texts
+    assert "--demo-server" in texts  # the server's command
+    assert time.strftime("%Y-%m-%d") in texts  # the start time
+
+    # A record that appears while the window is open is listed too.
+    later = TapFile(taps_folder(lens) / "vscode-20261124-120000.jsonl", "vscode-host", DEMO, pid=os.getpid())
+    lens.click_item(table, "vscode-host", timeout=10_000)
+    del later
+
+    # Open the live one: its rows so far, then rows as the host and server go on talking.
+    lens.click_item(table, "cursor-demo")
+    lens.click(lens.find("Open record", top=window))
+    viewer = viewer_for(lens, live.path.name)
+    log = lens.find("Traffic log", QAbstractItemView, top=viewer)
+    lens.wait(lambda: rows(log) == 2, what="the live record's first two rows")
+    live.exchange(2, "tools/list", {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]})
+    live.exchange(3, "tools/call", {"content": [{"type": "text", "text": "hi"}]}, {"name": "echo", "arguments": {}})
+    live.stderr("server: called echo")
+    lens.wait(lambda: rows(log) == 7, timeout=10_000, what="the rows appended while the record was open")
+    assert "(read-only)" in viewer.windowTitle()
+    names = {accessible_name(w) for w in lens.widgets(top=viewer)}
+    assert "Re-send…" not in names and "Clear" not in names
+
+    # Pairing and latency work on it: the tools/call response is paired with its request.
+    pairs = [e for e in viewer.store if e.method == "tools/call"]
+    assert len(pairs) == 2 and pairs[0].peer_seq == pairs[1].seq and pairs[1].latency_ms is not None
+
+    # Filter it.
+    lens.type(lens.find("Traffic filter", top=viewer), "tools/call")
+    lens.wait(lambda: rows(log) == 2, what="the filter keeps the tools/call pair")
+
+    # "Copy as command" repeats the request against the record's server command.
+    lens.click_item(log, "tools/call")
+    copy_from_menu(lens, lens.find("Copy message", QToolButton, top=viewer), "Copy as mcp-lens --cli")
+    copied = QGuiApplication.clipboard().text()
+    assert "--method tools/call" in copied and "--tool-name echo" in copied and "--demo-server" in copied
+
+    # The finished one stays readable, and says it finished.
+    lens.click_item(table, "claude-desktop")
+    lens.click(lens.find("Open record", top=window))
+    old = viewer_for(lens, finished.path.name)
+    old_log = lens.find("Traffic log", QAbstractItemView, top=old)
+    lens.wait(lambda: rows(old_log) == 7, what="every entry of the finished record")
+
+    # Open as server: the record's command joins the workspace under the tap's name, and connects.
+    lens.click_item(table, "cursor-demo")
+    lens.click(lens.find("Open as server", top=window))
+    servers = lens.find("Servers", QAbstractItemView)
+    lens.click_item(servers, "cursor-demo")
+    lens.wait(lambda: "cursor-demo, connected" in sidebar_entries(servers), timeout=30_000, what="it connected")
+    assert lens.window.session.profile.env == {}  # the host's env stays in the host's config
+    for widget in (viewer, old, window):
+        widget.close()
+    assert lens.quit() == 0
