@@ -23,6 +23,7 @@ MODULES = (
     "bench_flood",
     "bench_tokens",
     "bench_startup",
+    "bench_tap",
 )
 HEADERS = ("name", "figure", "unit", "baseline", "ratio", "target", "verdict")
 
