@@ -10,14 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from inspector.config.naming import command_name
 from inspector.config.profile import ServerProfile
-from inspector.traffic.store import TrafficStore
-from inspector.ui.taps.follow import RecordFollower
 from inspector.ui.taps.records import TapSession
+from inspector.ui.taps.rotation import RotationWatcher
 from inspector.ui.taps.window import TappedSessionsWindow
 from inspector.ui.traffic.viewer_window import ViewerWindow
 
@@ -48,38 +46,40 @@ def cli_target(session: TapSession) -> list[str] | None:
     return [*(["--cwd", session.cwd] if session.cwd else []), "--", *session.command]
 
 
-def open_record(window: Any, session: TapSession) -> ViewerWindow:
-    """Show the session read-only in a traffic log window; a live one is followed as it grows."""
-    store = TrafficStore()
-    follower = RecordFollower(session, store)
-    meta = dict(session.meta)
-    viewer = ViewerWindow(store, session.path, meta, window if isinstance(window, QWidget) else None)
-    viewer.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    follower.setParent(viewer)
+def open_record(window: Any, session: TapSession, path: Path | None = None) -> ViewerWindow | None:
+    """Show the session's newest part (or `path`, one of its parts) read-only in a traffic log window,
+    which follows it as it grows; when the tap rotates it, the next part opens in turn."""
+    path = path or session.path
+    viewer = ViewerWindow.open(path, window if isinstance(window, QWidget) else None)
+    if viewer is None:
+        return None
     viewer.view.set_cli_target(cli_target(session))
-    viewer.setWindowTitle(f"{session.path.name} — {session.name} — MCP Lens (read-only)")
-    bar = viewer.statusBar()
-    follower.failed.connect(lambda text: bar.showMessage(f"Skipped a line that is not an entry: {text}", 10000))
-    if session.live:
-        follower.follow()
-        follower.grew.connect(lambda _added: _say_live(viewer, follower))
-        _say_live(viewer, follower)
-    else:
-        bar.showMessage(f"{len(store):,} entries from {_parts_text(session)} ({session.state})")
+    part = f" (part {session.parts.index(path) + 1} of {len(session.parts)})" if len(session.parts) > 1 else ""
+    viewer.setWindowTitle(f"{path.name} — {session.name}{part} — MCP Lens (read-only)")
     if isinstance(getattr(window, "viewers", None), list):
-        window.viewers.append(viewer)
-        viewer.destroyed.connect(lambda *_: viewer in window.viewers and window.viewers.remove(viewer))
-    viewer.show()
+        viewers = window.viewers
+        viewers.append(viewer)
+        viewer.destroyed.connect(lambda *_: viewer in viewers and viewers.remove(viewer))
+    if session.live and path == session.path:
+        rotation = RotationWatcher(path, viewer)
+        rotation.continued.connect(lambda newer: _continued(window, viewer, session, newer))
     return viewer
 
 
-def _parts_text(session: TapSession) -> str:
-    path = session.path
-    return str(path) if len(session.parts) == 1 else f"{path} and {len(session.parts) - 1} earlier part(s)"
-
-
-def _say_live(viewer: ViewerWindow, follower: RecordFollower) -> None:
-    viewer.statusBar().showMessage(f"Live: following {Path(follower.path).name} — {len(follower.store):,} entries")
+def _continued(window: Any, viewer: ViewerWindow, session: TapSession, newer: Path) -> None:
+    """The tap went on in a new part: say so in this window and open the new part in its own."""
+    viewer.statusBar().showMessage(f"The tap continued this session in {newer.name} (opened in a new window)")
+    later = TapSession(
+        parts=(*session.parts, newer),
+        name=session.name,
+        command=session.command,
+        started=session.started,
+        cwd=session.cwd,
+        size=session.size,
+        state=session.state,
+        meta=session.meta,
+    )
+    open_record(window, later)
 
 
 def server_profile(session: TapSession) -> ServerProfile:
