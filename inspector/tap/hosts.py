@@ -38,20 +38,22 @@ def _table(path: Path) -> dict[str, Any]:
     return table if isinstance(table, dict) else {}
 
 
-def _same(command: str, args: list[str], other: tuple[str, list[str]]) -> bool:
+def _same(command: str, args: list[str], other: tuple[str, Any]) -> bool:
     return other[1] == args and (other[0] == command or Path(other[0]).name == Path(command).name)
 
 
 def entries(path: Path, command: str, args: list[str], client: str = "") -> list[HostEntry]:
-    """The stdio entries of one config file (unreadable: none), each saying if it runs `command args`."""
+    """The server entries of one config file (unreadable: none), each saying if it runs `command args`
+    (an HTTP entry never does; it is listed so that choosing it can say why it cannot be tapped)."""
     found = []
     for server, entry in _table(path).items():
-        if not isinstance(entry, dict) or not isinstance(entry.get("command"), str) or "url" in entry:
+        if not isinstance(entry, dict):
             continue
-        raw_args = entry.get("args", [])
-        inner = untapped(entry["command"], raw_args)
-        own = inner or (entry["command"], raw_args if isinstance(raw_args, list) else [])
-        found.append(HostEntry(client, path, server, inner is not None, _same(command, args, own)))
+        raw_command, raw_args = entry.get("command"), entry.get("args", [])
+        inner = untapped(raw_command, raw_args)
+        own = inner or (raw_command, raw_args if isinstance(raw_args, list) else [])
+        runs = isinstance(own[0], str) and "url" not in entry and _same(command, args, own)
+        found.append(HostEntry(client, path, server, inner is not None, runs))
     return found
 
 

@@ -8,7 +8,7 @@ from journey_support import Lens
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QComboBox, QListWidget, QMenu, QPlainTextEdit
+from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QLineEdit, QListWidget, QMenu, QPlainTextEdit
 from test_accessibility import unnamed
 
 from inspector.config import jsonc
@@ -88,4 +88,39 @@ def test_tap_this_server_then_untap_restores_the_host_file(lens: Lens) -> None:
     lens.click("Untap")
     lens.wait_text("runs without the tap again")
     assert config.read_text(encoding="utf-8") == original
+    lens.click("Close")
+
+
+def test_browse_to_a_host_config_when_none_is_known(lens: Lens) -> None:
+    config = lens.home / ".cursor" / "project-servers.json"  # not a file Cursor reads: only Browse finds it
+    config.parent.mkdir(parents=True)
+    original = (
+        '{"mcpServers": {"remote": {"url": "https://example.com/mcp"}, '
+        '"mine": {"command": "my-server", "args": ["--stdio"]}}}\n'
+    )
+    config.write_text(original, encoding="utf-8")
+    lens.start()
+    right_click_and_choose(lens, "Demo server", "Tap this server…")
+    lens.wait_text("No host config found")
+    assert not lens.find("Tap").isEnabled()
+
+    lens.click("Choose a host config file")
+    picker = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog) and w.isVisible())
+    lens.type(lens.find("File name:", QLineEdit, top=picker), config.name)  # the picker opens in ~/.cursor
+    lens.click(lens.find("Open", top=picker))
+    hosts = lens.find("Host config", QComboBox)
+    lens.wait(lambda: hosts.count() == 2, what="the file's servers are offered")
+
+    hosts.setCurrentIndex(next(i for i in range(hosts.count()) if "'remote'" in hosts.itemText(i)))
+    lens.wait_text("stdio servers only")
+    assert not lens.find("Tap").isEnabled()
+    hosts.setCurrentIndex(next(i for i in range(hosts.count()) if "'mine'" in hosts.itemText(i)))
+    lens.wait(lambda: lens.find("Tap").isEnabled(), what="Tap is offered for the stdio entry")
+    lens.click("Tap")
+    lens.wait_text("Backup:")
+    assert jsonc.loads(config.read_text(encoding="utf-8"))["mcpServers"]["mine"]["args"][-3:] == [
+        "--",
+        "my-server",
+        "--stdio",
+    ]
     lens.click("Close")

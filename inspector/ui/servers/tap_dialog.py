@@ -100,18 +100,20 @@ class TapDialog(QDialog):
         self.hosts.blockSignals(False)
         self.show_plan()
 
-    def browse(self) -> None:
-        """Choose any config file; its stdio entries are offered, those running this server first."""
-        start = str(import_start_folder())
-        name, _ = QFileDialog.getOpenFileName(self, "Choose a Host Config", start, JSON_FILTER)
-        if name:
-            self.choose_file(Path(name))
+    def browse(self) -> QFileDialog:
+        """Choose any config file (without blocking); its entries are offered, those running this server first."""
+        dialog = QFileDialog(self, "Choose a Host Config", str(import_start_folder()), JSON_FILTER)
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.fileSelected.connect(lambda path: path and self.choose_file(Path(path)))
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
 
     def choose_file(self, path: Path) -> None:
         found = entries(path, self.profile.command or "", list(self.profile.args))
         if not found:
             self._fill([])
-            self._say(f"{path}: no stdio server entries found (or the file is not valid JSON/JSONC).")
+            self._say(f"{path}: no server entries found (or the file is not valid JSON/JSONC).")
             return
         self._fill(sorted(found, key=lambda e: not e.matches))
 
