@@ -21,6 +21,7 @@ MODULES = (
     "bench_eras",
     "bench_forms",
     "bench_flood",
+    "bench_isolation",
     "bench_tokens",
     "bench_startup",
     "bench_tap",
