@@ -24,11 +24,18 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from bench_flood import StallMeter
 from common import DEMO, ROOT, Row, median, quick
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from inspector.core.history import CallRecord
+    from inspector.ui.session import SessionController
 
 FLOOD = ROOT / "tests/servers/flood.py"
 TARGET_RATIO = 1.5  # flooded median / quiet median
@@ -55,7 +62,7 @@ def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
 
-async def _wait(condition, timeout: float, what: str) -> None:  # noqa: ANN001 - a predicate
+async def _wait(condition: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
@@ -63,12 +70,12 @@ async def _wait(condition, timeout: float, what: str) -> None:  # noqa: ANN001 -
         await asyncio.sleep(0.005)
 
 
-async def _call(session, tool: str, arguments: dict, timeout: float):  # noqa: ANN001, ANN202 - Qt adapter, record
+async def _call(session: SessionController, tool: str, arguments: dict, timeout: float) -> tuple[float, CallRecord]:
     """One `tools/call` through the session; returns (seconds until its record said done, record)."""
     finished = asyncio.get_running_loop().create_future()
-    record = None
+    record: CallRecord | None = None
 
-    def updated(rec) -> None:  # noqa: ANN001 - CallRecord
+    def updated(rec: CallRecord) -> None:
         if rec is record and rec.done and not finished.done():
             finished.set_result(time.perf_counter())
 
@@ -88,7 +95,7 @@ async def _call(session, tool: str, arguments: dict, timeout: float):  # noqa: A
     return ended - started, record
 
 
-async def _echo(session) -> float:  # noqa: ANN001
+async def _echo(session: SessionController) -> float:
     seconds, _ = await _call(session, "echo", {"message": "ping"}, CALL_TIMEOUT)
     return seconds * 1000.0
 
