@@ -117,7 +117,9 @@ def has_exited(path: Path) -> bool:
     )
 
 
-def pid_alive(pid: int) -> bool:
+def tap_running(pid: int) -> bool:
+    """Whether a tap still runs as `pid`. Where ``/proc`` tells, the process must be a running
+    ``… tap …`` (not a zombie, not another program that got the pid since)."""
     if pid <= 0:
         return False
     try:
@@ -125,8 +127,12 @@ def pid_alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return True  # no /proc here: the signal check is all there is
+    return b"tap" in argv
 
 
 def list_records(folder: Path | None = None) -> list[TapRecord]:
@@ -147,7 +153,7 @@ def list_records(folder: Path | None = None) -> list[TapRecord]:
             size = path.stat().st_size
         except OSError:
             continue
-        live = follower is None and pid_alive(pid) and not has_exited(path)
+        live = follower is None and tap_running(pid) and not has_exited(path)
         command = head.get("command")
         records.append(
             TapRecord(

@@ -276,3 +276,24 @@ def test_help_documents_tap_install_and_uninstall(tmp_path: Path) -> None:
     assert "listening socket" in done.stdout
     bare = subprocess.run(TAP, capture_output=True, text=True, env=tap_env(tmp_path), timeout=30)
     assert bare.returncode == 2 and "put it after --" in bare.stderr
+
+
+def test_a_record_whose_pid_now_names_another_program_is_not_live(tmp_path: Path) -> None:
+    folder = tmp_path / "taps"
+    folder.mkdir()
+    head = jsonl.header({"tap": {"name": "old", "command": ["x"], "pid": os.getpid(), "started": 1.0}})
+    (folder / "20260101-000000-old-1.jsonl").write_bytes(head + b"\n")
+    (folder / "not-a-record.jsonl").write_bytes(b"garbage\n")
+    (folder / "notes.txt").write_bytes(head + b"\n")
+    [record] = list_records(folder)
+    assert record.name == "old" and not record.live  # this pid is pytest, not a tap
+
+
+def test_the_command_after_the_separator_may_hold_any_word(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*TAP, "--", "echo", "--cli", "tokens", "--install", "x", "--"],
+        capture_output=True,
+        env=tap_env(tmp_path),
+        timeout=30,
+    )
+    assert (done.returncode, done.stdout) == (0, b"--cli tokens --install x --\n")
