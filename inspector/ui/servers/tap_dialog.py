@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
@@ -57,6 +58,7 @@ class TapDialog(QDialog):
         self.browse_button.setAccessibleName("Choose a host config file")
         self.browse_button.clicked.connect(self.browse)
         self.message = plain_label(wrap=True, parent=self)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)  # to copy the undo command
         self.diff = QPlainTextEdit(self)
         self.diff.setReadOnly(True)
         self.diff.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -167,11 +169,12 @@ class TapDialog(QDialog):
         except install.InstallError as exc:
             self._say(str(exc))
             return
+        host = entry.client if (entry := self.chosen()) is not None and entry.client else "the host"
         if plan.action == "uninstall":
-            text = f"Done: {plan.server!r} runs without the tap again (restart the host)."
+            text = f"Done: {plan.server!r} runs without the tap again (restart {host})."
         else:
             text = (
-                f"Done: restart the host to run {plan.server!r} through the tap; its sessions appear in MCP Lens.\n"
+                f"Done: restart {host} to run {plan.server!r} through the tap; its sessions appear in MCP Lens.\n"
                 "To undo: choose Tap this server… again and press Untap, or run "
                 + install.undo_hint(plan.config, plan.server)
             )
