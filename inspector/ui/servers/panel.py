@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -166,25 +167,25 @@ class ServersPanel(QWidget):
         self.toolbar.addActions(
             [self.add_action, self.save_action, self.edit_action, self.duplicate_action, self.delete_action]
         )
-        self.import_button = QPushButton("Import…", self)
+        # Tool buttons: narrower than push buttons, so the sidebar stays slim.
+        self.import_button = QToolButton(self)
+        self.import_button.setText("Import…")
         self.import_button.setToolTip(self.import_action.toolTip())
         self.import_button.clicked.connect(self.import_action.trigger)
         self.export_menu = QMenu(self)
         self.export_menu.addActions([self.export_action, self.copy_entry_action])
-        self.export_button = QPushButton("Export", self)
+        self.export_button = QToolButton(self)
+        self.export_button.setText("Export")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.export_button.setMenu(self.export_menu)
+        # Connect, or Disconnect while the selected server is live (each entry its own; the others stay connected)
         self.connect_button = QPushButton("Connect", self)
         self.connect_button.setDefault(True)
-        self.connect_button.clicked.connect(self.connect_selected)
-        self.disconnect_button = QPushButton("Disconnect", self)
-        self.disconnect_button.setToolTip("Close the selected server's session (the others stay connected)")
-        self.disconnect_button.setAccessibleName("Disconnect the selected server")
-        self.disconnect_button.clicked.connect(self.disconnect_selected)
+        self.connect_button.clicked.connect(self._connect_or_disconnect)
         bottom = QHBoxLayout()
         bottom.addWidget(self.import_button)
         bottom.addWidget(self.export_button)
         bottom.addStretch(1)
-        bottom.addWidget(self.disconnect_button)
         bottom.addWidget(self.connect_button)
 
         self._name_widgets()
@@ -453,6 +454,13 @@ class ServersPanel(QWidget):
         if (profile := self.selected_profile()) is not None:
             self.connectRequested.emit(profile)
 
+    def _connect_or_disconnect(self) -> None:
+        profile = self.selected_profile()
+        if profile is not None and self.state(profile.name) in ("connected", "connecting"):
+            self.disconnect_selected()
+        else:
+            self.connect_selected()
+
     def disconnect_selected(self) -> None:
         if (profile := self.selected_profile()) is not None:
             self.disconnectRequested.emit(profile)
@@ -492,11 +500,15 @@ class ServersPanel(QWidget):
         for act in (self.duplicate_action, self.export_action, self.copy_entry_action, self.connect_action):
             act.setEnabled(profile is not None)
         self.connect_button.setEnabled(profile is not None)
-        verb = "Reconnect" if profile is not None and self.state(profile.name) == "connected" else "Connect"
-        self.connect_button.setText(verb)  # the button says what a click does to the selected server
-        self.connect_button.setAccessibleName(f"{verb} to the selected server")
         live = profile is not None and self.state(profile.name) in ("connected", "connecting")
-        self.disconnect_button.setEnabled(live)
+        self.connect_button.setText("Disconnect" if live else "Connect")  # what a click does to the selected server
+        self.connect_button.setAccessibleName(
+            "Disconnect the selected server" if live else "Connect to the selected server"
+        )
+        self.connect_button.setToolTip(
+            "Close this server's session (the others stay connected)" if live else "Connect to the selected server"
+        )
+        self.connect_action.setText("Reconnect" if live else "Connect")
         self.disconnect_action.setEnabled(live)
         self.export_button.setEnabled(profile is not None)
 
