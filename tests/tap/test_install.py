@@ -284,7 +284,10 @@ def test_the_python_m_inspector_launcher_is_recognised_as_the_tap(tmp_path: Path
 def test_edits_elsewhere_in_the_file_survive_the_untap(tmp_path: Path) -> None:
     config = write(tmp_path, ".cursor/mcp.json", CURSOR)
     assert cli(config, "weather")[0] == 0
-    edited = config.read_text().replace('"srv.js"', '"server.js"').replace("// servers Cursor starts", "// edited")
-    config.write_text(edited)
+
+    def edit(text: str) -> str:
+        return text.replace('"srv.js"', '"server.js"').replace("// servers Cursor starts", "// edited")
+
+    config.write_text(edit(config.read_text()))
     assert cli(config, "weather", uninstall=True)[0] == 0
-    assert config.read_text() == CURSOR.replace('"srv.js"', '"server.js"').replace("// servers Cursor starts", "// edited")
+    assert config.read_text() == edit(CURSOR)
