@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractItemView, QToolButton, QWidget
+from test_accessibility import unnamed
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Kind
@@ -82,9 +86,11 @@ def sessions_window(lens: Any) -> QWidget:
     return table.window()
 
 
-def viewer_for(lens: Any, file_name: str) -> QWidget:
+def viewer_for(lens: Any, title: str) -> QWidget:
+    """The read-only record window whose title holds `title` (the newest one)."""
+
     def shown() -> list[QWidget]:
-        return [w for w in lens.qapp.topLevelWidgets() if w.isVisible() and w.windowTitle().startswith(file_name)]
+        return [w for w in lens.qapp.topLevelWidgets() if w.isVisible() and title in w.windowTitle()]
 
     lens.qtbot.waitUntil(lambda: bool(shown()), timeout=5_000)
     return shown()[0]
@@ -118,6 +124,7 @@ def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(len
     lens.start()
     window = sessions_window(lens)
     table = lens.find("Tapped sessions", QAbstractItemView, top=window)
+    assert not unnamed(lens), unnamed(lens)
     lens.click_item(table, "claude-desktop")
     lens.click_item(table, "cursor-demo")
     texts = lens.texts()
@@ -174,4 +181,100 @@ def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(len
     assert lens.window.session.profile.env == {}  # the host's env stays in the host's config
     for widget in (viewer, old, window):
         widget.close()
+    assert lens.quit() == 0
+
+
+class TapHost:
+    """A host that runs its server through `mcp-lens tap` and talks raw JSON-RPC lines to it."""
+
+    def __init__(self, *tap_options: str) -> None:
+        argv = [sys.executable, "-m", "inspector", "tap", *tap_options, "--", *DEMO]
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def request(self, rpc_id: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Send a request and return its response (server requests and notifications are skipped)."""
+        self.send({"jsonrpc": "2.0", "id": rpc_id, "method": method, "params": params})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                message = json.loads(self.lines.get(timeout=1))
+            except queue.Empty:
+                continue
+            if message.get("id") == rpc_id and "method" not in message:
+                return message
+        raise AssertionError(f"no response to {method} through the tap")
+
+    def close(self) -> int:
+        """The host quits: it closes the server's stdin; the tap's exit code (the server's)."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        return self.process.wait(timeout=30)
+
+
+INITIALIZE = {
+    "protocolVersion": "2025-11-25",
+    "capabilities": {},
+    "clientInfo": {"name": "a-host", "version": "1.0"},
+}
+
+
+def test_a_real_host_through_the_tap_is_followed_live_across_a_rotation(lens) -> None:
+    """`mcp-lens tap` run by a host (raw JSON-RPC over its stdio): the app lists the record as live,
+    follows it as the host talks, opens the next part when the tap rotates it, and lists it finished."""
+    lens.start()
+    host = TapHost("--name", "demo-host", "--max-bytes", "6000")
+    try:
+        assert "result" in host.request(1, "initialize", INITIALIZE)
+        host.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        window = sessions_window(lens)
+        table = lens.find("Tapped sessions", QAbstractItemView, top=window)
+        lens.click_item(table, "demo-host")
+        assert "live" in lens.texts()
+        lens.click(lens.find("Open record", top=window))
+        viewer = viewer_for(lens, "demo-host")
+        log = lens.find("Traffic log", QAbstractItemView, top=viewer)
+        lens.click_item(log, "initialize")
+
+        echo = host.request(2, "tools/call", {"name": "echo", "arguments": {"message": "through the tap"}})
+        assert "through the tap" in json.dumps(echo)
+        lens.click_item(log, "tools/call", timeout=10_000)  # the host's call appears while the record grows
+        pairs = [e for e in viewer.store if e.method == "tools/call"]
+        assert len(pairs) == 2 and pairs[1].latency_ms is not None  # paired, with its latency
+
+        # The demo's tool list is bigger than the part's limit: the tap rotates, the next part opens.
+        assert "result" in host.request(3, "tools/list", {})
+        part_two = viewer_for(lens, "(part 2 of 2)")
+        lens.click_item(lens.find("Traffic log", QAbstractItemView, top=part_two), "tools/list", timeout=10_000)
+        assert host.close() == 0
+    finally:
+        if host.process.poll() is None:
+            host.process.kill()
+    lens.wait(lambda: "finished" in lens.texts(), timeout=10_000, what="the session listed as finished")
+    sessions = [table.model().index(row, 0).data() for row in range(table.model().rowCount())]
+    assert sessions == ["demo-host"]  # one session, its two parts joined
+    for widget in (part_two, viewer, window):
+        widget.close()
+    assert lens.quit() == 0
+
+
+def test_ctrl_shift_t_opens_the_tapped_sessions_and_says_how_to_tap_when_there_are_none(lens) -> None:
+    lens.start()
+    lens.key("Ctrl+Shift+T", lens.window)
+    table = lens.find("Tapped sessions", QAbstractItemView)
+    assert table.model().rowCount() == 0
+    lens.wait_text("mcp-lens tap --name NAME -- COMMAND ARGS…")
+    assert not lens.find("Open record").isEnabled() and not lens.find("Open as server").isEnabled()
+    table.window().close()
     assert lens.quit() == 0

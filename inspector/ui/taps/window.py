@@ -60,6 +60,7 @@ class TappedSessionsWindow(QWidget):
         self.folder = folder or taps_folder()
         self._lister = lister
         self.sessions: list[TapSession] = []
+        self._listed = False  # the first refresh fills the labels even when the list is empty
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setAccessibleName("Tapped sessions")
         self.table.setHorizontalHeaderLabels(COLUMNS)
@@ -115,8 +116,9 @@ class TappedSessionsWindow(QWidget):
         """Read the folder again; keep the selection (by record) and the rows that did not change."""
         self._watch()
         sessions = self._lister(self.folder)
-        if sessions == self.sessions:
+        if sessions == self.sessions and self._listed:
             return
+        self._listed = True
         selected = self.selected_session()
         self.sessions = sessions
         self.table.setRowCount(len(sessions))
