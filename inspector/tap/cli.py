@@ -3,14 +3,16 @@ host's config). Kept light: a host starts this in place of its server, so start-
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
 
+TYPE_CHECKING = False  # not typing's: a host waits on this module's start-up (argparse too is lazy)
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+    from typing import TextIO
+
     from inspector.tap.recorder import TapRecorder
 
 USAGE = """\
@@ -37,19 +39,32 @@ tap."""
 
 
 def _size(text: str) -> int:
+    """``64M``, ``500k``, ``1048576`` → bytes; ValueError saying what is wrong."""
     units = {"k": 1024, "m": 1024**2, "g": 1024**3}
     text = text.strip().lower().removesuffix("b")
     factor = units.get(text[-1:], 1)
     try:
         value = int(float(text[:-1] if text[-1:] in units else text) * factor)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 64M, 500k, 1048576)") from None
+        raise ValueError(f"not a size: {text!r} (e.g. 64M, 500k, 1048576)") from None
     if value < 4096:
-        raise argparse.ArgumentTypeError("at least 4096 bytes")
+        raise ValueError("at least 4096 bytes")
     return value
 
 
+def _checked(parse: Callable[[str], int], text: str) -> int:
+    import argparse
+
+    try:
+        return parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+    from pathlib import Path
+
     parser = argparse.ArgumentParser(
         prog="mcp-lens tap",
         usage=USAGE,
@@ -59,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", help="the name the record and the app show (default: the command's basename)")
     parser.add_argument(
         "--max-bytes",
-        type=_size,
+        type=lambda text: _checked(_size, text),
         default=None,
         metavar="N",
         help="start a new record file past this size (default 64M; suffixes k, M, G)",
@@ -78,6 +93,8 @@ def main(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = Non
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     ours, command = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    if command and (quick := _quick_options(ours)) is not None:  # the host's every start: no argparse
+        return tap(command, name=quick[0], max_bytes=quick[1], err=err)
     parser = build_parser()
     args = parser.parse_args(ours)
     config = args.install or args.uninstall
@@ -102,6 +119,25 @@ def main(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = Non
     if not command:
         parser.error("no server command: put it after --, e.g. mcp-lens tap -- npx -y some-mcp-server")
     return tap(command, name=args.name, max_bytes=args.max_bytes, err=err)
+
+
+def _quick_options(ours: list[str]) -> tuple[str | None, int | None] | None:
+    """(name, max bytes) when `ours` holds only well-formed --name / --max-bytes; else None (argparse
+    then parses, and says what is wrong)."""
+    found: dict[str, str] = {}
+    tokens = iter(ours)
+    for token in tokens:
+        key, eq, value = token.partition("=")
+        if key not in ("--name", "--max-bytes") or key in found:
+            return None
+        if not eq and (value := next(tokens, None)) is None:
+            return None
+        found[key] = value
+    try:
+        size = _size(found["--max-bytes"]) if "--max-bytes" in found else None
+    except ValueError:
+        return None
+    return found.get("--name"), size
 
 
 def tap(command: list[str], *, name: str | None = None, max_bytes: int | None = None, err: TextIO) -> int:

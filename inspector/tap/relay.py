@@ -14,11 +14,12 @@ import os
 import signal
 import subprocess
 import threading
-from collections.abc import Callable
 from contextlib import suppress
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not typing's: the server is spawned before anything heavier is imported
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from inspector.tap.recorder import TapRecorder
 
 CHUNK = 1 << 16
