@@ -297,3 +297,36 @@ def test_the_command_after_the_separator_may_hold_any_word(tmp_path: Path) -> No
         timeout=30,
     )
     assert (done.returncode, done.stdout) == (0, b"--cli tokens --install x --\n")
+
+
+FLOOD = r"""
+import os, sys
+count = int(sys.argv[1])
+chunk = b"".join(b'{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d,"pad":"%s"}}\n' % (n, b"q" * (n % 200)) for n in range(count))
+view = memoryview(chunk)
+while view:
+    view = view[os.write(1, view):]
+while os.read(0, 65536):
+    pass
+"""
+
+
+def test_a_flood_is_relayed_and_recorded_whole_without_growing_memory(tmp_path: Path) -> None:
+    script = tmp_path / "flood.py"
+    script.write_text(FLOOD)
+    count = 30_000
+    proc = start_tap(tmp_path, "--", sys.executable, str(script), str(count))
+    assert proc.stdout is not None and proc.stdin is not None
+    received = bytearray()
+    while received.count(b"\n") < count:
+        received += proc.stdout.read1(1 << 16)
+    path = only_record(tmp_path)
+    wait_for(lambda: path.stat().st_size > len(received), what="the flood recorded")
+    status = Path(f"/proc/{proc.pid}/status").read_text() if Path(f"/proc/{proc.pid}").exists() else ""
+    peak = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    entries, _ = load_entries(path)
+    assert stream_bytes(entries, Direction.IN) == bytes(received)
+    assert len([e for e in entries if e.kind is Kind.NOTIFICATION]) == count
+    assert peak < 50_000, f"the tap's peak resident memory was {peak} kB after {len(received) / 1e6:.0f} MB"
