@@ -302,7 +302,8 @@ def test_the_command_after_the_separator_may_hold_any_word(tmp_path: Path) -> No
 FLOOD = r"""
 import os, sys
 count = int(sys.argv[1])
-chunk = b"".join(b'{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d,"pad":"%s"}}\n' % (n, b"q" * (n % 200)) for n in range(count))
+line = b'{"jsonrpc":"2.0","method":"notifications/message","params":{"n":%d,"pad":"%s"}}\n'
+chunk = b"".join(line % (n, b"q" * (n % 200)) for n in range(count))
 view = memoryview(chunk)
 while view:
     view = view[os.write(1, view):]
