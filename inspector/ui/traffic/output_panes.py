@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, overload
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QGuiApplication
@@ -155,12 +156,55 @@ def summarize(method: str, params: Any) -> tuple[str, str, str]:
     return "", "", json.dumps(shown, ensure_ascii=False)[:SUMMARY_CHARS] if shown else ""
 
 
+class NotificationRows(Sequence[tuple[str, str, str, str, str, int]]):
+    """The pane's rows: (time, notification, level, logger, details, seq), formatted when first read.
+
+    A flush only appends entries; parsing and summarising wait until a row is shown (or read), so a
+    server flooding notifications costs the event loop next to nothing per line here.
+    """
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self._cache: dict[int, tuple[str, str, str, str, str, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, str, str, str, str, int]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[str, str, str, str, str, int]]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.entries)))]
+        if index < 0:
+            index += len(self.entries)
+        row = self._cache.get(index)
+        if row is None:
+            row = self._cache[index] = notification_row(self.entries[index])
+        return row
+
+    def extend(self, entries: list[Entry]) -> None:
+        self.entries.extend(entries)
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self._cache.clear()
+
+
+def notification_row(entry: Entry) -> tuple[str, str, str, str, str, int]:
+    parsed = entry.parsed()
+    params = parsed.get("params") if isinstance(parsed, dict) else None
+    level, logger, summary = summarize(entry.method or "", params)
+    return (clock(entry.wall), entry.method or "", level, logger, summary, entry.seq)
+
+
 class NotificationsModel(QAbstractTableModel):
     COLUMNS = ("Time", "Notification", "Level", "Logger", "Details")
 
     def __init__(self, store: TrafficStore) -> None:
         super().__init__()
-        self.rows: list[tuple[str, str, str, str, str, int]] = []
+        self.rows = NotificationRows()
         self._batch = _Batcher(self._flush, self)
         store.subscribe(self._on_entry)
 
@@ -169,15 +213,9 @@ class NotificationsModel(QAbstractTableModel):
             self._batch.add(entry)
 
     def _flush(self, entries: list[Entry]) -> None:
-        rows = []
-        for entry in entries:
-            parsed = entry.parsed()
-            params = parsed.get("params") if isinstance(parsed, dict) else None
-            level, logger, summary = summarize(entry.method or "", params)
-            rows.append((clock(entry.wall), entry.method or "", level, logger, summary, entry.seq))
         first = len(self.rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(rows) - 1)
-        self.rows.extend(rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(entries) - 1)
+        self.rows.extend(entries)
         self.endInsertRows()
 
     def clear(self) -> None:
