@@ -20,6 +20,7 @@ import math
 import os
 import time
 from array import array
+from itertools import pairwise
 from typing import Any
 
 from inspector.traffic.entry import INFO_NOTES, Direction, Kind
@@ -39,6 +40,57 @@ KINDS = tuple(Kind)
 _DIR_CODE = {d.value: n for n, d in enumerate(DIRECTIONS)}
 _KIND_CODE = {k.value: n for n, k in enumerate(KINDS)}
 _FLAG_KINDS = (_KIND_CODE[Kind.UNPARSABLE.value], _KIND_CODE[Kind.ERROR.value])
+_REQUEST = _KIND_CODE[Kind.REQUEST.value]
+_decode = json.JSONDecoder().raw_decode
+BATCH = 2048  # lines whose metadata is parsed in one call
+
+
+def _flags(meta: dict[str, Any], kind: int, flags: int) -> int:
+    """`flags` with FLAGGED / MARKED / DERIVED as the entry's kind, notes and parse error say."""
+    notes = meta.get("notes") or ()
+    parse_error = meta.get("parse_error")
+    if (
+        kind in _FLAG_KINDS
+        or meta.get("tool_error")
+        or parse_error is not None
+        or any(note not in INFO_NOTES for note in notes)
+    ):
+        flags |= FLAGGED
+    elif notes:
+        flags |= MARKED
+    if notes or parse_error is not None:
+        flags |= DERIVED
+    return flags
+
+
+def pos_meta(start: int, size: int) -> int:
+    """Where the metadata of the spliced line at `start` begins (after the message and its comma)."""
+    return start + len(_MSG) + size + 1
+
+
+def _one_meta(tail: bytes) -> dict[str, Any] | None:
+    try:
+        text = "{" + tail.decode()
+        meta, used = _decode(text)
+    except ValueError:
+        return None
+    return meta if used == len(text) and type(meta) is dict else None
+
+
+def _batch_metas(tails: list[bytes]) -> list[Any] | None:
+    """The metadata objects of a batch of spliced lines in one parse; None if any is odd (a count that
+    does not match, or not objects), so that the caller parses them one by one."""
+    if not tails:
+        return []
+    try:
+        metas = json.loads(b"[{" + b",{".join(tails) + b"]")
+    except ValueError:
+        return None
+    if len(metas) != len(tails) or any(type(meta) is not dict for meta in metas):
+        return None
+    return metas
+
+
 _MSG = b'{"msg":'
 _LEN = b',"len":'
 CHUNK = 4 << 20  # bytes read at a time
@@ -75,6 +127,25 @@ class RecordIndex:
         self.repaired: list[int] = []  # indexes whose peer was set by a later line (since last `take_repaired`)
         self._sorted = True  # seqs ascending (always, for records we write)
         self._by_seq: dict[int, int] | None = None
+        self._rows: list[tuple[Any, ...]] = []  # entries read, not yet in the arrays
+        self._peer_lines: list[tuple[int, int, int]] = []  # (index, seq, peer seq) of lines naming a peer
+        self._open: dict[int, int] = {}  # seq → index of requests not answered yet
+        self._columns = (
+            self.offsets,
+            self.lengths,
+            self.seqs,
+            self.walls,
+            self.monos,
+            self.dirs,
+            self.kinds,
+            self.methods,
+            self.sources,
+            self.ids,
+            self.sizes,
+            self.peers,
+            self.latencies,
+            self.flags,
+        )
 
     def __len__(self) -> int:
         return len(self.offsets)
@@ -126,9 +197,9 @@ class RecordIndex:
         bad header."""
         deadline = None if max_seconds is None else time.perf_counter() + max_seconds
         before = len(self.offsets)
-        limit = math.inf if max_lines is None else before + max_lines
+        limit = math.inf if max_lines is None else max_lines
         fd = self.fd
-        while len(self.offsets) < limit:
+        while len(self.offsets) - before < limit:
             buf = os.pread(fd, CHUNK, self.end)
             cut = buf.rfind(b"\n") + 1
             if not cut:
@@ -139,19 +210,15 @@ class RecordIndex:
                     break
                 cut = len(buf)
             base, pos = self.end, 0
-            while pos < cut and len(self.offsets) < limit:
-                stop = buf.index(b"\n", pos)
-                self.line_number += 1
-                if self.meta is None:
-                    self.meta = read_header(buf[pos:stop]).get("meta") or {}
-                elif stop > pos:
-                    self._index_line(buf, pos, stop, base)
-                pos = stop + 1
-                if deadline is not None and not self.line_number % 256 and time.perf_counter() > deadline:
-                    limit = 0
-            self.end = base + pos
-            if deadline is not None and time.perf_counter() > deadline:
-                break
+            while pos < cut:
+                room = min(BATCH, limit - (len(self.offsets) - before))
+                if room <= 0:
+                    break
+                pos = self._index_batch(buf, pos, cut, base, room)
+                self.end = base + pos
+                self._flush_rows()
+                if deadline is not None and time.perf_counter() > deadline:
+                    return len(self.offsets) - before
         return len(self.offsets) - before
 
     def _long_line(self, start: bytes) -> bytes | None:
@@ -168,43 +235,116 @@ class RecordIndex:
             parts.append(more)
             read += len(more)
 
-    def _index_line(self, buf: bytes, pos: int, stop: int, base: int) -> None:
-        meta: Any = None
-        size = -1
-        flags = 0
-        if buf.startswith(_MSG, pos) and buf[stop - 1] == 0x7D:  # '}'
-            at = buf.rfind(_LEN, pos, stop)
-            if at > 0:
-                try:
-                    size = int(buf[at + 7 : stop - 1])
-                    msg_end = pos + 7 + size
-                    if msg_end < at and buf[msg_end] == 0x2C:  # ','
-                        meta = json.loads(b"{" + buf[msg_end + 1 : stop])
-                        flags = SPLICED
-                except ValueError:
-                    meta = None
-        if meta is None:
-            meta, size, flags = self._parse_whole(buf[pos:stop])
+    def _index_batch(self, buf: bytes, pos: int, cut: int, base: int, room: int) -> int:
+        """Index up to `room` lines of `buf` from `pos` (below `cut`); returns where it stopped. The
+        metadata of spliced lines is parsed in one `json.loads` for the whole batch."""
+        tails: list[bytes] = []  # metadata after the message of each spliced line, without its '{'
+        lines: list[tuple[int, int, int, int]] = []  # (start, stop, message size or -1, line number)
+        find, rfind, startswith = buf.index, buf.rfind, buf.startswith
+        while pos < cut and len(lines) < room:
+            stop = find(b"\n", pos)
+            self.line_number += 1
+            if self.meta is None:
+                self.meta = read_header(buf[pos:stop]).get("meta") or {}
+            elif stop > pos:
+                size = -1
+                if startswith(_MSG, pos) and buf[stop - 1] == 0x7D:  # '}'
+                    at = rfind(_LEN, pos, stop)
+                    digits = buf[at + 7 : stop - 1]
+                    if at > 0 and digits.isdigit():
+                        msg_end = pos + 7 + int(digits)
+                        if msg_end < at and buf[msg_end] == 0x2C:  # ','
+                            size = int(digits)
+                            tails.append(buf[msg_end + 1 : stop])
+                lines.append((pos, stop, size, self.line_number))
+            pos = stop + 1
+        metas = _batch_metas(tails)
+        spliced = iter(metas) if metas is not None else None
+        batch: list[tuple[Any, int, int, int, int, int]] = []  # (meta, size, flags, offset, length, line number)
+        for start, stop, size, number in lines:
+            meta: Any = None
+            flags = SPLICED
+            if size >= 0:
+                # When one of the batch is odd, each is parsed on its own.
+                meta = next(spliced) if spliced is not None else _one_meta(buf[pos_meta(start, size) : stop])
             if meta is None:
-                return
+                meta, size, flags = self._parse_whole(buf[start:stop], number)
+                if meta is None:
+                    continue
+            batch.append((meta, size, flags, base + start, stop - start, number))
         try:
-            self._add(meta, size, flags, base + pos, stop - pos)
-        except (KeyError, ValueError, TypeError) as exc:
-            self.problems.append((self.line_number, f"entry is missing or has a bad field: {exc}"))
+            self._add_columns(batch)
+        except (KeyError, ValueError, TypeError, AttributeError):  # a bad field somewhere: one by one
+            for meta, size, flags, offset, length, number in batch:
+                try:
+                    self._add(meta, size, flags, offset, length)
+                except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                    self.problems.append((number, f"entry is missing or has a bad field: {exc}"))
+        return pos
 
-    def _parse_whole(self, line: bytes) -> tuple[Any, int, int]:
+    def _add_columns(self, batch: list[tuple[Any, int, int, int, int, int]]) -> None:
+        """Add a batch of entries column by column (fast); raises on any bad field, adding nothing."""
+        if not batch:
+            return
+        metas = [row[0] for row in batch]
+        seqs = [int(m["seq"]) for m in metas]
+        walls = [float(m["wall"]) for m in metas]
+        monos = [float(m["mono"]) for m in metas]
+        dirs = [_DIR_CODE[m["dir"]] for m in metas]
+        kinds = [_KIND_CODE[m["kind"]] for m in metas]
+        codes, intern = self._name_codes, self._intern
+        methods = [0 if (x := m.get("method")) is None else (codes.get(x) or intern(x)) for m in metas]
+        sources = [0 if (x := m.get("server")) is None else (codes.get(x) or intern(x)) for m in metas]
+        ids = [x if type(x := m.get("id")) is int and -(1 << 63) < x < (1 << 63) else NO_ID for m in metas]
+        peers = [x if type(x := m.get("peer")) is int and x >= 0 else NO_PEER for m in metas]
+        nan = math.nan
+        latencies = [float(x) if type(x := m.get("latency_ms")) is float or type(x) is int else nan for m in metas]
+        flags = [row[2] for row in batch]
+        for n, m in enumerate(metas):
+            if kinds[n] in _FLAG_KINDS or "notes" in m or "parse_error" in m or "tool_error" in m:
+                flags[n] = _flags(m, kinds[n], flags[n])
+        first = len(self.offsets)
+        if (self.seqs and seqs[0] <= self.seqs[-1]) or any(a >= b for a, b in pairwise(seqs)):
+            self._sorted = False
+        self.offsets.extend([row[3] for row in batch])
+        self.lengths.extend([row[4] for row in batch])
+        self.sizes.extend([row[1] for row in batch])
+        for target, column in (
+            (self.seqs, seqs),
+            (self.walls, walls),
+            (self.monos, monos),
+            (self.dirs, dirs),
+            (self.kinds, kinds),
+            (self.methods, methods),
+            (self.sources, sources),
+            (self.ids, ids),
+            (self.peers, peers),
+            (self.latencies, latencies),
+            (self.flags, flags),
+        ):
+            target.extend(column)
+        if self._by_seq is not None:
+            self._by_seq.update((seq, first + n) for n, seq in enumerate(seqs))
+        opened = self._open
+        for n, kind in enumerate(kinds):
+            if kind == _REQUEST and peers[n] == NO_PEER and metas[n].get("id") is not None:
+                opened[seqs[n]] = first + n
+        self._peer_lines.extend((first + n, seqs[n], peer) for n, peer in enumerate(peers) if peer != NO_PEER)
+        self._pair()
+
+    def _parse_whole(self, line: bytes, number: int) -> tuple[Any, int, int]:
         try:
             obj = json.loads(line)
         except ValueError as exc:
-            self.problems.append((self.line_number, f"not a JSON line: {exc}"))
+            self.problems.append((number, f"not a JSON line: {exc}"))
             return None, 0, 0
         if not isinstance(obj, dict):
-            self.problems.append((self.line_number, "entry line is not a JSON object"))
+            self.problems.append((number, "entry line is not a JSON object"))
             return None, 0, 0
         if "msg" in obj:
             length = obj.get("len")
             if not line.startswith(_MSG) or not isinstance(length, int):
-                self.problems.append((self.line_number, '"msg" entry without its verbatim prefix or "len"'))
+                self.problems.append((number, '"msg" entry without its verbatim prefix or "len"'))
                 return None, 0, 0
             return obj, length, SPLICED
         if "raw_b64" in obj:
@@ -222,42 +362,67 @@ class RecordIndex:
         return code
 
     def _add(self, meta: dict[str, Any], size: int, flags: int, offset: int, length: int) -> None:
+        """Note one entry (its arrays are extended once per chunk, in `_flush_rows`)."""
+        get = meta.get
         seq = int(meta["seq"])
-        wall, mono = float(meta["wall"]), float(meta["mono"])
-        direction, kind = _DIR_CODE[meta["dir"]], _KIND_CODE[meta["kind"]]
-        notes = meta.get("notes") or ()
-        parse_error = meta.get("parse_error")
-        flagged = (
-            kind in _FLAG_KINDS
-            or bool(meta.get("tool_error"))
-            or parse_error is not None
-            or any(note not in INFO_NOTES for note in notes)
+        kind = _KIND_CODE[meta["kind"]]
+        wall, mono, direction = float(meta["wall"]), float(meta["mono"]), _DIR_CODE[meta["dir"]]
+        flags = _flags(meta, kind, flags)
+        rpc_id, peer, latency = get("id"), get("peer"), get("latency_ms")
+        method, server = get("method"), get("server")
+        codes = self._name_codes
+        index = len(self.offsets) + len(self._rows)
+        if type(peer) is int and peer >= 0:
+            self._peer_lines.append((index, seq, peer))
+        else:
+            peer = NO_PEER
+            if kind == _REQUEST and type(rpc_id) is not type(None):
+                self._open[seq] = index  # waits for the line that answers it
+        self._rows.append(
+            (
+                offset,
+                length,
+                seq,
+                wall,
+                mono,
+                direction,
+                kind,
+                (codes.get(method) or self._intern(method)) if method is not None else 0,
+                (codes.get(server) or self._intern(server)) if server is not None else 0,
+                rpc_id if type(rpc_id) is int and -(1 << 63) < rpc_id < (1 << 63) else NO_ID,
+                size,
+                peer,
+                float(latency) if type(latency) is float or type(latency) is int else math.nan,
+                flags,
+            )
         )
-        flags |= FLAGGED if flagged else (MARKED if notes else 0)
-        if notes or parse_error is not None:
-            flags |= DERIVED
-        rpc_id = meta.get("id")
-        peer = meta.get("peer")
-        latency = meta.get("latency_ms")
-        seqs = self.seqs
-        if seqs and seq <= seqs[-1]:
+
+    def _flush_rows(self) -> None:
+        """Move the entries noted since into the arrays, then pair requests with the lines that answer them."""
+        rows = self._rows
+        if not rows:
+            return
+        last = self.seqs[-1] if self.seqs else None
+        columns = list(zip(*rows, strict=True))
+        for target, column in zip(self._columns, columns, strict=True):
+            target.extend(column)
+        seqs = columns[2]
+        if self._sorted and ((last is not None and seqs[0] <= last) or any(a >= b for a, b in pairwise(seqs))):
             self._sorted = False
         if self._by_seq is not None:
-            self._by_seq[seq] = len(seqs)
-        self.offsets.append(offset)
-        self.lengths.append(length)
-        seqs.append(seq)
-        self.walls.append(wall)
-        self.monos.append(mono)
-        self.dirs.append(direction)
-        self.kinds.append(kind)
-        self.methods.append(self._intern(meta.get("method")))
-        self.sources.append(self._intern(meta.get("server")))
-        self.ids.append(rpc_id if type(rpc_id) is int and -(1 << 63) < rpc_id < (1 << 63) else NO_ID)
-        self.sizes.append(size)
-        self.peers.append(peer if type(peer) is int and peer >= 0 else NO_PEER)
-        self.latencies.append(float(latency) if isinstance(latency, int | float) else math.nan)
-        self.flags.append(flags)
-        if type(peer) is int and (other := self.index_of_seq(peer)) is not None and self.peers[other] == NO_PEER:
-            self.peers[other] = seq  # a streamed record writes the request before its response
+            start = len(self.offsets) - len(rows)
+            self._by_seq.update((seq, start + n) for n, seq in enumerate(seqs))
+        rows.clear()
+        self._pair()
+
+    def _pair(self) -> None:
+        peers = self.peers
+        for index, seq, peer in self._peer_lines:
+            other = self._open.pop(peer, None)
+            if other is None:
+                other = self.index_of_seq(peer)
+                if other is None or peers[other] != NO_PEER or other == index:
+                    continue
+            peers[other] = seq  # a streamed record writes the request before its response
             self.repaired.append(other)
+        self._peer_lines.clear()

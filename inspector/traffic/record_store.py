@@ -110,6 +110,15 @@ class RecordStore:
         peer = self.index.peers[index]
         return None if peer == NO_PEER else peer
 
+    def earlier_peers(self, start: int, end: int) -> list[int]:
+        """The peer seqs named by entries `start:end` that may be entries before `start` (in a record in
+        seq order, those below the seq of entry `start`: the rest pair within the batch)."""
+        ix = self.index
+        if not ix._sorted:
+            return [peer for peer in ix.peers[start:end] if peer != NO_PEER]
+        first = ix.seqs[start]
+        return [peer for peer in ix.peers[start:end] if NO_PEER != peer < first]
+
     @property
     def next_seq(self) -> int:
         seqs = self.index.seqs

@@ -105,10 +105,12 @@ class VisibleRows:
         if start == 0:
             return []  # nothing before them to repaint
         entries = self.store
-        peer_seq_at = getattr(entries, "peer_seq_at", None)  # a record on disk: from its index, not decoded
+        earlier_peers = getattr(entries, "earlier_peers", None)  # a record on disk: from its index, not decoded
+        peers = (
+            earlier_peers(start, end) if earlier_peers is not None else (entries[i].peer_seq for i in range(start, end))
+        )
         found: list[int] = []
-        for i in range(start, end):
-            peer = peer_seq_at(i) if peer_seq_at is not None else entries[i].peer_seq
+        for peer in peers:
             if peer is not None and (index := self.index_of_seq(peer, before=start)) is not None:
                 found.append(index)
         return found
