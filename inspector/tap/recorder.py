@@ -214,7 +214,12 @@ class TapRecorder:
         line = encode_entry(entry) + b"\n"
         if self._entries_in_part and self._size + len(line) > self.max_bytes:
             self._open_part(self.path.name if self.path else None)
-        _write_all(self._fd, line)
+        try:
+            _write_all(self._fd, line)
+        except OSError:
+            with suppress(OSError):  # a line cut short (disk full) would make the whole record unreadable
+                os.ftruncate(self._fd, self._size)
+            raise
         self._size += len(line)
         self._entries_in_part += 1
 
@@ -229,6 +234,8 @@ class TapRecorder:
             _write_all(fd, head)
         except OSError:
             os.close(fd)
+            with suppress(OSError):
+                path.unlink()  # no half-written header left behind
             raise
         if self._fd >= 0:
             os.close(self._fd)

@@ -331,3 +331,18 @@ def test_a_flood_is_relayed_and_recorded_whole_without_growing_memory(tmp_path: 
     assert stream_bytes(entries, Direction.IN) == bytes(received)
     assert len([e for e in entries if e.kind is Kind.NOTIFICATION]) == count
     assert peak < 50_000, f"the tap's peak resident memory was {peak} kB after {len(received) / 1e6:.0f} MB"
+
+
+def test_a_record_that_cannot_grow_mid_session_is_said_once_and_relaying_goes_on(tmp_path: Path) -> None:
+    import resource
+
+    def small_files() -> None:  # like a full disk: writes past 3,000 bytes fail (EFBIG)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (3000, 3000))
+
+    proc = start_tap(tmp_path, "--", "cat", preexec_fn=small_files)
+    lines = [b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % n for n in range(200)]
+    out, err = _run_host(proc, lines)
+    assert out == b"".join(lines) and proc.returncode == 0
+    assert err.count(b"mcp-lens tap: recording stopped") == 1, err
+    entries, _ = load_entries(only_record(tmp_path))  # what was written before stays readable
+    assert 0 < len(entries) < 200
