@@ -14,7 +14,7 @@ Every figure is measured in a fresh process (peak resident memory is that proces
   (one write per message, as the tap does): how far behind the viewer is when the writer stops.
 
 ``python tests/bench/bench_records.py [--messages N] [--quick] [--load-big]`` prints the table on its own
-(``--messages`` sets the big record's size; the "today" record is 30 % of it).
+(``--messages`` sets the big record's size; the "today" record has 30 % as many, twice as big, messages).
 """
 
 from __future__ import annotations
@@ -31,13 +31,15 @@ from common import ROOT, Row, quick
 
 TARGET_FIRST_S, TARGET_INDEX_S, TARGET_FILTER_S, TARGET_RSS_MB = 1.0, 10.0, 2.0, 400.0
 RARE_WORD = "quokka"
+BODY_1GB, BODY_656MB = 3000, 8950
 FOLDER = Path(tempfile.gettempdir()) / "mcp-lens-bench-records"
 
-_WORDS = (
+_PHRASE = (
     "the server returned a list of results for the query and every item carries a title a score and a "
     "snippet of text long enough to look like a real search result with punctuation, numbers 12345 and "
-    'unicode — naïve café résumé 東京 and some JSON-looking text like {"a": [1, 2, 3]} inside a string '
-).split()
+    'unicode — naïve café résumé 東京 and some JSON-looking text like {"a": [1, 2, 3]} inside a string'
+)
+_WORDS = _PHRASE.split()
 
 
 def _text(n: int, size: int) -> str:
@@ -49,12 +51,14 @@ def _spliced(raw: bytes, meta: str) -> bytes:
     return b'{"msg":' + raw + b"," + meta.encode() + f',"len":{len(raw)}}}\n'.encode()
 
 
-def generate(path: Path, messages: int) -> None:
-    """Write a record of `messages` entries (about 1 KB each on average), as `jsonl.encode_entry` lays them out."""
+def generate(path: Path, messages: int, body: int = BODY_1GB) -> None:
+    """Write a record of `messages` entries, as `jsonl.encode_entry` lays them out. Two tool results in ten
+    carry about `body` bytes of text: 3,000 makes about 1 KB a message, 8,950 about 2.2 KB (the issue's
+    656 MB / 300,000 record)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     wall, mono, seq, rpc = 1_790_000_000.0, 1000.0, 0, 0
-    bodies = [_text(n, 3000 + (n % 7) * 150) for n in range(64)]
+    bodies = [_text(n, body + (n % 7) * 150) for n in range(64)]
     with open(tmp, "wb") as out:
         out.write(json.dumps({"format": "mcp-lens-traffic", "version": 1, "meta": {"server": "bench"}}).encode())
         out.write(b"\n")
@@ -119,11 +123,11 @@ def generate(path: Path, messages: int) -> None:
     os.replace(tmp, path)
 
 
-def record(messages: int) -> Path:
-    path = FOLDER / f"record-{messages}.jsonl"
+def record(messages: int, body: int = BODY_1GB) -> Path:
+    path = FOLDER / f"record-{messages}-{body}.jsonl"
     if not path.exists():
         started = time.perf_counter()
-        generate(path, messages)
+        generate(path, messages, body)
         print(
             f"[generated {path} ({path.stat().st_size / 1e6:,.0f} MB) in {time.perf_counter() - started:.1f} s]",
             file=sys.stderr,
@@ -193,7 +197,7 @@ class _Stalls:
         self._last = now
 
 
-def _wait(app, check, timeout: float) -> bool:  # noqa: ANN001 - a QApplication
+def _wait(app, check, timeout: float) -> bool:  # app: the QApplication
     deadline = time.perf_counter() + timeout
     while not check():
         if time.perf_counter() > deadline:
@@ -283,7 +287,7 @@ def run() -> list[Row]:
     big_n = _messages(1_000_000)
     small_n = max(1000, big_n * 3 // 10)
     live_n = max(1000, big_n // 10)
-    big, small = record(big_n), record(small_n)
+    big, small = record(big_n), record(small_n, BODY_656MB)
     big_mb, small_mb = big.stat().st_size / 1e6, small.stat().st_size / 1e6
     today = _child("load", str(small))
     today_big = _child("load", str(big)) if "--load-big" in sys.argv else None
