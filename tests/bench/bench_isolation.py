@@ -3,8 +3,9 @@
 A real, shown `MainWindow` (offscreen Qt, a qasync loop, settings and profiles in a temporary folder)
 with two servers connected at once: the demo (`python -m inspector.demo`) and `tests/servers/flood.py`.
 In the same run we measure the round trip of `tools/call echo` on the demo, one call after another:
-first with the flood server connected but idle (the baseline), then while the flood server writes N
-`notifications/message` lines, until all of them are rows in the window's traffic log. Meanwhile a
+with the flood server connected but idle (the baseline: calls before and after the flood), and while
+the flood server writes N `notifications/message` lines, until all of them are rows in the window's
+traffic log. Meanwhile a
 10 ms timer measures the Qt event loop's longest stall, and we note the flood's own rate.
 
 A round trip is timed from `SessionController.call_tool` to the `callUpdated` signal that says the
@@ -48,7 +49,7 @@ XDG = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
 
 @dataclass
 class Result:
-    quiet_ms: list[float]  # echo round trips, flood server idle
+    quiet_ms: list[float]  # echo round trips, flood server idle (before and after the flood)
     flooded_ms: list[float]  # echo round trips while the flood is being recorded
     stall_ms: float  # longest lateness of a 10 ms timer over the flooded phase
     gc_ms: float  # longest full garbage collection over the flooded phase
@@ -149,6 +150,8 @@ async def _bench(folder: Path, count: int) -> Result:
                 reached = time.perf_counter()
         meter.stop()
         rows = model.rowCount()
+        await asyncio.sleep(0.5)  # the flood's rows painted, the flood server idle again
+        quiet += [await _echo(echo_session) for _ in range(QUIET_CALLS)]
     finally:
         await window.shutdown()
         window.hide()
@@ -194,7 +197,7 @@ def run() -> list[Row]:
     print(
         f"[isolation: {len(result.quiet_ms)} quiet calls, {len(result.flooded_ms)} during the flood "
         f"(max {max(result.flooded_ms):.1f} ms); {result.rows:,} traffic rows; longest full GC "
-        f"{result.gc_ms:.0f} ms]",
+        f"{result.gc_ms:.0f} ms; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs]",
         file=sys.stderr,
     )
     return [
