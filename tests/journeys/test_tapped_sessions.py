@@ -4,15 +4,16 @@ read-only and follows it as it grows, and "Open as server" adds the record's ser
 from __future__ import annotations
 
 import json
-import os
 import queue
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from journey_support import accessible_name
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
@@ -20,6 +21,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractItemView, QToolButton, QWidget
 from test_accessibility import unnamed
 
+from inspector.tap.paths import tap_running
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
@@ -74,8 +76,20 @@ def finished_record(lens: Any) -> TapFile:
     return record
 
 
-def live_record(lens: Any) -> TapFile:
-    record = TapFile(taps_folder(lens) / "cursor-20261124-110000.jsonl", "cursor-demo", DEMO, pid=os.getpid())
+@pytest.fixture
+def tap_pid() -> Iterator[int]:
+    """The pid of a running process that looks like a tap (what makes a record live)."""
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "tap"])
+    deadline = time.monotonic() + 10
+    while not tap_running(process.pid) and time.monotonic() < deadline:  # /proc shows its argv a moment later
+        time.sleep(0.02)
+    yield process.pid
+    process.kill()
+    process.wait()
+
+
+def live_record(lens: Any, pid: int) -> TapFile:
+    record = TapFile(taps_folder(lens) / "cursor-20261124-110000.jsonl", "cursor-demo", DEMO, pid=pid)
     record.exchange(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "x"}})
     return record
 
@@ -118,9 +132,9 @@ def rows(view: QAbstractItemView) -> int:
     return view.model().rowCount()
 
 
-def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(lens) -> None:
+def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(lens, tap_pid: int) -> None:
     finished = finished_record(lens)
-    live = live_record(lens)
+    live = live_record(lens, tap_pid)
     lens.start()
     window = sessions_window(lens)
     table = lens.find("Tapped sessions", QAbstractItemView, top=window)
@@ -133,7 +147,7 @@ def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(len
     assert time.strftime("%Y-%m-%d") in texts  # the start time
 
     # A record that appears while the window is open is listed too.
-    later = TapFile(taps_folder(lens) / "vscode-20261124-120000.jsonl", "vscode-host", DEMO, pid=os.getpid())
+    later = TapFile(taps_folder(lens) / "vscode-20261124-120000.jsonl", "vscode-host", DEMO, pid=tap_pid)
     lens.click_item(table, "vscode-host", timeout=10_000)
     del later
 

@@ -92,9 +92,12 @@ def server_profile(session: TapSession) -> ServerProfile:
 
 def open_as_server(window: Any, session: TapSession) -> ServerProfile | None:
     """Add the record's server to the servers sidebar (an unsaved entry, like one from the command line)
-    and connect it; returns the entry."""
+    and connect it (a live one is only shown); returns the entry."""
     if not session.command:
         return None
     entry = window.servers.show_unsaved(server_profile(session))
+    if window.servers.state(entry.name) in ("connected", "connecting"):
+        window.servers.select(entry.name)  # opened before and still live: show it, do not reconnect
+        return entry
     window.connect_profile(entry)
     return entry
