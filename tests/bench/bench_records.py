@@ -32,7 +32,7 @@ from common import ROOT, Row, quick
 TARGET_FIRST_S, TARGET_INDEX_S, TARGET_FILTER_S, TARGET_RSS_MB = 1.0, 10.0, 2.0, 400.0
 RARE_WORD = "quokka"
 BODY_1GB, BODY_656MB = 3000, 8950
-FOLDER = Path(tempfile.gettempdir()) / "mcp-lens-bench-records"
+FOLDER = Path(os.environ.get("MCP_LENS_BENCH_RECORDS") or Path(tempfile.gettempdir()) / "mcp-lens-bench-records")
 
 _PHRASE = (
     "the server returned a list of results for the query and every item carries a title a score and a "

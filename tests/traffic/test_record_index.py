@@ -159,3 +159,24 @@ def test_a_line_longer_than_a_read_chunk(tmp_path: Path, monkeypatch: pytest.Mon
     assert record.update() == 10
     assert list(record) == list(jsonl.load(path)[0])
     assert record.select(TrafficFilter(text="echo"), 0, 10) == [1]
+
+
+def test_the_records_benchmark_runs_small(tmp_path: Path) -> None:
+    """A smoke run of tests/bench/bench_records.py (the real one makes a 1 GB record; not in the suite)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "MCP_LENS_BENCH_RECORDS": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run(
+        [sys.executable, str(root / "tests/bench/bench_records.py"), "--messages", "3000"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "indexed: fully indexed" in out.stdout and "live: viewer behind" in out.stdout
