@@ -25,6 +25,7 @@ MODULES = (
     "bench_tokens",
     "bench_startup",
     "bench_tap",
+    "bench_records",
 )
 HEADERS = ("name", "figure", "unit", "baseline", "ratio", "target", "verdict")
 
