@@ -271,6 +271,8 @@ def test_a_real_host_through_the_tap_is_followed_live_across_a_rotation(lens) ->
         assert "result" in host.request(3, "tools/list", {})
         part_two = viewer_for(lens, "(part 2 of 2)")
         lens.click_item(lens.find("Traffic log", QAbstractItemView, top=part_two), "tools/list", timeout=10_000)
+        parts = lens.find("Record part", top=window)  # the list offers either part of the session
+        lens.wait(lambda: parts.count() == 2, what="the session's two parts offered")
         assert host.close() == 0
     finally:
         if host.process.poll() is None:

@@ -32,7 +32,7 @@ def show_tapped_sessions(window: Any) -> TappedSessionsWindow:
         return existing
     sessions = TappedSessionsWindow(parent=window)
     sessions.setObjectName(_WINDOW)
-    sessions.openRequested.connect(lambda session: open_record(window, session))
+    sessions.openRequested.connect(lambda session, part: open_record(window, session, part))
     sessions.serverRequested.connect(lambda session: open_as_server(window, session))
     sessions.show()
     return sessions

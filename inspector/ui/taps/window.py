@@ -15,6 +15,7 @@ from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -46,7 +47,7 @@ class TappedSessionsWindow(QWidget):
     """Lists tapped sessions; Open shows one read-only (followed while live); Open as server connects to
     its server. What opening does is the caller's: `openRequested` and `serverRequested` carry the session."""
 
-    openRequested = Signal(object)  # TapSession
+    openRequested = Signal(object, object)  # TapSession, the part to show (its Path: the newest unless chosen)
     serverRequested = Signal(object)  # TapSession
 
     def __init__(
@@ -85,6 +86,9 @@ class TappedSessionsWindow(QWidget):
         self.open_button.setAccessibleName("Open record")
         self.open_button.setToolTip("Show the record read-only in a traffic log (a live one is followed as it grows)")
         self.open_button.clicked.connect(self.open_selected)
+        self.part_combo = QComboBox(self)  # a rotated record's parts (shown only when there are several)
+        self.part_combo.setAccessibleName("Record part")
+        self.part_combo.setToolTip("The tap rotated this record by size: choose the part to open")
         self.server_button = QPushButton("Open as server", self)
         self.server_button.setAccessibleName("Open as server")
         self.server_button.setToolTip(
@@ -93,6 +97,7 @@ class TappedSessionsWindow(QWidget):
         )
         self.server_button.clicked.connect(self.open_selected_as_server)
         buttons = QHBoxLayout()
+        buttons.addWidget(self.part_combo)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.server_button)
         buttons.addStretch(1)
@@ -170,13 +175,22 @@ class TappedSessionsWindow(QWidget):
 
     def _update_buttons(self) -> None:
         session = self.selected_session()
+        parts = session.parts if session is not None else ()
+        shown = [self.part_combo.itemData(i) for i in range(self.part_combo.count())]
+        if shown != list(parts):
+            self.part_combo.clear()
+            for number, path in enumerate(parts, start=1):
+                self.part_combo.addItem(f"part {number} of {len(parts)}: {path.name}", path)
+            self.part_combo.setCurrentIndex(len(parts) - 1)  # the newest: the one that grows
+        self.part_combo.setVisible(len(parts) > 1)
         self.open_button.setEnabled(session is not None)
         self.server_button.setEnabled(session is not None and bool(session.command))
 
     # -- actions -------------------------------------------------------------------------------
     def open_selected(self) -> None:
         if (session := self.selected_session()) is not None:
-            self.openRequested.emit(session)
+            part = self.part_combo.currentData() if len(session.parts) > 1 else None
+            self.openRequested.emit(session, part if part in session.parts else session.path)
 
     def open_selected_as_server(self) -> None:
         if (session := self.selected_session()) is not None and session.command:

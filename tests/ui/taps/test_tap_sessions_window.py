@@ -96,8 +96,30 @@ def test_the_window_lists_new_and_growing_records_and_keeps_the_selection(qtbot,
     first.close("process exited with code 0")
     qtbot.waitUntil(lambda: window.table.item(1, 4).text() == "finished", timeout=5_000)
     assert window.table.item(0, 4).text() == "live"
-    opened: list[object] = []
-    window.openRequested.connect(opened.append)
+    opened: list[tuple[object, Path]] = []
+    window.openRequested.connect(lambda session, path: opened.append((session, path)))
     window.open_button.click()
-    assert [s.name for s in opened] == ["first"]  # type: ignore[attr-defined]
+    assert [(s.name, path) for s, path in opened] == [("first", first.path)]  # type: ignore[attr-defined]
+    assert not window.part_combo.isVisible()  # one part: nothing to choose
     second.close("process exited with code 0")
+
+
+def test_a_rotated_record_opens_its_newest_part_or_the_part_chosen(qtbot, tmp_path: Path, tap_pid: int) -> None:
+    rec = recorder(tmp_path, "cursor", pid=tap_pid, max_bytes=2000)
+    for n in range(1, 4):
+        talk(rec, n, "tools/list", padding=600)
+    window = TappedSessionsWindow(tmp_path)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.table.rowCount() == 1, timeout=5_000)
+    window.table.selectRow(0)
+    session = window.selected_session()
+    assert len(session.parts) == 3 and window.part_combo.isVisible()
+    assert window.part_combo.currentText() == f"part 3 of 3: {rec.path.name}"
+    opened: list[Path] = []
+    window.openRequested.connect(lambda _session, path: opened.append(path))
+    window.open_button.click()
+    window.part_combo.setCurrentIndex(0)
+    window.open_button.click()
+    assert opened == [rec.path, session.parts[0]]
+    rec.close("process exited with code 0")
