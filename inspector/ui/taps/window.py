@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from inspector.ui.taps.records import LIVE, TapSession, list_sessions, taps_folder
 from inspector.ui.traffic.model import human_size
+from inspector.ui.widgets.tooltips import plain_tooltip
 
 REFRESH_MS = 2000  # the slow timer beside the folder watcher (a live record's size, a tap that died)
 COLUMNS = ("Name", "Server", "Started", "Size", "State")
@@ -135,8 +136,8 @@ class TappedSessionsWindow(QWidget):
                     self.table.setItem(row, column, item)
                 elif item.text() != text:
                     item.setText(text)
-                if column == 1:
-                    item.setToolTip(text)
+                if column in (0, 1):  # the host's words: after our own title line, shown literally
+                    item.setToolTip(plain_tooltip(COLUMNS[column], text))
         if selected is not None:
             self._select(selected.path)
         elif sessions and self.table.currentRow() < 0:

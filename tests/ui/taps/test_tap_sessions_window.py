@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PySide6.QtGui import Qt  # QtGui's Qt namespace adds mightBeRichText
 
 from inspector.tap.paths import tap_running
 from inspector.tap.recorder import TapRecorder
@@ -122,4 +123,18 @@ def test_a_rotated_record_opens_its_newest_part_or_the_part_chosen(qtbot, tmp_pa
     window.part_combo.setCurrentIndex(0)
     window.open_button.click()
     assert opened == [rec.path, session.parts[0]]
+    rec.close("process exited with code 0")
+
+
+def test_host_given_words_are_shown_as_plain_text(qtbot, tmp_path: Path) -> None:
+    """The tap's name and command come from the host's config: never rendered as markup."""
+    meta = {"name": "<b>bold</b>", "command": ["<img src=x>", "--flag"], "pid": DEAD_PID, "started": 1.0}
+    rec = TapRecorder(tmp_path, meta)
+    window = TappedSessionsWindow(tmp_path)
+    qtbot.addWidget(window)
+    assert window.table.item(0, 0).text() == "<b>bold</b>"
+    assert window.table.item(0, 1).text() == "'<img src=x>' --flag"
+    for column in (0, 1):
+        tooltip = window.table.item(0, column).toolTip()
+        assert not Qt.mightBeRichText(tooltip) and tooltip.splitlines()[1] == window.table.item(0, column).text()
     rec.close("process exited with code 0")
