@@ -20,6 +20,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractItemView, QToolButton, QWidget
 from test_accessibility import unnamed
+from test_traffic import choose_file, without_blocking
 
 from inspector.tap.paths import tap_running
 from inspector.traffic import jsonl
@@ -132,7 +133,9 @@ def rows(view: QAbstractItemView) -> int:
     return view.model().rowCount()
 
 
-def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(lens, tap_pid: int) -> None:
+def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(
+    lens, tap_pid: int, tmp_path: Path
+) -> None:
     finished = finished_record(lens)
     live = live_record(lens, tap_pid)
     lens.start()
@@ -172,6 +175,14 @@ def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(len
     # Filter it.
     lens.type(lens.find("Traffic filter", top=viewer), "tools/call")
     lens.wait(lambda: rows(log) == 2, what="the filter keeps the tools/call pair")
+
+    # Export what the filter shows.
+    exported = tmp_path / "tools-calls.jsonl"
+    without_blocking(lens, lambda: lens.click(lens.find("Export shown entries", top=viewer)))
+    choose_file(lens, exported)
+    lens.wait(exported.exists, what="the export written")
+    saved, meta = jsonl.load(exported)
+    assert [e.method for e in saved] == ["tools/call", "tools/call"] and meta["name"] == "cursor-demo"
 
     # "Copy as command" repeats the request against the record's server command.
     lens.click_item(log, "tools/call")

@@ -10,10 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QWidget
 
 from inspector.config.naming import command_name
 from inspector.config.profile import ServerProfile
+from inspector.ui.taps.export import add_export
 from inspector.ui.taps.records import TapSession
 from inspector.ui.taps.rotation import RotationWatcher
 from inspector.ui.taps.window import TappedSessionsWindow
@@ -54,6 +56,8 @@ def open_record(window: Any, session: TapSession, path: Path | None = None) -> V
     if viewer is None:
         return None
     viewer.view.set_cli_target(cli_target(session))
+    if isinstance(settings := getattr(window, "settings", None), QSettings):
+        add_export(viewer, session, settings)
     part = f" (part {session.parts.index(path) + 1} of {len(session.parts)})" if len(session.parts) > 1 else ""
     viewer.setWindowTitle(f"{path.name} — {session.name}{part} — MCP Lens (read-only)")
     if isinstance(getattr(window, "viewers", None), list):
