@@ -165,6 +165,7 @@ def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(
     live.stderr("server: called echo")
     lens.wait(lambda: rows(log) == 7, timeout=10_000, what="the rows appended while the record was open")
     assert "(read-only)" in viewer.windowTitle()
+    assert not unnamed(lens), unnamed(lens)  # the record's window and its Export button included
     names = {accessible_name(w) for w in lens.widgets(top=viewer)}
     assert "Re-send…" not in names and "Clear" not in names
 
@@ -204,6 +205,7 @@ def test_tapped_sessions_are_listed_followed_filtered_and_opened_as_a_server(
     lens.click_item(servers, "cursor-demo")
     lens.wait(lambda: "cursor-demo, connected" in sidebar_entries(servers), timeout=30_000, what="it connected")
     assert lens.window.session.profile.env == {}  # the host's env stays in the host's config
+    assert "Demo server, connected" in sidebar_entries(servers)  # it joined the workspace: the demo stays live
     for widget in (viewer, old, window):
         widget.close()
     assert lens.quit() == 0
