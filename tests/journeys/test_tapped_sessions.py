@@ -27,6 +27,7 @@ from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 DEMO = [sys.executable, "-m", "inspector", "--demo-server"]
 
 
@@ -286,6 +287,9 @@ def test_a_real_host_through_the_tap_is_followed_live_across_a_rotation(lens) ->
         lens.click_item(lens.find("Traffic log", QAbstractItemView, top=part_two), "tools/list", timeout=10_000)
         parts = lens.find("Record part", top=window)  # the list offers either part of the session
         lens.wait(lambda: parts.count() == 2, what="the session's two parts offered")
+        ARTIFACTS.mkdir(exist_ok=True)
+        window.grab().save(str(ARTIFACTS / "journey_tapped_sessions.png"))
+        viewer.grab().save(str(ARTIFACTS / "journey_tapped_record_live.png"))
         assert host.close() == 0
     finally:
         if host.process.poll() is None:
