@@ -31,6 +31,7 @@ from inspector.traffic.record_index import (
 
 CACHE_ENTRIES = 4096
 SCAN_CHUNK = 16 << 20
+FEW_LINES = 8  # a free-text filter reads the lines one by one when fewer than 1 in this many are left
 _ESCAPED_IN_JSON = frozenset(b'"\\') | frozenset(range(0x20))
 
 
@@ -174,23 +175,50 @@ class RecordStore:
         return self._text_rows(flt, needle, rows, start, end)
 
     def _text_rows(self, flt: TrafficFilter, needle: bytes, rows: Any, start: int, end: int) -> list[int]:
+        """`rows` whose text matches: first what the index answers (a method, kind or direction naming
+        `needle`), then the bytes of the rest: a scan of the file, or of each line when they are few."""
         ix = self.index
         labels = {_DIR_CODE[v] for v in _DIR_CODE if needle in v.encode()}
         kind_labels = {_KIND_CODE[v] for v in _KIND_CODE if needle in v.encode()}
         method_hits = {n for n, name in enumerate(ix.names) if n and needle in name.encode("utf-8", "replace").lower()}
-        hits = self._scan(needle, start, end)
+        dirs, kinds, methods, flags = ix.dirs, ix.kinds, ix.methods, ix.flags
+        by_index: list[int] = []
+        rest = rows
+        if labels or kind_labels or method_hits:
+            by_index = [i for i in rows if dirs[i] in labels or kinds[i] in kind_labels or methods[i] in method_hits]
+            if by_index:
+                taken = set(by_index)
+                rest = [i for i in rows if i not in taken]
         escapes = any(byte in _ESCAPED_IN_JSON for byte in needle)
         decode_flags = DERIVED | BASE64 | (ESCAPED if escapes else 0)
-        dirs, kinds, methods, flags = ix.dirs, ix.kinds, ix.methods, ix.flags
-        found: list[int] = []
-        for i in rows:
-            if dirs[i] in labels or kinds[i] in kind_labels or methods[i] in method_hits:
-                found.append(i)
-                continue
-            hit = hits[i - start]
-            if hit == 1 or ((hit == 2 or flags[i] & decode_flags) and flt.matches(self.decode(i))):
-                found.append(i)
+        if len(rest) * FEW_LINES < end - start:  # few left: read just those lines
+            hits = self._line_hits(needle, rest)
+            found = [i for i, hit in zip(rest, hits, strict=True) if hit == 1]
+            check = [i for i, hit in zip(rest, hits, strict=True) if hit == 2 or (not hit and flags[i] & decode_flags)]
+        else:
+            scanned = self._scan(needle, start, end)
+            found = [i for i in rest if scanned[i - start] == 1]
+            check = [i for i in rest if scanned[i - start] == 2 or (not scanned[i - start] and flags[i] & decode_flags)]
+        found += [i for i in check if flt.matches(self.decode(i))]
+        if by_index:
+            found += by_index
+            found.sort()
+        elif check:
+            found.sort()
         return found
+
+    def _line_hits(self, needle: bytes, rows: Any) -> bytearray:
+        """As `_scan`, for the lines `rows` only (one read each)."""
+        ix = self.index
+        fd, offsets, lengths, sizes, flags = ix.fd, ix.offsets, ix.lengths, ix.sizes, ix.flags
+        hits = bytearray(len(rows))
+        for n, i in enumerate(rows):
+            if flags[i] & SPLICED:
+                if needle in os.pread(fd, sizes[i], offsets[i] + 7).lower():
+                    hits[n] = 1
+            elif needle in os.pread(fd, lengths[i], offsets[i]).lower():
+                hits[n] = 2
+        return hits
 
     def _scan(self, needle: bytes, start: int, end: int) -> bytearray:
         """Per line of `start:end`: 1 when `needle` is in its message bytes (case-insensitive), 2 when

@@ -98,11 +98,20 @@ FILTERS = [
     TrafficFilter(text="len"),
     TrafficFilter(text="ping"),
     TrafficFilter(text="msg"),
+    TrafficFilter(text="echo", kinds=frozenset({Kind.REQUEST})),
+    TrafficFilter(text="LOG", directions=frozenset({IN})),
+    TrafficFilter(text="\\", errors_only=True),
 ]
 
 
+@pytest.mark.parametrize("few", [8, 0, 10**6], ids=["auto", "per-line", "scan"])
 @pytest.mark.parametrize("flt", FILTERS, ids=lambda f: repr(f))
-def test_filter_from_the_index_matches_the_filter_on_entries(tmp_path: Path, flt: TrafficFilter) -> None:
+def test_filter_from_the_index_matches_the_filter_on_entries(
+    tmp_path: Path, flt: TrafficFilter, few: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import inspector.traffic.record_store as record_store
+
+    monkeypatch.setattr(record_store, "FEW_LINES", few)
     path = saved(tmp_path, sample_store())
     loaded, _ = jsonl.load(path)
     record = RecordStore(path)
