@@ -232,15 +232,15 @@ class RecordStore:
         pos, stop = offsets[start], offsets[end - 1] + lengths[end - 1]
         while pos < stop:
             data = os.pread(ix.fd, min(SCAN_CHUNK, stop - pos), pos)
-            if pos + len(data) < stop:
+            cut = len(data)
+            if pos + cut < stop:
                 cut = data.rfind(b"\n") + 1
-                if cut:
-                    data = data[:cut]
-                else:  # one line longer than a chunk: read it whole
+                if not cut:  # one line longer than a chunk: read it whole
                     line = bisect.bisect_right(offsets, pos, start, end) - 1
                     data = os.pread(ix.fd, offsets[line] + lengths[line] + 1 - pos, pos)
+                    cut = len(data)
             low = data.lower()
-            at = low.find(needle)
+            at = low.find(needle, 0, cut)
             while at >= 0:
                 where = pos + at
                 line = bisect.bisect_right(offsets, where, start, end) - 1
@@ -258,6 +258,6 @@ class RecordStore:
                 else:
                     hits[line - start] = max(hits[line - start], 2)
                     next_at = line_end
-                at = low.find(needle, next_at - pos)
-            pos += len(data)
+                at = low.find(needle, next_at - pos, cut)
+            pos += cut
         return hits
