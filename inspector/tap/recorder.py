@@ -29,6 +29,8 @@ TRANSPORT = "stdio"
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 MAX_PENDING = 10_000  # requests waiting for a response we remember (oldest forgotten first)
 NO_NEWLINE = "no newline at the end (the stream ended mid-line)"
+CONTINUED = "no newline yet: the line goes on in the next stderr entry"
+STDERR_LINE_LIMIT = 1 << 20
 _OPPOSITE = {Direction.OUT: Direction.IN, Direction.IN: Direction.OUT}
 
 
@@ -47,6 +49,8 @@ class LineSplitter:
 
     def __init__(self) -> None:
         self._partial: list[bytes] = []
+        self.pending = 0  # bytes held in the partial line
+
 
     def feed(self, data: bytes) -> list[bytes]:
         lines = []
@@ -56,11 +60,13 @@ class LineSplitter:
                 self._partial.append(data[start:end])
                 lines.append(b"".join(self._partial))
                 self._partial.clear()
+                self.pending = 0
             else:
                 lines.append(data[start:end])
             start = end + 1
         if start < len(data):
             self._partial.append(data[start:])
+            self.pending += len(data) - start
         return lines
 
     def rest(self) -> bytes | None:
@@ -69,6 +75,7 @@ class LineSplitter:
             return None
         rest = b"".join(self._partial)
         self._partial.clear()
+        self.pending = 0
         return rest
 
 
@@ -114,10 +121,15 @@ class TapRecorder:
                     self._guard(self._message, direction, line, ())
 
     def stderr(self, chunk: bytes) -> None:
+        """Stderr lines; a line still open past `STDERR_LINE_LIMIT` (a progress bar redrawn with
+        ``\r``, say) is recorded in pieces rather than held in memory."""
         with self._lock:
             if self.failed is None:
-                for line in self._splitters["stderr"].feed(chunk):
+                splitter = self._splitters["stderr"]
+                for line in splitter.feed(chunk):
                     self._guard(self._write, self._entry(Direction.IN, Kind.STDERR, line, ()))
+                if splitter.pending > STDERR_LINE_LIMIT and (piece := splitter.rest()) is not None:
+                    self._guard(self._write, self._entry(Direction.IN, Kind.STDERR, piece, (CONTINUED,)))
 
     def end_of(self, stream: Direction | str) -> None:
         """`stream` ended: record its partial last line, if any."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from lens_support import REPO
 
-from inspector.tap.recorder import NO_NEWLINE
+from inspector.tap.recorder import CONTINUED, NO_NEWLINE
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Entry, Kind
 
@@ -58,7 +58,7 @@ def stream_bytes(entries: list[Entry], direction: Direction, *, stderr: bool = F
         for e in entries
         if e.direction is direction and (e.kind is Kind.STDERR) == stderr and e.kind is not Kind.LIFECYCLE
     ]
-    return b"".join(e.raw + (b"" if NO_NEWLINE in e.notes else b"\n") for e in picked)
+    return b"".join(e.raw + (b"" if {NO_NEWLINE, CONTINUED} & set(e.notes) else b"\n") for e in picked)
 
 
 def wait_for(predicate, timeout: float = 20.0, what: str = "condition") -> None:

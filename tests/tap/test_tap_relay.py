@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tap_support import TAP, load_entries, only_record, records, start_tap, stream_bytes, tap_env, wait_for
@@ -53,16 +54,17 @@ def _server(tmp_path: Path, code: int = 0) -> list[str]:
 
 
 def _run_host(proc: subprocess.Popen[bytes], chunks: list[bytes]) -> tuple[bytes, bytes]:
-    assert proc.stdin is not None
-    for chunk in chunks:
-        proc.stdin.write(chunk)
-        proc.stdin.flush()
-        time.sleep(0.01)
-    proc.stdin.close()
-    out = proc.stdout.read()  # type: ignore[union-attr]
-    err = proc.stderr.read()  # type: ignore[union-attr]
-    proc.wait(timeout=30)
-    return out, err
+    """Write `chunks` a little apart, close stdin; everything the tap wrote back (both pipes read throughout)."""
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    with ThreadPoolExecutor(2) as pool:
+        out, err = pool.submit(proc.stdout.read), pool.submit(proc.stderr.read)
+        for chunk in chunks:
+            proc.stdin.write(chunk)
+            proc.stdin.flush()
+            time.sleep(0.01)
+        proc.stdin.close()
+        proc.wait(timeout=60)
+        return out.result(timeout=30), err.result(timeout=30)
 
 
 def test_every_byte_relayed_and_recorded_exactly(tmp_path: Path) -> None:
@@ -346,3 +348,15 @@ def test_a_record_that_cannot_grow_mid_session_is_said_once_and_relaying_goes_on
     assert err.count(b"mcp-lens tap: recording stopped") == 1, err
     entries, _ = load_entries(only_record(tmp_path))  # what was written before stays readable
     assert 0 < len(entries) < 200
+
+
+def test_an_endless_stderr_line_is_recorded_in_pieces(tmp_path: Path) -> None:
+    script = tmp_path / "progress.py"
+    script.write_text("import os\nfor n in range(30000):\n    os.write(2, b'\\rprogress %06d ' % n + b'#' * 100)\n")
+    proc = start_tap(tmp_path, "--", sys.executable, str(script))
+    _, err = _run_host(proc, [])
+    assert len(err) > 3 << 20 and b"\n" not in err
+    entries, _ = load_entries(only_record(tmp_path))
+    pieces = [e for e in entries if e.kind is Kind.STDERR]
+    assert len(pieces) >= 3 and all(len(e.raw) < (1 << 20) + (1 << 16) for e in pieces)
+    assert stream_bytes(entries, Direction.IN, stderr=True) == err
