@@ -100,8 +100,15 @@ class Relay:
         self.forwarded: set[int] = set()
 
     def _record(self, method: str, *args: object) -> None:
-        if self.recorder is not None:
-            getattr(self.recorder, method)(*args)
+        recorder = self.recorder
+        if recorder is None:
+            return
+        try:
+            getattr(recorder, method)(*args)
+        except Exception as exc:  # the recorder guards its own writes; this is the net under a bug
+            self.recorder = None
+            with suppress(OSError):
+                os.write(self.host_err, f"mcp-lens tap: recording stopped ({exc!r}); still relaying\n".encode())
 
     def run(self) -> int:
         from inspector.traffic.entry import Direction
@@ -141,8 +148,7 @@ class Relay:
         text, notes = describe_exit(code)
         if code < 0 and -code in self.forwarded:
             notes = ()  # it died of the signal we passed on, as asked
-        if self.recorder is not None:
-            self.recorder.close(text, notes)
+        self._record("close", text, notes)
         return exit_status(code)
 
     def _forward_signal(self, signum: int, _frame: object) -> None:
