@@ -4,7 +4,8 @@
   `clients/raw_list_tools.py`), direct vs through the tap (`python -m inspector tap -- …`).
 - per message: a minimal echo server (answers each line at once) driven by a raw client: N sequential
   ping round trips (µs per round trip: two messages, both recorded), and N pings written at once then
-  their N answers read (µs per message pair, throughput).
+  their N answers read (µs per message pair, throughput); and the same through a tap that cannot
+  record (its folder is a file), which separates the relay's cost from the recorder's.
 Records go to a temporary data folder. Runs are interleaved; medians count.
 """
 
@@ -46,7 +47,9 @@ def _time(argv: list[str], env: dict[str, str]) -> float:
 
 def _pings(argv: list[str], env: dict[str, str], count: int) -> tuple[float, float]:
     """(µs per sequential round trip, µs per pipelined message pair)."""
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, bufsize=0
+    )
     assert proc.stdin is not None and proc.stdout is not None
     out_fd, in_fd = proc.stdin.fileno(), proc.stdout.fileno()
     lines = [b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % n for n in range(count)]
@@ -93,11 +96,18 @@ def run() -> list[Row]:
             for name, argv in variants.items():
                 starts[name].append(_time(argv, env))
         server = [PYTHON, str(echo)]
-        seq: dict[str, list[float]] = {"direct": [], "tap": []}
-        pipe: dict[str, list[float]] = {"direct": [], "tap": []}
+        blocked = Path(data_home) / "not-a-folder"  # the tap cannot record here: the relay alone
+        blocked.write_text("")
+        no_record = {**env, "XDG_DATA_HOME": str(blocked)}
+        seq: dict[str, list[float]] = {"direct": [], "tap": [], "relay": []}
+        pipe: dict[str, list[float]] = {"direct": [], "tap": [], "relay": []}
         for _ in range(3):
-            for name, argv in (("direct", server), ("tap", [*TAP, *server])):
-                s, p = _pings(argv, env, count)
+            for name, argv, environ in (
+                ("direct", server, env),
+                ("tap", [*TAP, *server], env),
+                ("relay", [*TAP, *server], no_record),
+            ):
+                s, p = _pings(argv, environ, count)
                 seq[name].append(s)
                 pipe[name].append(p)
         recorded = sum(f.stat().st_size for f in (Path(data_home) / "mcp-lens/taps").glob("*.jsonl"))
@@ -112,6 +122,8 @@ def run() -> list[Row]:
         rows.append(Row(f"tap {count:,} pings, {label}, direct", base, unit, base, 1.0))
         rows.append(Row(f"tap {count:,} pings, {label}, tapped", ours, unit, base, ours / base))
         rows.append(Row(f"tap {count:,} pings, {label}, added by the tap", ours - base, unit))
+        relay = median(table["relay"])
+        rows.append(Row(f"tap {count:,} pings, {label}, tap not recording", relay, unit, base, relay / base))
     rows.append(Row("tap record written in this run", recorded / 1e6, "MB"))
     return rows
 
