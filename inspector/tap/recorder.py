@@ -51,7 +51,6 @@ class LineSplitter:
         self._partial: list[bytes] = []
         self.pending = 0  # bytes held in the partial line
 
-
     def feed(self, data: bytes) -> list[bytes]:
         lines = []
         start = 0
