@@ -31,7 +31,7 @@ from inspector.traffic.record_index import (
 
 CACHE_ENTRIES = 4096
 SCAN_CHUNK = 16 << 20
-FEW_LINES = 8  # a free-text filter reads the lines one by one when fewer than 1 in this many are left
+LINE_COST_BYTES = 2000  # reading one line costs about as much as scanning this many bytes (measured)
 _ESCAPED_IN_JSON = frozenset(b'"\\') | frozenset(range(0x20))
 
 
@@ -191,7 +191,7 @@ class RecordStore:
                 rest = [i for i in rows if i not in taken]
         escapes = any(byte in _ESCAPED_IN_JSON for byte in needle)
         decode_flags = DERIVED | BASE64 | (ESCAPED if escapes else 0)
-        if len(rest) * FEW_LINES < end - start:  # few left: read just those lines
+        if self._reading_lines_is_cheaper(rest, start, end):
             hits = self._line_hits(needle, rest)
             found = [i for i, hit in zip(rest, hits, strict=True) if hit == 1]
             check = [i for i, hit in zip(rest, hits, strict=True) if hit == 2 or (not hit and flags[i] & decode_flags)]
@@ -206,6 +206,15 @@ class RecordStore:
         elif check:
             found.sort()
         return found
+
+    def _reading_lines_is_cheaper(self, rows: Any, start: int, end: int) -> bool:
+        """Whether reading `rows` one by one costs less than scanning every line of `start:end`."""
+        if len(rows) >= end - start or not rows:
+            return bool(rows) and LINE_COST_BYTES < 0
+        ix = self.index
+        sizes = ix.sizes
+        total = ix.offsets[end - 1] + ix.lengths[end - 1] - ix.offsets[start]
+        return len(rows) * LINE_COST_BYTES + sum([sizes[i] for i in rows]) < total
 
     def _line_hits(self, needle: bytes, rows: Any) -> bytearray:
         """As `_scan`, for the lines `rows` only (one read each)."""

@@ -104,14 +104,14 @@ FILTERS = [
 ]
 
 
-@pytest.mark.parametrize("few", [8, 0, 10**6], ids=["auto", "per-line", "scan"])
+@pytest.mark.parametrize("cost", [2000, -(10**12), 10**12], ids=["auto", "per-line", "scan"])
 @pytest.mark.parametrize("flt", FILTERS, ids=lambda f: repr(f))
 def test_filter_from_the_index_matches_the_filter_on_entries(
-    tmp_path: Path, flt: TrafficFilter, few: int, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, flt: TrafficFilter, cost: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import inspector.traffic.record_store as record_store
 
-    monkeypatch.setattr(record_store, "FEW_LINES", few)
+    monkeypatch.setattr(record_store, "LINE_COST_BYTES", cost)
     path = saved(tmp_path, sample_store())
     loaded, _ = jsonl.load(path)
     record = RecordStore(path)
