@@ -42,7 +42,7 @@ _KIND_CODE = {k.value: n for n, k in enumerate(KINDS)}
 _FLAG_KINDS = (_KIND_CODE[Kind.UNPARSABLE.value], _KIND_CODE[Kind.ERROR.value])
 _REQUEST = _KIND_CODE[Kind.REQUEST.value]
 _decode = json.JSONDecoder().raw_decode
-BATCH = 2048  # lines whose metadata is parsed in one call
+BATCH = 1024  # lines whose metadata is parsed in one call
 
 
 def _flags(meta: dict[str, Any], kind: int, flags: int) -> int:

@@ -22,7 +22,7 @@ from inspector.ui.traffic.session_files import show_error
 from inspector.ui.traffic.view import TrafficView
 
 FIRST_SLICE_S = 0.15  # indexed before the window shows: more than a screenful
-SLICE_S = 0.04  # indexed per timer tick while catching up (the UI stays responsive between slices)
+SLICE_S = 0.03  # indexed per timer tick while catching up (the UI stays responsive between slices)
 POLL_MS = 250  # how often a caught-up record is checked for new lines
 
 
