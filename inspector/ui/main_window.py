@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
-    QStackedWidget,
     QTabWidget,
     QWidget,
 )
@@ -127,10 +126,12 @@ class MainWindow(QMainWindow):
         self.spaces: dict[str, SessionSpace] = {}
         self.viewers: list[ViewerWindow] = []
         self.servers = ServersPanel(profiles, demo)
-        self.stacks: dict[str, QStackedWidget] = {}
-        self.panels = self._build_panels()
-        self._lay_out()
+        self._shown_once = False
+        self._parked = QWidget(self)  # holds the panels of the spaces not shown
+        self._parked.hide()
         self.current = self._space_for(demo)
+        self.panels = self._build_panels(self.current)
+        self._lay_out()
         self._build_menus()
         self._connect_panels()
         self.show_space(self.current)
@@ -151,19 +152,14 @@ class MainWindow(QMainWindow):
     auth_panel = property(lambda self: self.current.auth_panel)
 
     # -- panels ------------------------------------------------------------------------------
-    def _build_panels(self) -> list[Panel]:
-        """Every panel in the order of its area's tabs: a stack of each space's panel, and the shared traffic log."""
+    def _build_panels(self, first: SessionSpace) -> list[Panel]:
+        """Every panel in the order of its area's tabs: `first`'s own panels, and the shared traffic log."""
         self.traffic = TrafficView(self.store, find_key=False)  # the window's View › Find in traffic owns Ctrl+F
-        panels = []
-        for area, titles in PANEL_TITLES:
-            for title in titles:
-                if title == TRAFFIC:
-                    panels.append(Panel(area, title, self.traffic))
-                    continue
-                stack = self.stacks[title] = QStackedWidget()
-                stack.setObjectName(f"{title.lower().replace(' ', '')}Stack")
-                panels.append(Panel(area, title, stack))
-        return panels
+        return [
+            Panel(area, title, self.traffic if title == TRAFFIC else first.widgets[title])
+            for area, titles in PANEL_TITLES
+            for title in titles
+        ]
 
     def _space_for(self, profile: ServerProfile) -> SessionSpace:
         """The space of the server called `profile.name`, made (disconnected) the first time."""
@@ -172,8 +168,8 @@ class MainWindow(QMainWindow):
             return space
         space = SessionSpace(profile, self.seqs, self.profiles, self.servers, self.settings, self)
         self.spaces[profile.name] = space
-        for title, widget in space.widgets.items():
-            self.stacks[title].addWidget(widget)
+        for widget in space.widgets.values():
+            widget.setParent(self._parked)  # hidden until the space is shown (then a tab holds it)
         self.store.attach(space.store)
         if hasattr(space.budget, "live_tools"):  # Compare reads the other live sessions' lists
             space.budget.live_tools = self.live_tools
@@ -185,10 +181,16 @@ class MainWindow(QMainWindow):
         return space
 
     def show_space(self, space: SessionSpace) -> None:
-        """Show `space`'s panels in every tab (its session keeps running either way)."""
-        self.current = space
-        for title, widget in space.widgets.items():
-            self.stacks[title].setCurrentWidget(widget)
+        """Put `space`'s panels in the tabs, each where the shown space's was (its session keeps running)."""
+        left, self.current = self.current, space
+        if left is not space:
+            for title, widget in space.widgets.items():
+                area, old = self.areas[title], left.widgets[title]
+                index, shown = area.indexOf(old), area.currentIndex()
+                area.removeTab(index)
+                old.setParent(self._parked)
+                area.insertTab(index, widget, title)
+                area.setCurrentIndex(shown)
         self.ping_gate.bind(space.session)
         if self.budget_menu is not None:
             self.budget_menu.retarget(space.budget)
@@ -197,15 +199,15 @@ class MainWindow(QMainWindow):
 
     def _count_tabs(self) -> None:
         space = self.current
-        self.sidebar.setTabText(self.sidebar.indexOf(self.stacks[ROOTS]), f"Roots ({space.roots})")
+        roots = "Roots" if space.roots is None else f"Roots ({space.roots})"
+        self.sidebar.setTabText(self.sidebar.indexOf(space.widgets[ROOTS]), roots)
         running = space.tasks_running
-        self.tabs.setTabText(
-            self.tabs.indexOf(self.stacks[TASKS]), f"Tasks ({running} running)" if running else "Tasks"
-        )
+        tasks = f"Tasks ({running} running)" if running else "Tasks"
+        self.tabs.setTabText(self.tabs.indexOf(space.widgets[TASKS]), tasks)
 
     def _attention(self, space: SessionSpace, title: str) -> None:
         if space is self.current:
-            self.tabs.setCurrentWidget(self.stacks[title])
+            self.tabs.setCurrentWidget(space.widgets[title])
 
     def _lay_out(self) -> None:
         self.sidebar = QTabWidget()
@@ -216,6 +218,7 @@ class MainWindow(QMainWindow):
         self.bottom = QTabWidget()
         self.bottom.setObjectName("bottomTabs")
         areas = {SIDEBAR: self.sidebar, TABS: self.tabs, BOTTOM: self.bottom}
+        self.areas = {panel.title: areas[panel.area] for panel in self.panels}  # where each title's tab is
         for panel in self.panels:
             areas[panel.area].addTab(panel.widget, panel.title)
 
@@ -285,9 +288,7 @@ class MainWindow(QMainWindow):
         for index, name in enumerate(("Traffic", "Server output", "Notifications")):
             self._action(view, name, lambda _=False, i=index: self._show_bottom(i), f"Alt+{index + 1}")
         self._action(view, "&Find in traffic", self._find_in_traffic, QKeySequence.StandardKey.Find)
-        self.budget_menu = budget_menu(
-            self.current.budget, self, lambda: self.tabs.setCurrentWidget(self.stacks[BUDGET])
-        )
+        self.budget_menu = budget_menu(self.current.budget, self, lambda: self.tabs.setCurrentWidget(self.budget))
         if self.budget_menu is not None:
             bar.addMenu(self.budget_menu)
         help_menu = bar.addMenu("&Help")
@@ -374,7 +375,8 @@ class MainWindow(QMainWindow):
 
     def save_session(self, path: Path) -> None:
         shown = self.traffic.shown_server()
-        spaces = [self.spaces[shown]] if shown in self.spaces else list(self.spaces.values())
+        recorded = [space for space in self.spaces.values() if len(space.store)]  # a server only selected: none
+        spaces = [self.spaces[shown]] if shown in self.spaces else recorded
         profiles = [space.profile for space in spaces]
         meta: dict[str, Any] = {"servers": [p.name for p in profiles]}
         if len(profiles) == 1:
@@ -409,9 +411,20 @@ class MainWindow(QMainWindow):
         else:  # first run: the workbench gets most of the height
             self.resizeDocks([self.dock], [FIRST_RUN_DOCK_HEIGHT], Qt.Orientation.Vertical)
             self.left.setSizes([260, 400])
+        self._restore_splitters()
+
+    def _restore_splitters(self) -> None:
         for splitter in (self.main_split, self.left):
             if (sizes := self.settings.value(f"splitters/{splitter.objectName()}")) is not None:
                 splitter.restoreState(sizes)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Once laid out at its size, the splitters take their saved sizes again: before the first show they
+        are squeezed into a default geometry, which leaves the sidebar at its minimum width."""
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            self._restore_splitters()
 
     def save_window_state(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())

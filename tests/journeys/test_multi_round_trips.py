@@ -10,6 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QCheckBox, QDialog, QPlainTextEdit
 from test_servers import choose, current_server, dialog, type_here
 
+from inspector.ui.traffic.model import COLUMNS
+
 TITLE = "round {} of tools/call order_coffee"
 
 
@@ -77,8 +79,9 @@ def test_order_coffee_in_the_modern_era_goes_round_trip_through_the_dialogs(lens
     log = lens.find("Traffic log", QAbstractItemView)
     lens.wait(lambda: TITLE.format(2) in lens.texts(), what="the traffic log names the rounds")
     lens.click_item(log, TITLE.format(2))
-    row = next(r for r in range(log.model().rowCount()) if TITLE.format(2) in str(log.model().index(r, 5).data()))
-    tip = str(log.model().index(row, 5).data(Qt.ItemDataRole.ToolTipRole))
+    method = COLUMNS.index("Method")
+    row = next(r for r in range(log.model().rowCount()) if TITLE.format(2) in str(log.model().index(r, method).data()))
+    tip = str(log.model().index(row, method).data(Qt.ItemDataRole.ToolTipRole))
     assert "requestState: opaque server state" in tip and "echoed back exactly" in tip, tip
     notes = lens.find("Entry notes")
     lens.wait(lambda: "Round 2 of tools/call order_coffee" in shown_text(notes), what="the detail names the round")

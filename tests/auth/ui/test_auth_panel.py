@@ -18,7 +18,6 @@ def _rows(panel) -> list[tuple[str, str]]:
 
 
 def test_401_brings_the_auth_tab_and_signs_in_then_reconnects(qtbot, window, oauth_server, browser, auth_home):
-    panel = window.auth_panel
     assert window.tabs.tabText(window.tabs.count() - 1) == "Auth"
     shown: list[str] = []
 
@@ -26,10 +25,11 @@ def test_401_brings_the_auth_tab_and_signs_in_then_reconnects(qtbot, window, oau
         shown.append(url)
         return True
 
+    profile = ServerProfile(name="OAuth test", transport="http", url=oauth_server.url)
+    window.connect_profile(profile)  # the sign-in starts once the loop runs: the panel is patched first
+    panel = window.auth_panel  # the OAuth server's own Auth tab (each server in the workspace has one)
     panel.confirm = confirm
     panel.opener = browser
-    profile = ServerProfile(name="OAuth test", transport="http", url=oauth_server.url)
-    window.connect_profile(profile)
     qtbot.waitUntil(lambda: window.session.state == "connected", timeout=30000)
     qtbot.waitUntil(lambda: window.workbench.tools.model.rowCount() == 1, timeout=10000)
     assert window.tabs.currentWidget() is panel  # the 401 brought the tab forward
