@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -26,6 +27,9 @@ from inspector.transports.stdio_pipes import StdioPipes
 
 SDK_NOTIFICATIONS = frozenset({"notifications/progress", "notifications/cancelled"})
 BUFFER = 256  # messages queued for the SDK before the pump waits
+# How long the reader works through lines already buffered before it lets the event loop run: under a
+# flood, other sessions and the UI wait at most this long (measured: tests/bench/bench_isolation.py).
+SLICE_S = 0.001
 
 
 class StdioTransport:
@@ -84,8 +88,12 @@ class StdioTransport:
                 stream.close()
 
     async def _pump_in(self, read_send: MemoryObjectSendStream[SessionMessage | Exception]) -> None:
+        slice_end = time.perf_counter() + SLICE_S
         try:
             while (item := await self.pipes.next_line()) is not None:
+                if time.perf_counter() > slice_end:  # a flood: let the loop serve the other sessions and the UI
+                    await anyio.sleep(0)
+                    slice_end = time.perf_counter() + SLICE_S
                 line, entry = item
                 if entry.kind is Kind.UNPARSABLE:
                     continue  # recorded and flagged; the session never sees garbage

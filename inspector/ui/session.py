@@ -52,10 +52,16 @@ class SessionController(QObject):
         self.core.connected.connect(lambda _core: self.connected.emit(self))
         self.core.tools_changed.connect(self.toolsChanged.emit)
         self.core.request_finished.connect(self.requestFinished.emit)
-        self.core.server_event.connect(self.serverEvent.emit)
+        self.core.server_event.connect(self._server_event)
         self.core.call_updated.connect(self.callUpdated.emit)
         self.core.ping_finished.connect(self.pingFinished.emit)
         self.core.era_learned.connect(self._save_learned_era)
+
+    def _server_event(self, event: Any) -> None:
+        """Server events for the panels; log lines stay in the traffic store (the Notifications pane reads
+        them there), so a server flooding its log costs no Qt signal per line."""
+        if event.kind != "log":
+            self.serverEvent.emit(event)
 
     # -- state and what was negotiated -------------------------------------------------------
     @property
