@@ -247,7 +247,25 @@ class MainWindow(QMainWindow):
         self.servers.connectRequested.connect(self.connect_profile)
         self.servers.disconnectRequested.connect(self.disconnect_server)
         self.servers.selectionChanged.connect(self._selected)
+        self.servers.renamed.connect(self._renamed)
+        self.servers.removed.connect(self._removed)
         self.traffic.resendRequested.connect(self._resend)
+
+    def _renamed(self, old: str, new: str) -> None:
+        if (space := self.spaces.pop(old, None)) is not None:
+            space.rename(new)
+            self.spaces[new] = space
+            if old in self.traffic.filter_bar.servers():
+                self.traffic.add_server(new)
+
+    def _removed(self, name: str) -> None:
+        """A deleted server: its session closes and its panels go (another server's are shown first)."""
+        space = self.spaces.pop(name, None)
+        if space is None:
+            return
+        if space is self.current:
+            self.show_space(self._space_for(self.servers.demo))
+        space.dispose(after=lambda: self.store.detach(space.store))
 
     def _selected(self, profile: ServerProfile | None) -> None:
         """The sidebar's selection: show that server's space (made, disconnected, if it has none)."""

@@ -199,3 +199,33 @@ def test_export_one_server_or_all(lens, tmp_path: Path) -> None:
     assert {e.source for e in store} == {"Demo server", "second demo"}
     assert sorted(meta["servers"]) == ["Demo server", "second demo"]
     assert lens.quit() == 0
+
+
+def test_a_live_server_renamed_keeps_its_session_and_deleted_closes_it(lens) -> None:
+    from test_servers import answer, dialog
+
+    save_servers(lens, {"second demo": {"command": sys.executable, "args": ["-m", "inspector.demo"]}})
+    lens.start()
+    open_server(lens, "second demo")
+    lens.wait(lambda: announced(lens, "second demo").startswith("second demo, connected"), what="second connected")
+    before = handshakes(lens)
+
+    lens.click("Edit server")
+    box = dialog(lens, "Edit Server")
+    lens.type(lens.find("Name", top=box), "renamed demo")
+    lens.click(lens.find("OK", top=box))
+    lens.wait(lambda: not box.isVisible(), what="the Edit Server dialog closes")
+    lens.wait(lambda: announced(lens, "renamed demo").startswith("renamed demo, connected"), what="renamed, still live")
+    assert handshakes(lens) == before  # the same session, not a new one
+    lens.wait(lambda: "Echo (echo)" in " ".join(tool_names(lens)), what="its tools still shown")
+
+    lens.click("Delete server")
+    answer(lens, "Delete Server", "Delete")
+    lens.wait(
+        lambda: any(e.kind == "lifecycle" and b"exited" in e.raw and e.source == "renamed demo" for e in lens.wire()),
+        what="the deleted server's process ends",
+    )
+    listed = lens.find("Servers", QListWidget)
+    assert [listed.item(i).text() for i in range(listed.count())] == ["Demo server"]
+    assert announced(lens, "Demo server").startswith("Demo server, connected")
+    assert lens.quit() == 0

@@ -109,6 +109,8 @@ class ServersPanel(QWidget):
     disconnectRequested = Signal(object)  # the ServerProfile whose session to close
     selectionChanged = Signal(object)  # the ServerProfile now selected (None: nothing)
     profilesChanged = Signal()
+    renamed = Signal(str, str)  # old name, new name (its live session keeps running under the new one)
+    removed = Signal(str)  # the name of a deleted server (its session is closed)
 
     def __init__(self, store: ProfileStore, demo: ServerProfile, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -358,6 +360,7 @@ class ServersPanel(QWidget):
                 if saving is not None and saving is self.unsaved:
                     self._states[profile.name] = self._states.pop(saving.name, "disconnected")
                     self.unsaved = None
+                    old_name = saving.name
             else:
                 if old_name != profile.name:
                     self.store.rename(old_name, profile.name)
@@ -366,6 +369,9 @@ class ServersPanel(QWidget):
         except ProfileError as exc:
             self.io.error("Cannot Save Server", str(exc))
             return
+        if old_name is not None and old_name != profile.name:
+            self._details[profile.name] = self._details.pop(old_name, "")
+            self.renamed.emit(old_name, profile.name)
         self._changed(select=profile.name)
 
     def duplicate_profile(self, name: str | None = None) -> ServerProfile | None:
@@ -402,6 +408,8 @@ class ServersPanel(QWidget):
         was_selected = selected is not None and selected.name == name
         self.store.delete(name)
         self._states.pop(name, None)
+        self._details.pop(name, None)
+        self.removed.emit(name)
         self._changed()
         if was_selected:  # select the neighbour, as file managers do
             self.list.setCurrentRow(min(row, self.list.count() - 1))

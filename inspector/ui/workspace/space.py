@@ -9,6 +9,9 @@ counts) to the parts it owns.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QWidget
 
@@ -135,6 +138,23 @@ class SessionSpace(QObject):
     def _on_request_finished(self, method: str, outcome: object) -> None:
         if isinstance(outcome, LensError):
             self.statusMessage.emit(f"{method}: {outcome.message}", 10000)
+
+    def rename(self, name: str) -> None:
+        """The server was renamed: later entries and messages carry the new name."""
+        self.name = name
+        self.store.source = name
+
+    def dispose(self, after: Callable[[], None]) -> None:
+        """The server was deleted: close its session (its exit still recorded), call `after`, free its panels."""
+
+        async def close() -> None:
+            await self.shutdown()
+            after()
+            for widget in self.widgets.values():
+                widget.deleteLater()
+            self.deleteLater()
+
+        self._closing = asyncio.ensure_future(close())
 
     # -- connecting ----------------------------------------------------------------------------
     def connect_profile(self, resolved: ServerProfile, profile: ServerProfile, cli_target: list[str]) -> None:
