@@ -414,7 +414,9 @@ class MainWindow(QMainWindow):
     def open_session_file(self, path: Path) -> ViewerWindow | None:
         viewer = ViewerWindow.open(path, self)
         if viewer is not None:
-            self.viewers.append(viewer)
+            viewers = self.viewers
+            viewers.append(viewer)  # closed on quit; one closed before (and deleted) leaves the list
+            viewer.destroyed.connect(lambda *_: viewer in viewers and viewers.remove(viewer))
             viewer.show()
         return viewer
 
