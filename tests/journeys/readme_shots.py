@@ -92,3 +92,57 @@ def test_tasks(lens) -> None:
     open_tasks(lens)
     lens.wait(lambda: statuses(lens) == ["completed"], timeout=20_000, what="the task completes")
     save(lens, "tasks.png")
+
+
+def test_workspace(lens) -> None:
+    """Three servers live at once: the demo, server-everything and a second demo; the shared traffic log."""
+    import sys
+
+    from PySide6.QtWidgets import QAbstractItemView
+    from test_traffic import call
+
+    servers = lens.home / ".config/mcp-lens/servers.json"
+    servers.parent.mkdir(parents=True, exist_ok=True)
+    entries = {
+        "server-everything": {"command": "node", "args": [str(EVERYTHING), "stdio"]},
+        "weather (dev build)": {"command": sys.executable, "args": ["-m", "inspector.demo"]},
+    }
+    servers.write_text(json.dumps({"mcpServers": entries}))
+    lens.start().resize(*SIZE)
+    for name in entries:
+        lens.click_item("Servers", name)
+        lens.click("Connect to the selected server")
+        lens.wait(lambda n=name: "connected" in lens.status() and n in lens.status(), 30_000, what=f"{name}")
+    lens.click_item("Servers", "Demo server")
+    call(lens, "Echo (echo)", message="hello from the demo")
+    lens.wait(lambda: any(e.method == "tools/call" and e.direction == "in" for e in lens.wire()), what="the result")
+    lens.click_item(lens.find("Traffic log", QAbstractItemView), "tools/call")
+    save(lens, "workspace.png")
+
+
+def test_taps(lens) -> None:
+    """A host's server run through `mcp-lens tap`, listed live in File › Tapped sessions and followed."""
+    from PySide6.QtWidgets import QAbstractItemView
+    from test_tapped_sessions import INITIALIZE, TapHost, sessions_window, viewer_for
+
+    lens.start().resize(*SIZE)
+    host = TapHost("--name", "claude-desktop")
+    try:
+        host.request(1, "initialize", INITIALIZE)
+        host.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        host.request(2, "tools/list", {})
+        host.request(3, "tools/call", {"name": "echo", "arguments": {"message": "sent by the host"}})
+        window = sessions_window(lens)
+        lens.click_item(lens.find("Tapped sessions", QAbstractItemView, top=window), "claude-desktop")
+        lens.click(lens.find("Open record", top=window))
+        viewer = viewer_for(lens, "claude-desktop")
+        viewer.resize(1100, 560)
+        lens.click_item(lens.find("Traffic log", QAbstractItemView, top=viewer), "tools/call")
+        lens.qtbot.wait(400)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        assert window.grab().save(str(SHOTS / "taps.png"))
+        assert viewer.grab().save(str(SHOTS / "tap-record.png"))
+        host.close()
+    finally:
+        if host.process.poll() is None:
+            host.process.kill()
