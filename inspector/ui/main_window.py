@@ -184,13 +184,19 @@ class MainWindow(QMainWindow):
         """Put `space`'s panels in the tabs, each where the shown space's was (its session keeps running)."""
         left, self.current = self.current, space
         if left is not space:
+            self.setUpdatesEnabled(False)
             for title, widget in space.widgets.items():
                 area, old = self.areas[title], left.widgets[title]
                 index, shown = area.indexOf(old), area.currentIndex()
-                area.removeTab(index)
+                # The new page in, made current if the old one was, then the old one out: removing the current
+                # page would show its neighbour for a moment (and a first show lists resources, prompts…).
+                area.insertTab(index, widget, area.tabText(index))
+                if shown == index:
+                    area.setCurrentIndex(index)
+                area.removeTab(index + 1)
                 old.setParent(self._parked)
-                area.insertTab(index, widget, title)
                 area.setCurrentIndex(shown)
+            self.setUpdatesEnabled(True)
         self.ping_gate.bind(space.session)
         if self.budget_menu is not None:
             self.budget_menu.retarget(space.budget)

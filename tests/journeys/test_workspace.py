@@ -45,6 +45,11 @@ def handshakes(lens: Any) -> int:
     return len(lens.sent("server/discover")) + len(lens.sent("initialize"))
 
 
+def sent_by(lens: Any, server: str) -> list[str]:
+    """The methods of the requests we sent to `server`, in order."""
+    return [e.method for e in lens.wire() if e.source == server and e.direction == "out" and e.kind == "request"]
+
+
 def log(lens: Any) -> QTableView:
     return lens.find("Traffic log", QAbstractItemView)
 
@@ -65,11 +70,17 @@ def test_two_servers_live_at_once_each_with_its_own_tabs(lens) -> None:
     lens.click_item("Tool list", "Echo (echo)")
     assert lens.find("message", QLineEdit).text() == ""  # the second server's own (fresh) form
 
-    # back to the demo: its tabs without a reconnect, the form as it was left
+    # back to the demo: its tabs without a reconnect, the form as it was left; the server left is not asked
+    # anything by the switch (its Resources and Prompts pages are not shown on the way out)
     before = handshakes(lens)
+    lens.wait(lambda: sent_by(lens, "second demo"), what="the second server's requests so far")
+    lens.qtbot.wait(300)
+    asked = sent_by(lens, "second demo")
     lens.click_item("Servers", "Demo server")
     lens.wait(lambda: lens.find("message", QLineEdit).text() == "kept-in-the-demo-form", what="the demo's form")
     assert handshakes(lens) == before
+    lens.qtbot.wait(300)
+    assert sent_by(lens, "second demo") == asked
     assert "Demo server" in lens.status()
 
     # one traffic log for both: a Server column, a filter by server
