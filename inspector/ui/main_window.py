@@ -87,7 +87,7 @@ def sidebar_detail(session: SessionController, state: str, detail: str) -> str:
         era = f"{negotiation.era} {negotiation.version or ''}".strip() if negotiation is not None else ""
         return f"connected · {era}" if era else "connected"
     if state == "failed":
-        reason = detail.splitlines()[0] if detail else "failed"
+        reason = detail.splitlines()[0].removeprefix("Not connected: ") if detail else "failed"
         return f"error: {reason}"
     return "connecting…" if state == "connecting" else ""
 
