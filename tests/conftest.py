@@ -118,3 +118,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         report.outcome = "failed"
         report.longrepr = "alarming output during the test (see DESIGN.md, journey tests):\n" + "\n".join(found[:20])
     return report
+
+
+# The slowest files, started first: scripts/test gives each worker a file at a time (--dist loadfile), so a
+# run lasts at least as long as its slowest file from the moment that file starts.
+SLOW_FIRST = (
+    "tests/packaging/test_bundle.py",
+    "tests/conformance/test_conformance.py",
+    "tests/packaging/test_wheel.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::")[0]
+        return SLOW_FIRST.index(path) if path in SLOW_FIRST else len(SLOW_FIRST)
+
+    items.sort(key=rank)  # stable: every other test keeps its order
