@@ -28,8 +28,12 @@ from inspector.transports.stdio_pipes import StdioPipes
 SDK_NOTIFICATIONS = frozenset({"notifications/progress", "notifications/cancelled"})
 BUFFER = 256  # messages queued for the SDK before the pump waits
 # How long the reader works through lines already buffered before it lets the event loop run: under a
-# flood, other sessions and the UI wait at most this long (measured: tests/bench/bench_isolation.py).
-SLICE_S = 0.001
+# flood, other sessions and the UI wait at most about this long (measured: tests/bench/bench_isolation.py).
+SLICE_S = 0.002
+# While another stdio session waits for a response, a flooding reader also rests this long after each
+# slice, so that session's few steps (read the response, resume its caller) run in the gap.
+REST_S = 0.001
+_awaiting: set[StdioTransport] = set()  # sessions with a request of ours in flight
 
 
 class StdioTransport:
@@ -47,6 +51,7 @@ class StdioTransport:
         self.pipes = StdioPipes(command, store, process=process, on_stderr=on_stderr)
         # Set by the connection: receives (method, params) of notifications that bypass the SDK.
         self.notification_sink: Callable[[str, dict[str, Any]], None] | None = None
+        self._in_flight = 0  # our requests not answered yet (a flood elsewhere rests while there are some)
 
     def describe_exit(self) -> str:
         return self.pipes.describe_exit()
@@ -84,6 +89,8 @@ class StdioTransport:
                         await self.pipes.close()
                     tg.cancel_scope.cancel()
         finally:
+            _awaiting.discard(self)  # nothing in flight on a closed connection
+            self._in_flight = 0
             for stream in (read_recv, write_send, read_send, write_recv):
                 stream.close()
 
@@ -92,9 +99,13 @@ class StdioTransport:
         try:
             while (item := await self.pipes.next_line()) is not None:
                 if time.perf_counter() > slice_end:  # a flood: let the loop serve the other sessions and the UI
-                    await anyio.sleep(0)
+                    await anyio.sleep(REST_S if _awaiting - {self} else 0)
                     slice_end = time.perf_counter() + SLICE_S
                 line, entry = item
+                if entry.kind in (Kind.RESPONSE, Kind.ERROR) and self._in_flight:
+                    self._in_flight -= 1
+                    if not self._in_flight:
+                        _awaiting.discard(self)
                 if entry.kind is Kind.UNPARSABLE:
                     continue  # recorded and flagged; the session never sees garbage
                 if entry.kind is Kind.NOTIFICATION and self._deliver_directly(line, entry.method):
@@ -135,6 +146,9 @@ class StdioTransport:
         read_send: MemoryObjectSendStream[SessionMessage | Exception],
     ) -> None:
         async for session_message in write_recv:
+            if isinstance(session_message.message, mcp_types.JSONRPCRequest):
+                self._in_flight += 1
+                _awaiting.add(self)
             data = session_message.message.model_dump_json(by_alias=True, exclude_unset=True).encode()
             try:
                 await self.pipes.send(data)
