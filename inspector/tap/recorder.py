@@ -24,6 +24,7 @@ from inspector.tap.paths import EXITED_PREFIX, create_record_file
 from inspector.traffic.classify import classify
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.jsonl import encode_entry, header
+from inspector.traffic.store import OPPOSITE, id_key
 
 TRANSPORT = "stdio"
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -31,17 +32,6 @@ MAX_PENDING = 10_000  # requests waiting for a response we remember (oldest forg
 NO_NEWLINE = "no newline at the end (the stream ended mid-line)"
 CONTINUED = "no newline yet: the line goes on in the next stderr entry"
 STDERR_LINE_LIMIT = 1 << 20
-_OPPOSITE = {Direction.OUT: Direction.IN, Direction.IN: Direction.OUT}
-
-
-def _id_key(rpc_id: int | str) -> int | str:
-    """Peers echo "7" for 7 now and then; pair them as the app's store does."""
-    if isinstance(rpc_id, str):
-        try:
-            return int(rpc_id)
-        except ValueError:
-            return rpc_id
-    return rpc_id
 
 
 class LineSplitter:
@@ -189,7 +179,7 @@ class TapRecorder:
         if c.note:
             entry.note(c.note)
         if c.kind is Kind.REQUEST and c.rpc_id is not None:
-            self._pending[(direction, _id_key(c.rpc_id))] = (entry.seq, entry.mono, c.method or "")
+            self._pending[(direction, id_key(c.rpc_id))] = (entry.seq, entry.mono, c.method or "")
             if len(self._pending) > MAX_PENDING:
                 self._pending.popitem(last=False)
         elif c.kind in (Kind.RESPONSE, Kind.ERROR):
@@ -202,7 +192,7 @@ class TapRecorder:
         if entry.rpc_id is None:
             entry.note("response without an id")
             return
-        request = self._pending.pop((_OPPOSITE[direction], _id_key(entry.rpc_id)), None)
+        request = self._pending.pop((OPPOSITE[direction], id_key(entry.rpc_id)), None)
         if request is None:
             entry.note("unknown id")
             return
@@ -217,7 +207,7 @@ class TapRecorder:
         params = parsed.get("params") if isinstance(parsed, dict) else None
         rpc_id = params.get("requestId") if isinstance(params, dict) else None
         if isinstance(rpc_id, int | str) and not isinstance(rpc_id, bool):
-            request = self._pending.get((direction, _id_key(rpc_id)))
+            request = self._pending.get((direction, id_key(rpc_id)))
             if request is not None:
                 entry.peer_seq = request[0]
 

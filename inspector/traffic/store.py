@@ -13,10 +13,10 @@ AppendListener = Callable[[Entry], None]
 ClearListener = Callable[[], None]
 ChangeListener = Callable[[Entry], None]
 
-_OPPOSITE = {Direction.OUT: Direction.IN, Direction.IN: Direction.OUT}
+OPPOSITE = {Direction.OUT: Direction.IN, Direction.IN: Direction.OUT}  # a request's direction → its answer's
 
 
-def _id_key(rpc_id: int | str) -> int | str:
+def id_key(rpc_id: int | str) -> int | str:
     """JSON-RPC peers echo "7" for 7 now and then; correlate them as the SDK does."""
     if isinstance(rpc_id, str):
         try:
@@ -131,10 +131,10 @@ class TrafficStore:
         entry.error_code = c.error_code
         if c.note:
             entry.note(c.note)
-        if c.kind is Kind.REQUEST and c.rpc_id is not None and direction in _OPPOSITE:
-            self._pending[(direction, _id_key(c.rpc_id))] = entry.seq
+        if c.kind is Kind.REQUEST and c.rpc_id is not None and direction in OPPOSITE:
+            self._pending[(direction, id_key(c.rpc_id))] = entry.seq
             self._methods[entry.seq] = c.method or ""
-        elif c.kind in (Kind.RESPONSE, Kind.ERROR) and direction in _OPPOSITE:
+        elif c.kind in (Kind.RESPONSE, Kind.ERROR) and direction in OPPOSITE:
             self._correlate(entry, direction, c.is_tool_error)
         elif c.method == "notifications/cancelled":
             self._mark_cancelled(entry, direction)
@@ -262,7 +262,7 @@ class TrafficStore:
         if entry.rpc_id is None:
             entry.note("response without an id")
             return
-        request_seq = self._pending.pop((_OPPOSITE[direction], _id_key(entry.rpc_id)), None)
+        request_seq = self._pending.pop((OPPOSITE[direction], id_key(entry.rpc_id)), None)
         request = self.by_seq(request_seq) if request_seq is not None else None
         if request is None:
             entry.note("unknown id")
@@ -280,7 +280,7 @@ class TrafficStore:
         params = parsed.get("params") if isinstance(parsed, dict) else None
         rpc_id = params.get("requestId") if isinstance(params, dict) else None
         if isinstance(rpc_id, int | str) and not isinstance(rpc_id, bool):
-            request_seq = self._pending.get((direction, _id_key(rpc_id)))
+            request_seq = self._pending.get((direction, id_key(rpc_id)))
             request = self.by_seq(request_seq) if request_seq is not None else None
             if request is not None:
                 request.note("cancelled")

@@ -7,6 +7,7 @@ and the `viewers` it closes on quit.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -73,16 +74,7 @@ def open_record(window: Any, session: TapSession, path: Path | None = None) -> V
 def _continued(window: Any, viewer: ViewerWindow, session: TapSession, newer: Path) -> None:
     """The tap went on in a new part: say so in this window and open the new part in its own."""
     viewer.statusBar().showMessage(f"The tap continued this session in {newer.name} (opened in a new window)")
-    later = TapSession(
-        parts=(*session.parts, newer),
-        name=session.name,
-        command=session.command,
-        started=session.started,
-        cwd=session.cwd,
-        size=session.size,
-        state=session.state,
-        meta=session.meta,
-    )
+    later = dataclasses.replace(session, parts=(*session.parts, newer))
     open_record(window, later)
 
 
