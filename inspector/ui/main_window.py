@@ -173,7 +173,7 @@ class MainWindow(QMainWindow):
         self.store.attach(space.store)
         if hasattr(space.budget, "live_tools"):  # Compare reads the other live sessions' lists
             space.budget.live_tools = self.live_tools
-        space.statusMessage.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        space.statusMessage.connect(lambda text, ms: self._say(space, text, ms))
         space.stateChanged.connect(self._on_state)
         space.rootsCounted.connect(lambda s, _n: s is self.current and self._count_tabs())
         space.tasksCounted.connect(lambda s, _n: s is self.current and self._count_tabs())
@@ -202,6 +202,10 @@ class MainWindow(QMainWindow):
             self.budget_menu.retarget(space.budget)
         self._count_tabs()
         self._show_state(space.session.state, space.session.detail)
+
+    def _say(self, space: SessionSpace, text: str, ms: int) -> None:
+        """A space's status message; one from a server not shown says whose it is."""
+        self.statusBar().showMessage(text if space is self.current else f"{space.name}: {text}", ms)
 
     def _count_tabs(self) -> None:
         space = self.current
