@@ -17,6 +17,8 @@ DIFF = 9  # mcp-lens tokens: a breaking change, or growth over --max-growth
 TOKENIZER = 10  # mcp-lens tokens: the tokenizer is unavailable
 AUTH = 11  # `AuthError`: an OAuth sign-in is needed or failed
 INPUT_NEEDED = 12  # `InputNeeded`: the server asked for input (input_required) that --input-responses lacks
+ASSERTION_FAILED = 13  # mcp-lens run: a collection step's assertion failed
+DOCTOR_FINDINGS = 14  # mcp-lens doctor: a finding at or above --fail-on
 INTERRUPTED = 130  # Ctrl+C
 
 COLLIDING_FLAGS = "Use -- before a server command whose flags collide with ours."
