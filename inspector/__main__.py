@@ -23,6 +23,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.tap.cli import main as tap_main
 
         return tap_main(argv[1:])
+    if argv[:1] == ["run"]:
+        from inspector.checks.cli import main as run_main
+
+        return run_main(argv[1:])
     if argv[:1] == ["tokens"]:
         from inspector.cli.tokens import main as tokens_main
 

@@ -1,0 +1,121 @@
+"""``mcp-lens run COLLECTION [--server NAME | target options…]``: run a collection headless, for CI.
+
+Each step goes to the saved server profile it names, or every step to the one server given on the
+command line (the target options of ``mcp-lens --cli``: a command, --server-url, --config/--server,
+--demo). Exit codes: 0 every step passed, 13 an assertion failed, 3 a step's server could not be
+reached (and no assertion failed), 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from inspector.cli import exit_codes
+from inspector.cli.args import CliArgs, UsageError, add_target_options, split_argv, target_args
+from inspector.cli.render import fail
+from inspector.traffic.cli_vocabulary import TARGET_OPTIONS
+
+FORMATS = ("text", "json", "junit")
+_OPTIONS: dict[str, bool] = {**TARGET_OPTIONS, "--format": True, "--output": True, "-o": True}
+EPILOG = exit_codes.describe(
+    (exit_codes.OK, "every step passed"),
+    (exit_codes.USAGE, "usage, an unreadable collection, or a ${VAR} not set"),
+    (exit_codes.CONNECTION, "a step's server could not be reached (and no assertion failed)"),
+    (exit_codes.ASSERTION_FAILED, "an assertion failed"),
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mcp-lens run",
+        usage="mcp-lens run COLLECTION [--server NAME | target options] [--format text|json|junit] [--output FILE]",
+        description="Run a saved collection's steps and check their assertions. Without a target, each step "
+        "goes to the saved server profile it names; --server NAME sends every step to that profile.",
+        epilog=EPILOG,
+    )
+    p.add_argument("--demo", action="store_true", help="every step to the embedded demo server")
+    add_target_options(p)
+    p.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS")
+    p.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS")
+    p.add_argument("--stored-auth-only", action="store_true", help="OAuth: stored tokens only, never a browser")
+    p.add_argument("--format", default="text", choices=FORMATS)
+    p.add_argument("-o", "--output", metavar="FILE", help="write the report there (the summary still goes to stderr)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        _parser().print_help()
+        return exit_codes.OK if argv else exit_codes.USAGE
+    from inspector.checks.collection import CollectionError, env_references, load
+
+    try:
+        collection = load(argv[0])
+        ours, target = split_argv(argv[1:], _OPTIONS)
+        ns = _parser().parse_args(ours)
+        args = target_args(ns, target)
+        missing = [name for name in env_references(collection) if name not in os.environ]
+        if missing:
+            named = ", ".join("${" + name + "}" for name in missing)
+            raise UsageError(f"the collection needs {named}: set it in the environment")
+        opener, one_server = _opener(args)
+    except (UsageError, CollectionError, ValueError) as exc:
+        return fail({"error": "usage", "message": str(exc)}, exit_codes.USAGE)
+    from inspector.checks.report import RENDERERS, summary
+    from inspector.checks.runner import FAILED, UNREACHABLE, Runner
+
+    try:
+        run = asyncio.run(Runner(opener, one_server=one_server).run(collection))
+    except KeyboardInterrupt:
+        return exit_codes.INTERRUPTED
+    text = RENDERERS[ns.format](run)
+    if ns.output:
+        try:
+            Path(ns.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            return fail({"error": "usage", "message": f"cannot write {ns.output}: {exc}"}, exit_codes.USAGE)
+        sys.stderr.write(summary(run) + "\n")
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    if run.count(FAILED):
+        return exit_codes.ASSERTION_FAILED
+    return exit_codes.CONNECTION if run.count(UNREACHABLE) else exit_codes.OK
+
+
+def _opener(args: CliArgs) -> tuple[Any, bool]:
+    """(a function from a step's server name and a traffic store to an unopened connection, whether
+    every step goes to one server)."""
+    from inspector.cli.connect import connect, profile_of
+
+    if args.target or args.server_url or args.config or args.demo:
+        profile = profile_of(args)
+        return (lambda _name, store: connect(args, profile, store, None)), True
+    if args.server:  # no --config: a saved profile's name
+        chosen = _saved_profile(args.server)
+        return (lambda _name, store: connect(args, chosen, store, None)), True
+    return (lambda name, store: connect(args, _saved_profile(name), store, None)), False
+
+
+def _saved_profile(name: str) -> Any:
+    """The saved server profile `name` with its ``${…}`` references resolved; `UsageError` if not there."""
+    from inspector.config.references import Unresolved, resolve_profile
+    from inspector.config.store import ProfileStore
+
+    if not name:
+        raise UsageError("a step names no server: pass --server NAME or a target")
+    store = ProfileStore()
+    store.load()
+    if name not in store:
+        known = ", ".join(store.names()) or "none saved"
+        raise UsageError(f"no saved server profile named {name!r} ({known})")
+    try:
+        return resolve_profile(store.get(name), os.environ, {})
+    except Unresolved as exc:
+        raise UsageError(str(exc)) from None

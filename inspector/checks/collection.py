@@ -1,0 +1,220 @@
+"""A collection: a named list of saved requests (steps), each with its assertions, in a versioned,
+diff-friendly JSON file (fixed key order, indent 2, trailing newline, byte-stable across load/save).
+
+Secrets are never stored: `add_step` writes ``${UPPER_SNAKE}`` in place of a secret-looking argument.
+At run time ``${VAR}`` comes from the environment and ``${steps.ID.VAR}`` from an earlier step's saved value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspector.checks.assertions import BadAssertion, parse_assertion
+from inspector.config.redact import is_secret_env, is_secret_value
+
+FORMAT = "mcp-lens-collection"
+VERSION = 1
+_STEP_KEYS = ("id", "name", "server", "method", "params", "expect", "save")
+_REFERENCE = re.compile(r"\$\{([^}]*)\}")
+_WHOLE_REFERENCE = re.compile(r"^\$\{([^}]*)\}$")
+
+
+class CollectionError(ValueError):
+    """An unreadable or malformed collection file, or a reference nothing can fill (a usage error)."""
+
+
+@dataclass
+class Step:
+    id: str
+    method: str
+    params: dict[str, Any] = field(default_factory=dict)
+    name: str = ""
+    server: str | None = None  # a profile name; None: the run's one target
+    expect: list[dict[str, Any]] = field(default_factory=list)
+    save: dict[str, str] = field(default_factory=dict)  # variable → JSON path into the response
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "name": self.name or self.id}
+        if self.server is not None:
+            data["server"] = self.server
+        data.update(method=self.method, params=self.params, expect=self.expect)
+        if self.save:
+            data["save"] = self.save
+        return data
+
+
+@dataclass
+class Collection:
+    name: str
+    steps: list[Step] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": VERSION, "name": self.name, "steps": [s.to_json() for s in self.steps]}
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+    def step(self, step_id: str) -> Step | None:
+        return next((s for s in self.steps if s.id == step_id), None)
+
+    def add_step(
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        server: str | None = None,
+        name: str = "",
+        expect: list[dict[str, Any]] | None = None,
+    ) -> tuple[Step, list[str]]:
+        """Append a step; secret-looking argument values become ``${VAR}`` references.
+        Returns the step and one sentence per value replaced."""
+        notes: list[str] = []
+        taken = {s.id for s in self.steps}
+        number = len(self.steps) + 1
+        while f"s{number}" in taken:
+            number += 1
+        step = Step(
+            id=f"s{number}",
+            name=name or method,
+            server=server,
+            method=method,
+            params=_without_secrets(params, notes, ""),
+            expect=list(expect or []),
+        )
+        self.steps.append(step)
+        return step, notes
+
+
+def env_name(key: str) -> str:
+    """``apiKey`` → ``API_KEY``, ``x-auth-token`` → ``X_AUTH_TOKEN``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key)
+    return re.sub(r"[^A-Za-z0-9]+", "_", spaced).strip("_").upper() or "SECRET"
+
+
+def _without_secrets(value: Any, notes: list[str], path: str) -> Any:
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if isinstance(item, str) and is_secret_env(str(key)) and is_secret_value(item):
+                out[key] = "${" + env_name(str(key)) + "}"
+                notes.append(f"{where} looks secret: saved as {out[key]}, set it in the environment to run")
+            else:
+                out[key] = _without_secrets(item, notes, where)
+        return out
+    if isinstance(value, list):
+        return [_without_secrets(item, notes, f"{path}[{i}]") for i, item in enumerate(value)]
+    return value
+
+
+def load(path: str | Path) -> Collection:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CollectionError(f"cannot read collection {path}: {exc}") from None
+    return from_json(data, str(path))
+
+
+def from_json(data: Any, source: str = "collection") -> Collection:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CollectionError(f'{source}: not an MCP Lens collection (expected "format": "{FORMAT}")')
+    if data.get("version") != VERSION:
+        version = data.get("version")
+        raise CollectionError(f"{source}: collection version {version!r} is not supported (this is {VERSION})")
+    steps_data = data.get("steps")
+    if not isinstance(steps_data, list):
+        raise CollectionError(f'{source}: "steps" must be a list')
+    collection = Collection(name=str(data.get("name") or Path(source).stem))
+    for index, raw in enumerate(steps_data):
+        collection.steps.append(_step(raw, f"{source}: steps[{index}]"))
+    ids = [s.id for s in collection.steps]
+    if len(set(ids)) != len(ids):
+        raise CollectionError(f"{source}: step ids must be unique")
+    return collection
+
+
+def _step(raw: Any, where: str) -> Step:
+    if not isinstance(raw, dict):
+        raise CollectionError(f"{where} must be an object")
+    unknown = set(raw) - set(_STEP_KEYS)
+    if unknown:
+        raise CollectionError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    if not isinstance(raw.get("id"), str) or not raw["id"] or not isinstance(raw.get("method"), str):
+        raise CollectionError(f'{where} needs a string "id" and "method"')
+    params, expect, save = raw.get("params", {}), raw.get("expect", []), raw.get("save", {})
+    if not isinstance(params, dict) or not isinstance(expect, list) or not isinstance(save, dict):
+        raise CollectionError(f"{where}: params and save must be objects, expect a list")
+    for number, spec in enumerate(expect):
+        try:
+            parse_assertion(spec)
+        except BadAssertion as exc:
+            raise CollectionError(f"{where}.expect[{number}]: {exc}") from None
+    server = raw.get("server")
+    return Step(
+        id=raw["id"],
+        name=str(raw.get("name") or raw["id"]),
+        server=server if isinstance(server, str) else None,
+        method=raw["method"],
+        params=params,
+        expect=expect,
+        save={str(k): str(v) for k, v in save.items()},
+    )
+
+
+def env_references(collection: Collection) -> list[str]:
+    """The ``${VAR}`` environment variables the collection's params use, in order of first use."""
+    names: list[str] = []
+    for step in collection.steps:
+        for name in _references(step.params):
+            if not name.startswith("steps.") and name not in names:
+                names.append(name)
+    return names
+
+
+def _references(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return _REFERENCE.findall(value)
+    if isinstance(value, dict):
+        return [name for item in value.values() for name in _references(item)]
+    if isinstance(value, list):
+        return [name for item in value for name in _references(item)]
+    return []
+
+
+def resolve(value: Any, env: Mapping[str, str], saved: Mapping[str, Mapping[str, Any]]) -> Any:
+    """`value` with its references filled in. A string that is one ``${steps.ID.VAR}`` keeps the saved
+    value's type. Raises `CollectionError` naming a reference nothing fills."""
+    if isinstance(value, dict):
+        return {k: resolve(v, env, saved) for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve(v, env, saved) for v in value]
+    if not isinstance(value, str):
+        return value
+    whole = _WHOLE_REFERENCE.match(value)
+    if whole:
+        return _lookup(whole.group(1), env, saved)
+    return _REFERENCE.sub(lambda m: _as_text(_lookup(m.group(1), env, saved)), value)
+
+
+def _lookup(name: str, env: Mapping[str, str], saved: Mapping[str, Mapping[str, Any]]) -> Any:
+    if name.startswith("steps."):
+        _, _, rest = name.partition(".")
+        step_id, _, var = rest.partition(".")
+        if step_id not in saved or var not in saved[step_id]:
+            raise CollectionError(f"${{{name}}}: step {step_id!r} saved no value {var!r} (it failed or has not run)")
+        return saved[step_id][var]
+    if name not in env:
+        raise CollectionError(f"${{{name}}} is not set in the environment")
+    return env[name]
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

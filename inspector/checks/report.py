@@ -1,0 +1,99 @@
+"""A collection run as text, JSON or JUnit XML (one testsuite per collection, one testcase per step,
+the failed check's reason as the failure message, the step's request and response in system-out)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from inspector.checks.runner import FAILED, PASSED, UNREACHABLE, RunResult, StepResult
+
+_MARKS = {PASSED: "PASS", FAILED: "FAIL", UNREACHABLE: "ERROR"}
+
+
+def summary(run: RunResult) -> str:
+    total = len(run.steps)
+    parts = [f"{run.count(PASSED)}/{total} passed"]
+    if run.count(FAILED):
+        parts.append(f"{run.count(FAILED)} failed")
+    if run.count(UNREACHABLE):
+        parts.append(f"{run.count(UNREACHABLE)} could not reach their server")
+    return f"{run.collection.name}: " + ", ".join(parts) + f" ({run.elapsed_ms:.0f} ms)"
+
+
+def to_text(run: RunResult) -> str:
+    lines = []
+    for result in run.steps:
+        took = f" ({result.elapsed_ms:.0f} ms)" if result.elapsed_ms is not None else ""
+        lines.append(f"{_MARKS[result.status]}  {result.step.id} {result.step.name}{took}")
+        if result.status != PASSED:
+            lines.append(f"      {result.reason}")
+    lines.append(summary(run))
+    return "\n".join(lines) + "\n"
+
+
+def _step_json(result: StepResult) -> dict[str, Any]:
+    return {
+        "id": result.step.id,
+        "name": result.step.name,
+        "server": result.step.server,
+        "method": result.step.method,
+        "status": result.status,
+        "reason": result.reason,
+        "elapsed_ms": None if result.elapsed_ms is None else round(result.elapsed_ms, 1),
+        "checks": [{"kind": c.kind, "passed": c.passed, "reason": c.reason} for c in result.checks],
+        "saved": result.saved,
+        "wire": [{"seq": w.seq, "direction": w.direction, "kind": w.kind, "raw": w.raw} for w in result.wire],
+    }
+
+
+def to_json(run: RunResult) -> str:
+    data = {
+        "collection": run.collection.name,
+        "passed": run.count(PASSED),
+        "failed": run.count(FAILED),
+        "unreachable": run.count(UNREACHABLE),
+        "elapsed_ms": round(run.elapsed_ms, 1),
+        "steps": [_step_json(r) for r in run.steps],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _wire_text(result: StepResult) -> str:
+    return "\n".join(f"#{w.seq} {'→' if w.direction == 'out' else '←'} {w.raw}" for w in result.wire)
+
+
+def to_junit(run: RunResult) -> str:
+    suite = ET.Element(
+        "testsuite",
+        name=run.collection.name,
+        tests=str(len(run.steps)),
+        failures=str(run.count(FAILED)),
+        errors=str(run.count(UNREACHABLE)),
+        time=f"{run.elapsed_ms / 1000:.3f}",
+    )
+    for result in run.steps:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=run.collection.name,
+            name=f"{result.step.id} {result.step.name}",
+            time=f"{(result.elapsed_ms or 0) / 1000:.3f}",
+        )
+        if result.status == FAILED:
+            ET.SubElement(case, "failure", message=result.reason, type="assertion").text = (
+                "\n".join(f"{'ok  ' if c.passed else 'FAIL'} {c.kind}: {c.reason}" for c in result.checks)
+                or result.reason
+            )
+        elif result.status == UNREACHABLE:
+            ET.SubElement(case, "error", message=result.reason, type="connection")
+        if result.wire:
+            ET.SubElement(case, "system-out").text = _wire_text(result)
+    suites = ET.Element("testsuites")
+    suites.append(suite)
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+RENDERERS = {"text": to_text, "json": to_json, "junit": to_junit}
