@@ -4,11 +4,13 @@ the failed check's reason as the failure message, the step's request and respons
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
 from inspector.checks.runner import FAILED, PASSED, UNREACHABLE, RunResult, StepResult
 
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")  # XML 1.0 forbids the rest
 _MARKS = {PASSED: "PASS", FAILED: "FAIL", UNREACHABLE: "ERROR"}
 
 
@@ -60,6 +62,11 @@ def to_json(run: RunResult) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def _xml(text: str) -> str:
+    """Server-sent text with the characters XML 1.0 cannot carry shown as ``\\uXXXX``."""
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _wire_text(result: StepResult) -> str:
     return "\n".join(f"#{w.seq} {'→' if w.direction == 'out' else '←'} {w.raw}" for w in result.wire)
 
@@ -67,7 +74,7 @@ def _wire_text(result: StepResult) -> str:
 def to_junit(run: RunResult) -> str:
     suite = ET.Element(
         "testsuite",
-        name=run.collection.name,
+        name=_xml(run.collection.name),
         tests=str(len(run.steps)),
         failures=str(run.count(FAILED)),
         errors=str(run.count(UNREACHABLE)),
@@ -77,19 +84,18 @@ def to_junit(run: RunResult) -> str:
         case = ET.SubElement(
             suite,
             "testcase",
-            classname=run.collection.name,
-            name=f"{result.step.id} {result.step.name}",
+            classname=_xml(run.collection.name),
+            name=_xml(f"{result.step.id} {result.step.name}"),
             time=f"{(result.elapsed_ms or 0) / 1000:.3f}",
         )
         if result.status == FAILED:
-            ET.SubElement(case, "failure", message=result.reason, type="assertion").text = (
-                "\n".join(f"{'ok  ' if c.passed else 'FAIL'} {c.kind}: {c.reason}" for c in result.checks)
-                or result.reason
-            )
+            checks = "\n".join(f"{'ok  ' if c.passed else 'FAIL'} {c.kind}: {c.reason}" for c in result.checks)
+            failure = ET.SubElement(case, "failure", message=_xml(result.reason), type="assertion")
+            failure.text = _xml(checks or result.reason)
         elif result.status == UNREACHABLE:
-            ET.SubElement(case, "error", message=result.reason, type="connection")
+            ET.SubElement(case, "error", message=_xml(result.reason), type="connection")
         if result.wire:
-            ET.SubElement(case, "system-out").text = _wire_text(result)
+            ET.SubElement(case, "system-out").text = _xml(_wire_text(result))
     suites = ET.Element("testsuites")
     suites.append(suite)
     ET.indent(suites)
