@@ -84,7 +84,8 @@ def test_file_round_trip_is_byte_stable_and_secrets_become_references(tmp_path) 
     with pytest.raises(CollectionError, match="version 2 is not supported"):
         from_json({"format": "mcp-lens-collection", "version": 2, "steps": []})
     with pytest.raises(CollectionError, match=r"steps\[0\]\.expect\[0\]: unknown assertion 'eq'"):
-        from_json({"format": "mcp-lens-collection", "version": 1, "steps": [{"id": "a", "method": "x", "expect": [{"kind": "eq"}]}]})
+        step = {"id": "a", "method": "x", "expect": [{"kind": "eq"}]}
+        from_json({"format": "mcp-lens-collection", "version": 1, "steps": [step]})
 
 
 def test_references_from_environment_and_earlier_steps() -> None:
