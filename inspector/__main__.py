@@ -27,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.checks.cli import main as run_main
 
         return run_main(argv[1:])
+    if argv[:1] == ["doctor"]:
+        from inspector.checks.doctor_cli import main as doctor_main
+
+        return doctor_main(argv[1:])
     if argv[:1] == ["tokens"]:
         from inspector.cli.tokens import main as tokens_main
 

@@ -77,6 +77,9 @@ class DoctorReport:
     seconds: float = 0.0
 
     def add(self, severity: str, check: str, path: str, message: str, expected: str, section: str) -> None:
+        """Sections are named in the negotiated era's spec version (the same sections in both)."""
+        if self.era == "modern" and section.startswith(SPEC):
+            section = MODERN_SPEC + section[len(SPEC) :]
         self.findings.append(DoctorFinding(severity, check, path, message, expected, section))
 
     def by_severity(self, severity: str) -> list[DoctorFinding]:

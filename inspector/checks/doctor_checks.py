@@ -30,11 +30,10 @@ CLAUDE_MAX = 64  # the Anthropic API's documented tool-name limit; the prefix co
 SAMPLE = 80  # characters of a server-sent line quoted in a finding
 
 
-def add_core(report: DoctorReport, check: str, findings: list[Finding], section: str, base: str = "") -> None:
+def add_core(report: DoctorReport, check: str, findings: list[Finding], section: str) -> None:
     """Listing findings of `core/findings.py`, as doctor findings of `check`."""
     for f in findings:
-        path = f.path if not base or not f.path.startswith("$") else base + f.path[1:]
-        report.add(f.severity, check, path, f.message, f.expected, section)
+        report.add(f.severity, check, f.path, f.message, f.expected, section)
 
 
 def check_connected(report: DoctorReport, conn: Any) -> None:

@@ -104,7 +104,7 @@ class ProbeState:
     async def run_listings(self, tokenizer: Any) -> None:
         """tools, resources, templates and prompts, each listed when its capability is declared."""
         from inspector.core.findings import check_tools
-        from inspector.core.operations import header_findings
+        from inspector.core.operations import ToolListing, header_findings
         from inspector.core.paging import check_named
 
         caps = self.conn.capabilities
@@ -113,6 +113,7 @@ class ProbeState:
             if "tools" in caps:
                 self.report.ran.append("tools-list")
                 self.tools, findings = await self._listed("tools/list", "tools", SECTION_TOOLS)
+                self.conn.tools = ToolListing(tools=self.tools, pages=1)  # call_tool checks results against these
                 findings = findings + check_tools(self.tools)
                 if self.conn.era == "modern":
                     findings += header_findings(self.tools)
@@ -242,13 +243,22 @@ async def check_ping(state: ProbeState) -> None:
 
 
 async def _call(state: ProbeState, name: str, arguments: dict[str, Any]) -> tuple[str, Any]:
-    """("result", dict) | ("error", ProtocolError) | ("timeout", RequestTimeout); `Crashed` propagates."""
+    """("result", CallOutcome) | ("error", ProtocolError) | ("timeout", RequestTimeout) | ("refused", LensError:
+    our client would not send it); `Crashed` when the server went away (the caller names the finding)."""
     try:
-        return "result", await state.request("tools/call", {"name": name, "arguments": arguments})
+        return "result", await state.conn.call_tool(name, arguments, timeout=state.options.timeout)
+    except ConnectFailed:
+        raise Crashed from None
     except ProtocolError as exc:
         return "error", exc
     except RequestTimeout as exc:
         return "timeout", exc
+    except LensError as exc:  # e.g. invalid header parameters in 2026-07-28, input the doctor cannot give
+        return "refused", exc
+
+
+def _is_error(outcome: Any) -> bool:
+    return isinstance(outcome.result, dict) and outcome.result.get("isError") is True
 
 
 async def check_unknown_tool(state: ProbeState) -> None:
@@ -286,7 +296,7 @@ async def check_unknown_tool(state: ProbeState) -> None:
             SECTION_TOOL_ERRORS,
         )
     elif kind == "result":
-        is_error = isinstance(value, dict) and value.get("isError") is True
+        is_error = _is_error(value)
         add(
             "warning" if is_error else "error",
             "unknown-tool",
@@ -360,7 +370,7 @@ async def check_invalid_arguments(state: ProbeState, index: int, tool: dict[str,
             expected,
             SECTION_TOOL_ERRORS,
         )
-    elif kind == "result" and not (isinstance(value, dict) and value.get("isError") is True):
+    elif kind == "result" and not _is_error(value):
         state.report.add(
             "warning",
             "invalid-arguments",
@@ -372,10 +382,13 @@ async def check_invalid_arguments(state: ProbeState, index: int, tool: dict[str,
 
 
 async def check_structured(state: ProbeState, index: int, tool: dict[str, Any]) -> None:
-    """Call with the form's default arguments; the result must match the outputSchema."""
-    from inspector.core.findings import check_call_result
+    """A tool with an outputSchema (or named by the user), called with the form's default arguments:
+    its structuredContent must match the outputSchema; the time is noted."""
     from inspector.schema import build, validate
 
+    name = str(tool.get("name"))
+    if "outputSchema" not in tool and name not in state.options.call:
+        return
     schema = tool.get("inputSchema")
     model = build(schema)
     if model.fallback_reason:
@@ -385,12 +398,24 @@ async def check_structured(state: ProbeState, index: int, tool: dict[str, Any]) 
         return  # no defaults for its required arguments: nothing the doctor can honestly send
     if "structured-content" not in state.report.ran:
         state.report.ran.append("structured-content")
-    name = str(tool.get("name"))
-    started = time.perf_counter()
-    kind, value = await _call(state, name, arguments)
-    ms = (time.perf_counter() - started) * 1000
     path = f"$.tools[{index}]"
-    if kind != "result":
+    try:
+        kind, value = await _call(state, name, arguments)
+    except Crashed:
+        state.report.add(
+            "error", "structured-content", path, f"tool {name!r} crashed the server", "a result", SECTION_STRUCTURED
+        )
+        raise
+    if kind == "refused":
+        state.report.add(
+            "info",
+            "structured-content",
+            path,
+            f"tool {name!r} not called: {value.message}",
+            "a callable tool",
+            SECTION_STRUCTURED,
+        )
+    elif kind != "result":
         state.report.add(
             "warning",
             "structured-content",
@@ -399,13 +424,20 @@ async def check_structured(state: ProbeState, index: int, tool: dict[str, Any]) 
             "a result",
             SECTION_STRUCTURED,
         )
-        return
-    doctor_checks.add_core(
-        state.report, "structured-content", check_call_result(value, tool), SECTION_STRUCTURED, base=f"{path} call"
-    )
-    state.report.add(
-        "info", "call-timing", path, f"tool {name!r} answered in {ms:.0f} ms", "a prompt answer", SECTION_TOOLS
-    )
+    else:
+        where = f"tools/call {name}: "
+        for f in value.findings:
+            state.report.add(
+                f.severity, "structured-content", where + f.path, f.message, f.expected, SECTION_STRUCTURED
+            )
+        state.report.add(
+            "info",
+            "call-timing",
+            path,
+            f"tool {name!r} answered in {value.elapsed_ms:.0f} ms",
+            "a prompt answer",
+            SECTION_TOOLS,
+        )
 
 
 async def check_resources(state: ProbeState) -> None:

@@ -1,0 +1,170 @@
+"""``mcp-lens doctor TARGET``: the server doctor, headless, for a server's author and CI.
+
+Takes the same target options as ``mcp-lens --cli`` and ``mcp-lens tokens`` (`cli/args.py`,
+`cli/connect.py`): stdio servers run on the lean client, URLs on the SDK's connection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from dataclasses import replace
+from typing import Any
+
+from inspector.checks.doctor import SCORE_RULE, DoctorOptions, DoctorReport
+from inspector.cli import exit_codes
+from inspector.cli.args import CliArgs, UsageError, add_target_options, require_one_server, split_argv, target_args
+from inspector.cli.render import fail
+from inspector.traffic.cli_vocabulary import TARGET_OPTIONS
+
+FORMATS = ("text", "json", "junit")
+_OPTIONS: dict[str, bool] = {
+    **TARGET_OPTIONS,
+    "--format": True,
+    "--fail-on": True,
+    "--timeout": True,
+    "--call": True,
+    "--max-pages": True,
+    "--host-server-name": True,
+    "--no-budget": False,
+    "--output": True,
+}
+
+EPILOG = exit_codes.describe(
+    (exit_codes.OK, "ok (no finding at or above --fail-on)"),
+    (exit_codes.USAGE, "usage"),
+    (exit_codes.DOCTOR_FINDINGS, "a finding at or above --fail-on"),
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mcp-lens doctor",
+        description="Check an MCP server against the spec and hosts' limits: what its users' clients will meet. "
+        f"Score: {SCORE_RULE}. A server that cannot be reached is one error finding (score 0).",
+        epilog=EPILOG,
+    )
+    source = p.add_argument_group("server (one of: a command, --server-url, --config/--server, --demo)")
+    source.add_argument("--demo", action="store_true", help="the embedded demo server")
+    add_target_options(source)
+    source.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS")
+    source.add_argument("--request-timeout", type=float, default=60.0, metavar="SECONDS", help=argparse.SUPPRESS)
+    source.add_argument(
+        "--stored-auth-only", action="store_true", help="OAuth servers: stored tokens only, never a browser"
+    )
+    run = p.add_argument_group("checks")
+    run.add_argument(
+        "--timeout", type=float, default=5.0, metavar="SECONDS", help="for each probe: past it, a hang (default 5)"
+    )
+    run.add_argument(
+        "--call",
+        action="append",
+        default=[],
+        metavar="TOOL",
+        help="also call this tool (with invalid and with default arguments); by default only readOnlyHint tools",
+    )
+    run.add_argument("--max-pages", type=int, default=50, metavar="N", help="a list longer than N pages never ends")
+    run.add_argument("--host-server-name", metavar="NAME", help="the server's name in the host (default serverInfo)")
+    run.add_argument("--no-budget", action="store_true", help="skip the token budget lints (no tokenizer load)")
+    out = p.add_argument_group("output")
+    out.add_argument("--format", default="text", choices=FORMATS)
+    out.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    out.add_argument(
+        "--fail-on", choices=("error", "warning"), help=f"exit {exit_codes.DOCTOR_FINDINGS} on such a finding"
+    )
+    return p
+
+
+def parse(argv: list[str]) -> tuple[argparse.Namespace, CliArgs]:
+    """Raises `UsageError`; ``--help`` prints and raises SystemExit(0)."""
+    ours, target = split_argv(argv, _OPTIONS)
+    ns = _parser().parse_args(ours)
+    conn = target_args(ns, target)
+    require_one_server(
+        conn,
+        none="a command, --server-url URL, --config FILE or --demo",
+        many="a command, --server-url, --config or --demo",
+    )
+    if ns.timeout <= 0 or ns.max_pages < 1:
+        raise UsageError("--timeout and --max-pages must be positive")
+    return ns, conn
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    from inspector.cli.connect import profile_of, spawn_early
+
+    try:
+        ns, conn = parse(argv)
+        profile = profile_of(conn)
+    except (UsageError, ValueError) as exc:
+        return fail({"error": "usage", "message": str(exc)}, exit_codes.USAGE)
+    tokenizer: dict[str, Any] = {}
+    loader = None if ns.no_budget else threading.Thread(target=_load_tokenizer, args=(tokenizer,), daemon=True)
+    if loader is not None:
+        loader.start()
+    first: list[Any] = []
+    if profile.transport == "stdio":
+        from inspector.transports.process import SpawnError
+
+        try:
+            first.append(spawn_early(profile))
+        except SpawnError as exc:
+            first.append(None)
+            sys.stderr.write(f"mcp-lens doctor: {exc}\n")
+    if loader is not None:
+        loader.join()
+    options = DoctorOptions(
+        timeout=ns.timeout, call=tuple(ns.call), max_pages=ns.max_pages, host_server_name=ns.host_server_name
+    )
+    try:
+        report = _run(conn, profile, first, options, tokenizer.get("value"))
+    except KeyboardInterrupt:
+        return fail({"error": "interrupted", "message": "interrupted by the user"}, exit_codes.INTERRUPTED)
+    from inspector.checks.doctor_render import RENDERERS
+
+    rendered = RENDERERS[ns.format](report)
+    if ns.output:
+        with open(ns.output, "w", encoding="utf-8") as handle:
+            handle.write(rendered)
+    else:
+        sys.stdout.write(rendered)
+        sys.stdout.flush()
+    return exit_codes.DOCTOR_FINDINGS if report.fails(ns.fail_on) else exit_codes.OK
+
+
+def _load_tokenizer(out: dict[str, Any]) -> None:
+    from inspector.budget.tokenizers import get_tokenizer
+
+    try:
+        out["value"] = get_tokenizer("o200k_base")
+    except Exception:  # no budget lints then; the report says which checks ran
+        out["value"] = None
+
+
+def _run(conn: CliArgs, profile: Any, first: list[Any], options: DoctorOptions, tokenizer: Any) -> DoctorReport:
+    import asyncio
+
+    from inspector.checks.doctor import run_doctor
+    from inspector.cli.connect import connect
+    from inspector.traffic.store import TrafficStore
+
+    args = replace(conn, request_timeout=options.timeout)
+
+    def open_connection(era: str) -> Any:
+        process = first.pop() if first else None  # the early-started server serves the first connection
+        chosen = replace(profile, protocol_era=era if era != "auto" else profile.protocol_era)
+        return connect(args, chosen, TrafficStore(), process)
+
+    target = _describe(profile)
+    return asyncio.run(
+        run_doctor(open_connection, target=target, era=profile.protocol_era, options=options, tokenizer=tokenizer)
+    )
+
+
+def _describe(profile: Any) -> str:
+    import shlex
+
+    safe = profile.redacted()
+    return shlex.join([safe.command, *safe.args]) if safe.transport == "stdio" else str(safe.url)
