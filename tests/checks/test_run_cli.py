@@ -11,6 +11,8 @@ from lens_support import run_lens
 from inspector.checks.cli import main
 from inspector.checks.collection import Collection
 from inspector.cli import exit_codes
+from inspector.config.store import ProfileStore
+from inspector.demo.launch import demo_profile
 
 DEMO = [sys.executable, "-m", "inspector.demo"]
 
@@ -95,3 +97,21 @@ def test_an_unreachable_server_exits_3_and_a_missing_variable_is_usage(tmp_path,
     collection.save(path)
     assert main([str(path), "--demo"]) == exit_codes.USAGE
     assert "${PASSWORD}" in capsys.readouterr().err
+
+
+def test_steps_go_to_the_saved_profiles_they_name(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    store = ProfileStore()
+    store.load()
+    store.add(demo_profile())
+    store.save()
+    collection = Collection("by profile")
+    collection.add_step("tools/call", {"name": "echo", "arguments": {"message": "hi"}}, server="Demo server")
+    collection.add_step("tools/list", {}, server="Gone")
+    collection.add_step("tools/list", {}, server="Demo server")
+    path = tmp_path / "c.json"
+    collection.save(path)
+    assert main([str(path)]) == exit_codes.CONNECTION
+    out = capsys.readouterr().out
+    assert "PASS  s1 tools/call" in out and "PASS  s3 tools/list" in out
+    assert "no saved server profile named 'Gone' (Demo server)" in out
