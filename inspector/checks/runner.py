@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.checks.assertions import Observed, evaluate, needs_tool
-from inspector.checks.collection import Collection, CollectionError, Step, resolve
+from inspector.checks.collection import Collection, CollectionError, Step, env_references, resolve
 from inspector.checks.jsonpath import PathError, get_path
 from inspector.core.errors import ConnectFailed, LensError, ProtocolError
 from inspector.traffic.entry import Direction, Kind
@@ -84,9 +84,15 @@ class Runner:
         self.one_server = one_server
         self.seqs = SeqCounter()
         self._counter: Any = None
+        self._hidden: list[tuple[str, str]] = []  # (a ${VAR}'s value as JSON text, "${VAR}")
 
     async def run(self, collection: Collection) -> RunResult:
         started = time.perf_counter()
+        self._hidden = [
+            (json.dumps(self.env[name], ensure_ascii=False)[1:-1], "${" + name + "}")
+            for name in env_references(collection)
+            if len(self.env.get(name, "")) >= 3
+        ]
         results: list[StepResult] = []
         saved: dict[str, dict[str, Any]] = {}
         servers: dict[str, _Server] = {}
@@ -132,14 +138,17 @@ class Runner:
             elapsed = (time.perf_counter() - started) * 1000
         except ConnectFailed as exc:
             server.failure = f"connection lost: {exc.message}"
-            return StepResult(step, UNREACHABLE, server.failure, wire=_wire(store, since))
+            return StepResult(step, UNREACHABLE, server.failure, wire=self._wire(store, since))
         except LensError as exc:
-            return StepResult(step, FAILED, exc.message, wire=_wire(store, since))
-        wire = _wire(store, since)
+            return StepResult(step, FAILED, exc.message, wire=self._wire(store, since))
+        wire = self._wire(store, since)
         if "error" in response:  # the exact error object as sent, not our re-worded one
             response = _error_from_wire(wire) or response
         observed = Observed(response, elapsed, tool, self._count_tokens)
-        checks = [CheckResult(str(spec.get("kind")), *evaluate(spec, observed)) for spec in expect]
+        checks = []
+        for spec in expect:
+            passed, reason = evaluate(spec, observed)
+            checks.append(CheckResult(str(spec.get("kind")), passed, self._hide(reason)))
         result = StepResult(step, PASSED, "", checks, elapsed, response, wire)
         for var, path in step.save.items():
             try:
@@ -159,6 +168,24 @@ class Runner:
             return {"error": {"code": exc.code, "message": exc.message, **({"data": exc.data} if exc.data else {})}}
         return {"result": result}
 
+    def _wire(self, store: TrafficStore, since: int | None) -> list[WireItem]:
+        """The step's requests and responses (and what the server sent in between), the exact bytes as
+        text except that the values of the collection's ``${VAR}`` references read ``${VAR}`` again."""
+        if since is None:
+            return []
+        kinds = {Kind.REQUEST, Kind.RESPONSE, Kind.ERROR, Kind.NOTIFICATION, Kind.UNPARSABLE}
+        items = []
+        for entry in store:
+            if entry.seq >= since and entry.kind in kinds and entry.direction is not Direction.META:
+                raw = self._hide(entry.raw.decode("utf-8", errors="replace"))
+                items.append(WireItem(entry.seq, str(entry.direction), str(entry.kind), raw))
+        return items
+
+    def _hide(self, text: str) -> str:
+        for value, reference in self._hidden:
+            text = text.replace(value, reference)
+        return text
+
     def _count_tokens(self, tools: list[Any]) -> int:
         if self._counter is None:
             from inspector.budget.breakdown import BudgetCounter
@@ -166,19 +193,6 @@ class Runner:
 
             self._counter = BudgetCounter(get_tokenizer(DEFAULT_TOKENIZER))
         return self._counter.report([t for t in tools if isinstance(t, dict)], "mcp").grand_total
-
-
-def _wire(store: TrafficStore, since: int | None) -> list[WireItem]:
-    """The step's requests and responses (and what the server sent in between), exact bytes as text."""
-    if since is None:
-        return []
-    kinds = {Kind.REQUEST, Kind.RESPONSE, Kind.ERROR, Kind.NOTIFICATION, Kind.UNPARSABLE}
-    items = []
-    for entry in store:
-        if entry.seq >= since and entry.kind in kinds and entry.direction is not Direction.META:
-            raw = entry.raw.decode("utf-8", errors="replace")
-            items.append(WireItem(entry.seq, str(entry.direction), str(entry.kind), raw))
-    return items
 
 
 def _error_from_wire(wire: list[WireItem]) -> dict[str, Any] | None:

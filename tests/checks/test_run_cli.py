@@ -106,12 +106,26 @@ def test_steps_go_to_the_saved_profiles_they_name(tmp_path, monkeypatch, capsys)
     store.add(demo_profile())
     store.save()
     collection = Collection("by profile")
-    collection.add_step("tools/call", {"name": "echo", "arguments": {"message": "hi"}}, server="Demo server")
+    monkeypatch.setenv("GREETING_TOKEN", "s3cr3t-value")
+    collection.add_step(
+        "tools/call",
+        {"name": "echo", "arguments": {"message": "${GREETING_TOKEN}"}},
+        server="Demo server",
+        expect=[{"kind": "equals", "path": "$.result.content[0].text", "value": "no"}],
+    )
     collection.add_step("tools/list", {}, server="Gone")
     collection.add_step("tools/list", {}, server="Demo server")
     path = tmp_path / "c.json"
     collection.save(path)
-    assert main([str(path)]) == exit_codes.CONNECTION
-    out = capsys.readouterr().out
-    assert "PASS  s1 tools/call" in out and "PASS  s3 tools/list" in out
-    assert "no saved server profile named 'Gone' (Demo server)" in out
+    assert main([str(path), "--format", "json"]) == exit_codes.ASSERTION_FAILED
+    report = json.loads(capsys.readouterr().out)
+    assert [s["status"] for s in report["steps"]] == ["failed", "unreachable", "passed"]
+    assert (
+        report["steps"][1]["reason"]
+        == "could not connect to server 'Gone': no saved server profile named 'Gone' (Demo server)"
+    )
+    # the secret the step sent and the server echoed is written back as its reference
+    assert report["steps"][0]["reason"] == '$.result.content[0].text is "${GREETING_TOKEN}", expected "no"'
+    assert (
+        "s3cr3t" not in json.dumps(report) and '"message":"${GREETING_TOKEN}"' in report["steps"][0]["wire"][0]["raw"]
+    )
