@@ -37,7 +37,11 @@ PLACEHOLDER = "example"  # the value given to a prompt's or a template's require
 
 
 class Crashed(Exception):
-    """The server is gone; later probes are skipped."""
+    """The server is gone (or stopped answering); later probes are skipped."""
+
+    def __init__(self, why: str = "the server is gone") -> None:
+        super().__init__(why)
+        self.why = why
 
 
 @dataclass
@@ -187,12 +191,12 @@ async def run_probes(state: ProbeState) -> None:
         await check_resources(state)
         check_templates(state)
         await check_prompts(state)
-    except Crashed:
+    except Crashed as stop:
         state.report.add(
             "info",
             "skipped",
             "$",
-            "the remaining checks were skipped: the server is gone",
+            f"the remaining checks were skipped: {stop.why}",
             "a live server",
             SECTION_LIFECYCLE,
         )
@@ -257,6 +261,26 @@ async def _call(state: ProbeState, name: str, arguments: dict[str, Any]) -> tupl
         return "refused", exc
 
 
+async def still_answering(state: ProbeState, what: str) -> None:
+    """After a hang: does the server answer anything else? If not, `Crashed` ends the probes."""
+    try:
+        await state.conn.request("tools/list", None, handle=state.conn.new_handle("tools/list", state.options.timeout))
+    except RequestTimeout:
+        state.report.add(
+            "error",
+            "unresponsive",
+            "$",
+            f"the server stopped answering after {what} hung (tools/list unanswered too)",
+            "requests handled concurrently, or a hung one failing without blocking the rest",
+            SECTION_LIFECYCLE,
+        )
+        raise Crashed("the server stopped answering") from None
+    except ConnectFailed:
+        raise Crashed() from None
+    except LensError:
+        pass  # it answered, if with an error
+
+
 def _is_error(outcome: Any) -> bool:
     return isinstance(outcome.result, dict) and outcome.result.get("isError") is True
 
@@ -286,6 +310,7 @@ async def check_unknown_tool(state: ProbeState) -> None:
             expected,
             SECTION_TOOL_ERRORS,
         )
+        await still_answering(state, "calling an unknown tool")
     elif kind == "error" and value.code != INVALID_PARAMS:
         add(
             "warning",
@@ -361,6 +386,7 @@ async def check_invalid_arguments(state: ProbeState, index: int, tool: dict[str,
             expected,
             SECTION_TOOL_ERRORS,
         )
+        await still_answering(state, f"calling {name!r} with invalid arguments")
     elif kind == "error" and value.code != INVALID_PARAMS:
         state.report.add(
             "warning",
@@ -415,9 +441,19 @@ async def check_structured(state: ProbeState, index: int, tool: dict[str, Any]) 
             "a callable tool",
             SECTION_STRUCTURED,
         )
-    elif kind != "result":
+    elif kind == "timeout":
         state.report.add(
             "warning",
+            "structured-content",
+            path,
+            f"tool {name!r} with its default arguments: {value.message}",
+            "a result within the doctor's timeout",
+            SECTION_STRUCTURED,
+        )
+        await still_answering(state, f"calling {name!r}")
+    elif kind != "result":  # an error for our default arguments, or a capability we did not declare: no fault
+        state.report.add(
+            "info",
             "structured-content",
             path,
             f"tool {name!r} with its default arguments: {value.message}",

@@ -48,9 +48,11 @@ def _tools(fault: str) -> list[dict[str, Any]]:
         schema = {
             "type": "object",
             "properties": {"a": {"type": "string", "description": "a"}, "b": {"type": "string", "description": "b"}},
-            "not": {"required": ["a", "b"]},
+            "dependentSchemas": {"a": {"required": ["session"]}},  # a property it never declares
         }
-        tools.append({"name": "exclusive_args", "description": "Takes a or b, not both.", "inputSchema": schema})
+        tools.append(
+            {"name": "paired_args", "description": "Needs a session whenever a is given.", "inputSchema": schema}
+        )
     return tools
 
 
