@@ -110,8 +110,8 @@ class Runner:
     async def _open(self, key: str, stack: AsyncExitStack) -> _Server:
         store = TrafficStore(source=key or None, seqs=self.seqs)
         try:
-            conn = self.opener(key, store)
-            await stack.enter_async_context(conn)
+            # what ``async with`` gives (a wrapper such as the OAuth connection yields the connection inside)
+            conn = await stack.enter_async_context(self.opener(key, store))
         except (LensError, OSError, ValueError) as exc:
             name = f"server {key!r}" if key else "the server"
             return _Server(store=store, failure=f"could not connect to {name}: {getattr(exc, 'message', exc)}")
@@ -141,6 +141,10 @@ class Runner:
             return StepResult(step, UNREACHABLE, server.failure, wire=self._wire(store, since))
         except LensError as exc:
             return StepResult(step, FAILED, exc.message, wire=self._wire(store, since))
+        except Exception as exc:  # our bug or a server's answer we did not foresee: this step fails, the run goes on
+            return StepResult(
+                step, FAILED, f"could not run: {type(exc).__name__}: {exc}", wire=self._wire(store, since)
+            )
         wire = self._wire(store, since)
         if "error" in response:  # the exact error object as sent, not our re-worded one
             response = _error_from_wire(wire) or response

@@ -129,3 +129,10 @@ def test_steps_go_to_the_saved_profiles_they_name(tmp_path, monkeypatch, capsys)
     assert (
         "s3cr3t" not in json.dumps(report) and '"message":"${GREETING_TOKEN}"' in report["steps"][0]["wire"][0]["raw"]
     )
+
+
+def test_a_url_target_runs_through_the_sdk_connection(demo_http, tmp_path, capsys) -> None:
+    path = tmp_path / "c.json"
+    demo_collection().save(path)
+    assert main([str(path), "--server-url", demo_http, "--format", "text"]) == exit_codes.OK
+    assert "demo smoke: 5/5 passed" in capsys.readouterr().out
