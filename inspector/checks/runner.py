@@ -12,7 +12,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,7 +96,8 @@ class Runner:
         results: list[StepResult] = []
         saved: dict[str, dict[str, Any]] = {}
         servers: dict[str, _Server] = {}
-        async with AsyncExitStack() as stack:
+        stack = AsyncExitStack()
+        try:
             for step in collection.steps:
                 key = "" if self.one_server else (step.server or "")
                 if key not in servers:
@@ -105,6 +106,9 @@ class Runner:
                 if result.saved:
                     saved[step.id] = result.saved
                 results.append(result)
+        finally:
+            with suppress(LensError, OSError):  # a server that went away is already reported by its steps
+                await stack.aclose()
         return RunResult(collection, results, (time.perf_counter() - started) * 1000)
 
     async def _open(self, key: str, stack: AsyncExitStack) -> _Server:
