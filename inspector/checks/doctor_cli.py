@@ -34,6 +34,7 @@ _OPTIONS: dict[str, bool] = {
 EPILOG = exit_codes.describe(
     (exit_codes.OK, "ok (no finding at or above --fail-on)"),
     (exit_codes.USAGE, "usage"),
+    (exit_codes.CONNECTION, "could not connect (the report says why)"),
     (exit_codes.DOCTOR_FINDINGS, "a finding at or above --fail-on"),
 )
 
@@ -62,7 +63,8 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="TOOL",
-        help="also call this tool (with invalid and with default arguments); by default only readOnlyHint tools",
+        help="also call this tool: with invalid arguments, then with the form's default arguments (by default "
+        "only readOnlyHint tools get the first, and those of them with an outputSchema the second)",
     )
     run.add_argument("--max-pages", type=int, default=50, metavar="N", help="a list longer than N pages never ends")
     run.add_argument("--host-server-name", metavar="NAME", help="the server's name in the host (default serverInfo)")
@@ -110,9 +112,8 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             first.append(spawn_early(profile))
-        except SpawnError as exc:
-            first.append(None)
-            sys.stderr.write(f"mcp-lens doctor: {exc}\n")
+        except SpawnError:
+            first.append(None)  # the connection tries again and the report names the failure
     if loader is not None:
         loader.join()
     options = DoctorOptions(
@@ -131,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         sys.stdout.write(rendered)
         sys.stdout.flush()
+    if report.era is None:  # never connected: the report says why
+        return exit_codes.CONNECTION
     return exit_codes.DOCTOR_FINDINGS if report.fails(ns.fail_on) else exit_codes.OK
 
 

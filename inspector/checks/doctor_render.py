@@ -26,7 +26,8 @@ def text(report: DoctorReport) -> str:
         found = report.by_severity(severity)
         if not found:
             continue
-        lines += ["", f"{severity.upper()}S ({len(found)})"]
+        heading = {"error": "ERRORS", "warning": "WARNINGS", "info": "NOTES"}[severity]
+        lines += ["", f"{heading} ({len(found)})"]
         for f in found:
             lines.append(f"  [{f.check}] {f.path}: {f.message}")
             lines.append(f"      expected: {f.expected}")

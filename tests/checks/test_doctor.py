@@ -86,3 +86,18 @@ def test_the_real_process_writes_junit_and_exits_14() -> None:
     failures = {case.get("name"): case.find("failure") for case in suite.iter("testcase")}
     assert failures["stdout"] is not None and failures["stdout"].get("type") == "error"
     assert failures["connects"] is None and "not JSON-RPC" in (failures["stdout"].text or "")
+
+
+def test_server_everything_connects_legacy_and_its_one_warning_is_named(
+    capsys: pytest.CaptureFixture[str], everything: str
+) -> None:
+    code, report = _doctor_json(capsys, "--no-budget", "--fail-on", "error", "node", everything)
+    assert code == exit_codes.OK and report["era"] == "legacy" and report["counts"]["error"] == 0
+    warnings = [(f["check"], f["message"]) for f in report["findings"] if f["severity"] == "warning"]
+    assert warnings == [("unknown-tool", "an unknown tool gives a tool result with isError: true")]
+
+
+def test_a_server_that_cannot_start_is_one_error_and_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = _doctor_json(capsys, "--no-budget", str(REPO / "no-such-server"))
+    assert code == exit_codes.CONNECTION and report["score"] == 0
+    assert [f["check"] for f in report["findings"]] == ["connects"]
