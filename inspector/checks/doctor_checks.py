@@ -88,10 +88,12 @@ def check_stdout(report: DoctorReport, store: Any) -> None:
     """``stdout``: every line the server wrote to stdout parsed as JSON-RPC; ``stderr`` summarised."""
     if store is None:
         return
-    from inspector.traffic.entry import Kind
+    from inspector.traffic.entry import Direction, Kind
 
+    if not any(e.transport == "stdio" for e in store):
+        return  # an HTTP server: its bodies are checked as they are parsed
     report.ran.append("stdout")
-    noise = [e for e in store if e.kind is Kind.UNPARSABLE]
+    noise = [e for e in store if e.kind is Kind.UNPARSABLE and e.direction is Direction.IN]
     if noise:
         first = noise[0].raw.decode("utf-8", "replace").strip()
         report.add(
