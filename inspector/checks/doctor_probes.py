@@ -405,6 +405,15 @@ async def check_invalid_arguments(state: ProbeState, index: int, tool: dict[str,
             expected,
             SECTION_TOOL_ERRORS,
         )
+    elif kind == "error":  # -32602: allowed before 2025-11-25
+        state.report.add(
+            "info",
+            "invalid-arguments",
+            path,
+            f"tool {name!r}: invalid arguments give JSON-RPC error {INVALID_PARAMS}; the model never sees it",
+            "since 2025-11-25 (SEP-1303) a tool result with isError: true, so the model can correct itself",
+            SECTION_TOOL_ERRORS,
+        )
 
 
 async def check_structured(state: ProbeState, index: int, tool: dict[str, Any]) -> None:
