@@ -124,6 +124,8 @@ def _severity_order(finding: DoctorFinding) -> int:
 class DoctorOptions:
     timeout: float = 5.0  # seconds for each probe (an unknown tool, a read, a get)
     call: tuple[str, ...] = ()  # tools the user allows the doctor to call, besides readOnlyHint ones
+    # when given, the only tools the doctor may call (the app's dialog: what the user ticked, readOnlyHint or not)
+    allowed: frozenset[str] | None = None
     max_pages: int = 50  # a list with more pages than this "never ends"
     max_reads: int = 10  # resources read / prompts got, at most
     host_server_name: str | None = None  # the name a host gives the server (default: serverInfo.name)

@@ -167,10 +167,11 @@ class ProbeState:
             return [], []
 
     def callable_tools(self) -> list[tuple[int, dict[str, Any]]]:
-        """Tools the doctor may call: marked readOnlyHint, or named by the user."""
+        """Tools the doctor may call: marked readOnlyHint, or named by the user; only those `allowed`, if given."""
         out = []
+        allowed = self.options.allowed
         for index, tool in enumerate(self.tools):
-            if not isinstance(tool, dict):
+            if not isinstance(tool, dict) or (allowed is not None and tool.get("name") not in allowed):
                 continue
             hints = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else {}
             if hints.get("readOnlyHint") is True or tool.get("name") in self.options.call:
