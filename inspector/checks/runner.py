@@ -2,7 +2,8 @@
 and the exact request and response bytes from the connection's traffic record.
 
 The runner does not know how a server is reached: an `Opener` turns a step's server name (a profile
-name, or ``""`` for the run's one target) and a `TrafficStore` into an unopened connection. A server
+name, or ``""`` for the run's one target) and a `TrafficStore` into an unopened connection (one with a
+``live_store``, an app's already-open session, records there instead, and its steps' bytes are read there). A server
 that cannot be reached fails its steps with the reason; the other servers' steps still run.
 """
 
@@ -119,7 +120,7 @@ class Runner:
         except (LensError, OSError, ValueError) as exc:
             name = f"server {key!r}" if key else "the server"
             return _Server(store=store, failure=f"could not connect to {name}: {getattr(exc, 'message', exc)}")
-        return _Server(conn, store)
+        return _Server(conn, getattr(conn, "live_store", None) or store)
 
     async def _run_step(self, step: Step, server: _Server, saved: dict[str, dict[str, Any]]) -> StepResult:
         if server.failure:
