@@ -32,6 +32,7 @@ from inspector.traffic import jsonl
 from inspector.traffic.store import MirrorStore, SeqCounter
 from inspector.ui.about import show_about
 from inspector.ui.budget import budget_menu
+from inspector.ui.collections.view import CollectionsView
 from inspector.ui.removed_in_modern import RemovedAction
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.session import CONNECTED, SessionController
@@ -42,6 +43,7 @@ from inspector.ui.traffic.viewer_window import ViewerWindow
 from inspector.ui.workspace.space import (
     AUTH,
     BUDGET,
+    DOCTOR,
     NOTIFICATIONS,
     OUTPUT,
     PROMPTS,
@@ -59,9 +61,10 @@ FIRST_RUN_DOCK_HEIGHT = 340
 
 SIDEBAR, TABS, BOTTOM = "sidebar", "tabs", "bottom"  # under the server list, the middle, the bottom dock
 TRAFFIC = "Traffic"
+COLLECTIONS = "Collections"  # one window-level tab: a collection's steps name their servers
 PANEL_TITLES = (
     (SIDEBAR, (SERVER, ROOTS)),
-    (TABS, (TOOLS, RESOURCES, PROMPTS, TASKS, BUDGET, AUTH)),
+    (TABS, (TOOLS, RESOURCES, PROMPTS, TASKS, BUDGET, DOCTOR, AUTH, COLLECTIONS)),
     (BOTTOM, (TRAFFIC, OUTPUT, NOTIFICATIONS)),
 )
 REOPEN_KEY = "session/reopenAtStart"  # off by default
@@ -155,8 +158,10 @@ class MainWindow(QMainWindow):
     def _build_panels(self, first: SessionSpace) -> list[Panel]:
         """Every panel in the order of its area's tabs: `first`'s own panels, and the shared traffic log."""
         self.traffic = TrafficView(self.store, find_key=False)  # the window's View › Find in traffic owns Ctrl+F
+        self.collections = CollectionsView(self.settings, self.spaces)  # steps run on the open sessions
+        shared = {TRAFFIC: self.traffic, COLLECTIONS: self.collections}
         return [
-            Panel(area, title, self.traffic if title == TRAFFIC else first.widgets[title])
+            Panel(area, title, shared[title] if title in shared else first.widgets[title])
             for area, titles in PANEL_TITLES
             for title in titles
         ]

@@ -126,6 +126,7 @@ class HistoryView(QWidget):
     rerunWithAnswersRequested = Signal(object)  # CallRecord: the same input answers, no dialogs
     editRequested = Signal(object)  # CallRecord
     recordSelected = Signal(object)  # CallRecord
+    saveRequested = Signal(object)  # CallRecord: "Save to collection…"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -150,6 +151,7 @@ class HistoryView(QWidget):
             ("Replay answers", "Re-run with the same answers", lambda: self._emit(self.rerunWithAnswersRequested)),
             ("Edit and re-run", "Edit and re-run", lambda: self._emit(self.editRequested)),
             ("Copy as CLI", "Copy as mcp-lens --cli", self.copy_cli),
+            ("Save to collection…", "Save the call to a collection", lambda: self._emit(self.saveRequested)),
         ):
             button = QPushButton(text)
             button.setAccessibleName(name)

@@ -102,6 +102,8 @@ class ToolWorkbench(QWidget):
         self.history.rerunWithAnswersRequested.connect(self.rerun_with_answers)
         self.history.editRequested.connect(self.edit)
         self.history.recordSelected.connect(self._show_record)
+        self.history.saveRequested.connect(self.save_to_collection)
+        self.result.saveRequested.connect(lambda: self.shown_record and self.save_to_collection(self.shown_record))
         self.result.readResourceRequested.connect(self.read_resource)
         self.resource.readResourceRequested.connect(self.read_resource)
         self.show_tool(None)
@@ -323,6 +325,16 @@ class ToolWorkbench(QWidget):
         elif record.error is not None:  # the server's JSON-RPC error, or a failure on our side said as such
             self.result.show_error(record.error)
         self.lower.setCurrentWidget(self.result_page)
+
+    def save_to_collection(self, record: CallRecord) -> None:
+        """ "Save to collection…": the call as a collection step (a dialog asks which file and name)."""
+        from inspector.ui.collections.save_dialog import save_call
+
+        tool = next((r.tool for r in self.tools.model.all if r.name == record.tool), None)
+        profile = self.session.profile
+        params = {"name": record.tool, "arguments": record.arguments}
+        server = profile.name if profile is not None else None
+        save_call(self, self.settings, "tools/call", params, server, result=record.result, tool=tool)
 
     def _caption(self) -> None:
         """Name the tool (and the time of the call) whose result is shown, so it is never taken for another's."""

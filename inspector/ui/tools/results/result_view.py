@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from inspector.content import ResultSummary, result_summary, to_json_text
 from inspector.core.errors import ProtocolError, describe_failure
@@ -40,6 +40,7 @@ class ResultView(QWidget):
     """Shows one result (`show_result` / `show_outcome`) or one JSON-RPC error (`show_protocol_error`)."""
 
     readResourceRequested = Signal(str)  # a resource link's "Read resource": the workbench runs resources/read
+    saveRequested = Signal()  # "Save to collection…": the workbench saves the shown call
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,6 +55,10 @@ class ResultView(QWidget):
         self.finding_labels: list[QLabel] = []
 
         self.status_label, self.detail_label, header = status_header("No result yet", self)
+        self.save_button = QPushButton("Save to collection…", self)
+        self.save_button.setAccessibleName("Save the shown call to a collection")
+        self.save_button.clicked.connect(self.saveRequested.emit)
+        header.addWidget(self.save_button)
 
         self.content = QWidget()
         column = QVBoxLayout(self.content)
@@ -184,6 +189,7 @@ class ResultView(QWidget):
 
     # -- internals ---------------------------------------------------------------------------------------
     def _set_status(self, state: str, title: str, detail: str) -> None:
+        self.save_button.setVisible(state != "empty")
         self.state = state
         show_status(self.status_label, self.detail_label, state, title, detail)
 

@@ -1,0 +1,48 @@
+"""The runner's connections in the app: a step goes to the workspace's open session of the server it
+names, so its traffic lands in that server's traffic log too."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from inspector.checks.runner import Opener
+from inspector.core.errors import ConnectFailed
+
+
+class LiveConnection:
+    """An open session as the runner's connection: entering and leaving it neither opens nor closes it."""
+
+    tools = None  # the runner lists tools when an assertion needs the tool
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.live_store = session.store  # the runner reads the step's bytes there
+
+    async def __aenter__(self) -> LiveConnection:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def list_tools(self) -> Any:
+        return await self.session.core.list_tools()
+
+    def new_handle(self, method: str) -> None:
+        return None  # the session's own request timeout applies
+
+    async def request_rounds(self, method: str, params: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        return await self.session.request_rounds(method, params, with_progress=bool(kwargs.get("with_progress")))
+
+
+def workspace_opener(spaces: Mapping[str, Any]) -> Opener:
+    """Each step to the workspace's connected session of its server; a server not open fails its steps."""
+
+    def open_session(name: str, _store: Any) -> LiveConnection:
+        space = spaces.get(name)
+        if space is None or not space.session.live:
+            what = f"{name!r} is not connected" if name else "the step names no server"
+            raise ConnectFailed(f"{what}: connect it in the sidebar, or run the collection with mcp-lens run")
+        return LiveConnection(space.session)
+
+    return open_session

@@ -1,0 +1,244 @@
+"""The Collections tab: a collection file's steps, run against the workspace's open sessions (Run all,
+Run step, Cancel), each step's pass or fail with the reason, its request and response bytes as plain
+text, and its assertions edited as JSON (checked by `inspector.checks.collection` before saving)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.checks.collection import Collection, CollectionError, from_json, load
+from inspector.checks.runner import PASSED, Runner, StepResult
+from inspector.ui.collections.live import workspace_opener
+from inspector.ui.collections.save_dialog import FILTER, plain, recent_files, remember
+
+MARKS = {"passed": "✓", "failed": "✗", "unreachable": "⚠"}
+
+
+def wire_text(result: StepResult) -> str:
+    """The step's exact messages, one block each, headed by direction and kind."""
+    blocks = [f"#{item.seq} {item.direction} {item.kind}\n{item.raw.rstrip()}" for item in result.wire]
+    return "\n\n".join(blocks) or "(nothing was sent)"
+
+
+class CollectionsView(QWidget):
+    """One window-level tab: a collection spans servers (each step names its server's profile)."""
+
+    def __init__(self, settings: QSettings, spaces: Mapping[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings, self.spaces = settings, spaces
+        self.path: Path | None = None
+        self.collection: Collection | None = None
+        self.results: dict[str, StepResult] = {}
+        self.task: asyncio.Future[Any] | None = None
+
+        self.file_label = plain(QLabel("No collection open", self))
+        self.file_label.setAccessibleName("Collection file shown")
+        bar = QHBoxLayout()
+        self.open_button = self._button("Open…", "Open a collection", self.choose_file, bar)
+        self.run_all_button = self._button("Run all", "Run all steps", self.run_all, bar)
+        self.run_step_button = self._button("Run step", "Run the selected step", self.run_step, bar)
+        self.cancel_button = self._button("Cancel", "Cancel the run", self.cancel, bar)
+        self.running = plain(QLabel("", self))
+        self.running.setAccessibleName("Run status")
+        bar.addWidget(self.running, 1)
+
+        self.steps = QListWidget(self)
+        self.steps.setAccessibleName("Collection steps")
+        self.steps.currentRowChanged.connect(self._show_step)
+        self.step_label = plain(QLabel("", self))
+        self.step_label.setAccessibleName("Step outcome")
+        self.step_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.assertions = QPlainTextEdit(self)
+        self.assertions.setAccessibleName("Step assertions")
+        self.assertions.setPlaceholderText('[{"kind": "success"}]')
+        assertion_bar = QHBoxLayout()
+        self._button("Save assertions", "Save the step's assertions", self.save_assertions, assertion_bar)
+        self.assertion_message = plain(QLabel("", self))
+        self.assertion_message.setAccessibleName("Assertions message")
+        assertion_bar.addWidget(self.assertion_message, 1)
+        self.wire = QPlainTextEdit(self)
+        self.wire.setReadOnly(True)
+        self.wire.setAccessibleName("Step request and response")
+        self.wire.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+
+        detail = QWidget(self)
+        column = QVBoxLayout(detail)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.step_label)
+        column.addWidget(plain(QLabel("Assertions (a JSON list):", detail)))
+        column.addWidget(self.assertions, 1)
+        column.addLayout(assertion_bar)
+        column.addWidget(plain(QLabel("Request and response (the exact bytes):", detail)))
+        column.addWidget(self.wire, 2)
+        split = QSplitter(self)
+        split.addWidget(self.steps)
+        split.addWidget(detail)
+        split.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.file_label)
+        layout.addLayout(bar)
+        layout.addWidget(split, 1)
+        self._update_buttons()
+
+    def _button(self, text: str, name: str, slot: Any, row: QHBoxLayout) -> QPushButton:
+        button = QPushButton(text, self)
+        button.setAccessibleName(name)
+        button.setToolTip(name)
+        button.clicked.connect(slot)
+        row.addWidget(button)
+        return button
+
+    # -- the file -----------------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:
+        """Shown: the collection last saved to or opened, re-read (a step may have been added since)."""
+        super().showEvent(event)
+        recent = recent_files(self.settings)
+        if self.task is None and recent and (self.path is None or str(self.path) == recent[0]):
+            self.open(Path(recent[0]))
+
+    def choose_file(self) -> None:
+        start = str(self.path.parent) if self.path else str(Path.home())
+        dialog = QFileDialog(self, "Open collection", start, FILTER)
+        dialog.setObjectName("openCollectionDialog")
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.fileSelected.connect(lambda name: self.open(Path(name)))
+        dialog.open()
+
+    def open(self, path: Path) -> None:
+        try:
+            collection = load(path)
+        except CollectionError as exc:
+            self.running.setText(str(exc))
+            return
+        if path != self.path:
+            self.results = {}
+        self.path, self.collection = path, collection
+        remember(self.settings, path)
+        self.file_label.setText(f"{collection.name} — {path}")
+        row = max(self.steps.currentRow(), 0)
+        self._fill()
+        if collection.steps:
+            self.steps.setCurrentRow(min(row, len(collection.steps) - 1))
+        self._update_buttons()
+
+    def _fill(self) -> None:
+        row = self.steps.currentRow()
+        self.steps.blockSignals(True)
+        self.steps.clear()
+        for step in self.collection.steps if self.collection else []:
+            result = self.results.get(step.id)
+            mark = MARKS.get(result.status, "·") if result else "·"
+            where = step.server or "the run’s server"
+            self.steps.addItem(f"{mark} {step.name} — {step.method} on {where}")
+        if 0 <= row < self.steps.count():
+            self.steps.setCurrentRow(row)
+        self.steps.blockSignals(False)
+        self._show_step(self.steps.currentRow())
+
+    def _show_step(self, row: int) -> None:
+        steps = self.collection.steps if self.collection else []
+        if not 0 <= row < len(steps):
+            self.step_label.setText("")
+            self.assertions.setPlainText("")
+            self.wire.setPlainText("")
+            return
+        step = steps[row]
+        result = self.results.get(step.id)
+        lines = [f"{step.name} ({step.id}): {step.method} on {step.server or 'the run’s server'}"]
+        if result is None:
+            lines.append("not run yet")
+        else:
+            ms = f" in {result.elapsed_ms:.0f} ms" if result.elapsed_ms is not None else ""
+            lines.append(f"{result.status}{ms}" + (f": {result.reason}" if result.reason else ""))
+            lines += [f"{'✓' if c.passed else '✗'} {c.kind}: {c.reason}" for c in result.checks]
+        self.step_label.setText("\n".join(lines))
+        self.assertions.setPlainText(json.dumps(step.expect, indent=2, ensure_ascii=False))
+        self.assertion_message.setText("")
+        self.wire.setPlainText(wire_text(result) if result else "")
+
+    def save_assertions(self) -> None:
+        """The edited assertions, checked as the file loader checks them, into the file."""
+        row = self.steps.currentRow()
+        if self.collection is None or self.path is None or not 0 <= row < len(self.collection.steps):
+            return
+        try:
+            expect = json.loads(self.assertions.toPlainText() or "[]")
+        except ValueError as exc:
+            self.assertion_message.setText(f"Not JSON: {exc}")
+            return
+        data = self.collection.to_json()
+        data["steps"][row]["expect"] = expect
+        try:
+            checked = from_json(data, self.path.name)
+        except CollectionError as exc:
+            self.assertion_message.setText(str(exc))
+            return
+        try:
+            checked.save(self.path)
+        except OSError as exc:
+            self.assertion_message.setText(f"Cannot write {self.path}: {exc}")
+            return
+        self.collection = checked
+        self.assertion_message.setText("Saved.")
+
+    # -- running ------------------------------------------------------------------------------
+    def run_all(self) -> None:
+        if self.collection is not None:
+            self._start(self.collection)
+
+    def run_step(self) -> None:
+        row = self.steps.currentRow()
+        if self.collection is not None and 0 <= row < len(self.collection.steps):
+            self._start(Collection(self.collection.name, [self.collection.steps[row]]))
+
+    def _start(self, collection: Collection) -> None:
+        if self.task is not None or not collection.steps:
+            return
+        self.running.setText(f"Running {len(collection.steps)} step(s)…")
+        self.task = asyncio.ensure_future(self._run(collection))
+        self._update_buttons()
+
+    async def _run(self, collection: Collection) -> None:
+        try:
+            run = await Runner(workspace_opener(self.spaces)).run(collection)
+        except asyncio.CancelledError:
+            self.running.setText("Cancelled.")
+            return
+        finally:
+            self.task = None
+            self._update_buttons()
+        for result in run.steps:
+            self.results[result.step.id] = result
+        passed = sum(1 for r in run.steps if r.status == PASSED)
+        self.running.setText(f"{passed} of {len(run.steps)} passed in {run.elapsed_ms:.0f} ms")
+        self._fill()
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    def _update_buttons(self) -> None:
+        idle, has_steps = self.task is None, bool(self.collection and self.collection.steps)
+        self.run_all_button.setEnabled(idle and has_steps)
+        self.run_step_button.setEnabled(idle and has_steps)
+        self.cancel_button.setEnabled(not idle)
+        self.open_button.setEnabled(idle)
