@@ -1,7 +1,7 @@
 """One server's session and every panel that shows it: the unit the workspace holds several of.
 
 A `SessionSpace` owns its traffic store (recording into the workspace's shared seq counter), its
-`SessionController`, and its own Server panel, roots, Tools, Resources, Prompts, Tasks, Budget, Auth,
+`SessionController`, and its own Server panel, roots, Tools, Resources, Prompts, Tasks, Budget, Doctor, Auth,
 server output and notifications. Switching servers in the sidebar shows another space's panels; the
 session behind them keeps running. The window connects what the space says (status messages, tab
 counts) to the parts it owns.
@@ -22,6 +22,7 @@ from inspector.traffic.store import SeqCounter, TrafficStore
 from inspector.ui.auth.panel import AuthPanel
 from inspector.ui.budget import budget_panel
 from inspector.ui.client_requests.handlers import ClientRequests
+from inspector.ui.doctor import DoctorTab
 from inspector.ui.listings.prompts_tab import PromptsTab
 from inspector.ui.listings.resources_tab import ResourcesTab
 from inspector.ui.removed_in_modern import follow_era
@@ -38,6 +39,7 @@ from inspector.ui.widgets.layout_parts import scrolled
 SERVER, ROOTS = "Server", "Roots"
 TOOLS, RESOURCES, PROMPTS, TASKS, BUDGET, AUTH = "Tools", "Resources", "Prompts", "Tasks", "Budget", "Auth"
 OUTPUT, NOTIFICATIONS = "Server output", "Notifications"
+DOCTOR = "Doctor"
 
 
 class SessionSpace(QObject):
@@ -77,6 +79,7 @@ class SessionSpace(QObject):
         self.log_level = LogLevelControl(session)  # logging/setLevel, in the Notifications pane's bar
         self.budget = budget_panel(session, settings, servers.profiles)
         self.auth_panel = AuthPanel(session, store, profiles)  # OAuth for HTTP servers
+        self.doctor_tab = DoctorTab(session, settings, lambda: self.profile)  # its own connections, not the session's
         bar = self.notifications.bar
         bar.insertWidget(bar.count() - 1, self.log_level)  # before its Clear button
         self.widgets: dict[str, QWidget] = {
@@ -87,6 +90,7 @@ class SessionSpace(QObject):
             PROMPTS: self.prompts_tab,
             TASKS: self.tasks_pane,
             BUDGET: self.budget,
+            DOCTOR: self.doctor_tab,
             AUTH: self.auth_panel,
             OUTPUT: self.output,
             NOTIFICATIONS: self.notifications,

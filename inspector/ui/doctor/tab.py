@@ -1,0 +1,234 @@
+"""The Doctor tab of one server: run the server doctor on its profile (its own short connections, the
+live session undisturbed), watch it run and cancel it, read the score and the findings, export them as
+JSON or JUnit XML. The last report is kept while the app runs (one tab per server)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.checks.doctor import SCORE_RULE, DoctorOptions, DoctorReport, run_doctor
+from inspector.checks.doctor_render import RENDERERS
+from inspector.config.profile import ServerProfile
+from inspector.core.operations import ToolListing
+from inspector.ui.doctor.connections import DoctorConnections
+from inspector.ui.doctor.findings_view import FindingsView
+from inspector.ui.doctor.tools_dialog import DoctorToolsDialog, read_only
+from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.traffic.session_files import show_error
+
+PROBE_TIMEOUT = 5.0  # seconds for each probe, as `mcp-lens doctor --timeout` defaults
+FOLDER_KEY = "doctor/folder"  # where the last report was exported to
+EXPORTS = {"json": ("JSON reports (*.json)", "json"), "junit": ("JUnit XML (*.xml)", "xml")}
+INTRO = (
+    "The doctor checks this server against the spec and hosts' limits: what its users' clients will meet. "
+    "It opens its own short connections; the live session is not disturbed."
+)
+
+
+def summary(report: DoctorReport) -> str:
+    counts = report.counts()
+    era = f"{report.era} {report.version or ''}".strip() if report.era else "not connected"
+    name = str(report.server.get("name") or report.target)
+    return (
+        f"Score {report.score}/100 — {counts['error']} error(s), {counts['warning']} warning(s), "
+        f"{counts['info']} note(s) — {name} ({era}), {len(report.ran)} checks in {report.seconds:.2f} s"
+    )
+
+
+class DoctorTab(QWidget):
+    """`profile()` is the server to examine: the live session's (its ${…} filled in) or the saved one."""
+
+    def __init__(self, session: SessionController, settings: QSettings, profile: Callable[[], ServerProfile]) -> None:
+        super().__init__()
+        self.setObjectName("doctorTab")
+        self.session = session
+        self.settings = settings
+        self.profile = profile
+        self.report: DoctorReport | None = None  # the last one, kept while the app runs
+        self.listing: ToolListing | None = None  # the live session's tools
+        self.running: asyncio.Task[DoctorReport] | None = None
+        session.toolsChanged.connect(self._tools_changed)
+        self._build()
+
+    def _build(self) -> None:
+        intro = QLabel(INTRO)
+        intro.setWordWrap(True)
+        intro.setTextFormat(Qt.TextFormat.PlainText)
+        self.run_button = QPushButton("Run doctor")
+        self.run_button.setAccessibleName("Run doctor")
+        self.run_button.clicked.connect(self.ask)
+        self.cancel_button = QPushButton("Cancel doctor")
+        self.cancel_button.setAccessibleName("Cancel doctor")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.cancel_button.hide()
+        self.progress = QProgressBar()
+        self.progress.setAccessibleName("Doctor progress")
+        self.progress.setRange(0, 0)  # busy: the checks' count is not known ahead
+        self.progress.setMaximumWidth(160)
+        self.progress.hide()
+        self.export_json = QPushButton("Export JSON…")
+        self.export_json.setAccessibleName("Export JSON…")
+        self.export_json.clicked.connect(lambda: self.export("json"))
+        self.export_junit = QPushButton("Export JUnit…")
+        self.export_junit.setAccessibleName("Export JUnit…")
+        self.export_junit.clicked.connect(lambda: self.export("junit"))
+        bar = QHBoxLayout()
+        for widget in (self.run_button, self.cancel_button, self.progress):
+            bar.addWidget(widget)
+        bar.addStretch(1)
+        bar.addWidget(self.export_json)
+        bar.addWidget(self.export_junit)
+        self.score = QLabel("No report yet: press Run doctor.")
+        self.score.setAccessibleName("Doctor score")
+        self.score.setTextFormat(Qt.TextFormat.PlainText)
+        self.score.setWordWrap(True)
+        self.score.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.rule = QLabel(f"How the score is computed: {SCORE_RULE}.")
+        self.rule.setTextFormat(Qt.TextFormat.PlainText)
+        self.rule.setWordWrap(True)
+        self.findings = FindingsView()
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(bar)
+        layout.addWidget(self.score)
+        layout.addWidget(self.rule)
+        layout.addWidget(self.findings, 1)
+        self._show()
+
+    def _tools_changed(self, listing: ToolListing) -> None:
+        self.listing = listing
+
+    # -- running -------------------------------------------------------------------------------
+    def ask(self) -> DoctorToolsDialog:
+        """Run doctor: first the dialog of the tools it may call (opened without blocking)."""
+        live = self.session.state == CONNECTED and self.listing is not None
+        tools = [t for t in self.listing.tools if isinstance(t, dict)] if live and self.listing else None
+        dialog = DoctorToolsDialog(self, self.profile().name, tools, self.start)
+        dialog.open()
+        return dialog
+
+    def start(self, ticked: frozenset[str] | None) -> None:
+        """Run the doctor; `ticked` the only tools it may call (None: those marked readOnlyHint)."""
+        if self.running is not None and not self.running.done():
+            return
+        profile = self.session.profile if self.session.state == CONNECTED else None
+        profile = profile or self.profile()
+        connections = DoctorConnections(profile, request_timeout=PROBE_TIMEOUT, auth_for=self.session.auth_for)
+        options = DoctorOptions(timeout=PROBE_TIMEOUT)
+        if ticked is not None:
+            tools = self.listing.tools if self.listing else []
+            marked = {str(t.get("name")) for t in tools if isinstance(t, dict) and read_only(t)}
+            options.allowed = ticked
+            options.call = tuple(sorted(ticked - marked))  # the others the user chose (the CLI's --call)
+        self.running = asyncio.ensure_future(self._run(connections, profile, options))
+        self.running.add_done_callback(self._finished)
+        self._show()
+
+    async def _run(
+        self, connections: DoctorConnections, profile: ServerProfile, options: DoctorOptions
+    ) -> DoctorReport:
+        tokenizer = await asyncio.to_thread(_tokenizer)
+        return await run_doctor(
+            connections.open,
+            target=_describe(profile),
+            era=profile.protocol_era,
+            store_of=connections.store_of,
+            options=options,
+            tokenizer=tokenizer,
+        )
+
+    def _finished(self, task: asyncio.Task[DoctorReport]) -> None:
+        if task is not self.running:
+            return
+        self.running = None
+        if task.cancelled():
+            self.score.setText("The doctor was cancelled." + (" The last report:" if self.report else ""))
+            self._show(keep_score=True)
+            return
+        error = task.exception()
+        if error is not None:
+            self._show()
+            show_error(self, "Doctor", f"The doctor stopped: {type(error).__name__}: {error}")
+            return
+        self.report = task.result()
+        self._show()
+
+    def cancel(self) -> None:
+        if self.running is not None:
+            self.running.cancel()
+
+    def _show(self, keep_score: bool = False) -> None:
+        busy = self.running is not None and not self.running.done()
+        self.run_button.setEnabled(not busy)
+        self.cancel_button.setVisible(busy)
+        self.progress.setVisible(busy)
+        self.export_json.setEnabled(self.report is not None and not busy)
+        self.export_junit.setEnabled(self.report is not None and not busy)
+        if busy:
+            self.score.setText(f"Running the doctor on {self.profile().name}…")
+        elif not keep_score:
+            self.score.setText(summary(self.report) if self.report else "No report yet: press Run doctor.")
+        if not busy:
+            self.findings.show_report(self.report)
+
+    # -- exporting -----------------------------------------------------------------------------
+    def export(self, fmt: str) -> QFileDialog:
+        """Export JSON… / Export JUnit…: a file dialog (not blocking); the report is written once a file is chosen."""
+        filters, suffix = EXPORTS[fmt]
+        folder = self.settings.value(FOLDER_KEY)
+        start = str(folder) if isinstance(folder, str) and Path(folder).is_dir() else str(Path.home())
+        dialog = QFileDialog(self, "Export the doctor's report", start, f"{filters};;All files (*)")
+        dialog.setObjectName("exportDoctorDialog")
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setDefaultSuffix(suffix)
+        dialog.selectFile(f"doctor-{_file_safe(self.profile().name)}.{suffix}")
+        dialog.fileSelected.connect(lambda name: self._write(Path(name), fmt))
+        dialog.open()
+        return dialog
+
+    def _write(self, path: Path, fmt: str) -> None:
+        if self.report is None:
+            return
+        self.settings.setValue(FOLDER_KEY, str(path.parent))
+        try:
+            path.write_text(RENDERERS[fmt](self.report), encoding="utf-8")
+        except OSError as exc:
+            show_error(self, "Export failed", f"Could not write {path}: {exc.strerror or exc}")
+
+
+def _tokenizer() -> Any:
+    """The Budget tab's default tokenizer, for the budget lints (none if it cannot load: the lints are skipped)."""
+    from inspector.budget.tokenizers import get_tokenizer
+
+    try:
+        return get_tokenizer("o200k_base")
+    except Exception:
+        return None
+
+
+def _describe(profile: ServerProfile) -> str:
+    import shlex
+
+    safe = profile.redacted()
+    return shlex.join([safe.command, *safe.args]) if safe.transport == "stdio" else str(safe.url)
+
+
+def _file_safe(name: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:60] or "server"

@@ -1,0 +1,63 @@
+"""The Doctor tab (issue 15, points 4–5), driven in the app as launched: the demo's bill, a JUnit export,
+and a broken second server's planted fault named in its own tab while the demo's report is kept."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+from lens_support import REPO
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit
+from test_traffic import choose_file
+from test_workspace import save_servers, tool_names
+
+FAULTS = str(REPO / "tests/servers/doctor_faults.py")
+
+
+def tool_choices(lens) -> dict[str, bool]:
+    """The dialog's tools: the tool name (the text before " — ") → ticked."""
+    view = lens.find("Tools the doctor may call", QListWidget)
+    return {
+        view.item(i).text().split(" — ")[0]: view.item(i).checkState() == Qt.CheckState.Checked
+        for i in range(view.count())
+    }
+
+
+def test_doctor_on_the_demo_then_on_a_broken_second_server(lens, tmp_path: Path) -> None:
+    save_servers(lens, {"broken": {"command": sys.executable, "args": [FAULTS, "invalid-schema"]}})
+    lens.start()
+    lens.wait(lambda: "Echo (echo)" in " ".join(tool_names(lens)), what="the demo's tools")
+    lens.tab("Doctor")
+    lens.click("Run doctor")
+    # the dialog lists the live session's tools: readOnlyHint ones ticked, the others not, and says why
+    choices = tool_choices(lens)
+    assert choices["echo"] and choices["get_weather"]
+    assert not choices["delete_note"] and not choices["schedule_meeting"]
+    lens.find("The doctor never calls a tool you did not tick.", QLabel)
+    lens.click("Start")
+    lens.wait_text("Score 84/100")
+    assert lens.shows("100 - 10 per error - 3 per warning (floor 0); info findings cost nothing")
+    assert not lens.sent("tools/call")  # the doctor uses its own connections: the live session is not disturbed
+    lens.click_item("Doctor findings", "route_request_bad_headers")
+    detail = lens.find("Finding detail", QPlainTextEdit).toPlainText()
+    assert "x-mcp-header" in detail and "$.tools[17].inputSchema" in detail and "Server features › Tools" in detail
+
+    lens.click("Export JUnit…")
+    exported = tmp_path / "doctor.xml"
+    choose_file(lens, exported)
+    lens.wait(exported.exists, what="the JUnit file")
+    suite = ET.parse(exported).getroot().find("testsuite")
+    assert suite is not None and int(suite.get("failures", "0")) == 3
+
+    # the broken server, not even connected: its own tab, its own report; the demo's is kept
+    lens.click_item("Servers", "broken")
+    lens.click("Run doctor")
+    assert lens.shows("The server's tool list is not known here (not connected).")  # and says what it will call
+    lens.click("Start")
+    lens.wait_text("invalid JSON Schema: 'integr'")
+    assert not lens.shows("Score 84/100")
+    lens.click_item("Servers", "Demo server")
+    lens.wait_text("Score 84/100")
+    assert lens.quit() == 0
