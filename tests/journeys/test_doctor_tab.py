@@ -10,6 +10,7 @@ from xml.etree import ElementTree as ET
 from lens_support import REPO
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit
+from test_accessibility import unnamed
 from test_traffic import choose_file
 from test_workspace import save_servers, tool_names
 
@@ -36,13 +37,20 @@ def test_doctor_on_the_demo_then_on_a_broken_second_server(lens, tmp_path: Path)
     assert choices["echo"] and choices["get_weather"]
     assert not choices["delete_note"] and not choices["schedule_meeting"]
     lens.find("The doctor never calls a tool you did not tick.", QLabel)
+    lens.click_item("Tools the doctor may call", "book_table")
+    lens.key("Space", lens.find("Tools the doctor may call"))  # untick a read-only tool: the doctor must not call it
+    assert not tool_choices(lens)["book_table"]
+    missing = unnamed(lens)
     lens.click("Start")
     lens.wait_text("Score 84/100")
+    assert lens.shows("tool 'list_roots' answered in") and not lens.shows("tool 'book_table' answered in")
     assert lens.shows("100 - 10 per error - 3 per warning (floor 0); info findings cost nothing")
     assert not lens.sent("tools/call")  # the doctor uses its own connections: the live session is not disturbed
     lens.click_item("Doctor findings", "route_request_bad_headers")
     detail = lens.find("Finding detail", QPlainTextEdit).toPlainText()
     assert "x-mcp-header" in detail and "$.tools[17].inputSchema" in detail and "Server features › Tools" in detail
+    missing |= unnamed(lens)
+    assert not missing, missing
 
     lens.click("Export JUnit…")
     exported = tmp_path / "doctor.xml"
