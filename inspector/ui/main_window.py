@@ -159,6 +159,7 @@ class MainWindow(QMainWindow):
         """Every panel in the order of its area's tabs: `first`'s own panels, and the shared traffic log."""
         self.traffic = TrafficView(self.store, find_key=False)  # the window's View › Find in traffic owns Ctrl+F
         self.collections = CollectionsView(self.settings, self.spaces)  # steps run on the open sessions
+        self.traffic.saveRequested.connect(self.collections.save_request)
         shared = {TRAFFIC: self.traffic, COLLECTIONS: self.collections}
         return [
             Panel(area, title, shared[title] if title in shared else first.widgets[title])

@@ -9,8 +9,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from lens_support import run_lens
-from PySide6.QtWidgets import QLabel
-from test_traffic import call, choose_file
+from PySide6.QtWidgets import QAbstractItemView, QLabel
+from test_traffic import call, choose_file, click_row
 
 DEMO = "Demo server"
 
@@ -39,10 +39,18 @@ def test_save_calls_run_them_in_the_app_and_headless_then_fail_an_edited_asserti
     call(lens, "get_weather", city="Lisbon")
     lens.wait(lambda: any(b"Lisbon" in e.raw and e.direction == "in" for e in lens.wire()))
     save_shown_call(lens, None)
+    log = lens.find("Traffic log", QAbstractItemView)
+    lens.wait(lambda: log.model().rowCount() == len(lens.wire()), what="every entry listed")
+    sent = next(e.seq for e in lens.wire() if e.direction == "out" and b"get_weather" in e.raw)
+    click_row(lens, log, next(r for r in range(log.model().rowCount()) if log.model().index(r, 0).data() == str(sent)))
+    lens.click("Save to collection…")
+    lens.click("Save the step")
+    lens.wait(lambda: not lens.has("Save the step"), what="the dialog closed")
     saved = json.loads(path.read_text())
-    assert [(s["server"], s["method"], s["params"]["name"]) for s in saved["steps"]] == [
-        (DEMO, "tools/call", "echo"),
-        (DEMO, "tools/call", "get_weather"),
+    assert [(s["server"], s["method"], s["params"]) for s in saved["steps"]] == [
+        (DEMO, "tools/call", {"name": "echo", "arguments": {"message": "hello-15"}}),
+        (DEMO, "tools/call", {"name": "get_weather", "arguments": {"city": "Lisbon"}}),
+        (DEMO, "tools/call", {"name": "get_weather", "arguments": {"city": "Lisbon"}}),
     ]
     assert saved["steps"][1]["expect"] == [{"kind": "success"}, {"kind": "output_schema"}]
 
@@ -50,15 +58,15 @@ def test_save_calls_run_them_in_the_app_and_headless_then_fail_an_edited_asserti
     lens.click_item("Collection steps", "get_weather")
     calls_before = len(lens.sent("tools/call"))
     lens.click("Run all steps")
-    lens.wait_text("2 of 2 passed")
-    assert len(lens.sent("tools/call")) == calls_before + 2  # on the open session: in its traffic log too
+    lens.wait_text("3 of 3 passed")
+    assert len(lens.sent("tools/call")) == calls_before + 3  # on the open session: in its traffic log too
     assert "passed" in outcome(lens)
     assert "Lisbon" in lens.find("Step request and response").toPlainText()
 
     junit = run_lens("run", str(path), "--format", "junit", "--", sys.executable, "-m", "inspector.demo")
     assert junit.returncode == 0, junit.stderr
     suite = ElementTree.fromstring(junit.stdout).iter("testsuite").__next__()
-    assert (suite.get("tests"), suite.get("failures")) == ("2", "0")
+    assert (suite.get("tests"), suite.get("failures")) == ("3", "0")
 
     lens.click_item("Collection steps", "echo")
     expect = [{"kind": "equals", "path": "$.result.content[0].text", "value": "goodbye"}]

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from inspector.checks.collection import Collection, CollectionError, from_json, load
 from inspector.checks.runner import PASSED, Runner, StepResult
 from inspector.ui.collections.live import workspace_opener
-from inspector.ui.collections.save_dialog import FILTER, plain, recent_files, remember
+from inspector.ui.collections.save_dialog import FILTER, plain, recent_files, remember, save_call
 
 MARKS = {"passed": "✓", "failed": "✗", "unreachable": "⚠"}
 
@@ -199,6 +199,10 @@ class CollectionsView(QWidget):
             return
         self.collection = checked
         self.assertion_message.setText("Saved.")
+
+    def save_request(self, method: str, params: dict[str, Any], server: str | None) -> None:
+        """The traffic log's "Save to collection…" for a request sent to `server`."""
+        save_call(self, self.settings, method, params, server)
 
     # -- running ------------------------------------------------------------------------------
     def run_all(self) -> None:

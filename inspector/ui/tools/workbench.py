@@ -327,7 +327,7 @@ class ToolWorkbench(QWidget):
         self.lower.setCurrentWidget(self.result_page)
 
     def save_to_collection(self, record: CallRecord) -> None:
-        """ "Save to collection…": the call as a collection step (a dialog asks which file and name)."""
+        """Save to collection…: the call as a collection step (a dialog asks which file and name)."""
         from inspector.ui.collections.save_dialog import save_call
 
         tool = next((r.tool for r in self.tools.model.all if r.name == record.tool), None)

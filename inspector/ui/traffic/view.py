@@ -49,6 +49,7 @@ class TrafficView(QWidget):
     """The traffic log of one `TrafficStore`. `read_only` hides Re-send and Clear (saved sessions)."""
 
     resendRequested = Signal(str, object)  # (method, params) of an edited request to send again
+    saveRequested = Signal(str, object, object)  # (method, params, server): "Save to collection…"
 
     def __init__(
         self, store: TrafficStore, parent: QWidget | None = None, *, read_only: bool = False, find_key: bool = True
@@ -128,6 +129,7 @@ class TrafficView(QWidget):
         self.curl_action = self._action("Copy as curl", self.copy_as_curl)
         self.pair_action = self._action("Jump to pair", self.jump_to_pair, "Ctrl+J")
         self.resend_action = self._action("Re-send…", self.resend_selected)
+        self.save_action = self._action("Save to collection…", self.save_selected)
         self.clear_action = self._action("Clear", self.clear_log, QKeySequence.StandardKey.Delete, "Ctrl+L")
         self.find_action = self._action("Find", self.focus_filter, *(["Ctrl+F"] if self.find_key else []))
         self.escape_action = self._action("Clear filter", self.clear_filter, "Escape")
@@ -140,7 +142,8 @@ class TrafficView(QWidget):
         copy.setMenu(menu)
         bar = QHBoxLayout()
         bar.addWidget(copy)
-        for action in [self.pair_action] if self.read_only else [self.resend_action, self.pair_action]:
+        editing = [] if self.read_only else [self.resend_action, self.save_action]
+        for action in [*editing, self.pair_action]:
             button = QToolButton(self)
             button.setDefaultAction(action)
             bar.addWidget(button)
@@ -150,6 +153,7 @@ class TrafficView(QWidget):
         if self.read_only:
             self.clear_action.setEnabled(False)
             self.resend_action.setEnabled(False)
+            self.save_action.setEnabled(False)
         else:
             clear = QToolButton(self)
             clear.setDefaultAction(self.clear_action)
@@ -258,6 +262,7 @@ class TrafficView(QWidget):
             entry is not None and copy_formats.http_request_of(entry, self.store.by_seq) is not None
         )
         self.resend_action.setEnabled(outgoing_request and not self.read_only)
+        self.save_action.setEnabled(outgoing_request and not self.read_only)
         if entry is not None:
             self.say(self._describe(entry))
 
@@ -361,6 +366,18 @@ class TrafficView(QWidget):
         dialog.resend.connect(self.resendRequested)
         dialog.open()
         return dialog
+
+    def save_selected(self) -> None:
+        """Ask to save the selected outgoing request as a collection step (its params without ``_meta``:
+        the connection adds its own)."""
+        entry = self.selected_entry()
+        message = copy_formats.request_message(entry) if entry is not None and not self.read_only else None
+        if message is None:
+            self.say("Only requests sent to the server can be saved to a collection.")
+            return
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        params = {k: v for k, v in params.items() if k != "_meta"}
+        self.saveRequested.emit(message["method"], params, entry.source)
 
     def clear_log(self) -> None:
         if not self.read_only:
