@@ -1,0 +1,50 @@
+"""The save dialog says which values became references; the assertion editor says what is wrong."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+
+from inspector.checks.collection import Collection
+from inspector.ui.collections.save_dialog import SaveToCollectionDialog, default_expect
+from inspector.ui.collections.view import CollectionsView
+
+
+def test_a_secret_argument_is_saved_as_a_reference_and_the_dialog_says_so(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    params = {"name": "login", "arguments": {"user": "ann", "apiKey": "sk-live-1234567890"}}
+    dialog = SaveToCollectionDialog(
+        QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+        "tools/call",
+        params,
+        "Prod",
+        default_expect("tools/call", {}, None),
+    )
+    qtbot.addWidget(dialog)
+    dialog.file.setEditText(str(path))
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert "arguments.apiKey" in dialog.message.text() and "${API_KEY}" in dialog.message.text()
+    saved = json.loads(path.read_text())["steps"][0]
+    assert saved["params"]["arguments"] == {"user": "ann", "apiKey": "${API_KEY}"}
+    assert (saved["server"], saved["expect"]) == ("Prod", [{"kind": "success"}])
+    assert "sk-live" not in path.read_text()
+
+
+def test_a_malformed_assertion_is_refused_in_words_and_the_file_kept(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    collection = Collection("c")
+    collection.add_step("tools/list", {}, server="Demo server")
+    collection.save(path)
+    before = path.read_text()
+    view = CollectionsView(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), {})
+    qtbot.addWidget(view)
+    view.open(path)
+    view.assertions.setPlainText('[{"kind": "equals", "value": 1}]')
+    view.save_assertions()
+    assert "path" in view.assertion_message.text()
+    view.assertions.setPlainText("[{")
+    view.save_assertions()
+    assert view.assertion_message.text().startswith("Not JSON")
+    assert path.read_text() == before
