@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import isValid
 
 from inspector.checks.doctor import SCORE_RULE, DoctorOptions, DoctorReport, run_doctor
 from inspector.checks.doctor_render import RENDERERS
@@ -61,6 +62,7 @@ class DoctorTab(QWidget):
         self.report: DoctorReport | None = None  # the last one, kept while the app runs
         self.listing: ToolListing | None = None  # the live session's tools
         self.running: asyncio.Task[DoctorReport] | None = None
+        self.connections: DoctorConnections | None = None  # the running doctor's (each records its traffic)
         session.toolsChanged.connect(self._tools_changed)
         self._build()
 
@@ -134,6 +136,7 @@ class DoctorTab(QWidget):
             marked = {str(t.get("name")) for t in tools if isinstance(t, dict) and read_only(t)}
             options.allowed = ticked
             options.call = tuple(sorted(ticked - marked))  # the others the user chose (the CLI's --call)
+        self.connections = connections
         self.running = asyncio.ensure_future(self._run(connections, profile, options))
         self.running.add_done_callback(self._finished)
         self._show()
@@ -152,7 +155,7 @@ class DoctorTab(QWidget):
         )
 
     def _finished(self, task: asyncio.Task[DoctorReport]) -> None:
-        if task is not self.running:
+        if task is not self.running or not isValid(self):  # a later run, or the server (and its tab) deleted
             return
         self.running = None
         if task.cancelled():
@@ -170,6 +173,13 @@ class DoctorTab(QWidget):
     def cancel(self) -> None:
         if self.running is not None:
             self.running.cancel()
+
+    async def shutdown(self) -> None:
+        """The server's space closes: a running doctor stops and its connections close before it ends."""
+        task = self.running
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
     def _show(self, keep_score: bool = False) -> None:
         busy = self.running is not None and not self.running.done()

@@ -170,4 +170,5 @@ class SessionSpace(QObject):
         self.session.connect_profile(resolved)
 
     async def shutdown(self) -> None:
+        await self.doctor_tab.shutdown()
         await self.session.shutdown()
