@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,25 @@ def _opener(args: CliArgs) -> tuple[Any, bool]:
         chosen = _saved_profile(args.server)
         return (lambda _name, store: connect(args, chosen, store, None)), True
     return (lambda name, store: connect(args, _saved_profile(name), store, None)), False
+
+
+def profile_opener(known: Mapping[str, Any]) -> Any:
+    """For the app: each step's server connected as this command connects it (stored OAuth tokens only,
+    never a browser), by the profile `known` holds under its name (``${…}`` resolved), else the saved one."""
+    from inspector.cli.connect import connect
+    from inspector.config.references import Unresolved, resolve_profile
+
+    args = CliArgs(stored_auth_only=True)
+
+    def open_step(name: str, store: Any) -> Any:
+        if name not in known:
+            return connect(args, _saved_profile(name), store, None)
+        try:
+            return connect(args, resolve_profile(known[name], os.environ, {}), store, None)
+        except Unresolved as exc:
+            raise UsageError(str(exc)) from None
+
+    return open_step
 
 
 def _saved_profile(name: str) -> Any:
