@@ -1,11 +1,13 @@
 """The runner's connections in the app: a step goes to the workspace's open session of the server it
-names, so its traffic lands in that server's traffic log too."""
+names, so its traffic lands in that server's traffic log too; a server not connected is connected for
+the run only, as ``mcp-lens run`` does."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from inspector.checks.cli import profile_opener
 from inspector.checks.runner import Opener
 from inspector.core.errors import ConnectFailed
 
@@ -36,13 +38,32 @@ class LiveConnection:
 
 
 def workspace_opener(spaces: Mapping[str, Any]) -> Opener:
-    """Each step to the workspace's connected session of its server; a server not open fails its steps."""
+    """Each step to the workspace's connected session of its server; a server not connected is connected
+    for the run only, as ``mcp-lens run`` connects it (its workspace profile, else the saved one)."""
+    headless = profile_opener(LiveProfiles(spaces))
 
-    def open_session(name: str, _store: Any) -> LiveConnection:
+    def open_session(name: str, store: Any) -> Any:
+        if not name:
+            raise ConnectFailed("the step names no server: save it from a connected server's call")
         space = spaces.get(name)
-        if space is None or not space.session.live:
-            what = f"{name!r} is not connected" if name else "the step names no server"
-            raise ConnectFailed(f"{what}: connect it in the sidebar, or run the collection with mcp-lens run")
-        return LiveConnection(space.session)
+        if space is not None and space.session.live:
+            return LiveConnection(space.session)
+        return headless(name, store)
 
     return open_session
+
+
+class LiveProfiles(Mapping[str, Any]):
+    """The workspace's servers' profiles by name (as the spaces hold them now)."""
+
+    def __init__(self, spaces: Mapping[str, Any]) -> None:
+        self.spaces = spaces
+
+    def __getitem__(self, name: str) -> Any:
+        return self.spaces[name].profile
+
+    def __iter__(self) -> Any:
+        return iter(self.spaces)
+
+    def __len__(self) -> int:
+        return len(self.spaces)

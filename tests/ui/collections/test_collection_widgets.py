@@ -48,3 +48,34 @@ def test_a_malformed_assertion_is_refused_in_words_and_the_file_kept(qtbot, tmp_
     view.save_assertions()
     assert view.assertion_message.text().startswith("Not JSON")
     assert path.read_text() == before
+
+
+class ClosedSpace:
+    """A workspace entry whose session is not connected: the run connects its profile itself."""
+
+    def __init__(self, profile: object) -> None:
+        self.profile = profile
+        self.session = type("Session", (), {"live": False})()
+
+
+def test_a_server_not_connected_is_connected_for_the_run_and_an_unknown_one_said(
+    qtbot, qloop, isolated_config: Path, tmp_path: Path
+) -> None:
+    from ui_support import DEMO_PROFILE
+
+    path = tmp_path / "c.json"
+    collection = Collection("c")
+    collection.add_step("tools/call", {"name": "echo", "arguments": {"message": "hi"}}, server="Demo server")
+    collection.add_step("tools/list", {}, server="Nowhere")
+    collection.save(path)
+    spaces = {"Demo server": ClosedSpace(DEMO_PROFILE)}
+    view = CollectionsView(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), spaces)
+    qtbot.addWidget(view)
+    view.open(path)
+    qtbot.mouseClick(view.run_all_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "passed in" in view.running.text(), timeout=15_000)
+    assert view.running.text().startswith("1 of 2 passed")
+    view.steps.setCurrentRow(1)
+    assert (
+        "unreachable" in view.step_label.text() and "no saved server profile named 'Nowhere'" in view.step_label.text()
+    )
