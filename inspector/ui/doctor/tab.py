@@ -5,6 +5,7 @@ JSON or JUnit XML. The last report is kept while the app runs (one tab per serve
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from shiboken6 import isValid
 from inspector.checks.doctor import SCORE_RULE, DoctorOptions, DoctorReport, run_doctor
 from inspector.checks.doctor_render import RENDERERS
 from inspector.config.profile import ServerProfile
+from inspector.config.references import Unresolved, resolve_profile
 from inspector.core.operations import ToolListing
 from inspector.ui.doctor.connections import DoctorConnections
 from inspector.ui.doctor.findings_view import FindingsView
@@ -128,7 +130,12 @@ class DoctorTab(QWidget):
         if self.running is not None and not self.running.done():
             return
         profile = self.session.profile if self.session.state == CONNECTED else None
-        profile = profile or self.profile()
+        if profile is None:
+            try:
+                profile = resolve_profile(self.profile(), os.environ)  # its ${env:…} references filled in
+            except Unresolved as exc:  # never run with a reference in place of its value
+                show_error(self, "Doctor", f"{exc}\nConnect the server first: the values it asks for are used then.")
+                return
         connections = DoctorConnections(profile, request_timeout=PROBE_TIMEOUT, auth_for=self.session.auth_for)
         options = DoctorOptions(timeout=PROBE_TIMEOUT)
         if ticked is not None:
