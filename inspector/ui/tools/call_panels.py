@@ -144,24 +144,28 @@ class HistoryView(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.itemSelectionChanged.connect(self._on_selection)
         self.table.doubleClicked.connect(lambda _index: self._emit(self.editRequested))
-        buttons = QHBoxLayout()
-        for text, name, slot in (
-            ("Re-run", "Re-run", lambda: self._emit(self.rerunRequested)),
-            # A short label (the tab fits a narrow window); the accessible name says it in full.
-            ("Replay answers", "Re-run with the same answers", lambda: self._emit(self.rerunWithAnswersRequested)),
-            ("Edit and re-run", "Edit and re-run", lambda: self._emit(self.editRequested)),
-            ("Copy as CLI", "Copy as mcp-lens --cli", self.copy_cli),
-            ("Save to collection…", "Save the call to a collection", lambda: self._emit(self.saveRequested)),
+        buttons, more = QHBoxLayout(), QHBoxLayout()  # two rows: the tab fits a narrow window
+        for row, (text, name, slot) in enumerate(
+            (
+                ("Re-run", "Re-run", lambda: self._emit(self.rerunRequested)),
+                # A short label (the tab fits a narrow window); the accessible name says it in full.
+                ("Replay answers", "Re-run with the same answers", lambda: self._emit(self.rerunWithAnswersRequested)),
+                ("Edit and re-run", "Edit and re-run", lambda: self._emit(self.editRequested)),
+                ("Copy as CLI", "Copy as mcp-lens --cli", self.copy_cli),
+                ("Save to collection…", "Save the call to a collection", lambda: self._emit(self.saveRequested)),
+            )
         ):
             button = QPushButton(text)
             button.setAccessibleName(name)
             button.setToolTip(name)
             button.clicked.connect(slot)
-            buttons.addWidget(button)
+            (buttons if row < 3 else more).addWidget(button)
         buttons.addStretch(1)
+        more.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(buttons)
+        layout.addLayout(more)
         layout.addWidget(self.table)
 
     def update_call(self, record: CallRecord) -> None:
