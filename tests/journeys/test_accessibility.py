@@ -62,7 +62,7 @@ def test_every_interactive_widget_has_a_name(lens) -> None:
     lens.start()
     lens.click_item("Tool list", "Schedule a meeting")
     missing = unnamed(lens)
-    for tab in ("Resources", "Prompts", "Budget", "Auth", "Tools"):
+    for tab in ("Resources", "Prompts", "Budget", "Doctor", "Auth", "Collections", "Tools"):
         lens.tab(tab)
         lens.qtbot.wait(200)
         missing |= unnamed(lens)
@@ -102,7 +102,7 @@ def live_bindings(window: QWidget) -> Counter[str]:
 
 def test_no_key_sequence_is_bound_twice(lens) -> None:
     window = lens.start()
-    for tab in ("Tools", "Resources", "Prompts", "Budget", "Auth"):
+    for tab in ("Tools", "Resources", "Prompts", "Budget", "Doctor", "Auth", "Collections"):
         lens.tab(tab)
         keys = live_bindings(window)
         assert not [key for key, count in keys.items() if count > 1 and key], (tab, keys)
