@@ -146,3 +146,34 @@ def test_taps(lens) -> None:
     finally:
         if host.process.poll() is None:
             host.process.kill()
+
+
+def test_doctor(lens) -> None:
+    """The Doctor tab on the demo: the score, the findings by severity, one selected."""
+    lens.start().resize(*SIZE)
+    lens.tab("Doctor")
+    lens.click("Run doctor")
+    lens.click("Start")
+    lens.wait_text("Score 84/100", timeout=30_000)
+    lens.click_item("Doctor findings", "route_request_bad_headers")
+    save(lens, "doctor.png")
+
+
+def test_collections(lens, tmp_path: Path) -> None:
+    """Two calls saved to a collection, run in the Collections tab; one step's outcome and wire shown."""
+    from test_collections import save_shown_call
+    from test_traffic import call
+
+    path = tmp_path / "demo checks.json"
+    lens.start().resize(*SIZE)
+    call(lens, "Echo (echo)", message="hello")
+    lens.wait(lambda: any(b"hello" in e.raw and e.direction == "in" for e in lens.wire()), what="the echo")
+    save_shown_call(lens, path)
+    call(lens, "get_weather", city="Lisbon")
+    lens.wait(lambda: any(b"Lisbon" in e.raw and e.direction == "in" for e in lens.wire()), what="the weather")
+    save_shown_call(lens, None)
+    lens.tab("Collections")
+    lens.click("Run all steps")
+    lens.wait_text("2 of 2 passed", timeout=30_000)
+    lens.click_item("Collection steps", "get_weather")
+    save(lens, "collections.png")
