@@ -6,7 +6,7 @@ import json
 import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -144,28 +144,32 @@ class HistoryView(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.itemSelectionChanged.connect(self._on_selection)
         self.table.doubleClicked.connect(lambda _index: self._emit(self.editRequested))
-        buttons, more = QHBoxLayout(), QHBoxLayout()  # two rows: the tab fits a narrow window
-        for row, (text, name, slot) in enumerate(
-            (
-                ("Re-run", "Re-run", lambda: self._emit(self.rerunRequested)),
-                # A short label (the tab fits a narrow window); the accessible name says it in full.
-                ("Replay answers", "Re-run with the same answers", lambda: self._emit(self.rerunWithAnswersRequested)),
-                ("Edit and re-run", "Edit and re-run", lambda: self._emit(self.editRequested)),
-                ("Copy as CLI", "Copy as mcp-lens --cli", self.copy_cli),
-                ("Save to collection…", "Save the call to a collection", lambda: self._emit(self.saveRequested)),
-            )
-        ):
+        buttons = QHBoxLayout()
+        actions = (
+            ("Re-run", "Re-run", lambda: self._emit(self.rerunRequested)),
+            # Short labels (the tab fits a narrow window); the accessible names say them in full.
+            ("Replay answers", "Re-run with the same answers", lambda: self._emit(self.rerunWithAnswersRequested)),
+            ("Edit and re-run", "Edit and re-run", lambda: self._emit(self.editRequested)),
+            ("Copy as CLI", "Copy as mcp-lens --cli", self.copy_cli),
+            ("Save to collection…", "Save the call to a collection", lambda: self._emit(self.saveRequested)),
+        )
+        for text, name, slot in actions[:-1]:  # the last one is in the row's menu only: the row fits
             button = QPushButton(text)
             button.setAccessibleName(name)
             button.setToolTip(name)
             button.clicked.connect(slot)
-            (buttons if row < 3 else more).addWidget(button)
+            buttons.addWidget(button)
         buttons.addStretch(1)
-        more.addStretch(1)
+        # Right-click a call: every action, Save to collection… included.
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for text, name, slot in actions:
+            action = QAction(text, self.table)
+            action.setToolTip(name)
+            action.triggered.connect(lambda _=False, run=slot: run())
+            self.table.addAction(action)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(buttons)
-        layout.addLayout(more)
         layout.addWidget(self.table)
 
     def update_call(self, record: CallRecord) -> None:

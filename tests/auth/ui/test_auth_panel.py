@@ -18,7 +18,7 @@ def _rows(panel) -> list[tuple[str, str]]:
 
 
 def test_401_brings_the_auth_tab_and_signs_in_then_reconnects(qtbot, window, oauth_server, browser, auth_home):
-    assert window.tabs.tabText(window.tabs.count() - 1) == "Auth"
+    assert window.tabs.tabText(window.tabs.indexOf(window.auth_panel)) == "Auth"
     shown: list[str] = []
 
     async def confirm(url: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from lens_support import HOSTILE
+from PySide6.QtWidgets import QDialog
 from ui_support import connect, screenshot
 
 from inspector.config.profile import ServerProfile
@@ -113,6 +114,14 @@ def test_several_calls_in_flight_and_history(qtbot, window: MainWindow) -> None:
     protocol = call(qtbot, window, "simulate_error", {"mode": "protocol"})
     assert protocol.outcome == "protocol error" and bench.result.state == "protocol_error"
     bench.history.table.selectRow(bench.history.records.index(first))
+    # a History row's right-click menu holds every action, Save to collection… too (not a button: the row fits)
+    menu = {a.text(): a for a in bench.history.table.actions()}
+    assert list(menu) == ["Re-run", "Replay answers", "Edit and re-run", "Copy as CLI", "Save to collection…"]
+    with qtbot.waitSignal(bench.history.saveRequested, timeout=2000) as saved:
+        menu["Save to collection…"].trigger()
+    assert saved.args == [first]
+    for dialog in bench.findChildren(QDialog):  # the workbench answered with its save dialog: close it
+        dialog.reject()
     text = bench.history.copy_cli()
     assert text is not None and "--tool-name slow_task" in text and "-- " in text
     rerun = bench.rerun(first)
