@@ -74,6 +74,8 @@ class SaveToCollectionDialog(QDialog):
         self.file = QComboBox(self)
         self.file.setEditable(True)
         self.file.setAccessibleName("Collection file")
+        self.file.setMinimumContentsLength(40)  # a path reads whole (found narrow in the Xvfb walkthrough)
+        self.file.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.file.addItems(recent_files(settings))
         choose = QPushButton("Choose…", self)
         choose.setAccessibleName("Choose a collection file")
