@@ -234,14 +234,11 @@ class ServersPanel(QWidget):
         self._refreshing = True  # the list is rebuilt: one selectionChanged at the end, if it moved
         self.list.clear()
         for profile in self.profiles():
-            is_demo = profile is self.demo
             item = QListWidgetItem(profile.name)
             item.setData(PROFILE_ROLE, profile)
-            summary = "built-in demo server" if is_demo else profile_summary(profile)
-            item.setData(SUMMARY_ROLE, f"not saved · {summary}" if self.is_unsaved(profile) else summary)
-            item.setData(DEMO_ROLE, is_demo)
+            item.setData(DEMO_ROLE, profile is self.demo)
             self.list.addItem(item)
-            self._paint_state(item)
+            self._paint_state(item)  # its second line: the live state, else the server's summary
         if not (current and self.select(current)):
             self.list.setCurrentRow(0)
         self._refreshing = False
@@ -312,10 +309,10 @@ class ServersPanel(QWidget):
         profile = item.data(PROFILE_ROLE)
         summary = "built-in demo server" if self.is_demo(profile) else profile_summary(profile)
         summary = f"not saved · {summary}" if self.is_unsaved(profile) else summary
-        item.setData(SUMMARY_ROLE, self.state_detail(name) or summary)
-        item.setToolTip(f"{name}\n{self.state_detail(name) or self.state(name)}\n{summary}")
-        unsaved = ", not saved" if self.is_unsaved(profile) else ""
         live = self.state_detail(name) or self.state(name)
+        item.setData(SUMMARY_ROLE, self.state_detail(name) or summary)
+        item.setToolTip(f"{name}\n{live}\n{summary}")
+        unsaved = ", not saved" if self.is_unsaved(profile) else ""
         item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{name}, {live}{unsaved}")
 
     # -- editing -------------------------------------------------------------------------
