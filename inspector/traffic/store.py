@@ -308,15 +308,12 @@ class MirrorStore(TrafficStore):
         self._sources: list[TrafficStore] = []
 
     def attach(self, store: TrafficStore) -> None:
-        """Show `store`'s entries from now on (and those it already holds, merged by seq)."""
+        """Show `store`'s entries from now on: attach a store before it records (the workspace does, as it
+        makes each session), so this log holds all of them in seq order."""
         if store in self._sources:
             return
+        assert not len(store), "attach a store before it records"
         self._sources.append(store)
-        if len(store):
-            merged = sorted([*self._entries, *store], key=lambda entry: entry.seq)
-            self._entries[:] = merged
-            for listener in list(self._clear_listeners):  # views rebuild from the merged list
-                listener()
         store.subscribe(self._append, None, self._changed)
 
     def detach(self, store: TrafficStore) -> None:
