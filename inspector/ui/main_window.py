@@ -273,6 +273,8 @@ class MainWindow(QMainWindow):
             self.spaces[new] = space
             if old in self.traffic.filter_bar.servers():
                 self.traffic.add_server(new)
+                # its later entries carry the new name: "copy as command" finds the same target under it
+                self.traffic.set_cli_target(cli_target(space.profile), server=new)
 
     def _removed(self, name: str) -> None:
         """A deleted server: its session closes and its panels go (another server's are shown first)."""
@@ -349,8 +351,7 @@ class MainWindow(QMainWindow):
         space = self._space_for(profile)
         self.show_space(space)
         target = cli_target(profile)
-        self.traffic.set_cli_target(target, server=profile.name)
-        self.traffic.set_cli_target(target)  # entries recorded without a server name (none, today)
+        self.traffic.set_cli_target(target, server=profile.name)  # every entry names its server
         self.traffic.add_server(profile.name)
         self.servers.select(profile.name)
         self.settings.setValue("session/lastServer", profile.name)

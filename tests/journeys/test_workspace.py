@@ -9,8 +9,10 @@ from typing import Any
 
 from lens_support import EVERYTHING, HOSTILE
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractItemView, QComboBox, QLineEdit, QListWidget, QTableView
-from test_traffic import call, choose, choose_file, header_names, shown_rows
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QLineEdit, QListWidget, QTableView, QToolButton
+from test_tapped_sessions import copy_from_menu
+from test_traffic import call, choose, choose_file, click_row, header_names, shown_rows
 
 SERVERS_FILE = Path(".config/mcp-lens/servers.json")
 FLOOD = Path(__file__).resolve().parents[1] / "servers/flood.py"
@@ -229,6 +231,16 @@ def test_a_live_server_renamed_keeps_its_session_and_deleted_closes_it(lens) -> 
     lens.wait(lambda: announced(lens, "renamed demo").startswith("renamed demo, connected"), what="renamed, still live")
     assert handshakes(lens) == before  # the same session, not a new one
     lens.wait(lambda: "Echo (echo)" in " ".join(tool_names(lens)), what="its tools still shown")
+    # a call after the rename is recorded under the new name, and "copy as command" repeats it on this server
+    call(lens, "Echo (echo)", message="after-the-rename")
+    lens.wait(lambda: any(e.direction == "in" and b"after-the-rename" in e.raw for e in lens.wire()), what="answer")
+    request = next(e for e in lens.wire() if e.direction == "out" and b"after-the-rename" in e.raw)
+    assert request.source == "renamed demo"
+    table = log(lens)
+    click_row(lens, table, next(r for r, row in enumerate(shown_rows(table)) if row["#"] == str(request.seq)))
+    copy_from_menu(lens, lens.find("Copy message", QToolButton), "Copy as mcp-lens --cli")
+    copied = QGuiApplication.clipboard().text()
+    assert "--tool-name echo" in copied and "inspector.demo" in copied, copied
 
     lens.click("Delete server")
     answer(lens, "Delete Server", "Delete")
