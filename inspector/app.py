@@ -238,7 +238,7 @@ async def run(app: object, args: AppArgs) -> int:
 def reopen_servers(window: Any, first: Any) -> None:
     """Connect `first`; with "reopen connected servers at start" on, also the servers connected at the last
     quit (saved ones that still exist), `first` shown."""
-    from inspector.ui.main_window import servers_to_reopen
+    from inspector.ui.workspace.reopen import servers_to_reopen
 
     profiles = {p.name: p for p in window.servers.profiles()}
     for name in servers_to_reopen(window.settings):

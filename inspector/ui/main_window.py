@@ -35,11 +35,12 @@ from inspector.ui.budget import budget_menu
 from inspector.ui.collections.view import CollectionsView
 from inspector.ui.removed_in_modern import RemovedAction
 from inspector.ui.servers.panel import ServersPanel
-from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.session import CONNECTED
 from inspector.ui.taps.hook import show_tapped_sessions
 from inspector.ui.traffic.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.traffic.view import TrafficView
 from inspector.ui.traffic.viewer_window import ViewerWindow
+from inspector.ui.workspace.reopen import OPEN_SERVERS_KEY, REOPEN_KEY, reopen_enabled
 from inspector.ui.workspace.space import (
     AUTH,
     BUDGET,
@@ -53,6 +54,7 @@ from inspector.ui.workspace.space import (
     TASKS,
     TOOLS,
     SessionSpace,
+    sidebar_line,
 )
 
 # The bottom dock's first height in the 1280×860 first window: a dozen whole traffic rows beside a detail
@@ -67,32 +69,6 @@ PANEL_TITLES = (
     (TABS, (TOOLS, RESOURCES, PROMPTS, TASKS, BUDGET, DOCTOR, AUTH, COLLECTIONS)),
     (BOTTOM, (TRAFFIC, OUTPUT, NOTIFICATIONS)),
 )
-REOPEN_KEY = "session/reopenAtStart"  # off by default
-OPEN_SERVERS_KEY = "session/openServers"  # the servers connected when the window closed
-
-
-def reopen_enabled(settings: QSettings) -> bool:
-    return str(settings.value(REOPEN_KEY, False)).lower() in ("true", "1")
-
-
-def servers_to_reopen(settings: QSettings) -> list[str]:
-    """The servers that were connected at the last quit, when "reopen at start" is on."""
-    if not reopen_enabled(settings):
-        return []
-    names = settings.value(OPEN_SERVERS_KEY) or []
-    return [names] if isinstance(names, str) else [str(n) for n in names]
-
-
-def sidebar_detail(session: SessionController, state: str, detail: str) -> str:
-    """The sidebar's second line for a server's state: era and version once connected, the reason on failure."""
-    if state == CONNECTED:
-        negotiation = session.negotiation
-        era = f"{negotiation.era} {negotiation.version or ''}".strip() if negotiation is not None else ""
-        return f"connected · {era}" if era else "connected"
-    if state == "failed":
-        reason = detail.splitlines()[0].removeprefix("Not connected: ") if detail else "failed"
-        return f"error: {reason}"
-    return "connecting…" if state == "connecting" else ""
 
 
 @dataclass(frozen=True)
@@ -383,7 +359,7 @@ class MainWindow(QMainWindow):
             self.connect_profile(profile)
 
     def _on_state(self, space: SessionSpace, state: str, detail: str) -> None:
-        self.servers.set_state(space.name, state, sidebar_detail(space.session, state, detail))
+        self.servers.set_state(space.name, state, sidebar_line(space.session, state, detail))
         if space is self.current:
             self._show_state(state, detail)
             if state == "failed":

@@ -28,7 +28,7 @@ from inspector.ui.listings.resources_tab import ResourcesTab
 from inspector.ui.removed_in_modern import follow_era
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.status_panel import StatusPanel, ping_text
-from inspector.ui.session import SessionController
+from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tasks.pane import TasksPane
 from inspector.ui.tools.workbench import ToolWorkbench
 from inspector.ui.traffic.log_level import LogLevelControl
@@ -172,3 +172,15 @@ class SessionSpace(QObject):
     async def shutdown(self) -> None:
         await self.doctor_tab.shutdown()
         await self.session.shutdown()
+
+
+def sidebar_line(session: SessionController, state: str, detail: str) -> str:
+    """The sidebar's second line for a server's state: era and version once connected, the reason on failure."""
+    if state == CONNECTED:
+        negotiation = session.negotiation
+        era = f"{negotiation.era} {negotiation.version or ''}".strip() if negotiation is not None else ""
+        return f"connected · {era}" if era else "connected"
+    if state == "failed":
+        reason = detail.splitlines()[0].removeprefix("Not connected: ") if detail else "failed"
+        return f"error: {reason}"
+    return "connecting…" if state == "connecting" else ""
