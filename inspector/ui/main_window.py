@@ -247,6 +247,8 @@ class MainWindow(QMainWindow):
         if (space := self.spaces.pop(old, None)) is not None:
             space.rename(new)
             self.spaces[new] = space
+            if space is self.current:  # the status bar names the shown server
+                self._show_state(space.session.state, space.session.detail)
             if old in self.traffic.filter_bar.servers():
                 self.traffic.add_server(new)
                 # its later entries carry the new name: "copy as command" finds the same target under it

@@ -230,6 +230,7 @@ def test_a_live_server_renamed_keeps_its_session_and_deleted_closes_it(lens) -> 
     lens.wait(lambda: not box.isVisible(), what="the Edit Server dialog closes")
     lens.wait(lambda: announced(lens, "renamed demo").startswith("renamed demo, connected"), what="renamed, still live")
     assert handshakes(lens) == before  # the same session, not a new one
+    lens.wait_status(lambda text: "renamed demo: connected" in text)  # the status bar names it anew
     lens.wait(lambda: "Echo (echo)" in " ".join(tool_names(lens)), what="its tools still shown")
     # a call after the rename is recorded under the new name, and "copy as command" repeats it on this server
     call(lens, "Echo (echo)", message="after-the-rename")
