@@ -238,7 +238,12 @@ def test_a_live_server_renamed_keeps_its_session_and_deleted_closes_it(lens) -> 
     request = next(e for e in lens.wire() if e.direction == "out" and b"after-the-rename" in e.raw)
     assert request.source == "renamed demo"
     table = log(lens)
-    click_row(lens, table, next(r for r, row in enumerate(shown_rows(table)) if row["#"] == str(request.seq)))
+
+    def request_row() -> int | None:  # the log shows rows in batches: wait for the request's
+        return next((r for r, row in enumerate(shown_rows(table)) if row["#"] == str(request.seq)), None)
+
+    lens.wait(lambda: request_row() is not None, what="the request listed")
+    click_row(lens, table, request_row())
     copy_from_menu(lens, lens.find("Copy message", QToolButton), "Copy as mcp-lens --cli")
     copied = QGuiApplication.clipboard().text()
     assert "--tool-name echo" in copied and "inspector.demo" in copied, copied
