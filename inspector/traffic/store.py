@@ -54,8 +54,9 @@ class TrafficStore:
         self._append_listeners: list[AppendListener] = []
         self._clear_listeners: list[ClearListener] = []
         self._change_listeners: list[ChangeListener] = []
-        # (direction of the request, id) → seq of the request still waiting for its response
-        self._pending: dict[tuple[Direction, int | str], int] = {}
+        # (transport, direction of the request, id) → seq of the request still waiting for its response;
+        # keyed by transport too: an MCP App's bridge ("app") numbers its ids from 1 as the session does
+        self._pending: dict[tuple[str, Direction, int | str], int] = {}
         self._methods: dict[int, str] = {}  # seq of request → method, for tool-error detection
         self._next_seq = 1
 
@@ -121,10 +122,14 @@ class TrafficStore:
         *,
         http: dict[str, Any] | None = None,
         notes: list[str] | None = None,
+        source: str | None = None,
     ) -> Entry:
-        """Record one JSON-RPC message exactly as it crossed the wire; classify and correlate it."""
+        """Record one JSON-RPC message exactly as it crossed the wire; classify and correlate it (a request
+        pairs with the answer of the same transport). `source` overrides the store's for this entry."""
         c = classify(raw)
         entry = self._new(direction, transport, c.kind, raw, http=http, notes=tuple(notes or ()))
+        if source is not None:
+            entry.source = source
         entry.parse_error = c.parse_error
         entry.rpc_id = c.rpc_id
         entry.method = c.method
@@ -132,7 +137,7 @@ class TrafficStore:
         if c.note:
             entry.note(c.note)
         if c.kind is Kind.REQUEST and c.rpc_id is not None and direction in OPPOSITE:
-            self._pending[(direction, id_key(c.rpc_id))] = entry.seq
+            self._pending[(transport, direction, id_key(c.rpc_id))] = entry.seq
             self._methods[entry.seq] = c.method or ""
         elif c.kind in (Kind.RESPONSE, Kind.ERROR) and direction in OPPOSITE:
             self._correlate(entry, direction, c.is_tool_error)
@@ -170,10 +175,10 @@ class TrafficStore:
         """The connection is gone: note `reason` on our requests still waiting for a response."""
         waiting = [
             entry
-            for (direction, _), seq in sorted(self._pending.items(), key=lambda item: item[1])
+            for (_, direction, _), seq in sorted(self._pending.items(), key=lambda item: item[1])
             if direction is Direction.OUT and (entry := self.by_seq(seq)) is not None
         ]
-        self._pending = {key: seq for key, seq in self._pending.items() if key[0] is not Direction.OUT}
+        self._pending = {key: seq for key, seq in self._pending.items() if key[1] is not Direction.OUT}
         for entry in waiting:
             self.note(entry, reason)
         return waiting
@@ -262,7 +267,7 @@ class TrafficStore:
         if entry.rpc_id is None:
             entry.note("response without an id")
             return
-        request_seq = self._pending.pop((OPPOSITE[direction], id_key(entry.rpc_id)), None)
+        request_seq = self._pending.pop((entry.transport, OPPOSITE[direction], id_key(entry.rpc_id)), None)
         request = self.by_seq(request_seq) if request_seq is not None else None
         if request is None:
             entry.note("unknown id")
@@ -280,7 +285,7 @@ class TrafficStore:
         params = parsed.get("params") if isinstance(parsed, dict) else None
         rpc_id = params.get("requestId") if isinstance(params, dict) else None
         if isinstance(rpc_id, int | str) and not isinstance(rpc_id, bool):
-            request_seq = self._pending.get((direction, id_key(rpc_id)))
+            request_seq = self._pending.get((entry.transport, direction, id_key(rpc_id)))
             request = self.by_seq(request_seq) if request_seq is not None else None
             if request is not None:
                 request.note("cancelled")

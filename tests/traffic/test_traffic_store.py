@@ -60,6 +60,24 @@ def test_tool_error_only_counts_for_tools_call() -> None:
     assert not reply.is_tool_error
 
 
+def test_pairing_is_per_transport_and_an_entry_may_name_its_source() -> None:
+    """An MCP App's bridge ("app") numbers its ids from 1 as the session does: the two never pair."""
+    store = TrafficStore(source="demo")
+    session_call = store.record_message(OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
+    app_call = store.record_message(OUT, "app", b'{"jsonrpc":"2.0","id":1,"method":"ui/initialize"}', source="app")
+    app_answer = store.record_message(IN, "app", b'{"jsonrpc":"2.0","id":1,"result":{}}', source="app")
+    session_answer = store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}')
+    assert (app_answer.peer_seq, app_answer.method) == (app_call.seq, "ui/initialize")
+    assert (session_answer.peer_seq, session_answer.method) == (session_call.seq, "tools/list")
+    assert (app_call.source, session_call.source) == ("app", "demo")
+    cancel = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}'
+    pending = store.record_message(OUT, "app", b'{"jsonrpc":"2.0","id":2,"method":"tools/call"}')
+    store.record_message(OUT, "stdio", cancel)
+    assert "cancelled" not in pending.notes, "a cancel on the session does not touch the app's request"
+    store.record_message(OUT, "app", cancel)
+    assert "cancelled" in pending.notes
+
+
 def _fields(entry: Entry) -> tuple:
     return (
         entry.seq, entry.wall, entry.mono, entry.direction, entry.transport, entry.kind, entry.raw,
