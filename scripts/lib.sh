@@ -43,7 +43,7 @@ as_root() {
 # --- system packages ----------------------------------------------------------
 
 # What PySide6 6.12's bundled Qt links against (ELF NEEDED entries of QtCore/Gui/Widgets/Network/DBus/
-# OpenGL/Svg/Charts/Multimedia/Test, the offscreen/minimal/xcb platform plugins, xcbglintegrations,
+# OpenGL/Svg/Charts/Multimedia/Test/WebEngine, the offscreen/minimal/xcb platform plugins, xcbglintegrations,
 # imageformats, iconengines, platforminputcontexts and the FFmpeg multimedia plugin), mapped to
 # packages with `dpkg -S`. Their own dependencies come with them through apt.
 # "a|b" = either package will do: the first one apt knows is installed (Ubuntu 24.04 / Debian 13
@@ -61,6 +61,10 @@ QT_SYSTEM_PACKAGES=(
     libxcb1 libx11-xcb1 libxkbcommon-x11-0 libxcb-cursor0 libxcb-glx0 libxcb-icccm4 libxcb-image0
     libxcb-keysyms1 libxcb-randr0 libxcb-render0 libxcb-render-util0 libxcb-shape0 libxcb-shm0
     libxcb-sync1 libxcb-util1 libxcb-xfixes0 libxcb-xkb1
+    # QtWebEngine (MCP Apps: the [apps] extra, always in the bundle): the NEEDED entries of
+    # libQt6WebEngineCore and libexec/QtWebEngineProcess that the list above does not already bring
+    libnss3 libnspr4 libxcomposite1 libxdamage1 libxfixes3 libxtst6 libxkbfile1 libxcb-dri3-0 libgbm1
+    "libasound2t64|libasound2" libexpat1 libudev1
     # not for Qt: desktop-file-validate for the packaging tests
     desktop-file-utils
 )
