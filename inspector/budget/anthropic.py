@@ -48,6 +48,7 @@ def default_cache_dir() -> Path:
 class AnthropicTokenizer:
     name = "anthropic"
     exact = True
+    figure = "count_tokens API"
     segmentable = False
 
     def __init__(
@@ -79,7 +80,7 @@ class AnthropicTokenizer:
         if not key:
             raise AnthropicError(
                 "the anthropic tokenizer needs an API key: set ANTHROPIC_API_KEY (nothing is sent without it); "
-                "offline tokenizers: o200k_base, cl100k_base, chars4"
+                "offline tokenizers: o200k_base, cl100k_base, claude (reconstructed), chars4"
             )
         options.setdefault("base_url", os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL)
         options.setdefault("model", os.environ.get("MCP_LENS_ANTHROPIC_MODEL") or DEFAULT_MODEL)

@@ -21,7 +21,7 @@ from inspector.budget.lints import LintMemo
 from inspector.budget.memo import IdentityMemo
 from inspector.budget.segments import Split, cut_member, split_safe
 from inspector.budget.shapes import LIST_FRAMES, SHAPES, dumps, member, property_descriptions, shape_members
-from inspector.budget.tokenizers import Tokenizer
+from inspector.budget.tokenizers import Tokenizer, figure_of
 
 if TYPE_CHECKING:
     from inspector.budget.lints import Lint, LintOptions
@@ -143,6 +143,7 @@ class BudgetReport:
     lints: list[Lint] = field(default_factory=list)
     tokenizer_label: str = ""
     note: str = ""  # how far to trust the figure (e.g. Claude counted with an OpenAI encoder is an estimate)
+    figure: str = ""  # what the figure is: a key of tokenizers.FIGURES ("exact", "reconstructed", …)
 
     def share(self, window: int) -> float:
         return (self.total + self.overhead) / window if window > 0 else math.inf
@@ -156,6 +157,7 @@ class BudgetReport:
             "tokenizer": self.tokenizer,
             "tokenizer_label": self.tokenizer_label,
             "exact": self.exact,
+            "figure": self.figure,
             "shape": self.shape,
             "total": self.total,
             "overhead": self.overhead,
@@ -376,20 +378,41 @@ class BudgetCounter:
             shape=shape,
             tools=costs,
             total=self.list_total(pieces, shape),
-            overhead=provider_overhead(shape),
+            overhead=tokenizer_overhead(self.tokenizer, shape),
             lints=lint_tools(valid, self.tokenizer, lint_options, counter=self, memo=self.lint_memo),
             tokenizer_label=self.tokenizer.label,
             note=report_note(self.tokenizer, shape),
+            figure=figure_of(self.tokenizer, shape),
         )
+
+
+def tokenizer_overhead(tokenizer: Tokenizer, shape: str) -> int:
+    """The shape's fixed overhead; a Claude tokenizer knows its model's documented tool-use system prompt."""
+    prompt = getattr(tokenizer, "tool_prompt", None)
+    if shape == "anthropic" and prompt is not None:
+        return int(prompt.tokens)
+    return provider_overhead(shape)
 
 
 def report_note(tokenizer: Tokenizer, shape: str) -> str:
     """What the figure means for this tokenizer and shape, in one sentence."""
     notes = [OVERHEAD_NOTES.get(shape, "")]
-    if shape == "anthropic" and tokenizer.name != "anthropic":
+    prompt = getattr(tokenizer, "tool_prompt", None)
+    if shape == "anthropic" and prompt is not None:
+        model = getattr(tokenizer, "model", "?")
+        notes = [f"+{prompt.tokens} tokens: the tool-use system prompt for {model} ({prompt.source})"]
+    if getattr(tokenizer, "figure", "") in ("reconstructed", "calibrated"):
+        notes.append(
+            f"reconstructed offline with ctok (Claude family {getattr(tokenizer, 'family', '?')}): text counts "
+            "reproduced offline, the tools block rendered as Anthropic's documentation describes it"
+        )
+        calibration = getattr(tokenizer, "calibration", None)
+        if calibration is not None:
+            notes.append(f"calibrated: {calibration.describe()}")
+    elif shape == "anthropic" and tokenizer.name != "anthropic":
         notes.append(
             f"Claude's tokenizer is not public: this is an estimate made with {tokenizer.name}; "
-            "use --encoding anthropic (ANTHROPIC_API_KEY) for Anthropic's own count"
+            "use --encoding claude (reconstructed offline) or --encoding anthropic (ANTHROPIC_API_KEY)"
         )
     elif tokenizer.name == "anthropic":
         notes.append(f"counted by Anthropic's count_tokens API ({getattr(tokenizer, 'model', '?')})")

@@ -1,4 +1,8 @@
-"""Tokenizers that count what a tool list costs: exact BPE encoders (offline) and a characters ÷ 4 estimate.
+"""Tokenizers that count what a tool list costs: exact BPE encoders (offline), Claude counts reconstructed
+offline (ctok, see claude.py), Anthropic's count_tokens API (online), and a characters ÷ 4 estimate.
+
+Every figure says what it is (`FIGURES`): "exact", "reconstructed", "estimate", "count_tokens API", or
+"calibrated" (a reconstruction scaled by a saved count_tokens comparison, see calibration.py).
 
 The ``o200k_base`` and ``cl100k_base`` rank files ship in ``resources/tokenizers`` (found through
 `inspector.resource_files`) and are loaded from disk, never from the network. Each file's SHA-256 (of the
@@ -18,6 +22,25 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from inspector.resource_files import resource_path
+
+# What a figure is, by the tokenizer's `figure` attribute: the word shown beside every count.
+FIGURES = {
+    "exact": "exact: the model's own BPE encoder (tiktoken), offline",
+    "reconstructed": "reconstructed: Claude text counts reproduced offline by ctok; the tools block and the "
+    "tool-use system prompt as Anthropic's documentation describes them",
+    "estimate": "estimate: not the model's tokenizer",
+    "count_tokens API": "count_tokens API: Anthropic's own figure, online",
+    "calibrated": "calibrated: reconstructed, scaled by a saved count_tokens comparison for this server",
+}
+
+
+def figure_of(tokenizer: object, shape: str = "") -> str:
+    """What ``tokenizer``'s counts are for ``shape``: a key of `FIGURES`. Claude's list counted with an
+    OpenAI encoder (or chars ÷ 4) is an estimate, whatever the encoder."""
+    figure = getattr(tokenizer, "figure", None) or ("exact" if getattr(tokenizer, "exact", False) else "estimate")
+    if shape == "anthropic" and figure == "exact":
+        return "estimate"
+    return str(figure)
 
 
 class TokenizerError(RuntimeError):
@@ -157,6 +180,7 @@ class TiktokenTokenizer:
     """Exact counts with a shipped BPE encoding. Special-token text counts as ordinary text."""
 
     exact = True
+    figure = "exact"
     segmentable = True  # counts of pieces split at safe boundaries add up exactly (see segments.py)
 
     def __init__(self, spec: EncodingSpec) -> None:
@@ -188,6 +212,7 @@ class CharsTokenizer:
     name = "chars4"
     label = "characters ÷ 4 (estimate)"
     exact = False
+    figure = "estimate"
     segmentable = False
 
     def count(self, text: str) -> int:
@@ -199,6 +224,12 @@ class CharsTokenizer:
 
 def _chars(**options: Any) -> Tokenizer:
     return CharsTokenizer()
+
+
+def _claude(**options: Any) -> Tokenizer:
+    from inspector.budget.claude import ClaudeTokenizer
+
+    return ClaudeTokenizer(options.get("model"))
 
 
 def _anthropic(**options: Any) -> Tokenizer:
@@ -238,6 +269,7 @@ TOKENIZERS: dict[str, TokenizerKind] = {
     for kind in (
         TokenizerKind("o200k_base", "o200k_base — GPT-4o / 4.1 / o-series / GPT-5 (exact)", encoding=_O200K),
         TokenizerKind("cl100k_base", "cl100k_base — GPT-4 / 3.5 (exact)", encoding=_CL100K),
+        TokenizerKind("claude", "Claude — ctok offline, newest family (reconstructed)", load=_claude),
         TokenizerKind("chars4", "characters ÷ 4 (estimate)", load=_chars),
         TokenizerKind(
             "anthropic",
@@ -254,7 +286,7 @@ ENCODINGS: dict[str, EncodingSpec] = {
 
 
 def offline_tokenizers() -> list[str]:
-    """Tokenizers that work without a network: ``["o200k_base", "cl100k_base", "chars4"]``."""
+    """Tokenizers that work without a network: ``["o200k_base", "cl100k_base", "claude", "chars4"]``."""
     return [name for name, kind in TOKENIZERS.items() if kind.offline]
 
 
@@ -267,6 +299,7 @@ def get_tokenizer(name: str, **options: Any) -> Tokenizer:
     """A tokenizer by name. Raises `KeyError` for an unknown name, `TokenizerError` when it cannot load.
 
     Exact encoders are loaded here (not lazily at first count) so a broken installation fails early.
+    ``claude`` accepts ``model=`` (a Claude model id or family; newest family by default);
     ``anthropic`` accepts the options of `inspector.budget.anthropic.AnthropicTokenizer`.
     """
     kind = TOKENIZERS.get(name)

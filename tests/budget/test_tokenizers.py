@@ -127,7 +127,7 @@ def test_missing_file_is_a_clear_error() -> None:
 def test_unknown_tokenizer() -> None:
     with pytest.raises(KeyError, match="unknown tokenizer 'gpt2'"):
         get_tokenizer("gpt2")
-    assert offline_tokenizers() == ["o200k_base", "cl100k_base", "chars4"]
+    assert offline_tokenizers() == ["o200k_base", "cl100k_base", "claude", "chars4"]
 
 
 def test_chars4_is_an_estimate() -> None:
