@@ -1,0 +1,245 @@
+"""What each host does to a server's tool list: one table of rules, each with its source and the date checked.
+
+A rule is ``confirmed`` when a primary source (the host's own documentation, or the host's own error
+message quoted in a bug report) states it; otherwise it is shown as *unconfirmed* and its `note` says why.
+The views (`inspector.budget.hosts`) apply unconfirmed rules too, but every finding they raise carries
+the rule's confirmation, so a report never presents a guess as fact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+CHECKED = "2026-11-25"
+
+CLAUDE_CODE_MCP_DOC = "https://code.claude.com/docs/en/mcp"
+
+
+@dataclass(frozen=True)
+class HostRule:
+    """One limit or behaviour of a host. `value` is what the views apply (a number, a pattern, a template)."""
+
+    key: str
+    value: Any
+    summary: str
+    source: str
+    checked: str = CHECKED
+    confirmed: bool = True
+    note: str = ""
+
+    @property
+    def status(self) -> str:
+        return "confirmed" if self.confirmed else "unconfirmed"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "value": self.value,
+            "summary": self.summary,
+            "status": self.status,
+            "source": self.source,
+            "checked": self.checked,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Host:
+    """A host: how it shapes the list (`shape` names a `shapes.SHAPES` entry) and its rules by key."""
+
+    name: str
+    label: str
+    shape: str
+    rules: tuple[HostRule, ...]
+    note: str = ""
+
+    def rule(self, key: str) -> HostRule | None:
+        for rule in self.rules:
+            if rule.key == key:
+                return rule
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "shape": self.shape,
+            "note": self.note,
+            "rules": [r.to_json() for r in self.rules],
+        }
+
+
+# Rule keys the views understand.
+NAME_PREFIX = "name-prefix"  # value: a template with {server}
+NAME_PATTERN = "name-pattern"  # value: a regular expression the (prefixed) name must match
+NAME_MAX = "name-max"  # value: characters of the (prefixed) name
+DESCRIPTION_MAX = "description-max"  # value: UTF-16 code units kept of a description
+TOOL_CAP = "tool-cap"  # value: tools sent per request
+TOOL_SEARCH = "tool-search"  # value: the default mode, "on" (every tool deferred), "auto" or "off"
+DEFER_THRESHOLD = "defer-threshold"  # value: share of the context window above which "auto" defers
+
+_CLAUDE_NAME_ISSUE = "https://github.com/anthropics/claude-code/issues/2326"
+_OPENAI_NAME = "OpenAI Chat Completions API reference, tools[].function.name"
+
+HOSTS: dict[str, Host] = {
+    host.name: host
+    for host in (
+        Host(
+            "claude-code",
+            "Claude Code",
+            "anthropic",
+            (
+                HostRule(
+                    NAME_PREFIX,
+                    "mcp__{server}__",
+                    "tools are named mcp__<server>__<tool>",
+                    CLAUDE_CODE_MCP_DOC,
+                    note="characters of the server name outside A-Z a-z 0-9 _ - are shown as _ here "
+                    "(the docs say spaces become underscores; other characters are our reading)",
+                ),
+                HostRule(
+                    NAME_MAX,
+                    64,
+                    "the prefixed name is held to 64 characters; a longer one fails the API request",
+                    f"{_CLAUDE_NAME_ISSUE} (API error 'tools.N.custom.name: String should have at most 64 "
+                    "characters'); https://github.com/mims-harvard/ToolUniverse/issues/65 (64 works, 65 fails)",
+                ),
+                HostRule(
+                    DESCRIPTION_MAX,
+                    2048,
+                    "tool descriptions (and server instructions) are truncated at 2KB each",
+                    CLAUDE_CODE_MCP_DOC + " ('Claude Code truncates tool descriptions and server instructions at "
+                    "2KB each')",
+                    note="counted here as 2,048 UTF-16 code units per description, never splitting a surrogate "
+                    "pair (a published capture of Claude Code 2.1's requests); whether a marker is appended is "
+                    "not documented",
+                ),
+                HostRule(
+                    TOOL_SEARCH,
+                    "on",
+                    "tool search is on by default: MCP tools are deferred, only tool names (and server "
+                    "instructions) load at session start",
+                    CLAUDE_CODE_MCP_DOC + " ('Configure tool search', ENABLE_TOOL_SEARCH)",
+                    note="a deferred tool is counted as its name only; off on Vertex AI, with a non-first-party "
+                    "ANTHROPIC_BASE_URL, and for Haiku models",
+                ),
+                HostRule(
+                    DEFER_THRESHOLD,
+                    0.10,
+                    "with ENABLE_TOOL_SEARCH=auto, schemas load upfront while they fit within 10% of the context "
+                    "window and the overflow is deferred (auto:N sets another percentage)",
+                    CLAUDE_CODE_MCP_DOC + " ('Configure tool search')",
+                    note="which tools count as overflow is not documented: here the tools past the threshold, "
+                    "in list order",
+                ),
+            ),
+            note="figures for the default model; tool search needs Sonnet 4+ or Opus 4+",
+        ),
+        Host(
+            "claude-desktop",
+            "Claude Desktop",
+            "anthropic",
+            (
+                HostRule(
+                    NAME_PATTERN,
+                    r"^[a-zA-Z0-9_-]{1,64}$",
+                    "tool names must match ^[a-zA-Z0-9_-]{1,64}$; a tool that breaks it is unusable",
+                    "https://github.com/anthropics/claude-code/issues/34960 (Claude Desktop's error "
+                    "'FrontendRemoteMcpToolDefinition.name: String should have at most 64 characters'); "
+                    "https://github.com/AutomateLab-tech/citation-intelligence/issues/1 (pattern, dots rejected)",
+                    note="seen in the host's own error messages; not in Anthropic's Claude Desktop documentation",
+                ),
+            ),
+            note="no documented description or tool-count limit",
+        ),
+        Host(
+            "cursor",
+            "Cursor",
+            "openai",
+            (
+                HostRule(
+                    TOOL_CAP,
+                    40,
+                    "about 40 active MCP tools are sent to the agent",
+                    "https://forum.cursor.com/t/tool-specialized-agent-switching-in-cursor-dynamic-mcp-tools-"
+                    "management/74196 (a user's 'limit of 40 active tools'); third-party guides repeat it",
+                    confirmed=False,
+                    note="not found in Cursor's documentation (docs.cursor.com/chat/tools); the figure is "
+                    "commonly cited, not confirmed",
+                ),
+            ),
+            note="Cursor sends to several model providers; counted in the OpenAI shape",
+        ),
+        Host(
+            "vscode",
+            "VS Code",
+            "openai",
+            (
+                HostRule(
+                    TOOL_CAP,
+                    128,
+                    "at most 128 tools per chat request ('You may not include more than 128 tools in your request')",
+                    "https://github.com/microsoft/vscode/issues/290356; https://qiita.com/baku2san/items/"
+                    "459a1b9b8332f943e2e2 (the error, and virtual tools grouping past the limit)",
+                    note="a limit on all tools of a request (built-in, extensions and every MCP server); recent "
+                    "versions group tools past a threshold into virtual tools",
+                ),
+            ),
+            note="GitHub Copilot Chat sends to several model providers; counted in the OpenAI shape",
+        ),
+        Host(
+            "openai",
+            "OpenAI API",
+            "openai",
+            (
+                HostRule(
+                    NAME_PATTERN,
+                    r"^[a-zA-Z0-9_-]{1,64}$",
+                    "function names: a-z, A-Z, 0-9, underscores and dashes, at most 64 characters",
+                    _OPENAI_NAME + " (API error 'does not match ^[a-zA-Z0-9_-]{1,64}$')",
+                ),
+                HostRule(
+                    TOOL_CAP,
+                    128,
+                    "at most 128 tools per request",
+                    "widely reported API error (e.g. https://shreyashkolhe.blogspot.com/2026/02/feature-dynamic-"
+                    "tool-selection-solving.html)",
+                    confirmed=False,
+                    note="not found in the API reference pages searched",
+                ),
+            ),
+        ),
+        Host(
+            "anthropic",
+            "Anthropic API",
+            "anthropic",
+            (
+                HostRule(
+                    NAME_PATTERN,
+                    r"^[a-zA-Z0-9_-]{1,128}$",
+                    "tool names must match ^[a-zA-Z0-9_-]{1,128}$",
+                    "API error quoted at https://brainxx.org/blog/fixing-subagent-tool-naming-error ('tools.17.custom."
+                    "name: String should match pattern ^[a-zA-Z0-9_-]{1,128}$')",
+                    confirmed=False,
+                    note="sources disagree: 2025 errors say at most 64 characters, later ones {1,128}",
+                ),
+            ),
+            note="no documented tool-count limit",
+        ),
+    )
+}
+
+
+def host_names() -> list[str]:
+    """Every host name, in table order (``claude-code``, ``claude-desktop``, ``cursor``, …)."""
+    return list(HOSTS)
+
+
+def find_host(text: str) -> Host:
+    """A host by name or label, case and spacing ignored. Raises `KeyError` naming the choices."""
+    wanted = "".join(text.lower().split()).replace("_", "-")
+    for host in HOSTS.values():
+        if wanted in (host.name, "".join(host.label.lower().split()), host.label.lower().replace(" ", "-")):
+            return host
+    raise KeyError(f"unknown host {text!r}; choose one of {', '.join(HOSTS)}")
