@@ -308,7 +308,8 @@ def _tool_search(
     share = float(threshold_rule.value) if threshold_rule is not None else 0.10
     limit = int(window * share)
     crosses = full.grand_total > limit
-    where = f"{full.grand_total:,} tokens of tool definitions = {full.share(window) * 100:.1f}% of a {window:,}-token window"
+    share_text = f"{full.share(window) * 100:.1f}%"
+    where = f"{full.grand_total:,} tokens of tool definitions = {share_text} of a {window:,}-token window"
     if threshold_rule is not None:
         findings.append(
             HostFinding(
