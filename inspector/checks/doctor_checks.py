@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from inspector.budget.host_rules import HOSTS, NAME_MAX, NAME_PREFIX
 from inspector.checks.doctor import (
     SECTION_CLAUDE,
     SECTION_LENS_BUDGET,
@@ -25,8 +26,9 @@ from inspector.core.findings import Finding
 
 # The spec's rule (2025-11-25, from SEP-986): 1–128 characters of A-Z a-z 0-9 _ - . (a SHOULD).
 SPEC_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
-CLAUDE_PREFIX = "mcp__{server}__"
-CLAUDE_MAX = 64  # the Anthropic API's documented tool-name limit; the prefix counts against it
+# Claude Code's tool naming and name limit, from the one table of host rules (with their sources).
+CLAUDE_PREFIX = str(HOSTS["claude-code"].rule(NAME_PREFIX).value)  # type: ignore[union-attr]
+CLAUDE_MAX = int(HOSTS["claude-code"].rule(NAME_MAX).value)  # type: ignore[union-attr]
 SAMPLE = 80  # characters of a server-sent line quoted in a finding
 
 
