@@ -30,6 +30,12 @@ class RenderInput:
     lints: bool = True
     diff: SnapshotDiff | None = None
     baseline: str = ""  # a description of the baseline (file, server, date)
+    comparison: Any = None  # calibration.Comparison: count_tokens beside ctok (--anthropic-api)
+
+
+def figure(report: BudgetReport) -> str:
+    """What the report's figures are: exact, reconstructed, estimate, count_tokens API or calibrated."""
+    return report.figure or ("exact" if report.exact else "estimate")
 
 
 def safe(text: Any) -> str:
@@ -78,10 +84,13 @@ def render_text(data: RenderInput) -> str:
         overhead = f" + {report.overhead:,} overhead = {report.grand_total:,}" if report.overhead else ""
         lines.append(
             f"  total {report.total:,} tokens{overhead} · {_pct(report.share(data.window))} of {data.window_label}"
-            f"{'' if report.exact else ' (estimate)'}"
+            f" · {figure(report)}"
         )
         if report.note:
             lines.append(f"  note: {report.note}")
+        lines.append("")
+    if data.comparison is not None:
+        lines.append(f"Claude: {data.comparison.describe()}")
         lines.append("")
     if data.lints:
         lints = _lints(data.reports)
@@ -131,6 +140,17 @@ def render_json(data: RenderInput) -> str:
         if not data.lints:
             body.pop("lints", None)
         out["reports"].append(body)
+    if data.comparison is not None:
+        c = data.comparison
+        out["count_tokens"] = {
+            "figure": "count_tokens API",
+            "model": c.model,
+            "family": c.family,
+            "api": c.api,
+            "reconstructed": c.reconstructed,
+            "difference": c.difference,
+            "ratio": c.ratio,
+        }
     if data.diff is not None:
         out["diff"] = {"baseline": data.baseline, **data.diff.to_json()}
     return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
@@ -139,7 +159,7 @@ def render_json(data: RenderInput) -> str:
 # ---------------------------------------------------------------------------------------------- csv
 
 
-CSV_COLUMNS = ("shape", "tool", "total", *PARTS, "rest")
+CSV_COLUMNS = ("shape", "tool", "total", *PARTS, "rest", "figure")
 
 
 def render_csv(data: RenderInput) -> str:
@@ -148,10 +168,11 @@ def render_csv(data: RenderInput) -> str:
     writer.writerow(CSV_COLUMNS)
     for report in data.reports:
         for tool in report.tools:
-            writer.writerow([report.shape, tool.name, tool.total, *(tool.parts[p] for p in PARTS), tool.rest_tokens])
+            parts = (tool.parts[p] for p in PARTS)
+            writer.writerow([report.shape, tool.name, tool.total, *parts, tool.rest_tokens, figure(report)])
         blanks = [""] * len(PARTS)
-        writer.writerow([report.shape, "(overhead)", report.overhead, *blanks, ""])
-        writer.writerow([report.shape, "(total)", report.grand_total, *blanks, ""])
+        writer.writerow([report.shape, "(overhead)", report.overhead, *blanks, "", "documented"])
+        writer.writerow([report.shape, "(total)", report.grand_total, *blanks, "", figure(report)])
     return buffer.getvalue()
 
 
@@ -178,11 +199,13 @@ def render_markdown(data: RenderInput) -> str:
         lines.append("")
         lines.append(
             f"**Total: {report.total:,} tokens{overhead}** — {_pct(report.share(data.window))} of a "
-            f"{data.window_label} window{'' if report.exact else ' (estimate)'}."
+            f"{data.window_label} window ({figure(report)})."
         )
         if report.note:
             lines.append(f"_{_cell(report.note)}_")
         lines.append("")
+    if data.comparison is not None:
+        lines.extend([f"Claude: {_cell(data.comparison.describe())}", ""])
     if data.lints:
         lints = _lints(data.reports)
         lines.append(f"### Lints ({len(lints)})")

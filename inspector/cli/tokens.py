@@ -22,10 +22,11 @@ from inspector.cli.tokens_args import TokensArgs, parse
 class _TokenizerLoader:
     """Loads the tokenizer on a thread while the server starts (reading a rank file takes ~0.3 s)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, **options: Any) -> None:
         import threading
 
         self.name = name
+        self.options = options
         self.value: Any = None
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._load, name="load-tokenizer", daemon=True)
@@ -35,7 +36,7 @@ class _TokenizerLoader:
         from inspector.budget.tokenizers import get_tokenizer
 
         try:
-            self.value = get_tokenizer(self.name)
+            self.value = get_tokenizer(self.name, **self.options)
         except Exception as exc:  # reported by result()
             self.error = exc
 
@@ -53,11 +54,12 @@ def main(argv: list[str] | None = None) -> int:
         profile = None if args.tools_file else profile_of(args.conn)
     except (UsageError, ValueError) as exc:
         return fail({"error": "usage", "message": str(exc)}, exit_codes.USAGE)
-    if not TOKENIZERS[args.encoding].offline:  # e.g. no API key: say so before starting any server
+    options = {"model": args.model} if args.model else {}
+    if not TOKENIZERS[args.encoding].offline or args.anthropic_api:  # no API key: say so before starting a server
         from inspector.budget.tokenizers import TokenizerError, get_tokenizer
 
         try:
-            get_tokenizer(args.encoding)
+            get_tokenizer("anthropic" if args.anthropic_api else args.encoding, **options)
         except TokenizerError as exc:
             return fail({"error": "tokenizer", "message": str(exc)}, exit_codes.TOKENIZER)
     process = None
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             process = spawn_early(profile)
         except SpawnError as exc:
             return fail({"error": "connection", "message": str(exc)}, exit_codes.CONNECTION)
-    loader = _TokenizerLoader(args.encoding)
+    loader = _TokenizerLoader(args.encoding, **options)
     try:
         if profile is None:
             server, source, tools, meta = _from_file(args.tools_file or "")
@@ -94,6 +96,12 @@ def run_budget(
     from inspector.budget.snapshot import Snapshot, SnapshotError, diff_tools, load_snapshot, save_snapshot
     from inspector.budget.tokenizers import TokenizerError
 
+    comparison = None
+    if args.calibration or args.anthropic_api:
+        try:
+            tokenizer, comparison = _claude_extras(args, tokenizer, server, tools)
+        except TokenizerError as exc:
+            return fail({"error": "tokenizer", "message": str(exc)}, exit_codes.TOKENIZER)
     counter = BudgetCounter(tokenizer)
     options = LintOptions(max_description_tokens=args.max_description_tokens, max_tools=args.max_tools)
     try:
@@ -120,6 +128,7 @@ def run_budget(
         lints=args.lints and args.format != "csv",
         diff=diff,
         baseline=described,
+        comparison=comparison,
     )
     sys.stdout.write(RENDERERS[args.format](data))
     sys.stdout.flush()
@@ -127,6 +136,24 @@ def run_budget(
         for lint in reports[0].lints:
             sys.stderr.write(json.dumps({"lint": lint.to_json()}, ensure_ascii=False) + "\n")
     return _gate(args, reports, diff)
+
+
+def _claude_extras(args: TokensArgs, tokenizer: Any, server: str, tools: list[dict[str, Any]]) -> tuple[Any, Any]:
+    """``--calibration``: the saved calibration applied; ``--anthropic-api``: count_tokens beside ctok
+    (and ``--save-calibration`` stores API ÷ ctok for this server)."""
+    from inspector.budget.calibration import Calibration, calibrated, compare, save_calibration
+    from inspector.budget.tokenizers import get_tokenizer
+
+    comparison = None
+    if args.anthropic_api:
+        api = get_tokenizer("anthropic", model=tokenizer.model)
+        comparison = compare(tools, tokenizer, api)
+        if args.save_calibration:
+            path = save_calibration(Calibration.from_comparison(server, comparison))
+            sys.stderr.write(f"calibration saved for {server} ({comparison.family}) in {path}\n")
+    if args.calibration or args.save_calibration:
+        tokenizer = calibrated(tokenizer, server)
+    return tokenizer, comparison
 
 
 def _gate(args: TokensArgs, reports: list[Any], diff: Any) -> int:

@@ -19,6 +19,10 @@ _OPTIONS: dict[str, bool] = {
     **TARGET_OPTIONS,
     "--tools-file": True,
     "--encoding": True,
+    "--model": True,
+    "--anthropic-api": False,
+    "--save-calibration": False,
+    "--calibration": False,
     "--shape": True,
     "--format": True,
     "--window": True,
@@ -37,6 +41,10 @@ class TokensArgs:
     conn: CliArgs
     tools_file: str | None = None
     encoding: str = "o200k_base"
+    model: str | None = None  # --encoding claude: the Claude model (its ctok family); newest by default
+    anthropic_api: bool = False  # also ask count_tokens and show it beside ctok's figure
+    save_calibration: bool = False
+    calibration: bool = False
     shapes: tuple[str, ...] = ("mcp",)
     format: str = "text"
     window: int = 128_000
@@ -67,6 +75,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     count = p.add_argument_group("counting")
     count.add_argument("--encoding", default="o200k_base", choices=all_tokenizers(), help="default o200k_base")
+    claude = p.add_argument_group("Claude (--encoding claude: reconstructed offline with ctok)")
+    claude.add_argument("--model", metavar="NAME", help="Claude model id → ctok family (default: the newest)")
+    claude.add_argument(
+        "--anthropic-api",
+        action="store_true",
+        help="also ask Anthropic's count_tokens (ANTHROPIC_API_KEY; sends the tool list) and show the difference",
+    )
+    claude.add_argument(
+        "--save-calibration", action="store_true", help="with --anthropic-api: save API ÷ ctok for this server"
+    )
+    claude.add_argument("--calibration", action="store_true", help="apply the calibration saved for this server")
     count.add_argument("--shape", default="mcp", choices=SHAPE_CHOICES, help="how the host sends the list")
     count.add_argument("--format", default="text", choices=FORMATS)
     count.add_argument("--window", default="128K", metavar="128K|200K|1M|N", help="context window for the share")
@@ -105,6 +124,10 @@ def parse(argv: list[str]) -> TokensArgs:
         conn=conn,
         tools_file=ns.tools_file,
         encoding=ns.encoding,
+        model=ns.model,
+        anthropic_api=ns.anthropic_api,
+        save_calibration=ns.save_calibration,
+        calibration=ns.calibration,
         shapes=("mcp", "openai", "anthropic") if ns.shape == "all" else (ns.shape,),
         format=ns.format,
         window=window,
@@ -120,6 +143,12 @@ def parse(argv: list[str]) -> TokensArgs:
         if not ns.baseline:
             raise UsageError("--max-growth needs --baseline FILE")
         args.max_growth = _percent(ns.max_growth)
+    if (args.anthropic_api or args.calibration) and args.encoding != "claude":
+        raise UsageError("--anthropic-api and --calibration go with --encoding claude")
+    if args.model and args.encoding not in ("claude", "anthropic"):
+        raise UsageError("--model goes with --encoding claude or --encoding anthropic")
+    if args.save_calibration and not args.anthropic_api:
+        raise UsageError("--save-calibration needs --anthropic-api (the calibration is API ÷ ctok)")
     if args.max_tokens is not None and args.max_tokens < 0:
         raise UsageError("--max-tokens must be 0 or more")
     return args
