@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from inspector.budget.breakdown import BudgetCounter, BudgetReport, ToolCost
+from inspector.budget.breakdown import OVERHEAD_NOTES, BudgetCounter, BudgetReport, ToolCost
 from inspector.budget.host_rules import (
     DEFER_THRESHOLD,
     DESCRIPTION_MAX,
@@ -84,7 +84,7 @@ class HostView:
     window: int
     tool_search: str  # the mode applied (Claude Code), "" for hosts without tool search
     tools: list[HostTool]
-    sent_tools: list[dict[str, Any]]  # the loaded tools as the host sends them (MCP keys, host names)
+    sent_tools: list[dict[str, Any]]  # the tools within the cap, renamed and truncated (MCP keys, host names)
     report: BudgetReport  # the host's figure, one row per raw tool
     raw_total: int  # the raw tools/list as sent on the wire
     findings: list[HostFinding] = field(default_factory=list)
@@ -208,9 +208,9 @@ def host_view(
         tools=costs,
         total=(report.total if report is not None else 0) + deferred_total,
         overhead=report.overhead if report is not None else 0,
-        note=_note(host, mode, base.note),
+        note=_note(host, mode, base.note if report is not None else base.note.replace(OVERHEAD_NOTES[host.shape], "")),
     )
-    view = HostView(host, server_name, window, mode, entries, loaded, host_report, raw_total, findings)
+    view = HostView(host, server_name, window, mode, entries, sent, host_report, raw_total, findings)
     delta = view.delta
     findings.append(
         HostFinding(
@@ -232,6 +232,7 @@ def _note(host: Host, mode: str, base: str) -> str:
     parts = [f"{host.label} view ({host.shape} shape)"]
     if mode in ("on", "auto"):
         parts.append("a deferred tool counts its name only")
+    base = base.strip("; ")
     if base:
         parts.append(base)
     return "; ".join(parts)

@@ -17,6 +17,7 @@ from inspector.cli.args import UsageError
 from inspector.cli.connect import connect, profile_of, spawn_early
 from inspector.cli.render import fail
 from inspector.cli.tokens_args import TokensArgs, parse
+from inspector.cli.tokens_host import host_table_format, print_host_table
 
 
 class _TokenizerLoader:
@@ -49,6 +50,9 @@ class _TokenizerLoader:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    table = host_table_format(argv)
+    if table is not None:  # --host list: no server needed
+        return print_host_table(table)
     try:
         args = parse(argv)
         profile = None if args.tools_file else profile_of(args.conn)
@@ -102,6 +106,10 @@ def run_budget(
             tokenizer, comparison = _claude_extras(args, tokenizer, server, tools)
         except TokenizerError as exc:
             return fail({"error": "tokenizer", "message": str(exc)}, exit_codes.TOKENIZER)
+    if args.host:
+        from inspector.cli.tokens_host import run_host
+
+        return run_host(args, tokenizer, server=server, tools=tools)
     counter = BudgetCounter(tokenizer)
     options = LintOptions(max_description_tokens=args.max_description_tokens, max_tools=args.max_tools)
     try:

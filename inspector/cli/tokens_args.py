@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
+from inspector.budget.host_rules import find_host, host_names
 from inspector.budget.tokenizers import all_tokenizers
 from inspector.cli.args import CliArgs, UsageError, add_target_options, require_one_server, split_argv, target_args
 from inspector.cli.exit_codes import TOKENS_EPILOG
@@ -33,6 +34,8 @@ _OPTIONS: dict[str, bool] = {
     "--max-description-tokens": True,
     "--max-tools": True,
     "--no-lints": False,
+    "--host": True,
+    "--tool-search": True,
 }
 
 
@@ -56,6 +59,8 @@ class TokensArgs:
     max_description_tokens: int = 300
     max_tools: int = 40
     lints: bool = True
+    host: str | None = None  # --host: the list as that host sends it (inspector/budget/host_rules.py)
+    tool_search: str | None = None  # --tool-search: Claude Code's mode; None for the host's default
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -100,6 +105,11 @@ def _parser() -> argparse.ArgumentParser:
     lint.add_argument("--max-description-tokens", type=int, default=300, metavar="N")
     lint.add_argument("--max-tools", type=int, default=40, metavar="N")
     lint.add_argument("--no-lints", action="store_true", help="do not print lints")
+    hosts = p.add_argument_group("hosts (the list as a host sends it: renamed, truncated, capped, deferred)")
+    hosts.add_argument(
+        "--host", metavar="NAME", help=f"one of {', '.join(host_names())}; 'list' prints the rules and their sources"
+    )
+    hosts.add_argument("--tool-search", choices=("on", "auto", "off"), help="Claude Code's tool search (default on)")
     return p
 
 
@@ -139,6 +149,12 @@ def parse(argv: list[str]) -> TokensArgs:
         max_tools=ns.max_tools,
         lints=not ns.no_lints,
     )
+    if ns.host:
+        try:
+            args.host = find_host(ns.host).name
+        except KeyError as exc:
+            raise UsageError(f"--host: {exc.args[0]}") from None
+    args.tool_search = ns.tool_search
     if ns.max_growth is not None:
         if not ns.baseline:
             raise UsageError("--max-growth needs --baseline FILE")
