@@ -7,15 +7,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import ctok
 import pytest
-from lens_support import free_port, run_lens
+from count_tokens_server import count_tokens_server
+from lens_support import run_lens
 
 from inspector.budget.breakdown import BudgetCounter
 from inspector.budget.claude import FAMILY_VERSIONS, family_of, tool_prompt
@@ -84,34 +83,8 @@ def test_every_output_says_what_the_figure_is(demo_tools: list[dict[str, Any]]) 
 
 @pytest.fixture(scope="module")
 def count_tokens_api() -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """A loopback server answering POST /v1/messages/count_tokens as Anthropic does: the requests it saw."""
-    seen: list[dict[str, Any]] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))))
-            seen.append({"path": self.path, "key": self.headers.get("x-api-key"), "body": body})
-            tokens = 8 + len(body["messages"][0]["content"])
-            if "tools" in body:  # a stand-in for Claude: the system prompt plus one token per 3 characters
-                tokens += 346 + len(json.dumps(body["tools"])) // 3
-            data = json.dumps({"input_tokens": tokens}).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
+    with count_tokens_server() as served:
+        yield served
 
 
 def test_count_tokens_beside_ctok_saved_as_a_calibration(
