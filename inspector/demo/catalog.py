@@ -40,6 +40,7 @@ GUIDE = """# MCP Lens demo server
 | order_coffee | input mid-call: input_required + retry (2026-07-28), elicitation (older) |
 | research_topic | a task: 2025-11-25 core tasks or the 2026-07-28 tasks extension |
 | route_request / route_request_bad_headers | header parameters (x-mcp-header), valid and invalid |
+| show_dice / reroll_dice | an MCP App (ui://demo/dice.html) that calls a tool through the bridge |
 """
 
 

@@ -14,6 +14,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 
 from inspector import __version__
 from inspector.demo import (
+    apps_demo,
     catalog,
     client_tools,
     dynamic,
@@ -42,7 +43,8 @@ Both protocol eras are served (initialize, or 2026-07-28 server/discover with pe
 order_coffee asks for input mid-call (input_required and a retry, or elicitation in older revisions);
 research_topic runs as a task (2025-11-25 tasks or the 2026-07-28 tasks extension); route_request has
 header parameters (x-mcp-header) and route_request_bad_headers invalid ones; demo://live/counter
-updates over subscriptions/listen or resources/subscribe.
+updates over subscriptions/listen or resources/subscribe. show_dice has an MCP App (ui://demo/dice.html)
+that rolls again through reroll_dice, a tool visible to apps only.
 All data is made up and lives in memory only.
 """
 
@@ -75,6 +77,7 @@ def build_server(*, log_level: LogLevel = "WARNING") -> MCPServer:
         subscriptions=bus,
         log_level=log_level,
         middleware=[HandshakeCapabilities(state)],
+        extensions=[apps_demo.build()],  # MCP Apps: show_dice and its ui://demo/dice.html
     )
     tools.register(server, state)
     dynamic.register(server, state)

@@ -33,6 +33,8 @@ EXPECTED_TOOLS = {
     "research_topic",
     "route_request",
     "route_request_bad_headers",
+    "show_dice",
+    "reroll_dice",
 }
 
 
