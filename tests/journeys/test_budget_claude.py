@@ -37,7 +37,7 @@ def test_claude_counted_offline_then_calibrated_against_count_tokens(
         lens.start()
         lens.tab("Budget")
         lens.wait_text("schedule_meeting")
-        assert "exact" in totals(lens)
+        lens.wait(lambda: "exact" in totals(lens), what="the default figure labelled exact")
         choose(lens, "Tokenizer", "Claude")
         lens.wait(lambda: "reconstructed" in totals(lens), what="the Claude figure labelled reconstructed")
         assert "v4.8" in lens.find("Budget note", QLabel).text()  # the newest family by default

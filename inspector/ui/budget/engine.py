@@ -43,22 +43,43 @@ def offline_or_fallback(name: str) -> str:
     return name if name != ANTHROPIC else FALLBACK
 
 
+def figure_words(report: Any) -> str:
+    """What a report's figures are, for the views: exact, reconstructed, estimate, count_tokens API, calibrated."""
+    return str(getattr(report, "figure", "") or ("exact" if getattr(report, "exact", False) else "estimate"))
+
+
+def split_key(key: str) -> tuple[str, dict[str, Any]]:
+    """``"claude:claude-opus-4-7"`` → ``("claude", {"model": "claude-opus-4-7"})``; a plain name has no options."""
+    name, _, model = key.partition(":")
+    return name, ({"model": model} if model else {})
+
+
 @dataclass
 class Counters:
-    """One counter per tokenizer name, created on first use (loading is done in the caller's thread)."""
+    """One counter per tokenizer key (a name, or ``claude:MODEL``), created on first use (loading is done
+    in the caller's thread); a Claude counter for a server with a saved calibration is its own counter."""
 
     counters: dict[str, BudgetCounter] = field(default_factory=dict)
     tokenizers: dict[str, Tokenizer] = field(default_factory=dict)
 
-    def tokenizer(self, name: str) -> Tokenizer:
-        if name not in self.tokenizers:
-            self.tokenizers[name] = get_tokenizer(name)
-        return self.tokenizers[name]
+    def tokenizer(self, key: str) -> Tokenizer:
+        if key not in self.tokenizers:
+            name, options = split_key(key)
+            self.tokenizers[key] = get_tokenizer(name, **options)
+        return self.tokenizers[key]
 
-    def get(self, name: str) -> BudgetCounter:
-        counter = self.counters.get(name)
+    def get(self, key: str, server: str = "") -> BudgetCounter:
+        tokenizer: Any = self.tokenizer(key)
+        if server and getattr(tokenizer, "figure", "") == "reconstructed":
+            from inspector.budget.calibration import CalibratedTokenizer, load_calibration
+
+            calibration = load_calibration(server, tokenizer.family)
+            if calibration is not None:
+                key = f"{key}@{server}×{calibration.ratio}"
+                tokenizer = CalibratedTokenizer(tokenizer, calibration)
+        counter = self.counters.get(key)
         if counter is None:
-            counter = self.counters[name] = BudgetCounter(self.tokenizer(name))
+            counter = self.counters[key] = BudgetCounter(tokenizer)
         return counter
 
 
@@ -68,6 +89,10 @@ class Job:
     tokenizer: str
     shape: str
     options: LintOptions | None = None
+    host: str = ""  # count the list as this host sends it (ui/budget/host_picker.py); "" for the raw list
+    host_server: str = ""  # the server's name in the host's configuration (Claude Code prefixes it)
+    window: int = 200_000  # a host's deferral threshold is a share of the window
+    server: str = ""  # a Claude count applies the calibration saved for this server
 
 
 class ReportRunner(QObject):
@@ -81,6 +106,7 @@ class ReportRunner(QObject):
         super().__init__(parent)
         self.counters = Counters()
         self._pending: Job | None = None
+        self.host_of: Any = None  # () -> (host, server, window): the pane's host choice, applied to each job
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -88,6 +114,8 @@ class ReportRunner(QObject):
         return self._task is not None and not self._task.done()
 
     def request(self, job: Job) -> None:
+        if self.host_of is not None:
+            job.host, job.host_server, job.window = self.host_of()
         self._pending = job
         if not self.busy:
             self._task = asyncio.ensure_future(self._drain())
@@ -95,7 +123,13 @@ class ReportRunner(QObject):
 
     def _count(self, job: Job) -> tuple[BudgetReport, float]:
         started = time.perf_counter()
-        report = self.counters.get(job.tokenizer).report(job.tools, job.shape, lint_options=job.options)
+        if job.host:
+            from inspector.ui.budget.host_picker import host_report
+
+            counter = self.counters.get(job.tokenizer)
+            report = host_report(counter, job.tools, job.host, job.host_server, job.window)
+            return report, time.perf_counter() - started
+        report = self.counters.get(job.tokenizer, job.server).report(job.tools, job.shape, lint_options=job.options)
         return report, time.perf_counter() - started
 
     async def _drain(self) -> None:

@@ -22,8 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.budget.breakdown import BudgetReport
+from inspector.ui.budget.claude_bar import CLAUDE, ClaudeBar
 from inspector.ui.budget.common import fmt_share, fmt_window, plain_label
-from inspector.ui.budget.engine import ANTHROPIC, LABELS, Job, ReportRunner
+from inspector.ui.budget.engine import ANTHROPIC, LABELS, Job, ReportRunner, figure_words
+from inspector.ui.budget.host_picker import HostPicker, HostReport, host_group, host_totals_text
 from inspector.ui.budget.overview import BudgetOverview
 from inspector.ui.budget.pickers import SHAPE_LABELS, BudgetPickers
 from inspector.ui.session import SessionController
@@ -33,17 +35,26 @@ SHORT_VIEW = 48  # px: the least height of a list or text box in the pane
 
 
 def exactness(report: BudgetReport) -> tuple[bool, str]:
-    """Whether the count is exact for the shape's model family, and the words that say so."""
+    """Whether the count is exact for the shape's model family, and the words that say what it is."""
     method = LABELS.get(report.tokenizer, report.tokenizer).split(" (")[0]
-    if report.shape == "anthropic" and report.tokenizer != ANTHROPIC:
+    figure = figure_words(report)
+    if figure == "exact":
+        return True, f"exact ({report.tokenizer} tokenizer)"
+    if figure == "reconstructed":
+        return False, "reconstructed — Claude's counts reproduced offline by ctok"
+    if figure == "calibrated":
+        return False, "calibrated — ctok scaled by this server's saved count_tokens comparison"
+    if figure == "count_tokens API":
+        return True, "count_tokens API — Anthropic's own count"
+    if report.shape == "anthropic":
         return False, f"estimate — Claude's tokenizer is not public; counted with {report.tokenizer}"
-    if not report.exact:
-        return False, f"estimate — {method}"
-    return True, f"exact ({report.tokenizer} tokenizer)"
+    return False, f"estimate — {method}"
 
 
 def totals_text(report: BudgetReport, tools: int, window: int) -> str:
     _exact, how = exactness(report)
+    if isinstance(report, HostReport):
+        return host_totals_text(report, window, how)
     overhead = f" + {report.overhead:,} fixed tool-use overhead" if report.overhead else ""
     share = fmt_share(report.share(window))
     return (
@@ -80,6 +91,9 @@ class BudgetPane(QWidget):
         self._dirty = False
 
         self.pickers = BudgetPickers(settings)
+        self.host_picker = HostPicker(settings)
+        self.pickers.layout().addWidget(host_group(self.host_picker))
+        self.claude = ClaudeBar(settings, self)
         self.count_button = QPushButton("Count with Anthropic")
         self.count_button.setObjectName("budgetCountOnline")
         self.count_button.setToolTip("Sends the tool list to Anthropic's count_tokens API (uses ANTHROPIC_API_KEY)")
@@ -90,14 +104,17 @@ class BudgetPane(QWidget):
         self.server_label.setFont(font)
         self.totals = plain_label("Connect to a server to see what its tool list costs.", wrap=True)
         self.totals.setObjectName("budgetTotals")
+        self.totals.setAccessibleName("Budget totals")
         self.note = plain_label(wrap=True)
         self.note.setObjectName("budgetNote")
+        self.note.setAccessibleName("Budget note")
         italic = self.note.font()
         italic.setItalic(True)
         self.note.setFont(italic)
         self.status = plain_label()
         self.status.setObjectName("budgetStatus")
         self.runner = ReportRunner(self)
+        self.runner.host_of = lambda: (self.host_picker.host_name(), self.server, self.window_tokens())
         self.overview = BudgetOverview()
         self.views = QTabWidget()
         self.views.setObjectName("budgetViews")
@@ -111,6 +128,8 @@ class BudgetPane(QWidget):
                     view.setMinimumHeight(SHORT_VIEW)
 
         self.pickers.changed.connect(self.recompute)
+        self.host_picker.hostChanged.connect(lambda _host: self.recompute())
+        self.claude.changed.connect(self.recompute)
         self.overview.editRequested.connect(self.edit_in_lab)
         self.pickers.windowChanged.connect(self._window_changed)
         self.count_button.clicked.connect(lambda: self.recompute(explicit=True))
@@ -132,6 +151,7 @@ class BudgetPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(self.top)
+        layout.addWidget(self.claude)
         layout.addLayout(head)
         layout.addWidget(self.note)
         layout.addWidget(self.views, 1)
@@ -173,6 +193,7 @@ class BudgetPane(QWidget):
         self.views.setCornerWidget(corner, Qt.Corner.TopRightCorner)
 
     def edit_in_lab(self, tool: str) -> None:
+        tool = getattr(self.report, "raw_names", {}).get(tool, tool)  # a host's name → the server's
         self.views.setCurrentWidget(self.lab)
         self.lab.select(tool)
         self.lab.editor.setFocus()
@@ -189,6 +210,8 @@ class BudgetPane(QWidget):
 
     def set_tools(self, tools: list[dict[str, Any]], server: str) -> None:
         same_server = server == self.server
+        if not same_server:
+            self.claude.server_changed()
         self.tools, self.server = tools, server
         self.server_label.setText(server)
         self.server_label.setToolTip(plain_tooltip("Server", server))
@@ -198,7 +221,9 @@ class BudgetPane(QWidget):
 
     # -- counting ----------------------------------------------------------------------------
     def tokenizer_name(self) -> str:
-        return self.pickers.tokenizer_name()
+        """The tokenizer's key: its name, or ``claude:MODEL`` for the Claude model chosen."""
+        name = self.pickers.tokenizer_name()
+        return f"{CLAUDE}:{self.claude.model_id()}" if name == CLAUDE else name
 
     def shape(self) -> str:
         return self.pickers.shape_name()
@@ -224,17 +249,21 @@ class BudgetPane(QWidget):
             )
             return
         self.stale = False
-        self.runner.request(Job(list(self.tools), self.tokenizer_name(), self.shape()))
+        self.runner.request(Job(list(self.tools), self.tokenizer_name(), self.shape(), server=self.claude.server_key()))
         self.compare.settings_changed()
         self.lab.settings_changed()
 
     def _window_changed(self) -> None:
+        if self.host_picker.host_name():  # a host's deferral threshold is a share of the window: recount
+            self.recompute()
+            return
         if self.report is not None and not self.stale:
             self.totals.setText(totals_text(self.report, len(self.report.tools), self.window_tokens()))
         self.compare.settings_changed()
 
     def _update_count_button(self) -> None:
         self.count_button.setVisible(self.tokenizer_name() == ANTHROPIC)
+        self.claude.refresh()
 
     def _on_busy(self, busy: bool) -> None:
         if busy:

@@ -28,6 +28,7 @@ class BudgetPickers(QWidget):
         self.settings = settings
         self.tokenizer = QComboBox()
         self.tokenizer.setObjectName("budgetTokenizer")
+        self.tokenizer.setAccessibleName("Tokenizer")
         self.tokenizer.setToolTip("How tokens are counted. Offline tokenizers never use the network.")
         for name, label in tokenizer_choices():
             self.tokenizer.addItem(label, name)
