@@ -140,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     from inspector.ui.qt_noise import quiet_start
 
     quiet = quiet_start()  # before the QApplication: Qt reads the logging rules once
+    from inspector.ui.apps.engine import prepare_webengine
+
+    prepare_webengine()  # MCP Apps: WebEngine (optional, ImportError handled) is set up before the QApplication
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])

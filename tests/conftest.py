@@ -11,6 +11,18 @@ import pytest
 from lens_support import DEMO, EVERYTHING, HOSTILE, REPO, free_port, serve
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")  # tests run as root only; the app never sets it
+
+
+def _prepare_webengine() -> None:
+    """MCP Apps: WebEngine is set up before pytest-qt's QApplication exists (as `inspector.app.main` does)."""
+    from inspector.ui.apps.engine import prepare_webengine
+
+    prepare_webengine()
+
+
+_prepare_webengine()
 
 
 @pytest.fixture(scope="session")

@@ -52,6 +52,8 @@ class SandboxedAppView(QWebEngineView):
         self.host.received.connect(self.received)
         self.channel = relay_into(self.app_page, self.host)
         self.setPage(self.app_page)
+        self.holder.setParent(None)  # now the last child: deleted after the page, as Qt requires
+        self.holder.setParent(self)
         self.app_page.load(self.own)
 
     def send(self, text: str) -> None:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from inspector.core.history import CallRecord
 from inspector.core.resources import ReadOutcome, check_read_result
 from inspector.core.tasks import task_support
+from inspector.ui.apps.app_tab import AppTab
 from inspector.ui.listings.resource_view import ResourceContentsView
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tools.call_panels import CallsPanel, HistoryView
@@ -81,6 +82,7 @@ class ToolWorkbench(QWidget):
         self.result_caption = plain_label(wrap=False)
         self.result_caption.setAccessibleName("Whose result")
         self.resource = ResourceContentsView()
+        self.app_tab = AppTab(session)  # a tool's MCP App beside its result
         self.history = HistoryView()
         self._build_layout()
         self._sized_by_user = {
@@ -138,9 +140,11 @@ class ToolWorkbench(QWidget):
         self.lower = QTabWidget()
         self.lower.setObjectName("resultTabs")
         self.lower.addTab(self.result_page, "Result")
+        self.lower.addTab(self.app_tab, "App")
         self.lower.addTab(self.resource, "Resource")  # what a resource link in a result read: beside it, not over it
         self.lower.addTab(self.history, "History")
-        self.lower.setTabVisible(1, False)
+        self.lower.setTabVisible(self.lower.indexOf(self.resource), False)
+        self.lower.setTabVisible(self.lower.indexOf(self.app_tab), False)
         share = round(1000 * FORM_SHARE)
         self.right = named_splitter("workbenchRight", top, self.lower, sizes=[share, 1000 - share], vertical=True)
         self.right.setStretchFactor(0, 1)
@@ -186,6 +190,8 @@ class ToolWorkbench(QWidget):
     def clear(self) -> None:
         self.tools.clear()
         self.result.clear()
+        self.app_tab.clear()
+        self.lower.setTabVisible(self.lower.indexOf(self.app_tab), False)
         self.shown_record = None
         self._caption()
 
@@ -325,6 +331,11 @@ class ToolWorkbench(QWidget):
         elif record.error is not None:  # the server's JSON-RPC error, or a failure on our side said as such
             self.result.show_error(record.error)
         self.lower.setCurrentWidget(self.result_page)
+        tools = [r.tool for r in self.tools.model.all if isinstance(r.tool, dict)]
+        has_app = self.app_tab.show_call(record, tool, tools)
+        self.lower.setTabVisible(self.lower.indexOf(self.app_tab), has_app)
+        if has_app:
+            self.lower.setCurrentWidget(self.app_tab)
 
     def save_to_collection(self, record: CallRecord) -> None:
         """Save to collection…: the call as a collection step (a dialog asks which file and name)."""
@@ -371,7 +382,7 @@ class ToolWorkbench(QWidget):
         self.resource.clear()
         self.resource.status_label.setText("Reading…")
         self.resource.detail_label.setText(uri)
-        self.lower.setTabVisible(1, True)
+        self.lower.setTabVisible(self.lower.indexOf(self.resource), True)
         self.lower.setCurrentWidget(self.resource)
 
         def done(method: str, outcome: Any) -> None:

@@ -1,0 +1,97 @@
+"""MCP Apps as a person sees them (issue 16): the demo's dice app runs in a real WebEngine view beside
+the result of `show_dice`, is handed the call's input and result, rolls again through the bridge when its
+button is clicked, and every bridge message is in the traffic log as transport "app". When WebEngine
+cannot run, the App view says why and shows the HTML as text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+from inspector.ui.apps import engine
+from inspector.ui.apps.web_view import SandboxedAppView
+
+
+def in_app(lens, view: SandboxedAppView, script: str) -> Any:
+    """Evaluate `script` in the app's own frame (its iframe) and return the value (JSON-able)."""
+    frames = view.page().mainFrame().children()
+    assert frames, "the app's iframe is missing"
+    box: list[Any] = []
+    frames[0].runJavaScript(f"JSON.stringify({script})", 0, box.append)
+    lens.qtbot.waitUntil(lambda: bool(box), timeout=5_000)
+    return json.loads(box[0]) if isinstance(box[0], str) else None
+
+
+def wait_in_app(lens, view: SandboxedAppView, script: str, check) -> Any:
+    seen: list[Any] = [None]
+
+    def ok() -> bool:
+        seen[0] = in_app(lens, view, script)
+        return bool(check(seen[0]))
+
+    lens.qtbot.waitUntil(ok, timeout=10_000)
+    return seen[0]
+
+
+def click_in_app(lens, view: SandboxedAppView, element_id: str) -> None:
+    """A real mouse click on an element of the app, where it is on screen."""
+    rect = in_app(lens, view, f"document.getElementById({element_id!r}).getBoundingClientRect()")
+    point = QPoint(int(rect["x"] + rect["width"] / 2), int(rect["y"] + rect["height"] / 2))
+    target = view.focusProxy() or view
+    QTest.mouseClick(target, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+def to_server(lens, method: str) -> list[dict[str, Any]]:
+    """What we sent the server (not the app) with this method."""
+    return [e.parsed() for e in lens.wire() if e.transport != "app" and e.direction == "out" and e.method == method]
+
+
+def app_entries(lens) -> list[Any]:
+    return [entry for entry in lens.wire() if entry.transport == "app"]
+
+
+def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without_webengine(lens, monkeypatch) -> None:
+    lens.start()
+    lens.click_item("Tool list", "show_dice")
+    lens.key("Ctrl+Return", lens.find("Tool list"))
+    lens.wait_text("App running (mcp-lens-demo-dice): initialised", timeout=20_000)
+    assert lens.shows("Policy: Network: none")
+    view = lens.find("App", SandboxedAppView)
+    assert view.isVisible()
+    shown = wait_in_app(lens, view, "document.getElementById('result').textContent", lambda t: "Rolled" in t)
+    assert "with 2d6" in shown
+    sent_arguments = to_server(lens, "tools/call")[0]["params"].get("arguments", {})
+    assert json.loads(in_app(lens, view, "document.getElementById('input').textContent")) == sent_arguments
+    wait_in_app(lens, view, "!document.getElementById('roll').disabled", bool)
+
+    click_in_app(lens, view, "roll")  # the person's click inside the app: the app calls reroll_dice
+    again = wait_in_app(lens, view, "document.getElementById('bridge').textContent", lambda t: "Rolled" in t)
+    assert "with 2d6" in again
+
+    calls = to_server(lens, "tools/call")
+    assert [m["params"]["name"] for m in calls] == ["show_dice", "reroll_dice"]
+    read = to_server(lens, "resources/read")
+    assert read and read[0]["params"]["uri"] == "ui://demo/dice.html"  # read through the session: logged
+    methods = [(e.direction, e.method) for e in app_entries(lens) if e.kind.value in ("request", "notification")]
+    for expected in [
+        ("out", "ui/initialize"),
+        ("out", "ui/notifications/initialized"),
+        ("in", "ui/notifications/tool-input"),
+        ("in", "ui/notifications/tool-result"),
+        ("out", "tools/call"),
+    ]:
+        assert expected in methods, (expected, methods)
+    answers = [e for e in app_entries(lens) if e.direction == "in" and e.kind.value == "response"]
+    assert len(answers) >= 2  # ui/initialize's and tools/call's answers, paired like the rest
+    assert all(e.latency_ms is not None for e in answers)
+
+    # Without WebEngine (simulated: the one place a test may), the same App view says why, HTML as text.
+    monkeypatch.setattr(engine, "unavailable_reason", lambda: "Qt WebEngine is not installed (simulated)")
+    lens.key("Ctrl+Return", lens.find("Tool list"))
+    lens.wait_text("The app is not running: Qt WebEngine is not installed (simulated). Its HTML is shown as text.")
+    assert "<h1>Dice</h1>" in lens.find("App HTML").toPlainText()
+    lens.tab("Result")  # the result is one tab away, as it was
+    assert lens.shows("Result of show_dice")
