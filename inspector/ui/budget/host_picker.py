@@ -1,0 +1,124 @@
+"""The Budget tab's host picker and the host's view as a report the tab's views show.
+
+Choosing a host recounts the list as that host sends it (`inspector.budget.hosts.host_view`): the tools
+table shows the host's names and figures, and the host's findings join the lints, each saying whether its
+rule is confirmed and where it comes from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtWidgets import QComboBox, QWidget
+
+from inspector.budget.breakdown import BudgetCounter, BudgetReport
+from inspector.budget.host_rules import HOSTS
+from inspector.budget.hosts import HostFinding, host_view
+from inspector.budget.lints import Lint
+from inspector.ui.budget.common import compact_combo, fmt_share, fmt_window
+
+NO_HOST = ""
+SETTING = "budget/host"
+
+
+class HostPicker(QComboBox):
+    """`hostChanged(name)` ("" for the raw list); the choice persists under ``budget/host``."""
+
+    hostChanged = Signal(str)
+
+    def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.setObjectName("budgetHost")
+        self.setAccessibleName("Host")
+        self.setToolTip(
+            "Count the list as a host sends it: renamed, truncated, capped or deferred by that host's rules "
+            "(each with its source; unconfirmed rules say so)"
+        )
+        self.addItem("None (raw list)", NO_HOST)
+        for host in HOSTS.values():
+            self.addItem(host.label, host.name)
+        compact_combo(self, 12)
+        index = self.findData(str(settings.value(SETTING, NO_HOST)))
+        self.setCurrentIndex(max(0, index))
+        self.currentIndexChanged.connect(self._changed)
+
+    def host_name(self) -> str:
+        return str(self.currentData() or NO_HOST)
+
+    def set_host(self, name: str) -> None:
+        self.setCurrentIndex(max(0, self.findData(name)))
+
+    def _changed(self) -> None:
+        self.settings.setValue(SETTING, self.host_name())
+        self.hostChanged.emit(self.host_name())
+
+
+@dataclass
+class HostReport(BudgetReport):
+    """A `BudgetReport` of a host's view: tools named as the host names them, host findings among the lints."""
+
+    host: str = ""
+    host_label: str = ""
+    raw_total: int = 0
+    raw_names: dict[str, str] = field(default_factory=dict)  # host name → the server's name
+
+    @property
+    def delta(self) -> int:
+        return self.grand_total - self.raw_total
+
+
+def finding_lint(finding: HostFinding) -> Lint:
+    where = f" — {finding.rule.source} (checked {finding.rule.checked})" if finding.rule is not None else ""
+    return Lint(
+        f"host-{finding.kind}",
+        finding.severity,
+        finding.tool,
+        "$.tools",
+        f"[{finding.status}] {finding.message}{where}",
+    )
+
+
+def host_report(counter: BudgetCounter, tools: list[dict[str, Any]], host: str, server: str, window: int) -> HostReport:
+    """Count ``tools`` as ``host`` sends them for ``server`` (worker thread: no Qt here)."""
+    view = host_view(tools, host, server, counter=counter, window=window)
+    base = view.report
+    return HostReport(
+        tokenizer=base.tokenizer,
+        exact=base.exact,
+        shape=base.shape,
+        tools=base.tools,
+        total=base.total,
+        overhead=base.overhead,
+        lints=[finding_lint(f) for f in view.findings] + list(base.lints),
+        tokenizer_label=base.tokenizer_label,
+        note=base.note,
+        host=view.host.name,
+        host_label=view.host.label,
+        raw_total=view.raw_total,
+        raw_names={t.host_name: t.name for t in view.tools},
+    )
+
+
+def host_totals_text(report: HostReport, window: int, how: str) -> str:
+    delta = report.delta
+    change = (
+        "the same as the raw tools/list"
+        if delta == 0
+        else f"{abs(delta):,} {'fewer' if delta < 0 else 'more'} than the raw tools/list ({report.raw_total:,})"
+    )
+    return (
+        f"{len(report.tools)} tools · {report.grand_total:,} tokens as {report.host_label} sends them · {change}"
+        f" · {fmt_share(report.share(window))} of a {fmt_window(window)} window · {how}"
+    )
+
+
+def host_group(picker: HostPicker) -> QWidget:
+    """The picker with its "Host" label, for the pickers' flow layout."""
+    from PySide6.QtWidgets import QLabel
+
+    from inspector.ui.widgets.flow_layout import group
+
+    return group(QLabel("Host"), picker)
