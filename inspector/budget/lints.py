@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.budget.memo import IdentityMemo
 from inspector.budget.similar import NearIndex
-from inspector.budget.tokenizers import Tokenizer
+from inspector.budget.tokenizers import Tokenizer, figure_of
 
 if TYPE_CHECKING:
     from inspector.budget.breakdown import BudgetCounter
@@ -106,6 +106,8 @@ def lint_tools(
     memo.trim()
     memo.by_tool.rotate()
     count = counter.count if counter is not None else tokenizer.count
+    counted_by = counter.tokenizer if counter is not None else tokenizer
+    unit = f"{getattr(counted_by, 'name', '?')} tokens, {figure_of(counted_by)}"
     lints: list[Lint] = []
     tools = [t for t in tools if isinstance(t, dict)]
     if len(tools) > options.max_tools:
@@ -124,7 +126,7 @@ def lint_tools(
         name = _tool_name(tool)
         found = memo.by_tool.get(tool, options.max_description_tokens)
         if found is None:
-            found = _lint_tool(tool, options, count)
+            found = _lint_tool(tool, options, count, unit)
             memo.by_tool.put(tool, found, options.max_description_tokens)
         lints.extend(
             Lint(code, severity, name, f"tools[{i}]{path}", message) for code, severity, path, message in found
@@ -139,7 +141,7 @@ def lint_tools(
     return sorted(lints, key=lambda lint: order.get(lint.severity, 3))
 
 
-def _lint_tool(tool: dict[str, Any], options: LintOptions, count: Any) -> list[_Found]:
+def _lint_tool(tool: dict[str, Any], options: LintOptions, count: Any, unit: str = "tokens") -> list[_Found]:
     out: list[_Found] = []
     name = _tool_name(tool)
     if not isinstance(tool.get("name"), str) or not PROVIDER_NAME.match(tool["name"]):
@@ -162,7 +164,7 @@ def _lint_tool(tool: dict[str, Any], options: LintOptions, count: Any) -> list[_
                     "long-description",
                     "warning",
                     ".description",
-                    f"description is {tokens} tokens (limit {options.max_description_tokens})",
+                    f"description is {tokens} {unit} (limit {options.max_description_tokens})",
                 )
             )
     schema = tool.get("inputSchema")

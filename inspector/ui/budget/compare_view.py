@@ -26,8 +26,9 @@ from inspector.budget.snapshot import SnapshotError, load_snapshot
 from inspector.ui.budget.common import copy_buttons, plain_label
 from inspector.ui.budget.compare_chart import CompareChart
 from inspector.ui.budget.compare_model import FAILED, LOADING, READY, CompareModel, CompareSource
-from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
+from inspector.ui.budget.engine import Counters, describe_error, figure_words, offline_or_fallback
 from inspector.ui.budget.fetch import FetchError, fetch_tools
+from inspector.ui.budget.host_picker import report_for
 from inspector.ui.widgets.layout_parts import named_splitter
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ class CompareView(QWidget):
         """Recount the columns whose tokenizer no longer matches; always refresh shape and window."""
         wanted = offline_or_fallback(self.pane.tokenizer_name())
         for source in self.model.sources:
-            if source.state == READY and source.tokenizer != wanted:
+            if source.state == READY and (source.tokenizer != wanted or source.host != self.pane.host_key()):
                 self._set_tools(source, source.tools, source.detail)
         self._refresh()
 
@@ -202,10 +203,14 @@ class CompareView(QWidget):
     async def _count(self, source: CompareSource, detail: str) -> None:
         tools = source.tools
         name = offline_or_fallback(self.pane.tokenizer_name())
+        host, window = source.host = self.pane.host_key()
 
         def count() -> dict[str, Any]:
             counter = self.counters.get(name)
-            return {shape: counter.report(tools, shape) for shape in SHAPES}
+            reports = {shape: counter.report(tools, shape) for shape in SHAPES}
+            if host:  # the chosen host's view stands in its shape's place
+                reports[self.pane.shape()] = report_for(counter, tools, "", host, source.label, window, raw_names=True)
+            return reports
 
         if self._count_lock is None:
             self._count_lock = asyncio.Lock()
@@ -236,8 +241,10 @@ class CompareView(QWidget):
         ready = [s for s in self.model.sources if s.state == READY]
         if ready and not any(s.state == FAILED for s in self.model.sources):
             counted = offline_or_fallback(self.pane.tokenizer_name())
+            report = ready[0].reports.get(self.pane.shape()) if isinstance(ready[0].reports, dict) else None
+            figure = f" ({figure_words(report)})" if report is not None else ""
             self.message.setText(
-                f"{len(ready)} source(s) counted with {counted}; tool rows show tokens in the chosen shape, "
+                f"{len(ready)} source(s) counted with {counted}{figure}; tool rows show tokens in the chosen shape, "
                 "“— absent” where a server has no such tool."
             )
 

@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.budget.snapshot import SnapshotDiff, SnapshotError, diff_tools, load_snapshot
+from inspector.budget.snapshot import SnapshotDiff, SnapshotError, load_snapshot
+from inspector.budget.tokenizers import figure_of
 from inspector.ui.budget.common import copy_buttons, fmt_delta, plain_label
 from inspector.ui.budget.diff_model import BREAKING, DiffModel
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
@@ -159,7 +160,7 @@ class DiffView(QWidget):
             else:
                 new_tools, new_name = self.pane.tools, f"{self.pane.server or 'connected server'} (now)"
             counter = self.counters.get(offline_or_fallback(self.pane.tokenizer_name()))
-            result = diff_tools(old.tools, new_tools, counter, self.pane.shape())
+            result = self.pane.diff_lists(counter, old.tools, new_tools)
         except (SnapshotError, OSError) as exc:
             self.summary.setText(f"Could not diff: {describe_error(exc)}")
             self.model.set_diff(None)
@@ -178,7 +179,8 @@ class DiffView(QWidget):
             self.table.setCurrentIndex(self.model.index(0, 0))
         else:
             self.detail.setPlainText("No tool changed." if result.unchanged else "")
-        self.summary.setText(summary_text(result, f"{old.server} @ {old.taken_at}", new_name))
+        figure = figure_of(counter.tokenizer, self.pane.shape())
+        self.summary.setText(summary_text(result, f"{old.server} @ {old.taken_at}", new_name) + f" Figures: {figure}.")
         self.pane.views.setCurrentWidget(self)
         return result
 

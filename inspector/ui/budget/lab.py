@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from inspector.budget.breakdown import BudgetReport
 from inspector.ui.budget.common import compact_combo, copy_text, fmt_delta, plain_label
-from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
+from inspector.ui.budget.engine import Counters, describe_error, figure_words, offline_or_fallback
 from inspector.ui.budget.lab_fields import TOOL_DESCRIPTION, Path, description_paths, read_at, with_text
 from inspector.ui.budget.lints_view import LintsView
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter
@@ -250,8 +250,8 @@ class DescriptionLab(QWidget):
         try:
             counter = self.counters.get(name)
             if self.base is None:
-                self.base = counter.report(self.tools, shape)
-            self.current = counter.report(self.edited_tools(), shape)
+                self.base = self.pane.count(counter, self.tools)
+            self.current = self.pane.count(counter, self.edited_tools())
             text = self.editor.toPlainText()
             tokens = self.counters.tokenizer(name).count(text) if text else 0
             original = read_at(self.tools[self.tool_index()], self.path())
@@ -265,7 +265,7 @@ class DescriptionLab(QWidget):
         self.description_count.setText(_compare(tokens, was))
         self.tool_count.setText(f"{_compare(now_tool, base_tool)} as {shape}")
         self.list_count.setText(_compare(self.current.total, self.base.total))
-        self.timing.setText(f"counted with {name} in {self.last_ms:.1f} ms")
+        self.timing.setText(f"counted with {name} ({figure_words(self.current)}) in {self.last_ms:.1f} ms")
         tool_name = str(tool.get("name"))
         self.lints.set_lints([lint for lint in self.current.lints if lint.tool == tool_name])
         self.preview.setPlainText(self.tool_json())

@@ -81,7 +81,7 @@ def test_counts_only_when_asked(qtbot, anthropic_api: list[dict], window: MainWi
     qtbot.waitUntil(lambda: pane.report.tokenizer == ANTHROPIC and not pane.runner.busy, timeout=60000)
     assert anthropic_api, "the count went to the local stand-in for the API"
     assert all(body["model"] for body in anthropic_api)
-    assert "exact" in pane.totals.text() and "estimate" not in pane.totals.text()
+    assert "count_tokens API" in pane.totals.text() and "estimate" not in pane.totals.text()
     assert pane.report.overhead == 346
     sent = len(anthropic_api)
 
