@@ -8,22 +8,31 @@ why and shows the interface's HTML as plain text instead.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtWidgets import QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget
 
 from inspector.apps import csp
 from inspector.apps.bridge import TRANSPORT, AppBridge
 from inspector.apps.ui_resource import UiResource, read_ui_resource, resource_uri
+from inspector.traffic.store import TrafficStore
 from inspector.ui.apps import engine
 from inspector.ui.apps.app_host import QtAppHost
 from inspector.ui.apps.context import host_context
 from inspector.ui.apps.document import with_policy
-from inspector.ui.session import SessionController
 from inspector.ui.tools.results.common import plain_label
 
 REQUEST_KINDS = ("connect", "resource", "frame")
 MAX_NOTICES = 200  # lines kept in the notices box (a flooding app must not grow it without end)
+
+
+class AppSession(Protocol):
+    """What the view needs of a session: requests on the connection (logged) and its traffic store. The
+    Tools tab's `SessionController` is one; so is the CLI's `LiteConnection`."""
+
+    store: TrafficStore
+
+    async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]: ...
 
 
 class AppView(QWidget):
@@ -31,7 +40,7 @@ class AppView(QWidget):
 
     def __init__(
         self,
-        session: SessionController,
+        session: AppSession,
         tool: dict[str, Any],
         arguments: dict[str, Any],
         result: dict[str, Any],

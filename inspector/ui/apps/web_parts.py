@@ -3,6 +3,7 @@ the request guard, the page that refuses navigation and windows, and the channel
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable
 
@@ -26,6 +27,7 @@ from inspector.ui.apps.host_page import HOST_PAGE, relay_script
 
 RequestCheck = Callable[[str, str | None], str | None]  # (url, kind of request) → why it is blocked, or None
 
+CSP_REFUSAL = re.compile(r"'(?P<url>[^']*)'.*?directive: \"(?P<directive>[a-z-]+)")
 RT = QWebEngineUrlRequestInfo.ResourceType
 KINDS = {
     RT.ResourceTypeXhr: "connect",
@@ -109,6 +111,7 @@ class AppPage(QWebEnginePage):
 
     navigationRefused = Signal(str, str)  # url, what kind
     permissionRefused = Signal(str)  # what the app asked for
+    policyRefused = Signal(str, str)  # url, the directive that refused it (the app's CSP, in Chromium)
 
     def __init__(
         self, profile: QWebEngineProfile, own: QUrl, check: RequestCheck, parent: QObject | None = None
@@ -135,7 +138,9 @@ class AppPage(QWebEnginePage):
     def javaScriptConsoleMessage(self, level, message: str, line: int, source: str) -> None:
         """Chromium's own sandbox stops pop-ups and top navigation before we hear of them: its console
         message is how the view learns, and says so. Other console lines are not printed."""
-        if "allow-popups" in message:
+        if message.startswith("Refused to") and "Content Security Policy" in message:
+            self.policyRefused.emit(*csp_violation(message))
+        elif "allow-popups" in message:
             self.navigationRefused.emit("", "window")
         elif "allow-top-navigation" in message:
             self.navigationRefused.emit("the host page", "top navigation")
@@ -150,6 +155,14 @@ class AppPage(QWebEnginePage):
     def _deny(self, permission: QWebEnginePermission) -> None:
         self.permissionRefused.emit(permission.permissionType().name)
         permission.deny()
+
+
+def csp_violation(message: str) -> tuple[str, str]:
+    """(url, directive) from Chromium's console line for a request its CSP refused."""
+    found = CSP_REFUSAL.search(message)
+    if found is None:
+        return "a request", "the app's content-security policy"
+    return found.group("url"), found.group("directive")
 
 
 class ChannelHost(QObject):

@@ -19,6 +19,18 @@ from inspector.ui.apps.web_parts import (
     relay_into,
 )
 
+DIRECTIVE_KEYS = {
+    "connect-src": "connectDomains",
+    "script-src": "resourceDomains",
+    "style-src": "resourceDomains",
+    "img-src": "resourceDomains",
+    "font-src": "resourceDomains",
+    "media-src": "resourceDomains",
+    "frame-src": "frameDomains",
+    "base-uri": "baseUriDomains",
+}
+"""Which `_meta.ui.csp` key would have allowed a request a CSP directive refused."""
+
 
 class SandboxedAppView(QWebEngineView):
     """Runs one app's HTML in its own off-the-record profile, inside our host page's sandboxed iframe.
@@ -47,6 +59,7 @@ class SandboxedAppView(QWebEngineView):
         self.app_page.permissionRefused.connect(
             lambda what: self.contained.emit(what, "permissions are never granted to apps")
         )
+        self.app_page.policyRefused.connect(self._refused_by_policy)
         self.app_page.renderProcessTerminated.connect(self._terminated)
         self.host = ChannelHost(html, self)
         self.host.received.connect(self.received)
@@ -68,13 +81,18 @@ class SandboxedAppView(QWebEngineView):
         else:
             self.contained.emit(url, f"apps may not navigate {kind}; only their own document loads")
 
+    def _refused_by_policy(self, url: str, directive: str) -> None:
+        key = DIRECTIVE_KEYS.get(directive)
+        declared = f" ({key})" if key else ""
+        self.contained.emit(url, f"outside the app's declared policy{declared}: {directive} refused it")
+
     def _terminated(self, status: QWebEnginePage.RenderProcessTerminationStatus, code: int) -> None:
         if status != QWebEnginePage.RenderProcessTerminationStatus.NormalTerminationStatus:
             self.crashed.emit(f"the app's render process ended ({status.name}, exit code {code})")
 
     def close_app(self) -> None:
-        """Stop the app: the page goes before its profile (Qt warns about a profile released first)."""
-        self.app_page.triggerAction(QWebEnginePage.WebAction.Stop)
-        self.setPage(None)
-        self.app_page.deleteLater()
-        self.holder.deleteLater()
+        """Stop the app: the page goes first, its profile once the page is gone (Qt warns otherwise)."""
+        page = self.app_page
+        page.triggerAction(QWebEnginePage.WebAction.Stop)
+        page.destroyed.connect(self.holder.deleteLater)
+        page.deleteLater()
