@@ -73,7 +73,8 @@ class AppBridge:
         self.source = source
         self.tools = tools  # the server's tool list, when known: an app may call only tools in it
         self.send: Callable[[str], None] = lambda text: None
-        # told what changed: "initialized", "size", "model-context", "log", "flagged" (set by the view)
+        # told what changed (set by the view): "initialized", "size", "model-context", "log", "flagged",
+        # "request-teardown" (the app asks to be closed)
         self.on_change: Callable[[str], None] = lambda what: None
         self.initialized = False
         self.flagged: list[str] = []
@@ -106,6 +107,15 @@ class AppBridge:
     def tool_result(self, result: dict) -> None:
         """Hand the app the tool's result (`ui/notifications/tool-result`), once it is initialized."""
         self._notify_when_ready("ui/notifications/tool-result", result)
+
+    def tool_cancelled(self, reason: str | None = None) -> None:
+        """Tell the app the tool call was cancelled (`ui/notifications/tool-cancelled`)."""
+        self._notify_when_ready("ui/notifications/tool-cancelled", {"reason": reason} if reason else {})
+
+    def context_changed(self, changes: dict) -> None:
+        """Tell the app what changed in its host context, e.g. the theme (`ui/notifications/host-context-changed`)."""
+        self.host_context = {**self.host_context, **changes}
+        self._notify_when_ready("ui/notifications/host-context-changed", changes)
 
     def teardown(self) -> None:
         """Ask the app to clean up before it goes (`ui/resource-teardown`)."""
@@ -191,6 +201,8 @@ class AppBridge:
             self.size = (width, height)
             self.host.resize(width, height)
             self.on_change("size")
+        elif method == "ui/notifications/request-teardown":
+            self.on_change("request-teardown")
         elif method == "notifications/message":
             self.logs.append(params)
             self.on_change("log")

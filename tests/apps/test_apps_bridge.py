@@ -13,6 +13,7 @@ from apps_support import FakeApp, RecordingHost
 from inspector.apps import bridge as app_bridge
 from inspector.apps import ui_resource
 from inspector.apps.bridge import AppBridge
+from inspector.apps.host_context import default_host_context
 from inspector.core.lite import LiteConnection
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
@@ -135,12 +136,16 @@ def test_each_request_is_answered_as_the_extension_says() -> None:
             "not visible to apps" in hidden["error"]["message"] and missing["error"]["message"] == "Unknown tool: nope"
         )
         assert host.asked == []
+        bridge.context_changed({"theme": "light"})
+        bridge.tool_cancelled("user action")
+        assert [m["params"] for m in app.inbox[-2:]] == [{"theme": "light"}, {"reason": "user action"}]
+        await app.notify("ui/notifications/request-teardown")
         bridge.teardown()
         assert app.inbox[-1]["method"] == "ui/resource-teardown"
         await app.post({"jsonrpc": "2.0", "id": app.inbox[-1]["id"], "result": {}})
 
     asyncio.run(main())
-    assert changes == ["initialized", "model-context", "size", "log"] and bridge.flagged == []
+    assert changes == ["initialized", "model-context", "size", "log", "request-teardown"] and bridge.flagged == []
     teardown, answer = list(store)[-2:]
     assert (teardown.direction, answer.direction, answer.peer_seq) == (Direction.IN, Direction.OUT, teardown.seq)
     assert not store.pending_requests(), "every request both ways is paired"
@@ -178,3 +183,15 @@ def test_invalid_json_and_floods_are_flagged_and_cut_off() -> None:
     big = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ui/message", "params": {"text": "x" * 1_000_001}})
     asyncio.run(app.post(big))
     assert bridge.cut_off and "bytes (over 1,000,000)" in bridge.flagged[0] and store[0].flagged
+
+
+def test_the_host_context_comes_from_this_machine(monkeypatch: Any) -> None:
+    monkeypatch.setenv("TZ", "Europe/Lisbon")
+    monkeypatch.setenv("LC_ALL", "pt_PT.UTF-8")
+    context = default_host_context(theme="dark", width=640, max_height=900)
+    assert context == {
+        "theme": "dark",
+        "containerDimensions": {"width": 640, "maxHeight": 900},
+        "locale": "pt-PT",
+        "timeZone": "Europe/Lisbon",
+    }
