@@ -26,6 +26,7 @@ from inspector.budget.host_rules import (
     HostRule,
     find_host,
 )
+from inspector.budget.snapshot import SnapshotDiff, diff_tools
 
 TOOL_SEARCH_MODES = ("on", "auto", "off")
 _UNSAFE_SERVER_CHARS = re.compile(r"[^A-Za-z0-9_-]")
@@ -222,6 +223,24 @@ def host_view(
         )
     )
     return view
+
+
+def host_diff(
+    old: list[dict[str, Any]],
+    new: list[dict[str, Any]],
+    host: Host | str,
+    server_name: str,
+    *,
+    counter: BudgetCounter,
+    window: int = 200_000,
+    tool_search: str | None = None,
+) -> SnapshotDiff:
+    """`snapshot.diff_tools` of two lists as ``host`` sends them (names, descriptions, cap applied); the
+    totals are the host's figures (deferral included), the per-tool figures the full definitions."""
+    before = host_view(old, host, server_name, counter=counter, window=window, tool_search=tool_search)
+    after = host_view(new, host, server_name, counter=counter, window=window, tool_search=tool_search)
+    diff = diff_tools(before.sent_tools, after.sent_tools, counter, after.host.shape)
+    return replace(diff, old_total=before.total, new_total=after.total)
 
 
 def _zero(name: str) -> ToolCost:

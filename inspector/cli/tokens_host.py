@@ -21,9 +21,9 @@ def print_host_table(fmt: str) -> int:
 def run_host(args: Any, tokenizer: Any, *, server: str, tools: list[dict[str, Any]]) -> int:
     """Count the host's view of ``tools``, print it in ``args.format``, then gate. Returns the exit code."""
     from inspector.budget.breakdown import BudgetCounter
-    from inspector.budget.hosts import host_view
+    from inspector.budget.hosts import host_diff, host_view
     from inspector.budget.hosts_render import HOST_RENDERERS
-    from inspector.budget.snapshot import SnapshotError, diff_tools, load_snapshot
+    from inspector.budget.snapshot import SnapshotError, load_snapshot
     from inspector.budget.tokenizers import TokenizerError
     from inspector.cli.tokens import _gate
 
@@ -34,11 +34,8 @@ def run_host(args: Any, tokenizer: Any, *, server: str, tools: list[dict[str, An
         view = host_view(tools, args.host, server, counter=counter, window=args.window, tool_search=args.tool_search)
         if args.baseline:
             baseline = load_snapshot(args.baseline)
-            before = host_view(
-                baseline.tools, args.host, server, counter=counter, window=args.window, tool_search=args.tool_search
-            )
-            diff = diff_tools(before.sent_tools, view.sent_tools, counter, view.host.shape)
-            diff = replace(diff, old_total=before.total, new_total=view.total)
+            options = {"counter": counter, "window": args.window, "tool_search": args.tool_search}
+            diff = host_diff(baseline.tools, tools, args.host, server, **options)
             described = f"{args.baseline} ({baseline.server}{', ' + baseline.taken_at if baseline.taken_at else ''})"
     except SnapshotError as exc:
         return fail({"error": "usage", "message": str(exc)}, exit_codes.USAGE)

@@ -27,6 +27,7 @@ class CompareSource:
     tools: list[dict[str, Any]] = field(default_factory=list)
     reports: dict[str, BudgetReport] = field(default_factory=dict)  # every shape, counted with `tokenizer`
     tokenizer: str = ""
+    host: tuple[str, int] = ("", 0)  # the host view counted with the reports (pane.host_key())
 
     def cost_of(self, shape: str) -> dict[str, int]:
         report = self.reports.get(shape)

@@ -7,7 +7,7 @@ rule is confirmed and where it comes from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
@@ -15,8 +15,9 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from inspector.budget.breakdown import BudgetCounter, BudgetReport
 from inspector.budget.host_rules import HOSTS
-from inspector.budget.hosts import HostFinding, host_view
+from inspector.budget.hosts import HostFinding, host_diff, host_view
 from inspector.budget.lints import Lint
+from inspector.budget.snapshot import SnapshotDiff, diff_tools
 from inspector.ui.budget.common import compact_combo, fmt_share, fmt_window
 
 NO_HOST = ""
@@ -81,15 +82,19 @@ def finding_lint(finding: HostFinding) -> Lint:
     )
 
 
-def host_report(counter: BudgetCounter, tools: list[dict[str, Any]], host: str, server: str, window: int) -> HostReport:
-    """Count ``tools`` as ``host`` sends them for ``server`` (worker thread: no Qt here)."""
+def host_report(
+    counter: BudgetCounter, tools: list[dict[str, Any]], host: str, server: str, window: int, *, raw_names: bool = False
+) -> HostReport:
+    """Count ``tools`` as ``host`` sends them for ``server`` (worker thread: no Qt here); ``raw_names`` keeps
+    the server's tool names on the rows (Compare lines tools up by name across servers)."""
     view = host_view(tools, host, server, counter=counter, window=window)
     base = view.report
+    costs = [replace(t.cost, name=t.name) for t in view.tools] if raw_names else base.tools
     return HostReport(
         tokenizer=base.tokenizer,
         exact=base.exact,
         shape=base.shape,
-        tools=base.tools,
+        tools=costs,
         total=base.total,
         overhead=base.overhead,
         lints=[finding_lint(f) for f in view.findings] + list(base.lints),
@@ -122,3 +127,34 @@ def host_group(picker: HostPicker) -> QWidget:
     from inspector.ui.widgets.flow_layout import group
 
     return group(QLabel("Host"), picker)
+
+
+def report_for(
+    counter: BudgetCounter,
+    tools: list[dict[str, Any]],
+    shape: str,
+    host: str,
+    server: str,
+    window: int,
+    *,
+    raw_names: bool = False,
+) -> BudgetReport:
+    """``tools`` counted in ``shape``, or as ``host`` sends them when one is chosen (Compare and the lab)."""
+    if host:
+        return host_report(counter, tools, host, server, window, raw_names=raw_names)
+    return counter.report(tools, shape)
+
+
+def diff_for(
+    counter: BudgetCounter,
+    old: list[dict[str, Any]],
+    new: list[dict[str, Any]],
+    shape: str,
+    host: str,
+    server: str,
+    window: int,
+) -> SnapshotDiff:
+    """The Diff view's comparison: in ``shape``, or of the two lists as ``host`` sends them."""
+    if host:
+        return host_diff(old, new, host, server, counter=counter, window=window)
+    return diff_tools(old, new, counter, shape)

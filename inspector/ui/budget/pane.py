@@ -22,10 +22,19 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.budget.breakdown import BudgetReport
+from inspector.budget.host_rules import HOSTS
+from inspector.budget.snapshot import SnapshotDiff
 from inspector.ui.budget.claude_bar import CLAUDE, ClaudeBar
 from inspector.ui.budget.common import fmt_share, fmt_window, plain_label
 from inspector.ui.budget.engine import ANTHROPIC, LABELS, Job, ReportRunner, figure_words
-from inspector.ui.budget.host_picker import HostPicker, HostReport, host_group, host_totals_text
+from inspector.ui.budget.host_picker import (
+    HostPicker,
+    HostReport,
+    diff_for,
+    host_group,
+    host_totals_text,
+    report_for,
+)
 from inspector.ui.budget.overview import BudgetOverview
 from inspector.ui.budget.pickers import SHAPE_LABELS, BudgetPickers
 from inspector.ui.session import SessionController
@@ -128,7 +137,8 @@ class BudgetPane(QWidget):
                     view.setMinimumHeight(SHORT_VIEW)
 
         self.pickers.changed.connect(self.recompute)
-        self.host_picker.hostChanged.connect(lambda _host: self.recompute())
+        self.host_picker.hostChanged.connect(self._host_changed)
+        self.pickers.shape.setEnabled(not self.host_picker.host_name())
         self.claude.changed.connect(self.recompute)
         self.overview.editRequested.connect(self.edit_in_lab)
         self.pickers.windowChanged.connect(self._window_changed)
@@ -226,7 +236,29 @@ class BudgetPane(QWidget):
         return f"{CLAUDE}:{self.claude.model_id()}" if name == CLAUDE else name
 
     def shape(self) -> str:
-        return self.pickers.shape_name()
+        """The chosen shape, or the chosen host's (a host decides how it serialises the list)."""
+        host = HOSTS.get(self.host_picker.host_name())
+        return host.shape if host is not None else self.pickers.shape_name()
+
+    def host_context(self) -> tuple[str, str, int]:
+        """(host, server, window): the host chosen ("" for none), the server's name it prefixes, the window."""
+        return self.host_picker.host_name(), self.server, self.window_tokens()
+
+    def host_key(self) -> tuple[str, int]:
+        """What a host's figures depend on besides the list: the host and, with one, the window."""
+        host = self.host_picker.host_name()
+        return (host, self.window_tokens()) if host else ("", 0)
+
+    def count(self, counter: Any, tools: list[dict[str, Any]]) -> BudgetReport:
+        """``tools`` as the tab counts them now: in the chosen shape, or as the chosen host sends them."""
+        return report_for(counter, tools, self.shape(), *self.host_context())
+
+    def diff_lists(self, counter: Any, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> SnapshotDiff:
+        return diff_for(counter, old, new, self.shape(), *self.host_context())
+
+    def _host_changed(self, host: str) -> None:
+        self.pickers.shape.setEnabled(not host)  # the host's own shape applies while one is chosen
+        self.recompute()
 
     def window_tokens(self) -> int:
         return self.pickers.window_tokens()
