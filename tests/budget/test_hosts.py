@@ -8,7 +8,7 @@ import pytest
 
 from inspector.budget.breakdown import BudgetCounter
 from inspector.budget.host_rules import HOSTS, find_host
-from inspector.budget.hosts import host_view, truncate_utf16
+from inspector.budget.hosts import host_diff, host_view, truncate_utf16
 from inspector.budget.tokenizers import get_tokenizer
 
 
@@ -104,3 +104,11 @@ def test_real_servers_per_host(counter: BudgetCounter, demo_tools: list, everyth
         claude = host_view(tools, "claude-code", server, counter=counter)
         assert all(t.host_name.startswith(f"mcp__{server}__") for t in claude.tools)
         assert claude.total < raw  # deferred by default: names only
+
+
+def test_host_diff_compares_the_host_views(counter: BudgetCounter) -> None:
+    old = [tool("echo"), tool("gone", "x " * 1500)]
+    diff = host_diff(old, old[:1], "claude-code", "s", counter=counter, tool_search="off")
+    assert [c.name for c in diff.removed] == ["mcp__s__gone"] and diff.breaking
+    before = host_view(old, "claude-code", "s", counter=counter, tool_search="off")
+    assert diff.old_total == before.total and diff.new_total < diff.old_total

@@ -1,14 +1,15 @@
 """The Budget tab per host (issue 17): choosing "Claude Code" shows the list as Claude Code sends it —
 names prefixed ``mcp__<server>__``, every tool deferred by default — with the host's findings; choosing
-no host again shows the raw list."""
+no host again shows the raw list. The description lab counts as the host does."""
 
 from __future__ import annotations
 
 import re
 
 from journey_support import Lens
+from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QComboBox, QPlainTextEdit
 
 PREFIXED = re.compile(r"^mcp__\w[\w-]*__schedule_meeting$", re.MULTILINE)
 
@@ -34,6 +35,16 @@ def test_claude_code_view_of_the_demo(lens: Lens) -> None:
     assert "tool search is on (the default)" in texts  # a finding, with its rule
     assert "fewer than the raw tools/list" in texts  # what the host saves
 
+    # The description lab counts per host too: a description past Claude Code's 2,048 characters is cut
+    lens.tab("Description lab")
+    editor = next(w for w in lens.widgets(QPlainTextEdit) if w.objectName() == "labEditor")
+    QGuiApplication.clipboard().setText("Say what it does. " * 120)  # 2,160 characters, pasted over the text
+    lens.click(editor)
+    lens.key(QKeySequence.StandardKey.SelectAll, editor)
+    lens.key(QKeySequence.StandardKey.Paste, editor)
+    lens.wait_text("cuts the description at 2,048 characters")
+
+    lens.tab("Tools")
     choose(lens, "Host", "None")
     lens.wait(lambda: not PREFIXED.search(lens.texts()), what="the raw names again")
     lens.wait_text("schedule_meeting")
