@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import sys
 from typing import Any
 
 from lens_support import REPO
-from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from inspector.config.profile import ServerProfile
 from inspector.core.lite import LiteConnection
@@ -53,12 +56,22 @@ def close(views: list[AppView]) -> None:
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
+def asked(qtbot) -> QMessageBox:
+    """The question that is open now."""
+
+    def shown() -> list[QMessageBox]:
+        return [w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
+
+    qtbot.waitUntil(lambda: bool(shown()))
+    return shown()[0]
+
+
 def in_app(qtbot, view: AppView, script: str) -> Any:
     frames = view.web.page().mainFrame().children()
     box: list[Any] = []
     frames[0].runJavaScript(f"JSON.stringify({script})", 0, box.append)
     qtbot.waitUntil(lambda: bool(box), timeout=5_000)
-    return json.loads(box[0]) if isinstance(box[0], str) else None
+    return json.loads(box[0]) if isinstance(box[0], str) and box[0] else None
 
 
 def test_hostile_apps_are_contained_and_flagged(qtbot, qloop) -> None:
@@ -98,7 +111,7 @@ def test_hostile_apps_are_contained_and_flagged(qtbot, qloop) -> None:
         run(qtbot, connection.aclose())
 
 
-def test_an_outside_app_initialises_and_calls_its_tool(qtbot, qloop) -> None:
+def test_an_outside_app_initialises_calls_its_tool_and_a_crash_falls_back(qtbot, qloop) -> None:
     connection = connect(qtbot, ["node", str(VANILLA), "--stdio"])
     view = None
     try:
@@ -111,6 +124,27 @@ def test_an_outside_app_initialises_and_calls_its_tool(qtbot, qloop) -> None:
         methods = [(e.direction, e.method) for e in connection.store if e.transport == "app" and e.method]
         assert ("out", "ui/initialize") in methods
         assert ("in", "ui/notifications/tool-result") in methods
+
+        def server_calls() -> int:
+            return sum(
+                1
+                for e in connection.store
+                if e.transport != "app" and e.direction == "out" and e.method == "tools/call"
+            )
+
+        in_app(qtbot, view, "document.getElementById('get-time-btn').click()")  # its own button: a bridge call
+        question = asked(qtbot)  # get-time is not marked read-only: we ask first, naming it and its arguments
+        assert "The app asks to call the tool get-time" in question.text()
+        assert question.textFormat() == Qt.TextFormat.PlainText
+        QTest.mouseClick(next(b for b in question.buttons() if b.text() == "Call"), Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: server_calls() == 2, timeout=10_000)
+        in_app(qtbot, view, "document.getElementById('send-message-btn').click()")
+        qtbot.waitUntil(lambda: "Message from the app (user)" in view.notices.toPlainText())
+
+        os.kill(view.web.page().renderProcessPid(), signal.SIGKILL)  # a real crash of its render process
+        qtbot.waitUntil(lambda: view.source_text.isVisible())
+        assert view.state.text().startswith("The app is not running: the app's render process ended")
+        assert "<html" in view.source_text.toPlainText().lower()
     finally:
         close([view] if view is not None else [])
         run(qtbot, connection.aclose())
