@@ -89,11 +89,6 @@ document.getElementById("docs").addEventListener("click", async () => {
   } catch (e) { show("bridge", "Open link failed: " + e.message); }
 });
 
-new ResizeObserver(() => {
-  const root = document.documentElement;
-  notify("ui/notifications/size-changed", {width: root.scrollWidth, height: root.scrollHeight});
-}).observe(document.body);
-
 request("ui/initialize", {
   appInfo: {name: "mcp-lens-demo-dice", version: "1.0.0"},
   appCapabilities: {availableDisplayModes: ["inline"]},
@@ -102,6 +97,10 @@ request("ui/initialize", {
   const context = answer.hostContext || {};
   if (context.theme === "dark") document.body.classList.add("dark");
   notify("ui/notifications/initialized", {});
+  new ResizeObserver(() => {  // report the size once initialized, and on every change
+    const root = document.documentElement;
+    notify("ui/notifications/size-changed", {width: root.scrollWidth, height: root.scrollHeight});
+  }).observe(document.body);
   show("status", "connected to " + ((answer.hostInfo && answer.hostInfo.name) || "a host"));
   document.getElementById("roll").disabled = false;
   document.getElementById("docs").disabled = false;
