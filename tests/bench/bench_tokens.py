@@ -13,6 +13,10 @@ A synthetic list of 1,000 tools (deterministic; names, titles, 15–80-word desc
   parts, and the full report (lints included). The breakdown encodes about the same amount of text
   as the whole, but in ~10 pieces per tool (so parts, tools and the list share them), and per-call
   overhead plus the Python around it make it ~3× raw; it stays well inside the 1 s budget.
+* Claude reconstructed offline (ctok, pure Python), per family v3 / v4.7 / v4.8: tokens/s of
+  `ClaudeTokenizer.count` on the same list in the Anthropic shape, beside raw tiktoken on that text;
+  and a full Claude report (parts + lints) of the first `CLAUDE_REPORT_TOOLS` tools. No targets: the
+  figures say what a Claude count costs next to an exact BPE count.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ FULL_TARGET_S = 1.0
 INCREMENTAL_TARGET_MS = 20.0
 THROUGHPUT_TARGET = 1.5
 TOOLS = 1000
+CLAUDE_MODELS = {"v3": "claude-sonnet-4-5", "v4.7": "claude-opus-4-7", "v4.8": "claude-opus-4-8"}
+CLAUDE_REPORT_TOOLS = 100
 
 
 def vocabulary(rng: random.Random, size: int = 3000) -> list[str]:
@@ -129,6 +135,61 @@ def run() -> list[Row]:
     report_ratio = median([o / r for o, r in zip(reports_cold, raw, strict=True)])
 
     return [
+        *_tiktoken_rows(full, total_tokens, incremental, expected, layer, raw_rate, layer_ratio),
+        *_ratio_rows(our_rate, raw_rate, ratio, report_rate, report_ratio),
+        *claude_rows(tools, encoding),
+    ]
+
+
+def claude_rows(tools: list[dict[str, Any]], encoding: Any) -> list[Row]:
+    """ctok's throughput per family beside raw tiktoken on the same (Anthropic-shaped) text."""
+    text = dumps([shaped_tool(t, "anthropic") for t in tools])
+    started = time.perf_counter()
+    raw_tokens = len(encoding.encode_ordinary(text))
+    raw_rate = raw_tokens / (time.perf_counter() - started)
+    rows = []
+    for family, model in CLAUDE_MODELS.items():
+        claude = get_tokenizer("claude", model=model)
+        claude.count("warm up")
+        seconds: list[float] = []
+        for _ in range(1 if quick() else 3):
+            started = time.perf_counter()
+            tokens = claude.count(text)
+            seconds.append(time.perf_counter() - started)
+        rate = tokens / median(seconds)
+        print(f"claude {family} ({model}): {tokens:,} tokens in {median(seconds):.2f} s; tiktoken o200k {raw_tokens:,}")
+        rows.append(
+            Row(
+                f"tokens: Claude {family} (ctok) count, {TOOLS} tools as Anthropic (vs raw tiktoken)",
+                rate / 1e6,
+                "M tok/s",
+                baseline=raw_rate / 1e6,
+                ratio=raw_rate / rate,
+            )
+        )
+    claude = get_tokenizer("claude")
+    started = time.perf_counter()
+    BudgetCounter(claude).report(tools[:CLAUDE_REPORT_TOOLS], "anthropic")
+    rows.append(
+        Row(
+            f"tokens: Claude v4.8 full report incl. parts + lints, cold, {CLAUDE_REPORT_TOOLS} tools",
+            time.perf_counter() - started,
+            "s",
+        )
+    )
+    return rows
+
+
+def _tiktoken_rows(
+    full: list[float],
+    total_tokens: int,
+    incremental: list[float],
+    expected: int,
+    layer: list[float],
+    raw_rate: float,
+    layer_ratio: float,
+) -> list[Row]:
+    return [
         Row(
             f"tokens: full count, {TOOLS} tools × 3 shapes ({total_tokens:,} tokens)",
             median(full),
@@ -152,6 +213,11 @@ def run() -> list[Row]:
             target=f"≤ {THROUGHPUT_TARGET:g}× raw",
             ok=layer_ratio <= THROUGHPUT_TARGET,
         ),
+    ]
+
+
+def _ratio_rows(our_rate: float, raw_rate: float, ratio: float, report_rate: float, report_ratio: float) -> list[Row]:
+    return [
         Row(
             "tokens: list total + all parts, cold (vs raw)",
             our_rate / 1e6,
