@@ -35,6 +35,10 @@ def test_claude_code_view_of_the_demo(lens: Lens) -> None:
     assert "tool search is on (the default)" in texts  # a finding, with its rule
     assert "fewer than the raw tools/list" in texts  # what the host saves
 
+    choose(lens, "Tool search", "Tool search a")  # auto: schemas load while within 10% of the window
+    lens.wait(lambda: "tool search is on (the default)" not in lens.texts(), what="auto mode counted")
+    assert "within the 10% threshold" in lens.texts()
+
     # The description lab counts per host too: a description past Claude Code's 2,048 characters is cut
     lens.tab("Description lab")
     editor = next(w for w in lens.widgets(QPlainTextEdit) if w.objectName() == "labEditor")

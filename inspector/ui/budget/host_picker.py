@@ -14,7 +14,7 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
 from inspector.budget.breakdown import BudgetCounter, BudgetReport
-from inspector.budget.host_rules import HOSTS
+from inspector.budget.host_rules import HOSTS, TOOL_SEARCH
 from inspector.budget.hosts import HostFinding, host_diff, host_view
 from inspector.budget.lints import Lint
 from inspector.budget.snapshot import SnapshotDiff, diff_tools
@@ -22,10 +22,15 @@ from inspector.ui.budget.common import compact_combo, fmt_share, fmt_window
 
 NO_HOST = ""
 SETTING = "budget/host"
+SEARCH_SETTING = "budget/toolSearch"
 
 
 class HostPicker(QComboBox):
-    """`hostChanged(name)` ("" for the raw list); the choice persists under ``budget/host``."""
+    """`hostChanged(choice)` ("" for the raw list, else `choice()`); the choice persists under ``budget/host``.
+
+    `tool_search` is its companion for hosts with tool search (Claude Code): on (the host's default),
+    auto (the threshold) or off; shown only for such a host, remembered under ``budget/toolSearch``.
+    """
 
     hostChanged = Signal(str)
 
@@ -44,17 +49,43 @@ class HostPicker(QComboBox):
         compact_combo(self, 12)
         index = self.findData(str(settings.value(SETTING, NO_HOST)))
         self.setCurrentIndex(max(0, index))
+        self.tool_search = QComboBox()
+        self.tool_search.setObjectName("budgetToolSearch")
+        self.tool_search.setAccessibleName("Tool search")
+        self.tool_search.setToolTip(
+            "Claude Code's tool search (ENABLE_TOOL_SEARCH): on defers every tool (only names load); auto loads "
+            "them while they fit within 10% of the window and defers the rest; off loads them all"
+        )
+        for label, mode in (("Tool search on", "on"), ("Tool search auto", "auto"), ("Tool search off", "off")):
+            self.tool_search.addItem(label, mode)
+        self.tool_search.setCurrentIndex(max(0, self.tool_search.findData(str(settings.value(SEARCH_SETTING, "on")))))
+        self._show_tool_search()
         self.currentIndexChanged.connect(self._changed)
+        self.tool_search.currentIndexChanged.connect(self._changed)
 
     def host_name(self) -> str:
         return str(self.currentData() or NO_HOST)
+
+    def choice(self) -> str:
+        """The host, with ``:mode`` for a host with tool search (``claude-code:auto``); "" for the raw list."""
+        name = self.host_name()
+        host = HOSTS.get(name)
+        if host is None or host.rule(TOOL_SEARCH) is None:
+            return name
+        return f"{name}:{self.tool_search.currentData()}"
+
+    def _show_tool_search(self) -> None:
+        host = HOSTS.get(self.host_name())
+        self.tool_search.setVisible(host is not None and host.rule(TOOL_SEARCH) is not None)
 
     def set_host(self, name: str) -> None:
         self.setCurrentIndex(max(0, self.findData(name)))
 
     def _changed(self) -> None:
         self.settings.setValue(SETTING, self.host_name())
-        self.hostChanged.emit(self.host_name())
+        self.settings.setValue(SEARCH_SETTING, self.tool_search.currentData())
+        self._show_tool_search()
+        self.hostChanged.emit(self.choice())
 
 
 @dataclass
@@ -85,9 +116,11 @@ def finding_lint(finding: HostFinding) -> Lint:
 def host_report(
     counter: BudgetCounter, tools: list[dict[str, Any]], host: str, server: str, window: int, *, raw_names: bool = False
 ) -> HostReport:
-    """Count ``tools`` as ``host`` sends them for ``server`` (worker thread: no Qt here); ``raw_names`` keeps
-    the server's tool names on the rows (Compare lines tools up by name across servers)."""
-    view = host_view(tools, host, server, counter=counter, window=window)
+    """Count ``tools`` as ``host`` (a `HostPicker.choice`, ``name[:tool search mode]``) sends them for
+    ``server`` (worker thread: no Qt here); ``raw_names`` keeps the server's tool names on the rows (Compare
+    lines tools up by name across servers)."""
+    name, _, mode = host.partition(":")
+    view = host_view(tools, name, server, counter=counter, window=window, tool_search=mode or None)
     base = view.report
     costs = [replace(t.cost, name=t.name) for t in view.tools] if raw_names else base.tools
     return HostReport(
@@ -126,7 +159,7 @@ def host_group(picker: HostPicker) -> QWidget:
 
     from inspector.ui.widgets.flow_layout import group
 
-    return group(QLabel("Host"), picker)
+    return group(QLabel("Host"), picker, picker.tool_search)
 
 
 def report_for(
@@ -156,5 +189,6 @@ def diff_for(
 ) -> SnapshotDiff:
     """The Diff view's comparison: in ``shape``, or of the two lists as ``host`` sends them."""
     if host:
-        return host_diff(old, new, host, server, counter=counter, window=window)
+        name, _, mode = host.partition(":")
+        return host_diff(old, new, name, server, counter=counter, window=window, tool_search=mode or None)
     return diff_tools(old, new, counter, shape)

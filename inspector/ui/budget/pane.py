@@ -123,7 +123,7 @@ class BudgetPane(QWidget):
         self.status = plain_label()
         self.status.setObjectName("budgetStatus")
         self.runner = ReportRunner(self)
-        self.runner.host_of = lambda: (self.host_picker.host_name(), self.server, self.window_tokens())
+        self.runner.host_of = lambda: (self.host_picker.choice(), self.server, self.window_tokens())
         self.overview = BudgetOverview()
         self.views = QTabWidget()
         self.views.setObjectName("budgetViews")
@@ -242,11 +242,11 @@ class BudgetPane(QWidget):
 
     def host_context(self) -> tuple[str, str, int]:
         """(host, server, window): the host chosen ("" for none), the server's name it prefixes, the window."""
-        return self.host_picker.host_name(), self.server, self.window_tokens()
+        return self.host_picker.choice(), self.server, self.window_tokens()
 
     def host_key(self) -> tuple[str, int]:
         """What a host's figures depend on besides the list: the host and, with one, the window."""
-        host = self.host_picker.host_name()
+        host = self.host_picker.choice()
         return (host, self.window_tokens()) if host else ("", 0)
 
     def count(self, counter: Any, tools: list[dict[str, Any]]) -> BudgetReport:
