@@ -160,7 +160,9 @@ def _claude_extras(args: TokensArgs, tokenizer: Any, server: str, tools: list[di
             path = save_calibration(Calibration.from_comparison(server, comparison))
             sys.stderr.write(f"calibration saved for {server} ({comparison.family}) in {path}\n")
     if args.calibration or args.save_calibration:
-        tokenizer = calibrated(tokenizer, server)
+        base, tokenizer = tokenizer, calibrated(tokenizer, server)
+        if tokenizer is base:
+            sys.stderr.write(f"no calibration saved for {server} ({base.family}): the figures stay reconstructed\n")
     return tokenizer, comparison
 
 
