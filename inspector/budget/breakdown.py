@@ -402,9 +402,14 @@ def report_note(tokenizer: Tokenizer, shape: str) -> str:
         model = getattr(tokenizer, "model", "?")
         notes = [f"+{prompt.tokens} tokens: the tool-use system prompt for {model} ({prompt.source})"]
     if getattr(tokenizer, "figure", "") in ("reconstructed", "calibrated"):
+        rendering = (
+            ", the tools block as the tools parameter's JSON plus the documented tool-use system prompt"
+            if shape == "anthropic"
+            else ""
+        )
         notes.append(
             f"reconstructed offline with ctok (Claude family {getattr(tokenizer, 'family', '?')}): text counts "
-            "reproduced offline, the tools block rendered as Anthropic's documentation describes it"
+            f"reproduced offline{rendering}"
         )
         calibration = getattr(tokenizer, "calibration", None)
         if calibration is not None:
