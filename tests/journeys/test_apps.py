@@ -10,8 +10,10 @@ from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
 
 from inspector.ui.apps import engine
+from inspector.ui.apps.context import MIN_HEIGHT
 from inspector.ui.apps.web_view import SandboxedAppView
 
 
@@ -44,6 +46,10 @@ def click_in_app(lens, view: SandboxedAppView, element_id: str) -> None:
     QTest.mouseClick(target, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
 
 
+def open_questions(lens) -> list[QMessageBox]:
+    return [w for w in lens.qapp.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()]
+
+
 def to_server(lens, method: str) -> list[dict[str, Any]]:
     """What we sent the server (not the app) with this method."""
     return [e.parsed() for e in lens.wire() if e.transport != "app" and e.direction == "out" and e.method == method]
@@ -70,6 +76,16 @@ def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without
     click_in_app(lens, view, "roll")  # the person's click inside the app: the app calls reroll_dice
     again = wait_in_app(lens, view, "document.getElementById('bridge').textContent", lambda t: "Rolled" in t)
     assert "with 2d6" in again
+
+    assert view.minimumHeight() >= MIN_HEIGHT  # the app said its size (ui/notifications/size-changed)
+
+    click_in_app(lens, view, "docs")  # ui/open-link: the link is shown and asked about; declined here
+    lens.qtbot.waitUntil(lambda: bool(open_questions(lens)))
+    question = open_questions(lens)[0]
+    assert question.textFormat() == Qt.TextFormat.PlainText
+    assert "https://modelcontextprotocol.io/extensions/apps/overview" in question.text()
+    lens.click(lens.find("Don't open", top=question))
+    wait_in_app(lens, view, "document.getElementById('bridge').textContent", lambda t: "did not open" in t)
 
     calls = to_server(lens, "tools/call")
     assert [m["params"]["name"] for m in calls] == ["show_dice", "reroll_dice"]

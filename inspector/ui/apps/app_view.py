@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Protocol
 
-from PySide6.QtWidgets import QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget
 
 from inspector.apps import csp
 from inspector.apps.bridge import TRANSPORT, AppBridge
@@ -61,7 +61,7 @@ class AppView(QWidget):
         self.tasks: set[asyncio.Future[Any]] = set()
         self.host = QtAppHost(self)
         uri = resource_uri(tool) or ""
-        self.title = plain_label(f"Interface {uri} of {tool.get('name', '?')}", wrap=True)
+        self.title = plain_label(f"{uri} ·", wrap=False)
         self.title.setAccessibleName("App interface")
         self.policy = plain_label("Policy: (reading the interface…)", wrap=True, style="note")
         self.policy.setAccessibleName("App policy")
@@ -79,9 +79,14 @@ class AppView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setAccessibleName("App area")
         self.scroll.hide()
+        about = QHBoxLayout()  # one line: which interface, under which policy (the app gets the height)
+        about.addWidget(self.title)
+        about.addWidget(self.policy, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
-        for widget in (self.title, self.policy, self.state, self.notices):
+        layout.setSpacing(4)
+        layout.addLayout(about)
+        for widget in (self.state, self.notices):
             layout.addWidget(widget)
         layout.addWidget(self.scroll, 1)
         layout.addWidget(self.source_text, 1)
