@@ -204,12 +204,13 @@ def host_view(
             entries.append(HostTool(str(original.get("name")), tool["name"], False, False, truncated, cost))
         costs.append(cost)
     base = report if report is not None else full
+    base_note = base.note if report is not None else base.note.replace(OVERHEAD_NOTES[host.shape], "")
     host_report = replace(
         base,
         tools=costs,
         total=(report.total if report is not None else 0) + deferred_total,
         overhead=report.overhead if report is not None else 0,
-        note=_note(host, mode, base.note if report is not None else base.note.replace(OVERHEAD_NOTES[host.shape], "")),
+        note=_note(host, deferred_total > 0, base_note),
     )
     view = HostView(host, server_name, window, mode, entries, sent, host_report, raw_total, findings)
     delta = view.delta
@@ -247,9 +248,9 @@ def _zero(name: str) -> ToolCost:
     return ToolCost(name, 0, {}, 0, 0, 0)
 
 
-def _note(host: Host, mode: str, base: str) -> str:
+def _note(host: Host, deferred: bool, base: str) -> str:
     parts = [f"{host.label} view ({host.shape} shape)"]
-    if mode in ("on", "auto"):
+    if deferred:
         parts.append("a deferred tool counts its name only")
     base = base.strip("; ")
     if base:

@@ -177,3 +177,26 @@ def test_collections(lens, tmp_path: Path) -> None:
     lens.wait_text("2 of 2 passed", timeout=30_000)
     lens.click_item("Collection steps", "get_weather")
     save(lens, "collections.png")
+
+
+def test_budget_hosts(lens) -> None:
+    """The demo's list as Claude Code sends it (prefixed names, tool search auto in a 200K window, the host's
+    findings with their rules), counted with Claude's tokenizer reconstructed offline (ctok)."""
+    from test_budget_hosts import choose
+
+    lens.start().resize(*SIZE)
+    lens.tab("Budget")
+    lens.wait(lambda: lens.shows("schedule_meeting"), what="the demo's tools counted")
+    choose(lens, "Tokenizer", "Claude")
+    choose(lens, "128K", "200K")  # the Window picker, by the window it shows
+    choose(lens, "Host", "Claude Code")
+    choose(lens, "Tool search", "Tool search a")
+    lens.wait(
+        lambda: (
+            "as Claude Code sends them" in lens.texts()
+            and "reconstructed" in lens.texts()
+            and "within the 10% threshold" in lens.texts()
+        ),
+        what="the Claude Code view counted with ctok",
+    )
+    save(lens, "budget_hosts.png")

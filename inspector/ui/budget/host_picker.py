@@ -7,7 +7,7 @@ rule is confirmed and where it comes from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
@@ -123,16 +123,10 @@ def host_report(
     view = host_view(tools, name, server, counter=counter, window=window, tool_search=mode or None)
     base = view.report
     costs = [replace(t.cost, name=t.name) for t in view.tools] if raw_names else base.tools
+    same = {f.name: getattr(base, f.name) for f in fields(BudgetReport)}  # figure words, labels, …
+    same.update(tools=costs, lints=[finding_lint(f) for f in view.findings] + list(base.lints))
     return HostReport(
-        tokenizer=base.tokenizer,
-        exact=base.exact,
-        shape=base.shape,
-        tools=costs,
-        total=base.total,
-        overhead=base.overhead,
-        lints=[finding_lint(f) for f in view.findings] + list(base.lints),
-        tokenizer_label=base.tokenizer_label,
-        note=base.note,
+        **same,
         host=view.host.name,
         host_label=view.host.label,
         raw_total=view.raw_total,

@@ -138,7 +138,7 @@ class BudgetPane(QWidget):
 
         self.pickers.changed.connect(self.recompute)
         self.host_picker.hostChanged.connect(self._host_changed)
-        self.pickers.shape.setEnabled(not self.host_picker.host_name())
+        self._show_host_shape()
         self.claude.changed.connect(self.recompute)
         self.overview.editRequested.connect(self.edit_in_lab)
         self.pickers.windowChanged.connect(self._window_changed)
@@ -256,9 +256,19 @@ class BudgetPane(QWidget):
     def diff_lists(self, counter: Any, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> SnapshotDiff:
         return diff_for(counter, old, new, self.shape(), *self.host_context())
 
-    def _host_changed(self, host: str) -> None:
-        self.pickers.shape.setEnabled(not host)  # the host's own shape applies while one is chosen
+    def _host_changed(self, _host: str) -> None:
+        self._show_host_shape()
         self.recompute()
+
+    def _show_host_shape(self) -> None:
+        """While a host is chosen the Shape picker shows the host's shape, disabled (the user's own is kept)."""
+        host = HOSTS.get(self.host_picker.host_name())
+        box = self.pickers.shape
+        shape = host.shape if host is not None else str(self.settings.value("budget/shape", "mcp"))
+        box.blockSignals(True)  # not a choice of the user's: nothing saved, nothing recounted
+        box.setCurrentIndex(max(0, box.findData(shape)))
+        box.blockSignals(False)
+        box.setEnabled(host is None)
 
     def window_tokens(self) -> int:
         return self.pickers.window_tokens()
