@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QLocale, QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
@@ -101,6 +101,9 @@ def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without
     ]:
         assert expected in methods, (expected, methods)
     answers = [e for e in app_entries(lens) if e.direction == "in" and e.kind.value == "response"]
+    context = next(e.parsed()["result"]["hostContext"] for e in answers if "hostContext" in e.parsed()["result"])
+    assert context["theme"] in ("light", "dark") and context["locale"] == QLocale().bcp47Name()
+    assert context["toolInfo"]["tool"]["name"] == "show_dice" and context["containerDimensions"]["width"] > 0
     assert len(answers) >= 2  # ui/initialize's and tools/call's answers, paired like the rest
     assert all(e.latency_ms is not None for e in answers)
 

@@ -134,7 +134,7 @@ class AppView(QWidget):
         bridge.send = self.web.send
         bridge.on_change = self._bridge_changed
         self.bridge = bridge
-        self.web.received.connect(lambda text: self._spawn(bridge.receive(text)))
+        self.web.received.connect(self._received)
         self.web.contained.connect(self._contained)
         self.web.crashed.connect(self.fall_back)
         self.scroll.setWidget(self.web)
@@ -142,6 +142,15 @@ class AppView(QWidget):
         self.state.setText("Starting the app…")
         bridge.tool_input(self.arguments)
         bridge.tool_result(self.result)
+
+    def _received(self, text: str) -> None:
+        bridge = self.bridge
+        if bridge is None:
+            return
+        if bridge.cut_off:  # a flooding app: counted, not even parsed
+            bridge.dropped += 1
+            return
+        self._spawn(bridge.receive(text))
 
     def fall_back(self, reason: str) -> None:
         """Say why the app does not run, and show its HTML as text."""
