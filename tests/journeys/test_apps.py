@@ -112,5 +112,11 @@ def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without
     lens.key("Ctrl+Return", lens.find("Tool list"))
     lens.wait_text("The app is not running: Qt WebEngine is not installed (simulated). Its HTML is shown as text.")
     assert "<h1>Dice</h1>" in lens.find("App HTML").toPlainText()
+
+    def torn_down() -> bool:  # the replaced app was asked to clean up (ui/resource-teardown), and answered
+        entries = [(e.direction, e.kind.value) for e in app_entries(lens) if e.method == "ui/resource-teardown"]
+        return ("in", "request") in entries and ("out", "response") in entries
+
+    lens.wait(torn_down, what="the replaced app answered ui/resource-teardown")
     lens.tab("Result")  # the result is one tab away, as it was
     assert lens.shows("Result of show_dice")

@@ -41,8 +41,8 @@ class AppTab(QWidget):
     def clear(self) -> None:
         """Stop the running app, if any (it is asked to tear down first)."""
         if self.view is not None:
-            self.view.close_app()
             self.box.removeWidget(self.view)
-            self.view.deleteLater()
+            self.view.hide()
+            self.view.retire()  # asked to tear down, stopped a moment later
         self.view = None
         self.record = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Protocol
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget
 
 from inspector.apps import csp
@@ -23,6 +24,7 @@ from inspector.ui.apps.document import with_policy
 from inspector.ui.tools.results.common import plain_label
 
 REQUEST_KINDS = ("connect", "resource", "frame")
+TEARDOWN_GRACE_MS = 300  # how long a replaced app has to answer ui/resource-teardown before it is stopped
 MAX_NOTICES = 200  # lines kept in the notices box (a flooding app must not grow it without end)
 
 
@@ -202,11 +204,22 @@ class AppView(QWidget):
             self.web.setMinimumHeight(height)
 
     def close_app(self) -> None:
-        """The view is going: ask the app to clean up, then stop it."""
-        if self.bridge is not None:
-            self.bridge.teardown()
+        """Stop the app now (its page, then its profile)."""
         for task in list(self.tasks):
             task.cancel()
         if self.web is not None:
             self.web.close_app()
             self.web = None
+
+    def retire(self) -> None:
+        """The view is being replaced: ask the app to clean up (ui/resource-teardown), give it
+        `TEARDOWN_GRACE_MS` to do so, then stop it and delete the view."""
+        if self.bridge is not None and self.bridge.initialized:
+            self.bridge.teardown()
+            QTimer.singleShot(TEARDOWN_GRACE_MS, self, self._finish)
+        else:
+            self._finish()
+
+    def _finish(self) -> None:
+        self.close_app()
+        self.deleteLater()
