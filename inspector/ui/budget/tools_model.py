@@ -90,7 +90,8 @@ class BudgetToolsModel(RowsTableModel):
         return fmt_int(self._number(cost, column))
 
     def _tooltip(self, cost: ToolCost) -> str:
-        lines = ["Token breakdown", f"{cost.name}: {cost.total:,} tokens"]
+        figure = self.report.figure if self.report is not None else ""
+        lines = ["Token breakdown", f"{cost.name}: {cost.total:,} tokens{f' ({figure})' if figure else ''}"]
         lines += [f"{PART_LABELS.get(key, key)}: {value:,}" for key, value in cost.parts.items()]
         lines.append("Parts count each field on its own; JSON punctuation between them is in no part.")
         lines.append("Double-click to edit its descriptions in the Description lab.")
