@@ -133,7 +133,7 @@ class AppView(QWidget):
         )
         document = with_policy(resource.html or "", csp.policy(resource.meta.get("csp")))
         self.web = SandboxedAppView(document, self._check)
-        bridge.send = self.web.send
+        bridge.send = self._send
         bridge.on_change = self._bridge_changed
         self.bridge = bridge
         self.web.received.connect(self._received)
@@ -144,6 +144,10 @@ class AppView(QWidget):
         self.state.setText("Starting the app…")
         bridge.tool_input(self.arguments)
         bridge.tool_result(self.result)
+
+    def _send(self, text: str) -> None:
+        if self.web is not None:  # a stopped app hears nothing more
+            self.web.send(text)
 
     def _received(self, text: str) -> None:
         bridge = self.bridge
