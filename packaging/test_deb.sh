@@ -48,7 +48,11 @@ fi
 
 step "mcp-lens --self-test (installed, clean environment, no Python on PATH)"
 home="$(mktemp -d)"
-env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 mcp-lens --self-test
+# A test run as root passes QTWEBENGINE_DISABLE_SANDBOX=1 on (Chromium refuses its sandbox as root); this
+# script never sets it.
+sandbox=()
+[ -z "${QTWEBENGINE_DISABLE_SANDBOX:-}" ] || sandbox=("QTWEBENGINE_DISABLE_SANDBOX=$QTWEBENGINE_DISABLE_SANDBOX")
+env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 "${sandbox[@]}" mcp-lens --self-test
 
 step "mcp-lens --cli against the demo server"
 env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 \

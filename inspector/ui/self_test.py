@@ -165,6 +165,42 @@ class SelfTest:
             self.window.grab().save(str(Path(keep) / "self-test-window.png"))
         return f"{pixmap.width()}x{pixmap.height()} px, {len(colours)} colours"
 
+    async def start_webengine(self) -> str:
+        """MCP Apps' WebEngine: a page in an off-the-record profile loads and runs JavaScript in a renderer process.
+
+        Not a failure when WebEngine is absent from a pip install (the [apps] extra is optional; the bundle
+        must have it) or cannot start as root with its sandbox on: the line says why.
+        """
+        why_not = webengine_unavailable()
+        if why_not and getattr(sys, "frozen", False) and "not installed" in why_not:
+            raise SelfTestFailure(f"the bundle lacks WebEngine: {why_not}")
+        if why_not:
+            return f"unavailable: {why_not}"
+        import shiboken6
+        from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, qWebEngineChromiumVersion
+
+        profile = QWebEngineProfile()  # no storage name: off the record
+        page = QWebEnginePage(profile)
+        loaded: list[bool] = []
+        answers: list[Any] = []
+        ended: list[str] = []
+        page.loadFinished.connect(loaded.append)
+        page.renderProcessTerminated.connect(lambda status, code: ended.append(f"{status.name} ({code})"))
+        try:
+            page.setHtml('<p id="probe">ok</p>')
+            await wait_for(lambda: bool(loaded or ended), self.step_timeout, "WebEngine to load a page")
+            if ended or not loaded[0]:
+                raise SelfTestFailure(f"the page did not load (renderer: {ended or 'running'})")
+            page.runJavaScript("document.getElementById('probe').textContent + 6 * 7", 0, answers.append)
+            await wait_for(lambda: bool(answers or ended), self.step_timeout, "WebEngine to run JavaScript")
+            if answers != ["ok42"]:
+                raise SelfTestFailure(f"JavaScript answered {answers!r} (renderer: {ended or 'running'})")
+        finally:
+            shiboken6.delete(page)  # page before profile, while the QApplication lives
+            shiboken6.delete(profile)
+            quit_webengine_once(self.app)
+        return f"available: Chromium {qWebEngineChromiumVersion()}, a page loaded and ran JavaScript"
+
     async def close(self) -> str:
         self.window.close()
         await self.window.session.shutdown()
@@ -177,7 +213,41 @@ class SelfTest:
         await self.step("call generate_tone", self.call_tone)
         await self.step("call generate_image", self.call_image)
         await self.step("render the result", self.render)
+        await self.step("check WebEngine (MCP Apps)", self.start_webengine)
         await self.step("close and stop the server", self.close)
+
+
+def webengine_unavailable() -> str:
+    """Why WebEngine cannot run in this process ("" when it can), without starting it.
+
+    As root Chromium aborts the whole process unless its sandbox is off; only a test or CI run turns it
+    off (QTWEBENGINE_DISABLE_SANDBOX=1), never the app.
+    """
+    try:
+        import PySide6.QtWebEngineCore  # noqa: F401
+    except ImportError as exc:
+        return f"PySide6-WebEngine is not installed (the optional [apps] extra): {exc}"
+    sandbox_off = os.environ.get("QTWEBENGINE_DISABLE_SANDBOX") == "1" or "--no-sandbox" in os.environ.get(
+        "QTWEBENGINE_CHROMIUM_FLAGS", ""
+    )
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and not sandbox_off:
+        return "running as root: Chromium refuses to start its sandbox as root"
+    return ""
+
+
+def quit_webengine_once(app: QApplication) -> None:
+    """Let `aboutToQuit` reach WebEngine only once.
+
+    WebEngine (Qt 6.12) tears itself down on the first `aboutToQuit`; a second one (asyncio.run, through
+    qasync.run, runs the Qt loop again after the main coroutine to shut down async generators and the
+    executor, and each stop emits it) calls into what it freed and the process dies with SIGSEGV. A slot
+    connected after WebEngine's own runs after it and disconnects every receiver.
+    """
+
+    def disconnect_all() -> None:
+        app.aboutToQuit.disconnect()
+
+    app.aboutToQuit.connect(disconnect_all)
 
 
 def _watchdog(seconds: float) -> threading.Timer:
