@@ -171,10 +171,12 @@ class SelfTest:
         Not a failure when WebEngine is absent from a pip install (the [apps] extra is optional; the bundle
         must have it) or cannot start as root with its sandbox on: the line says why.
         """
-        why_not = webengine_unavailable()
-        if why_not and getattr(sys, "frozen", False) and "not installed" in why_not:
-            raise SelfTestFailure(f"the bundle lacks WebEngine: {why_not}")
-        if why_not:
+        from inspector.ui.apps.engine import sandbox_refusal, webengine_missing
+
+        missing = webengine_missing()
+        if missing and getattr(sys, "frozen", False):
+            raise SelfTestFailure(f"the bundle lacks WebEngine: {missing}")
+        if why_not := missing or sandbox_refusal():
             return f"unavailable: {why_not}"
         import shiboken6
         from PySide6.QtWebEngineCore import QWebEnginePage, QWebEngineProfile, qWebEngineChromiumVersion
@@ -215,24 +217,6 @@ class SelfTest:
         await self.step("render the result", self.render)
         await self.step("check WebEngine (MCP Apps)", self.start_webengine)
         await self.step("close and stop the server", self.close)
-
-
-def webengine_unavailable() -> str:
-    """Why WebEngine cannot run in this process ("" when it can), without starting it.
-
-    As root Chromium aborts the whole process unless its sandbox is off; only a test or CI run turns it
-    off (QTWEBENGINE_DISABLE_SANDBOX=1), never the app.
-    """
-    try:
-        import PySide6.QtWebEngineCore  # noqa: F401
-    except ImportError as exc:
-        return f"PySide6-WebEngine is not installed (the optional [apps] extra): {exc}"
-    sandbox_off = os.environ.get("QTWEBENGINE_DISABLE_SANDBOX") == "1" or "--no-sandbox" in os.environ.get(
-        "QTWEBENGINE_CHROMIUM_FLAGS", ""
-    )
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and not sandbox_off:
-        return "running as root: Chromium refuses to start its sandbox as root"
-    return ""
 
 
 def quit_webengine_once(app: QApplication) -> None:
