@@ -46,13 +46,21 @@ if command -v desktop-file-validate >/dev/null; then
     info "desktop-file-validate: ok"
 fi
 
-step "mcp-lens --self-test (installed, clean environment, no Python on PATH)"
 home="$(mktemp -d)"
-# A test run as root passes QTWEBENGINE_DISABLE_SANDBOX=1 on (Chromium refuses its sandbox as root); this
-# script never sets it.
-sandbox=()
-[ -z "${QTWEBENGINE_DISABLE_SANDBOX:-}" ] || sandbox=("QTWEBENGINE_DISABLE_SANDBOX=$QTWEBENGINE_DISABLE_SANDBOX")
-env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 "${sandbox[@]}" mcp-lens --self-test
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && getent passwd nobody >/dev/null; then
+    # As a user would run it: not root, so Chromium's sandbox stays on and WebEngine must start with it.
+    step "mcp-lens --self-test (installed, as user nobody: Chromium's sandbox on; no Python on PATH)"
+    chown nobody "$home"
+    setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups \
+        env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 mcp-lens --self-test
+else
+    step "mcp-lens --self-test (installed, clean environment, no Python on PATH)"
+    # A test run as root passes QTWEBENGINE_DISABLE_SANDBOX=1 on (Chromium refuses its sandbox as root);
+    # this script never sets it.
+    sandbox=()
+    [ -z "${QTWEBENGINE_DISABLE_SANDBOX:-}" ] || sandbox=("QTWEBENGINE_DISABLE_SANDBOX=$QTWEBENGINE_DISABLE_SANDBOX")
+    env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 "${sandbox[@]}" mcp-lens --self-test
+fi
 
 step "mcp-lens --cli against the demo server"
 env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 \

@@ -1,6 +1,7 @@
 """The bundled app: packaging/build.sh builds it (+ tarball + .deb), packaging/test_deb.sh installs the .deb
 with apt, runs the installed `mcp-lens --self-test` and removes the package again. Both self-tests must find
-Qt WebEngine (MCP Apps) in the bundle and run a page in it.
+Qt WebEngine (MCP Apps) in the bundle and run a page in it: the built one as root with Chromium's sandbox off
+(this test's environment), the installed one as user nobody with the sandbox on, as users run it.
 
 Slow (about 1.5–4 minutes on 2 cores) and it changes the system (apt-get install / purge): it runs
 only as root on a Debian/Ubuntu machine with PyInstaller installed (`pip install -e '.[packaging]'`),
@@ -119,4 +120,6 @@ def test_build_bundle_tarball_and_deb_then_install_run_and_remove() -> None:
     assert tested.returncode == 0, tested.stdout[-4000:] + tested.stderr[-4000:]
     assert "self-test: all steps passed" in tested.stdout
     assert "available: Chromium" in _webengine_line(tested.stdout), tested.stdout[-2000:]
+    if shutil.which("setpriv"):
+        assert "as user nobody: Chromium's sandbox on" in tested.stdout
     assert "removed: /opt/mcp-lens" in tested.stdout
