@@ -149,12 +149,14 @@ def main(argv: list[str] | None = None) -> int:
     configure_app(app)
     import qasync
 
+    from inspector.ui.webengine_exit import hearing_quit_once  # WebEngine, once used, crashes a second quit
+
     try:
         if args.self_test:
             from inspector.ui.self_test import run_self_test
 
-            return qasync.run(run_self_test(app, timeout=args.self_test_timeout))
-        return qasync.run(run(app, args))
+            return qasync.run(hearing_quit_once(app, run_self_test(app, timeout=args.self_test_timeout)))
+        return qasync.run(hearing_quit_once(app, run(app, args)))
     finally:
         if quiet is not None:
             quiet.uninstall()

@@ -199,8 +199,7 @@ class SelfTest:
                 raise SelfTestFailure(f"JavaScript answered {answers!r} (renderer: {ended or 'running'})")
         finally:
             shiboken6.delete(page)  # page before profile, while the QApplication lives
-            shiboken6.delete(profile)
-            quit_webengine_once(self.app)
+            shiboken6.delete(profile)  # (a second quit after WebEngine ran: inspector.ui.webengine_exit)
         return f"available: Chromium {qWebEngineChromiumVersion()}, a page loaded and ran JavaScript"
 
     async def close(self) -> str:
@@ -217,21 +216,6 @@ class SelfTest:
         await self.step("render the result", self.render)
         await self.step("check WebEngine (MCP Apps)", self.start_webengine)
         await self.step("close and stop the server", self.close)
-
-
-def quit_webengine_once(app: QApplication) -> None:
-    """Let `aboutToQuit` reach WebEngine only once.
-
-    WebEngine (Qt 6.12) tears itself down on the first `aboutToQuit`; a second one (asyncio.run, through
-    qasync.run, runs the Qt loop again after the main coroutine to shut down async generators and the
-    executor, and each stop emits it) calls into what it freed and the process dies with SIGSEGV. A slot
-    connected after WebEngine's own runs after it and disconnects every receiver.
-    """
-
-    def disconnect_all() -> None:
-        app.aboutToQuit.disconnect()
-
-    app.aboutToQuit.connect(disconnect_all)
 
 
 def _watchdog(seconds: float) -> threading.Timer:
