@@ -87,3 +87,24 @@ def qasync_loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
     asyncio.events._set_running_loop(None)
     asyncio.set_event_loop(None)
     loop.close()
+
+
+# What Qt WebEngine prints on a machine like CI's (no GPU, no system D-Bus), and its note when the test
+# environment turns Chromium's sandbox off as root (tests/conftest.py): about the machine, not the app.
+WEBENGINE_MACHINE_NOTES = (
+    "Sandboxing disabled by user.",
+    "QRhiGles2: Failed to create",
+    "Failed to create RHI for backend: OpenGL",
+    "This plugin does not support createPlatformVulkanInstance",
+    "QVulkanInstance: Failed to initialize Vulkan",
+    "GBM is not supported with the current configuration and Vulkan is not available.",
+    "Failed to connect to the bus: Failed to connect to socket /run/dbus/system_bus_socket",
+    "GPUInfo not initialized on GpuInfoUpdate",
+)
+
+
+def without_webengine_machine_notes(stderr: str) -> str:
+    """`stderr` without the lines of `WEBENGINE_MACHINE_NOTES` (what is left is worth a test failing)."""
+    return "".join(
+        line for line in stderr.splitlines(keepends=True) if not any(n in line for n in WEBENGINE_MACHINE_NOTES)
+    )

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from lens_support import REPO
+from lens_support import REPO, without_webengine_machine_notes
 
 STEPS = (
     "open main window",
@@ -20,24 +20,6 @@ STEPS = (
     "check WebEngine (MCP Apps)",
     "close and stop the server",
 )
-# What Qt WebEngine says on stderr on a machine like CI's (no GPU, no system D-Bus) and when the test environment
-# turns its sandbox off as root (tests/conftest.py): about the machine, not the app.
-WEBENGINE_MACHINE_NOTES = (
-    "Sandboxing disabled by user.",
-    "QRhiGles2: Failed to create",
-    "Failed to create RHI for backend: OpenGL",
-    "This plugin does not support createPlatformVulkanInstance",
-    "QVulkanInstance: Failed to initialize Vulkan",
-    "GBM is not supported with the current configuration and Vulkan is not available.",
-    "Failed to connect to the bus: Failed to connect to socket /run/dbus/system_bus_socket",
-    "GPUInfo not initialized on GpuInfoUpdate",
-)
-
-
-def _not_about_the_machine(stderr: str) -> str:
-    return "".join(
-        line for line in stderr.splitlines(keepends=True) if not any(n in line for n in WEBENGINE_MACHINE_NOTES)
-    )
 
 
 def run_self_test(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -65,7 +47,7 @@ def test_self_test_passes_and_reports_every_step(tmp_path: Path) -> None:
     if importlib.util.find_spec("PySide6.QtWebEngineCore") is not None:  # the [apps] extra (the test extra has it)
         assert "— available: Chromium" in done.stdout, done.stdout
     assert lines[-1].startswith("self-test: all steps passed in ")
-    assert _not_about_the_machine(done.stderr) == "", "Qt/FFmpeg noise on stderr:\n" + done.stderr
+    assert without_webengine_machine_notes(done.stderr) == "", "Qt/FFmpeg noise on stderr:\n" + done.stderr
     assert not (tmp_path / "config" / "mcp-lens").exists(), "the self-test wrote into the user's config"
 
 
