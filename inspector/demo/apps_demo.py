@@ -97,9 +97,17 @@ request("ui/initialize", {
   const context = answer.hostContext || {};
   if (context.theme === "dark") document.body.classList.add("dark");
   notify("ui/notifications/initialized", {});
-  new ResizeObserver(() => {  // report the size once initialized, and on every change
-    const root = document.documentElement;
-    notify("ui/notifications/size-changed", {width: root.scrollWidth, height: root.scrollHeight});
+  let sent = "", queued = false;  // report the size once initialized, then only when it changed (once a frame)
+  new ResizeObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      const root = document.documentElement, size = root.scrollWidth + "x" + root.scrollHeight;
+      if (size === sent) return;
+      sent = size;
+      notify("ui/notifications/size-changed", {width: root.scrollWidth, height: root.scrollHeight});
+    });
   }).observe(document.body);
   show("status", "connected to " + ((answer.hostInfo && answer.hostInfo.name) || "a host"));
   document.getElementById("roll").disabled = false;

@@ -12,7 +12,7 @@ class TrafficFilter:
     """An entry matches when it passes every part that is set; the default filter matches everything.
 
     `text` is searched case-insensitively (ASCII case folding, as `bytes.lower` does) in the raw
-    bytes, the method, the kind, the direction, the parse error and the notes. An empty
+    bytes, the method, the kind, the direction, the transport, the parse error and the notes. An empty
     `directions` or `kinds` set means "any". `errors_only` keeps flagged entries: unparsable,
     JSON-RPC errors, tool `isError`, or annotated by the recorder.
     """
@@ -66,6 +66,8 @@ class TrafficFilter:
                 hit = self._method_hits[method] = needle in method.encode("utf-8", "replace").lower()
             if hit:
                 return True
+        if needle in entry.transport.encode():  # "app": an MCP App's bridge messages
+            return True
         if entry.parse_error is None and not entry.notes:
             return False
         derived = [entry.parse_error or "", *entry.notes]

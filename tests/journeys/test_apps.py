@@ -79,6 +79,17 @@ def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without
 
     assert view.minimumHeight() >= MIN_HEIGHT  # the app said its size (ui/notifications/size-changed)
 
+    # The app in a window of its own keeps running (the same view moves; nothing reloads), and comes back.
+    lens.click("Open the app in its own window")
+    window = lens.find("App window")
+    assert window.isWindow() and view.window() is window and "show_dice" in window.windowTitle()
+    lens.wait_text("The app is open in its own window.")
+    click_in_app(lens, view, "roll")
+    lens.wait(lambda: len(to_server(lens, "tools/call")) == 3, what="a third roll from the app's own window")
+    lens.click("Bring the app back into this tab")
+    lens.wait(lambda: view.window() is lens.window, what="the app back in the main window")
+    assert not lens.has("App window") and in_app(lens, view, "1 + 1") == 2
+
     click_in_app(lens, view, "docs")  # ui/open-link: the link is shown and asked about; declined here
     lens.qtbot.waitUntil(lambda: bool(open_questions(lens)))
     question = open_questions(lens)[0]
@@ -88,10 +99,12 @@ def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without
     wait_in_app(lens, view, "document.getElementById('bridge').textContent", lambda t: "did not open" in t)
 
     calls = to_server(lens, "tools/call")
-    assert [m["params"]["name"] for m in calls] == ["show_dice", "reroll_dice"]
+    assert [m["params"]["name"] for m in calls] == ["show_dice", "reroll_dice", "reroll_dice"]
     read = to_server(lens, "resources/read")
     assert read and read[0]["params"]["uri"] == "ui://demo/dice.html"  # read through the session: logged
     methods = [(e.direction, e.method) for e in app_entries(lens) if e.kind.value in ("request", "notification")]
+    lens.type("Traffic filter", "app")  # the log tells the bridge's messages from the server's, and filters them
+    lens.click_item("Traffic log", "app request")
     for expected in [
         ("out", "ui/initialize"),
         ("out", "ui/notifications/initialized"),

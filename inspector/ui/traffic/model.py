@@ -29,6 +29,8 @@ COLUMNS = ("#", "Time", "Server", "Δ ms", "", "Kind", "Method", "ID", "Size", "
     range(11)
 )
 ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.META: "•"}
+BRIDGE_TRANSPORTS = frozenset({"app"})  # an MCP App's postMessage bridge: the app is the client, MCP Lens the host
+BRIDGE_ARROWS = {Direction.OUT: "from the app to MCP Lens", Direction.IN: "from MCP Lens to the app"}
 _RIGHT = {COL_SEQ, COL_DELTA, COL_ID, COL_SIZE, COL_LATENCY}
 _PREVIEWED = frozenset({Kind.STDERR, Kind.LIFECYCLE, Kind.HTTP_META, Kind.UNPARSABLE})
 _MAX_CELL = 300  # characters of a server-controlled string shown in one cell
@@ -86,6 +88,11 @@ def _method_cell(entry: Entry) -> str:
     if entry.round_title:
         return _cell(f"{entry.method}  ·  {entry.round_title}")
     return _cell(entry.method)
+
+
+def _kind_cell(entry: Entry) -> str:
+    """The kind; an MCP App's bridge message says so ("app request"), beside the server's own."""
+    return f"{entry.transport} {entry.kind.value}" if entry.transport in BRIDGE_TRANSPORTS else entry.kind.value
 
 
 def _clock(wall: float) -> str:
@@ -309,7 +316,7 @@ class TrafficModel(QAbstractTableModel):
             _cell(entry.source or ""),
             delta,
             ARROWS[entry.direction],
-            entry.kind.value,
+            _kind_cell(entry),
             _method_cell(entry),
             _cell(id_text),
             human_size(entry.size),
@@ -324,6 +331,8 @@ class TrafficModel(QAbstractTableModel):
             return plain_tooltip("Round", "\n".join(round_words(entry))[:2000])
         if column == COL_METHOD and entry.method and len(entry.method) > 40:
             return plain_tooltip("Method", entry.method[:2000])
+        if column == COL_DIR and entry.transport in BRIDGE_TRANSPORTS:
+            return BRIDGE_ARROWS.get(entry.direction)
         if column == COL_LATENCY and entry.peer_seq is not None:
             return f"paired with #{entry.peer_seq}"
         return None
