@@ -2,7 +2,7 @@
 
 Codes: ``missing-description``, ``missing-param-description``, ``long-description``,
 ``duplicate-description``, ``near-duplicate-description``, ``invalid-name``, ``duplicate-name``,
-``untyped-property``, ``missing-input-schema``, ``too-many-tools``.
+``untyped-property``, ``missing-input-schema``, ``too-many-tools``, ``app-only-tool``.
 """
 
 from __future__ import annotations
@@ -167,12 +167,29 @@ def _lint_tool(tool: dict[str, Any], options: LintOptions, count: Any, unit: str
                     f"description is {tokens} {unit} (limit {options.max_description_tokens})",
                 )
             )
+    if _app_only(tool):
+        out.append(
+            (
+                "app-only-tool",
+                "info",
+                "._meta.ui.visibility",
+                'for MCP Apps only (visibility ["app"]): a host that renders apps keeps it from the model, '
+                "so its tokens count in the raw list but not in such a host's prompt",
+            )
+        )
     schema = tool.get("inputSchema")
     if not isinstance(schema, dict):
         out.append(("missing-input-schema", "error", ".inputSchema", "no inputSchema object (required)"))
         return out
     out.extend(_lint_properties(".inputSchema", schema))
     return out
+
+
+def _app_only(tool: dict[str, Any]) -> bool:
+    """Whether the MCP Apps extension's `_meta.ui.visibility` says only apps may use the tool."""
+    meta = tool.get("_meta")
+    ui = meta.get("ui") if isinstance(meta, dict) else None
+    return isinstance(ui, dict) and ui.get("visibility") == ["app"]
 
 
 def _lint_properties(path: str, schema: dict[str, Any], depth: int = 0) -> list[_Found]:

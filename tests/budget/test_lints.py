@@ -73,6 +73,9 @@ def test_real_servers_lint_cleanly(demo_tools: list[dict[str, Any]], everything_
     everything = codes(lint_tools(everything_tools, TOKENIZER))
     assert "invalid-name" not in everything and "missing-description" not in everything
     assert codes(lint_tools(everything_tools, TOKENIZER, LintOptions(max_tools=5)))["too-many-tools"] == ["tools"]
+    # the demo's app-only tool (reroll_dice: MCP Apps visibility ["app"]) is said to be kept from the model
+    app_only = [lint for lint in lint_tools(demo_tools, TOKENIZER) if lint.code == "app-only-tool"]
+    assert [lint.tool for lint in app_only] == ["reroll_dice"] and app_only[0].severity == "info"
 
 
 def test_near_duplicates_found_and_distinct_ones_not() -> None:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.budget.breakdown import BudgetReport
-from inspector.budget.host_rules import HOSTS
+from inspector.budget.host_rules import HOSTS, NAME_PREFIX
 from inspector.budget.snapshot import SnapshotDiff
 from inspector.ui.budget.claude_bar import CLAUDE, ClaudeBar
 from inspector.ui.budget.common import fmt_share, fmt_window, plain_label
@@ -269,6 +269,10 @@ class BudgetPane(QWidget):
         box.setCurrentIndex(max(0, box.findData(shape)))
         box.blockSignals(False)
         box.setEnabled(host is None)
+        # A host's prefix is the same on every name: elide it, keep the end that tells tools apart.
+        prefixed = host is not None and host.rule(NAME_PREFIX) is not None
+        mode = Qt.TextElideMode.ElideLeft if prefixed else Qt.TextElideMode.ElideMiddle
+        self.overview.table.setTextElideMode(mode)
 
     def window_tokens(self) -> int:
         return self.pickers.window_tokens()
