@@ -17,6 +17,7 @@ STEPS = (
     "call generate_tone",
     "call generate_image",
     "render the result",
+    "count tokens (o200k, Claude)",
     "check WebEngine (MCP Apps)",
     "close and stop the server",
 )

@@ -149,6 +149,16 @@ class SelfTest:
             raise SelfTestFailure(f"the media backend says {block.media_duration_ms} ms, expected {TONE_SECONDS} s")
         return f"media backend decoded {block.media_duration_ms} ms"
 
+    async def count_tokens(self) -> str:
+        """The shipped tokenizers load from the bundle: tiktoken's rank file and ctok's Claude pieces."""
+        from inspector.budget.tokenizers import get_tokenizer
+
+        text = "Count the tokens of this tool description."
+        counts = {name: get_tokenizer(name).count(text) for name in ("o200k_base", "claude")}
+        if not all(counts.values()):
+            raise SelfTestFailure(f"a tokenizer counted nothing: {counts}")
+        return ", ".join(f"{name} {count}" for name, count in counts.items())
+
     async def render(self) -> str:
         view = self.window.workbench.result
         self.app.processEvents()
@@ -214,6 +224,7 @@ class SelfTest:
         await self.step("call generate_tone", self.call_tone)
         await self.step("call generate_image", self.call_image)
         await self.step("render the result", self.render)
+        await self.step("count tokens (o200k, Claude)", self.count_tokens)
         await self.step("check WebEngine (MCP Apps)", self.start_webengine)
         await self.step("close and stop the server", self.close)
 

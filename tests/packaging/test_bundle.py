@@ -76,6 +76,7 @@ def test_build_bundle_tarball_and_deb_then_install_run_and_remove() -> None:
     assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
     assert "self-test: all steps passed" in built.stdout  # the bundle, run with no Python on PATH
     assert "available: Chromium" in _webengine_line(built.stdout), built.stdout[-2000:]
+    assert "count tokens (o200k, Claude) ok" in built.stdout  # tiktoken's rank file and ctok's pieces ship
 
     dist = REPO / "dist"
     arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
