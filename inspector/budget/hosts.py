@@ -204,7 +204,10 @@ def host_view(
             entries.append(HostTool(str(original.get("name")), tool["name"], False, False, truncated, cost))
         costs.append(cost)
     base = report if report is not None else full
-    base_note = base.note if report is not None else base.note.replace(OVERHEAD_NOTES[host.shape], "")
+    base_note = base.note
+    if report is None:  # every tool deferred: no tool-use system prompt is counted, so none is said
+        said = (OVERHEAD_NOTES[host.shape], f"+{full.overhead} tokens:")
+        base_note = "; ".join(part for part in base.note.split("; ") if part and not part.startswith(said))
     host_report = replace(
         base,
         tools=costs,

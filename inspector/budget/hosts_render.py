@@ -43,9 +43,9 @@ def render_host_text(
     for tool in view.tools:
         lines.append(f"  {tool.cost.total:>8,}  {tool_state(tool):<20} {safe(tool.host_name)}")
     report = view.report
-    overhead = f" + {report.overhead:,} overhead" if report.overhead else ""
+    overhead = f" + {report.overhead:,} overhead = {view.total:,}" if report.overhead else ""
     lines.append(
-        f"  total {report.total:,} tokens{overhead} = {view.total:,} · "
+        f"  total {report.total:,} tokens{overhead} · "
         f"{report.share(view.window) * 100:.1f}% of {window_label} · {_delta(view)}"
     )
     if report.note:

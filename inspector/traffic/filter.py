@@ -12,7 +12,7 @@ class TrafficFilter:
     """An entry matches when it passes every part that is set; the default filter matches everything.
 
     `text` is searched case-insensitively (ASCII case folding, as `bytes.lower` does) in the raw
-    bytes, the method, the kind, the direction, the transport, the parse error and the notes. An empty
+    bytes, the method, the kind, the direction, the parse error and the notes. An empty
     `directions` or `kinds` set means "any". `errors_only` keeps flagged entries: unparsable,
     JSON-RPC errors, tool `isError`, or annotated by the recorder.
     """
@@ -22,6 +22,7 @@ class TrafficFilter:
     kinds: frozenset[Kind] = frozenset()
     errors_only: bool = False
     servers: frozenset[str] = frozenset()  # the sessions shown (their `Entry.source`); empty: every one
+    transports: frozenset[str] = frozenset()  # e.g. {"app"}: an MCP App's bridge only; empty: every one
     _needle: bytes = field(default=b"", init=False, repr=False, compare=False)
     # Tuples, not sets: enum members hash in Python, while tuple membership compares them in C.
     _label_hits: tuple[Kind | Direction, ...] = field(default=(), init=False, repr=False, compare=False)
@@ -39,10 +40,19 @@ class TrafficFilter:
 
     @property
     def is_empty(self) -> bool:
-        return not self._needle and not self.directions and not self.kinds and not self.errors_only and not self.servers
+        return (
+            not self._needle
+            and not self.directions
+            and not self.kinds
+            and not self.errors_only
+            and not self.servers
+            and not self.transports
+        )
 
     def matches(self, entry: Entry) -> bool:
         if self.servers and entry.source not in self.servers:
+            return False
+        if self.transports and entry.transport not in self.transports:
             return False
         if self._directions and entry.direction not in self._directions:
             return False
@@ -66,8 +76,6 @@ class TrafficFilter:
                 hit = self._method_hits[method] = needle in method.encode("utf-8", "replace").lower()
             if hit:
                 return True
-        if needle in entry.transport.encode():  # "app": an MCP App's bridge messages
-            return True
         if entry.parse_error is None and not entry.notes:
             return False
         derived = [entry.parse_error or "", *entry.notes]

@@ -158,6 +158,8 @@ class RecordStore:
             codes = {n for n, name in enumerate(ix.names) if n and name in servers}
             sources = ix.sources
             rows = [i for i in rows if sources[i] in codes]
+        if flt.transports:  # not in the index: rare in a record (an app's bridge), so decoded
+            rows = [i for i in rows if self[i].transport in flt.transports]
         if flt.directions:
             wanted = tuple(_DIR_CODE[d.value] for d in flt.directions)
             dirs = ix.dirs

@@ -200,3 +200,27 @@ def test_budget_hosts(lens) -> None:
         what="the Claude Code view counted with ctok",
     )
     save(lens, "budget_hosts.png")
+
+
+def test_apps(lens) -> None:
+    """The demo's dice app beside show_dice's result after a roll through the bridge, the traffic log
+    showing only the bridge's messages; then the same app opened in its own window."""
+    from test_apps import choose_kind, click_in_app, wait_in_app
+
+    from inspector.ui.apps.web_view import SandboxedAppView
+
+    lens.start().resize(*SIZE)
+    lens.click_item("Tool list", "show_dice")
+    lens.key("Ctrl+Return", lens.find("Tool list"))
+    lens.wait_text("App running (mcp-lens-demo-dice): initialised", timeout=20_000)
+    view = lens.find("App", SandboxedAppView)
+    wait_in_app(lens, view, "!document.getElementById('roll').disabled", bool)
+    click_in_app(lens, view, "roll")
+    wait_in_app(lens, view, "document.getElementById('bridge').textContent", lambda t: "Rolled" in t)
+    choose_kind(lens, "app (MCP Apps bridge)")
+    lens.click_item("Traffic log", "tools/call")
+    save(lens, "apps.png")
+    lens.click("Open the app in its own window")
+    window = lens.find("App window")
+    lens.qtbot.wait(600)
+    assert window.grab().save(str(SHOTS / "apps-window.png"))

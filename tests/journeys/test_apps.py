@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QLocale, QPoint, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QComboBox, QMessageBox
 
 from inspector.ui.apps import engine
 from inspector.ui.apps.context import MIN_HEIGHT
@@ -44,6 +44,15 @@ def click_in_app(lens, view: SandboxedAppView, element_id: str) -> None:
     point = QPoint(int(rect["x"] + rect["width"] / 2), int(rect["y"] + rect["height"] / 2))
     target = view.focusProxy() or view
     QTest.mouseClick(target, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+def choose_kind(lens, text: str) -> None:
+    """Pick `text` in the traffic log's Kind filter by typing its first letters, as a keyboard user does."""
+    combo = lens.find("Kind", QComboBox)
+    lens.click(combo)  # opens the list; Escape closes it, focus stays on the box
+    lens.key("Escape")
+    QTest.keyClicks(combo, text[:3])
+    lens.qtbot.waitUntil(lambda: combo.currentText() == text)
 
 
 def open_questions(lens) -> list[QMessageBox]:
@@ -103,8 +112,14 @@ def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without
     read = to_server(lens, "resources/read")
     assert read and read[0]["params"]["uri"] == "ui://demo/dice.html"  # read through the session: logged
     methods = [(e.direction, e.method) for e in app_entries(lens) if e.kind.value in ("request", "notification")]
-    lens.type("Traffic filter", "app")  # the log tells the bridge's messages from the server's, and filters them
-    lens.click_item("Traffic log", "app request")
+    choose_kind(lens, "app (MCP Apps bridge)")  # the log tells the bridge's messages from the server's
+    log = lens.find("Traffic log")
+    shown = [log.model().index(row, 5).data() for row in range(log.model().rowCount())]
+    assert shown and all(kind.startswith("app ") for kind in shown) and "app request" in shown, shown
+    lens.click_item("Traffic log", "app request")  # the app asked MCP Lens, not the server: nothing to re-send
+    assert not lens.find("Re-send").isEnabled() and lens.find("Copy message").isEnabled()
+    QTest.keyClick(lens.find("Kind", QComboBox), Qt.Key.Key_Home)  # back to the first entry, "All kinds"
+    lens.wait(lambda: lens.find("Kind", QComboBox).currentText() == "All kinds", what="every kind shown again")
     for expected in [
         ("out", "ui/initialize"),
         ("out", "ui/notifications/initialized"),

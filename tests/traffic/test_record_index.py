@@ -139,6 +139,19 @@ def test_server_criterion_uses_the_recorded_server(tmp_path: Path) -> None:
     assert record.select(flt, 0, len(record)) == [1, 3, 5, 7, 9]
 
 
+def test_transport_criterion_keeps_an_apps_bridge_messages(tmp_path: Path) -> None:
+    path = tmp_path / "app.jsonl"
+    entries = list(sample_store())
+    for n, entry in enumerate(entries):
+        entry.transport = "app" if n in (2, 5) else entry.transport
+    jsonl.save(path, entries)
+    record = RecordStore(path)
+    record.update()
+    flt = TrafficFilter(transports=frozenset({"app"}))
+    assert not flt.is_empty and [i for i, e in enumerate(entries) if flt.matches(e)] == [2, 5]
+    assert record.select(flt, 0, len(record)) == [2, 5]
+
+
 def test_bad_lines_are_skipped_and_named(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     good = jsonl.encode_entry(sample_store()[1])

@@ -41,10 +41,11 @@ class AppTab(QWidget):
         bar.addWidget(self.away)
         bar.addStretch(1)
         bar.addWidget(self.back_button)
-        bar.addWidget(self.pop_button)
+        self.bar = QWidget()  # shown while the app is in its own window
+        self.bar.setLayout(bar)
         self.box = QVBoxLayout(self)
         self.box.setContentsMargins(0, 0, 0, 0)
-        self.box.addLayout(bar)
+        self.box.addWidget(self.bar)
         self._show_where()
 
     def show_call(self, record: CallRecord, tool: Any, tools: list[dict[str, Any]] | None = None) -> bool:
@@ -59,6 +60,7 @@ class AppTab(QWidget):
         self.record = record
         arguments = record.arguments if isinstance(record.arguments, dict) else {}
         self.view = AppView(self.session, tool, arguments, record.result, tools)
+        self.view.about.addWidget(self.pop_button)  # on the app's own line: the app keeps the height
         self.box.addWidget(self.view, 1)
         self._show_where()
         return True
@@ -72,6 +74,7 @@ class AppTab(QWidget):
             window.close()
             window.deleteLater()
         if view is not None:
+            self.pop_button.setParent(self)  # kept for the next app
             view.setParent(None)
             view.hide()
             view.retire()  # asked to tear down, stopped a moment later
@@ -117,6 +120,5 @@ class AppTab(QWidget):
 
     def _show_where(self) -> None:
         away = self.window_ is not None
-        self.away.setVisible(away)
-        self.back_button.setVisible(away)
+        self.bar.setVisible(away)
         self.pop_button.setVisible(self.view is not None and not away)

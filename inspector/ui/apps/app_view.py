@@ -81,7 +81,7 @@ class AppView(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setAccessibleName("App area")
         self.scroll.hide()
-        about = QHBoxLayout()  # one line: which interface, under which policy (the app gets the height)
+        self.about = about = QHBoxLayout()  # one line: which interface, under which policy (the app gets the height)
         about.addWidget(self.title)
         about.addWidget(self.policy, 1)
         layout = QVBoxLayout(self)

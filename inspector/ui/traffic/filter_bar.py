@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
+from inspector.apps.bridge import TRANSPORT as APP_TRANSPORT
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.filter import TrafficFilter
 
@@ -16,6 +17,7 @@ DIRECTIONS = [
 ]
 TEXT_DELAY_MS = 150  # typing pauses this long before the index is rebuilt
 ALL_SERVERS = "All servers"
+APP_KIND = "app (MCP Apps bridge)"  # in the Kind filter: every message between an MCP App and MCP Lens
 
 
 class TrafficFilterBar(QWidget):
@@ -41,6 +43,7 @@ class TrafficFilterBar(QWidget):
         self.kind_combo.addItem("All kinds", None)
         for kind in Kind:
             self.kind_combo.addItem(kind.value, kind)
+        self.kind_combo.addItem(APP_KIND, APP_TRANSPORT)  # an MCP App's bridge: every kind, that transport
         self.kind_combo.setAccessibleName("Kind")
         self.server_combo = QComboBox(self)  # shown once the log holds more than one server's traffic
         self.server_combo.addItem(ALL_SERVERS, None)
@@ -88,10 +91,13 @@ class TrafficFilterBar(QWidget):
         direction = self.direction_combo.currentData()
         kind = self.kind_combo.currentData()
         server = self.server_combo.currentData()
+        transport = APP_TRANSPORT if kind == APP_TRANSPORT else None  # (kinds are strings too: StrEnum)
+        kind = None if transport is not None else kind
         return TrafficFilter(
             text=self.filter_edit.text(),
             directions=frozenset([direction]) if direction is not None else frozenset(),
             kinds=frozenset([kind]) if kind is not None else frozenset(),
+            transports=frozenset([transport]) if transport is not None else frozenset(),
             errors_only=self.errors_check.isChecked(),
             servers=frozenset([server]) if server is not None else frozenset(),
         )

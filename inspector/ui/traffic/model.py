@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
 
+from inspector.apps.bridge import TRANSPORT as APP_TRANSPORT
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.rounds import round_words
@@ -29,7 +30,7 @@ COLUMNS = ("#", "Time", "Server", "Δ ms", "", "Kind", "Method", "ID", "Size", "
     range(11)
 )
 ARROWS = {Direction.OUT: "→", Direction.IN: "←", Direction.META: "•"}
-BRIDGE_TRANSPORTS = frozenset({"app"})  # an MCP App's postMessage bridge: the app is the client, MCP Lens the host
+BRIDGE_TRANSPORTS = frozenset({APP_TRANSPORT})  # an MCP App's bridge: the app is the client, MCP Lens the host
 BRIDGE_ARROWS = {Direction.OUT: "from the app to MCP Lens", Direction.IN: "from MCP Lens to the app"}
 _RIGHT = {COL_SEQ, COL_DELTA, COL_ID, COL_SIZE, COL_LATENCY}
 _PREVIEWED = frozenset({Kind.STDERR, Kind.LIFECYCLE, Kind.HTTP_META, Kind.UNPARSABLE})

@@ -15,7 +15,7 @@ _WIDTHS = {
     "Server": "server-everything",
     "Δ ms": "0000.0",
     "": "→",
-    "Kind": "notification",
+    "Kind": "app notification",
 }
 _WIDTHS |= {
     "Server": "server-everything",

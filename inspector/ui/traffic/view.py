@@ -30,7 +30,7 @@ from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.detail import EntryDetail
 from inspector.ui.traffic.filter_bar import TrafficFilterBar
 from inspector.ui.traffic.http_exchange import entry_words
-from inspector.ui.traffic.model import COL_SERVER, TrafficModel, human_size
+from inspector.ui.traffic.model import BRIDGE_TRANSPORTS, COL_SERVER, TrafficModel, human_size
 from inspector.ui.traffic.resend_dialog import ResendDialog
 from inspector.ui.traffic.table import WholeRows, log_table
 from inspector.ui.widgets.tooltips import plain_tooltip
@@ -250,7 +250,12 @@ class TrafficView(QWidget):
         if entry is not self.detail.entry:
             self.model.set_selected_seq(entry.seq if entry is not None else None)
             self.detail.set_entry(entry)
-        outgoing_request = entry is not None and entry.direction is Direction.OUT and entry.kind is Kind.REQUEST
+        outgoing_request = (  # sent to the server: an MCP App's bridge request went to MCP Lens, not to it
+            entry is not None
+            and entry.direction is Direction.OUT
+            and entry.kind is Kind.REQUEST
+            and entry.transport not in BRIDGE_TRANSPORTS
+        )
         self.copy_action.setEnabled(entry is not None)
         self.pair_action.setEnabled(entry is not None and entry.peer_seq is not None)
         self.cli_action.setEnabled(
