@@ -85,6 +85,7 @@ class TopToolsChart(QWidget):
         self.limit = limit
         self.costs: list[ToolCost] = []
         self.title = "Biggest tools"
+        self.elide = Qt.TextElideMode.ElideMiddle  # ElideLeft while a host prefixes every name alike
         self.setMinimumHeight(110)
 
     def set_costs(self, costs: list[ToolCost], title: str = "Biggest tools") -> None:
@@ -121,7 +122,7 @@ class TopToolsChart(QWidget):
         scale = max(c.total for c in self.costs)
         for i, cost in enumerate(shown):
             y = top + i * row
-            name = metrics.elidedText(cost.name, Qt.TextElideMode.ElideMiddle, label_width - 8)
+            name = metrics.elidedText(cost.name, self.elide, label_width - 8)
             painter.setPen(text_color)
             baseline = int(y + (row + metrics.ascent() - metrics.descent()) / 2)
             painter.drawText(8, baseline, name)

@@ -39,7 +39,7 @@ class ClaudeBar(QWidget):
         self.model.setToolTip("The Claude model whose tokenizer family ctok reconstructs")
         for label, model in CLAUDE_MODELS:
             self.model.addItem(label, model)
-        compact_combo(self.model, 16)
+        compact_combo(self.model, 30)  # on a row of its own: the model names read whole
         index = self.model.findData(str(settings.value("budget/claudeModel", CLAUDE_MODELS[0][1])))
         self.model.setCurrentIndex(max(0, index))
         self.compare_button = QPushButton("Compare with count_tokens")

@@ -273,6 +273,8 @@ class BudgetPane(QWidget):
         prefixed = host is not None and host.rule(NAME_PREFIX) is not None
         mode = Qt.TextElideMode.ElideLeft if prefixed else Qt.TextElideMode.ElideMiddle
         self.overview.table.setTextElideMode(mode)
+        self.overview.chart.elide = mode
+        self.overview.chart.update()
 
     def window_tokens(self) -> int:
         return self.pickers.window_tokens()
