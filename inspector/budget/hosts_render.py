@@ -13,7 +13,7 @@ from typing import Any
 
 from inspector.budget.host_rules import HOSTS, Host
 from inspector.budget.hosts import HostTool, HostView
-from inspector.budget.render import safe
+from inspector.budget.render import change_lines, safe
 from inspector.budget.snapshot import SnapshotDiff
 
 
@@ -62,11 +62,7 @@ def render_host_text(
             f"diff against {safe(baseline)} ({view.host.label} view): {diff.old_total:,} → {diff.new_total:,} "
             f"tokens ({diff.new_total - diff.old_total:+,})" + (" · BREAKING" if diff.breaking else "")
         )
-        for mark, group in (("+", diff.added), ("-", diff.removed), ("~", diff.changed)):
-            for change in group:
-                lines.append(f"  {mark} {safe(change.name)}  {change.delta:+,} tokens")
-                for text in change.breaking:
-                    lines.append(f"      BREAKING {safe(text)}")
+        lines.extend(change_lines(diff))
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -111,6 +111,12 @@ def _diff_text(data: RenderInput) -> list[str]:
         f"diff against {safe(data.baseline)}: {diff.old_total:,} → {diff.new_total:,} tokens "
         f"({_signed(diff.new_total - diff.old_total)}, {_growth(diff)})" + (" · BREAKING" if diff.breaking else "")
     ]
+    return lines + change_lines(diff)
+
+
+def change_lines(diff: SnapshotDiff) -> list[str]:
+    """The tools added (+), removed (-) and changed (~), each with its token delta and what breaks."""
+    lines: list[str] = []
     for mark, group in (("+", diff.added), ("-", diff.removed), ("~", diff.changed)):
         for change in group:
             lines.append(f"  {mark} {safe(change.name)}  {_signed(change.delta)} tokens")
