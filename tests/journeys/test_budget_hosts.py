@@ -48,6 +48,12 @@ def test_claude_code_view_of_the_demo(lens: Lens) -> None:
     lens.key(QKeySequence.StandardKey.Paste, editor)
     lens.wait_text("cuts the description at 2,048 characters")
 
+    # Compare counts each column as the host sends it, and its row says whose view it is
+    lens.tab("Compare")
+    lens.click("Add connected server")
+    lens.wait_text("Tokens — Claude Code (Anthropic tools)")
+    assert lens.shows("Share of 128K (Claude Code (Anthropic tools))")
+
     lens.tab("Tools")
     choose(lens, "Host", "None")
     lens.wait(lambda: not PREFIXED.search(lens.texts()), what="the raw names again")

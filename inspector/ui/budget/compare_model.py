@@ -40,13 +40,16 @@ class CompareModel(QAbstractTableModel):
         self.sources: list[CompareSource] = []
         self.shape = "mcp"
         self.window = 128_000
+        self.host = ""  # the label of the host whose view stands in its shape's row
         self._rows: list[tuple[str, str]] = []  # (kind, key): ("summary", what) | ("tool", name)
         self._costs: list[dict[str, int]] = []
 
-    def refresh(self, shape: str | None = None, window: int | None = None) -> None:
+    def refresh(self, shape: str | None = None, window: int | None = None, host: str | None = None) -> None:
+        """`host`: the label of the host whose view stands in `shape`'s place ("" for none)."""
         self.beginResetModel()
         self.shape = shape or self.shape
         self.window = window or self.window
+        self.host = self.host if host is None else host
         self._costs = [source.cost_of(self.shape) for source in self.sources]
         summary = ["source", "status", "tools", *(f"tokens:{s}" for s in SHAPES), "share"]
         biggest: dict[str, int] = {}
@@ -73,17 +76,21 @@ class CompareModel(QAbstractTableModel):
             return f"{source.label}\n{source.kind}: {source.key or 'the connected server'}"
         return None
 
+    def _shape_label(self, shape: str) -> str:
+        """The shape's words; the chosen host's view stands in its shape's row, and says so."""
+        words = SHAPE_LABELS.get(shape, shape)
+        return f"{self.host} ({words})" if self.host and shape == self.shape else words
+
     def _row_label(self, kind: str, key: str) -> str:
         if kind == "tool":
             return key
         if key.startswith("tokens:"):
-            shape = key.split(":", 1)[1]
-            return f"Tokens — {SHAPE_LABELS.get(shape, shape)}"
+            return f"Tokens — {self._shape_label(key.split(':', 1)[1])}"
         return {
             "source": "Source",
             "status": "Status",
             "tools": "Tools",
-            "share": f"Share of {fmt_window(self.window)} ({SHAPE_LABELS.get(self.shape, self.shape)})",
+            "share": f"Share of {fmt_window(self.window)} ({self._shape_label(self.shape)})",
         }[key]
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
