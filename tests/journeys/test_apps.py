@@ -70,6 +70,8 @@ def app_entries(lens) -> list[Any]:
 
 def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without_webengine(lens, monkeypatch) -> None:
     lens.start()
+    lens.wait_text("Show dice (show_dice)\n    read-only · has an app")  # the tool list says which tools have an app
+    assert lens.shows("Roll again (reroll_dice)\n    read-only · has an app · for apps only")
     lens.click_item("Tool list", "show_dice")
     lens.key("Ctrl+Return", lens.find("Tool list"))
     lens.wait_text("App running (mcp-lens-demo-dice): initialised", timeout=20_000)

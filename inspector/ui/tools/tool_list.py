@@ -9,6 +9,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
+from inspector.apps.ui_resource import has_interface, visibility
 from inspector.core.icons import icons_of
 from inspector.core.tasks import task_support
 from inspector.ui.widgets.icon_images import IconSource
@@ -31,6 +32,10 @@ def badges(tool: Any) -> list[str]:
     out = [label for key, label in HINTS if annotations.get(key) is True] if isinstance(annotations, dict) else []
     if (support := task_support(tool)) in TASK_BADGES:
         out.append(TASK_BADGES[support])
+    if has_interface(tool):
+        out.append("has an app")  # MCP Apps: its result comes with a ui:// interface (the App tab)
+    if visibility(tool) == ("app",):
+        out.append("for apps only")  # hidden from the model by hosts that render apps
     return out
 
 
