@@ -97,6 +97,13 @@ def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without
     lens.wait_text("The app is open in its own window.")
     click_in_app(lens, view, "roll")
     lens.wait(lambda: len(to_server(lens, "tools/call")) == 3, what="a third roll from the app's own window")
+    lens.wait(
+        lambda: any(
+            p["params"].get("containerDimensions", {}).get("width", 0) > 800
+            for p in (e.parsed() for e in app_entries(lens) if e.method == "ui/notifications/host-context-changed")
+        ),
+        what="the app told its new, wider container (ui/notifications/host-context-changed)",
+    )
     lens.click("Bring the app back into this tab")
     lens.wait(lambda: view.window() is lens.window, what="the app back in the main window")
     assert not lens.has("App window") and in_app(lens, view, "1 + 1") == 2

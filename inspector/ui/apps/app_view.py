@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Protocol
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QScrollArea, QVBoxLayout, QWidget
 
 from inspector.apps import csp
@@ -24,6 +25,7 @@ from inspector.ui.apps.document import with_policy
 from inspector.ui.tools.results.common import plain_label
 
 REQUEST_KINDS = ("connect", "resource", "frame")
+CONTEXT_DELAY_MS = 250  # a resize settles this long before the app hears of its new container width
 TEARDOWN_GRACE_MS = 300  # how long a replaced app has to answer ui/resource-teardown before it is stopped
 MAX_NOTICES = 200  # lines kept in the notices box (a flooding app must not grow it without end)
 
@@ -62,6 +64,8 @@ class AppView(QWidget):
         self.notices_shown = 0
         self.tasks: set[asyncio.Future[Any]] = set()
         self.host = QtAppHost(self)
+        self.context_timer = QTimer(self, singleShot=True, interval=CONTEXT_DELAY_MS)
+        self.context_timer.timeout.connect(self._tell_context)
         uri = resource_uri(tool) or ""
         self.title = plain_label(f"{uri} ·", wrap=False)
         self.title.setAccessibleName("App interface")
@@ -196,6 +200,29 @@ class AppView(QWidget):
         elif what == "log" and bridge.logs:
             data = bridge.logs[-1].get("data")
             self.notice(f"App log: {data if isinstance(data, str) else repr(data)}")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.context_timer.start()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.context_timer.start()
+
+    def _tell_context(self) -> None:
+        """Tell a running app what changed of its container width and theme
+        (`ui/notifications/host-context-changed`), and only that."""
+        bridge = self.bridge
+        if bridge is None or not bridge.initialized or self.web is None:
+            return
+        now = host_context(self)
+        changes = {
+            key: now[key] for key in ("containerDimensions", "theme") if now[key] != bridge.host_context.get(key)
+        }
+        if changes:
+            bridge.context_changed(changes)
 
     def notice(self, text: str) -> None:
         """Add one line to the notices shown above the app (plain text)."""
