@@ -6,6 +6,8 @@ cannot run, the App view says why and shows the HTML as text."""
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QLocale, QPoint, Qt
@@ -24,7 +26,7 @@ def in_app(lens, view: SandboxedAppView, script: str) -> Any:
     box: list[Any] = []
     frames[0].runJavaScript(f"JSON.stringify({script})", 0, box.append)
     lens.qtbot.waitUntil(lambda: bool(box), timeout=5_000)
-    return json.loads(box[0]) if isinstance(box[0], str) else None
+    return json.loads(box[0]) if isinstance(box[0], str) and box[0] else None  # "": the frame is not there yet
 
 
 def wait_in_app(lens, view: SandboxedAppView, script: str, check) -> Any:
@@ -157,3 +159,21 @@ def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without
     lens.wait(torn_down, what="the replaced app answered ui/resource-teardown")
     lens.tab("Result")  # the result is one tab away, as it was
     assert lens.shows("Result of show_dice")
+
+
+def test_an_apps_tool_call_is_answered_round_after_round(lens) -> None:
+    """A 2026-07-28 server answers the app's tools/call with input_required (state only): MCP Lens
+    answers the rounds as for the user's own calls, and the app gets the final result."""
+    server = Path(__file__).resolve().parents[1] / "servers" / "mrtr_server.py"
+    lens.start("--", sys.executable, str(server))
+    lens.click_item("Tool list", "later_app")
+    lens.key("Ctrl+Return", lens.find("Tool list"))
+    view = lens.find("App", SandboxedAppView, timeout=20_000)
+    lens.qtbot.waitUntil(lambda: bool(open_questions(lens)), timeout=10_000)  # state_only is not read-only
+    question = open_questions(lens)[0]
+    assert "state_only" in question.text()
+    lens.click(lens.find("Call", top=question))
+    shown = wait_in_app(lens, view, "document.getElementById('log').textContent", lambda t: "state_only:" in (t or ""))
+    assert "state_only: done with later" in shown, shown
+    rounds = [e for e in lens.wire() if e.transport != "app" and e.method == "tools/call" and e.direction == "out"]
+    assert [m.parsed()["params"]["name"] for m in rounds][-2:] == ["state_only", "state_only"]  # two rounds

@@ -5,17 +5,42 @@
   reads "signed by WHO (action)";
 - tool ``endless``: answers input_required forever (a fresh requestState each time), for the round cap;
 - tool ``state_only``: first answers with a requestState and no inputRequests (load shedding), then
-  completes with the state it got back.
+  completes with the state it got back;
+- tool ``later_app``: an MCP App whose interface calls ``state_only`` through the bridge.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from hostile_app import HANDSHAKE
+from mcp.server.apps import Apps
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import InputRequiredResult, ListRootsRequest, TextContent
 
-server = MCPServer("mrtr-test")
+# An MCP App whose interface calls state_only through the bridge: the host must answer its rounds too.
+LATER_APP = "ui://mrtr/later.html"
+LATER_PAGE = (
+    "<!doctype html><html><head><meta charset='utf-8'><title>later</title></head><body><pre id='log'></pre>"
+    "<script>"
+    + HANDSHAKE
+    + """handshake().then(async () => {
+  const answer = await request("tools/call", {name: "state_only", arguments: {}});
+  const blocks = (answer.result && answer.result.content) || [];
+  log("state_only: " + (blocks.length ? blocks[0].text : JSON.stringify(answer.result || answer.error)));
+});"""
+    + "</script></body></html>"
+)
+apps = Apps()
+apps.add_html_resource(LATER_APP, LATER_PAGE, name="later.html")
+
+
+@apps.tool(resource_uri=LATER_APP, name="later_app", description="An app that calls state_only")
+def later_app() -> str:
+    return "the app calls state_only"
+
+
+server = MCPServer("mrtr-test", extensions=[apps])
 
 
 def _answer(ctx: Context, key: str) -> dict[str, Any] | None:

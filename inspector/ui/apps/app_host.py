@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
 
+from inspector.core.input_required import request_answering
 from inspector.core.url_policy import check_url
 from inspector.ui.apps.context import clamp_height
 from inspector.ui.apps.host_questions import ask, link_text, tool_call_text
@@ -32,10 +33,11 @@ class QtAppHost:
         self.opened: list[str] = []
 
     async def call_tool(self, name: str, arguments: dict) -> dict:
-        return await self.view.session.request("tools/call", {"name": name, "arguments": arguments})
+        """A 2026-07-28 server's input_required rounds are answered as for the user's own calls."""
+        return await request_answering(self.view.session, "tools/call", {"name": name, "arguments": arguments})
 
     async def read_resource(self, uri: str) -> dict:
-        return await self.view.session.request("resources/read", {"uri": uri})
+        return await request_answering(self.view.session, "resources/read", {"uri": uri})
 
     async def confirm_tool_call(self, name: str, arguments: dict, tool: dict | None) -> bool:
         text = tool_call_text(name, arguments, tool)
