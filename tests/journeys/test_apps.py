@@ -80,6 +80,8 @@ def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without
     assert lens.shows("Policy: Network: none")
     view = lens.find("App", SandboxedAppView)
     assert view.isVisible()
+    form_side, result_side = lens.window.workbench.right.sizes()
+    assert result_side > form_side, (form_side, result_side)  # the app below takes the height the form can spare
     shown = wait_in_app(lens, view, "document.getElementById('result').textContent", lambda t: "Rolled" in t)
     assert "with 2d6" in shown
     sent_arguments = to_server(lens, "tools/call")[0]["params"].get("arguments", {})

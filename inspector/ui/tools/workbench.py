@@ -38,6 +38,7 @@ from inspector.ui.widgets.splitter_memory import remember
 
 FORM_SHARE = 0.68  # the most of the height beside the tool list that the form side takes (until the user drags)
 MIN_FORM_SHARE = 0.4  # ... and the least, however short the form
+APP_FORM_SHARE = 0.3  # while an MCP App shows below, the form side gives it the height (until the user drags)
 TOOL_LIST_SHARE = 0.4  # the tool list widens to show whole names, up to this share of the tab's width
 
 
@@ -93,6 +94,7 @@ class ToolWorkbench(QWidget):
         self.split.splitterMoved.connect(lambda *_: self._sized_by_user.update(tools=True))
         self.right.splitterMoved.connect(lambda *_: self._sized_by_user.update(form=True))
         self.right.installEventFilter(self)  # the form keeps its share of the height until the user drags
+        self.lower.currentChanged.connect(lambda _: self.share_height())  # an app below takes the height
 
         self.tools.toolSelected.connect(self.show_tool)
         self.call_button.clicked.connect(self.call_current)
@@ -174,13 +176,16 @@ class ToolWorkbench(QWidget):
 
     def share_height(self) -> None:
         """Until the user drags the splitter: the form side gets what the form needs, between
-        `MIN_FORM_SHARE` and `FORM_SHARE` of the height; the result side gets the rest."""
+        `MIN_FORM_SHARE` and `FORM_SHARE` of the height (`APP_FORM_SHARE` while an app shows below);
+        the result side gets the rest."""
         sizes = self.right.sizes()
         total = sum(sizes)
         if self._sized_by_user["form"] or total <= 0:
             return
         share = FORM_SHARE
-        if self.form is not None and self.form.isVisible():
+        if self.lower.currentWidget() is self.app_tab:
+            share = APP_FORM_SHARE
+        elif self.form is not None and self.form.isVisible():
             needed = sizes[0] - self.form.scroll.viewport().height() + self.form.view.sizeHint().height() + 8
             share = min(FORM_SHARE, max(MIN_FORM_SHARE, needed / total))
         top = round(total * share)
