@@ -87,15 +87,22 @@ def _error_code(spec: dict[str, Any], observed: Observed) -> Outcome:
     return False, f"expected JSON-RPC error {spec['code']}, got {_got(observed)}"
 
 
-def _at(spec: dict[str, Any], observed: Observed) -> Any:
-    return get_path(observed.response, spec["path"])
+def _on_path(check: Callable[[dict[str, Any], Any], Outcome]) -> Callable[[dict[str, Any], Observed], Outcome]:
+    """An assertion on the value at ``spec["path"]`` in the response; a path that finds nothing fails
+    with its reason."""
+
+    def run(spec: dict[str, Any], observed: Observed) -> Outcome:
+        try:
+            value = get_path(observed.response, spec["path"])
+        except PathError as exc:
+            return False, str(exc)
+        return check(spec, value)
+
+    return run
 
 
-def _equals(spec: dict[str, Any], observed: Observed) -> Outcome:
-    try:
-        value = _at(spec, observed)
-    except PathError as exc:
-        return False, str(exc)
+@_on_path
+def _equals(spec: dict[str, Any], value: Any) -> Outcome:
     wanted = spec["value"]
     ok = type(value) is type(wanted) if isinstance(value, bool) or isinstance(wanted, bool) else True
     if ok and value == wanted:
@@ -103,11 +110,8 @@ def _equals(spec: dict[str, Any], observed: Observed) -> Outcome:
     return False, f"{spec['path']} is {_short(value)}, expected {_short(spec['value'])}"
 
 
-def _contains(spec: dict[str, Any], observed: Observed) -> Outcome:
-    try:
-        value = _at(spec, observed)
-    except PathError as exc:
-        return False, str(exc)
+@_on_path
+def _contains(spec: dict[str, Any], value: Any) -> Outcome:
     wanted = spec["value"]
     if isinstance(value, str):
         ok = isinstance(wanted, str) and wanted in value
@@ -122,11 +126,8 @@ def _contains(spec: dict[str, Any], observed: Observed) -> Outcome:
     return False, f"{spec['path']} is {_short(value)}, which does not contain {_short(wanted)}"
 
 
-def _matches(spec: dict[str, Any], observed: Observed) -> Outcome:
-    try:
-        value = _at(spec, observed)
-    except PathError as exc:
-        return False, str(exc)
+@_on_path
+def _matches(spec: dict[str, Any], value: Any) -> Outcome:
     if not isinstance(value, str):
         return False, f"{spec['path']} is {_short(value)}, not a string to match /{spec['pattern']}/"
     if re.search(spec["pattern"], value):
