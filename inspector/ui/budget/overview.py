@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QTableView,
@@ -18,6 +17,7 @@ from inspector.ui.budget.common import copy_buttons
 from inspector.ui.budget.lints_view import LintsView
 from inspector.ui.budget.tools_model import BAR_COLUMN, BudgetToolsModel, sorted_proxy
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter
+from inspector.ui.widgets.row_table import one_row_at_a_time
 
 BAR_WIDTH = 100  # px: the least width of the stacked bars
 
@@ -37,12 +37,8 @@ class BudgetOverview(QWidget):
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
-        self.table.verticalHeader().hide()
+        one_row_at_a_time(self.table)
         self.table.verticalHeader().setDefaultSectionSize(24)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.doubleClicked.connect(self._double_clicked)
         self.table.setItemDelegateForColumn(BAR_COLUMN, StackedBarDelegate(self.model.max_total, self.table))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHeaderView,
     QPlainTextEdit,
     QSplitter,
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.checks.doctor import SEVERITIES, DoctorFinding, DoctorReport
+from inspector.ui.widgets.row_table import one_row_at_a_time
 
 COLUMNS = ("Severity", "Check", "JSON path", "Finding", "Expected", "Spec section")
 SEVERITY_WORDS = {"error": "error", "warning": "warning", "info": "note"}
@@ -45,11 +45,7 @@ class FindingsView(QWidget):
         self.table.setObjectName("doctorFindings")
         self.table.setAccessibleName("Doctor findings")
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
-        self.table.verticalHeader().hide()
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
+        one_row_at_a_time(self.table)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)

@@ -14,7 +14,6 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from inspector.ui.taps.records import LIVE, TapSession, list_sessions, taps_folder
 from inspector.ui.traffic.model import human_size
+from inspector.ui.widgets.row_table import one_row_at_a_time
 from inspector.ui.widgets.tooltips import plain_tooltip
 
 REFRESH_MS = 2000  # the slow timer beside the folder watcher (a live record's size, a tap that died)
@@ -66,11 +66,7 @@ class TappedSessionsWindow(QWidget):
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setAccessibleName("Tapped sessions")
         self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.setWordWrap(False)
+        one_row_at_a_time(self.table)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         for column in (0, 2, 3, 4):

@@ -7,6 +7,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from inspector.ui.traffic.model import COLUMNS
+from inspector.ui.widgets.row_table import one_row_at_a_time
 
 # The widest text each column shows, to size it once (the last column, Status, stretches).
 _WIDTHS = {
@@ -31,17 +32,13 @@ def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTabl
     table = QTableView(parent)
     table.setAccessibleName("Traffic log")
     table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setWordWrap(False)
+    one_row_at_a_time(table)
     table.setShowGrid(False)
     table.setCornerButtonEnabled(False)
     table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
     # Row by row: with a viewport of whole rows (see `WholeRows`) the top row is never cut.
     table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerItem)
     vertical = table.verticalHeader()
-    vertical.hide()
     vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform row heights
     vertical.setDefaultSectionSize(table.fontMetrics().height() + 6)
     header = table.horizontalHeader()
