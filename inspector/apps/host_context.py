@@ -35,9 +35,15 @@ def system_time_zone() -> str | None:
 
 
 def default_host_context(
-    *, theme: str = "light", width: int | None = None, max_height: int | None = None
+    *,
+    theme: str = "light",
+    width: int | None = None,
+    max_height: int | None = None,
+    locale_tag: str | None = None,
+    time_zone: str | None = None,
 ) -> dict[str, Any]:
-    """The context the UI starts from: theme, the container's size, locale and time zone when known."""
+    """The context an app is initialised with: theme, the container's size, and the locale and time zone
+    (given, e.g. by Qt, or else read from this machine's settings) when known."""
     context: dict[str, Any] = {"theme": theme}
     dimensions: dict[str, int] = {}
     if width is not None:
@@ -46,8 +52,8 @@ def default_host_context(
         dimensions["maxHeight"] = max_height
     if dimensions:
         context["containerDimensions"] = dimensions
-    if found := system_locale():
+    if found := locale_tag or system_locale():
         context["locale"] = found
-    if found := system_time_zone():
+    if found := time_zone or system_time_zone():
         context["timeZone"] = found
     return context

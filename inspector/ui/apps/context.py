@@ -8,6 +8,8 @@ from PySide6.QtCore import QLocale, QTimeZone
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QWidget
 
+from inspector.apps.host_context import default_host_context
+
 MIN_HEIGHT = 120  # the least and most height an app may ask for (ui/notifications/size-changed)
 MAX_HEIGHT = 1600
 
@@ -20,16 +22,16 @@ def theme_of(palette: QPalette) -> str:
 
 
 def host_context(widget: QWidget) -> dict[str, Any]:
-    """Theme, locale, time zone and the space the app has, from `widget` and the system."""
+    """Theme, locale, time zone and the space the app has, from `widget` and Qt's view of the system."""
     zone = bytes(QTimeZone.systemTimeZoneId().data()).decode(errors="replace")
-    context: dict[str, Any] = {
-        "theme": theme_of(widget.palette()),
-        "locale": QLocale().bcp47Name() or "en",
-        "containerDimensions": {"width": max(widget.width(), 1), "maxHeight": MAX_HEIGHT},
-        "deviceCapabilities": {"touch": False, "hover": True},
-    }
-    if zone:
-        context["timeZone"] = zone
+    context = default_host_context(
+        theme=theme_of(widget.palette()),
+        width=max(widget.width(), 1),
+        max_height=MAX_HEIGHT,
+        locale_tag=QLocale().bcp47Name() or "en",
+        time_zone=zone or None,
+    )
+    context["deviceCapabilities"] = {"touch": False, "hover": True}  # a desktop: a mouse, no touch
     return context
 
 
