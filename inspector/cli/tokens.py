@@ -17,7 +17,7 @@ from inspector.cli.args import UsageError
 from inspector.cli.connect import connect, profile_of, spawn_early
 from inspector.cli.render import fail
 from inspector.cli.tokens_args import TokensArgs, parse
-from inspector.cli.tokens_host import host_table_format, print_host_table
+from inspector.cli.tokens_host import print_host_table
 
 
 class _TokenizerLoader:
@@ -50,11 +50,10 @@ class _TokenizerLoader:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    table = host_table_format(argv)
-    if table is not None:  # --host list: no server needed
-        return print_host_table(table)
     try:
         args = parse(argv)
+        if args.host == "list":  # the rules and their sources: no server needed
+            return print_host_table(args.format)
         profile = None if args.tools_file else profile_of(args.conn)
     except (UsageError, ValueError) as exc:
         return fail({"error": "usage", "message": str(exc)}, exit_codes.USAGE)

@@ -120,12 +120,13 @@ def parse(argv: list[str]) -> TokensArgs:
     ours, target = split_argv(argv, _OPTIONS)
     ns = _parser().parse_args(ours)
     conn = target_args(ns, target)
-    require_one_server(
-        conn,
-        ns.tools_file,
-        none="a command, --server-url URL, --config FILE, --demo or --tools-file",
-        many="a command, --server-url, --config, --demo or --tools-file",
-    )
+    if ns.host != "list":  # --host list prints the host rules: no server needed
+        require_one_server(
+            conn,
+            ns.tools_file,
+            none="a command, --server-url URL, --config FILE, --demo or --tools-file",
+            many="a command, --server-url, --config, --demo or --tools-file",
+        )
     try:
         window = parse_window(ns.window)
     except ValueError as exc:
@@ -149,7 +150,9 @@ def parse(argv: list[str]) -> TokensArgs:
         max_tools=ns.max_tools,
         lints=not ns.no_lints,
     )
-    if ns.host:
+    if ns.host == "list":
+        args.host = "list"
+    elif ns.host:
         try:
             args.host = find_host(ns.host).name
         except KeyError as exc:

@@ -72,18 +72,3 @@ def configured_name(args: Any, server: str) -> str:
         except Exception:  # the connection already read it; keep the server's own name if it cannot be read again
             return server
     return server
-
-
-def host_table_format(argv: list[str]) -> str | None:
-    """The output format when ``argv`` asks for ``--host list`` (no server needed), else None."""
-    wanted = False
-    fmt = "text"
-    for index, word in enumerate(argv):
-        value = argv[index + 1] if index + 1 < len(argv) else ""
-        if (word == "--host" and value == "list") or word == "--host=list":
-            wanted = True
-        elif word == "--format" and value:
-            fmt = value
-        elif word.startswith("--format="):
-            fmt = word.split("=", 1)[1]
-    return fmt if wanted else None
