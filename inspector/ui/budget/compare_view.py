@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.budget.breakdown import SHAPES
-from inspector.budget.host_rules import HOSTS
 from inspector.budget.snapshot import SnapshotError, load_snapshot
 from inspector.ui.budget.common import copy_buttons, plain_label
 from inspector.ui.budget.compare_chart import CompareChart
@@ -231,7 +230,7 @@ class CompareView(QWidget):
         self._refresh()
 
     def _refresh(self) -> None:
-        host = HOSTS.get(self.pane.host_picker.host_name())
+        host = self.pane.host_picker.host()
         self.model.refresh(self.pane.shape(), self.pane.window_tokens(), host.label if host is not None else "")
         self.chart.set_sources(self.model.sources)
         header = self.table.horizontalHeader()

@@ -14,7 +14,7 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
 from inspector.budget.breakdown import BudgetCounter, BudgetReport
-from inspector.budget.host_rules import HOSTS, TOOL_SEARCH
+from inspector.budget.host_rules import HOSTS, TOOL_SEARCH, Host
 from inspector.budget.hosts import HostFinding, host_diff, host_view
 from inspector.budget.lints import Lint
 from inspector.budget.snapshot import SnapshotDiff, diff_tools
@@ -66,16 +66,19 @@ class HostPicker(QComboBox):
     def host_name(self) -> str:
         return str(self.currentData() or NO_HOST)
 
+    def host(self) -> Host | None:
+        """The chosen host's rules; None for the raw list."""
+        return HOSTS.get(self.host_name())
+
     def choice(self) -> str:
         """The host, with ``:mode`` for a host with tool search (``claude-code:auto``); "" for the raw list."""
-        name = self.host_name()
-        host = HOSTS.get(name)
+        name, host = self.host_name(), self.host()
         if host is None or host.rule(TOOL_SEARCH) is None:
             return name
         return f"{name}:{self.tool_search.currentData()}"
 
     def _show_tool_search(self) -> None:
-        host = HOSTS.get(self.host_name())
+        host = self.host()
         self.tool_search.setVisible(host is not None and host.rule(TOOL_SEARCH) is not None)
 
     def set_host(self, name: str) -> None:

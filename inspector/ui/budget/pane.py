@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.budget.breakdown import BudgetReport
-from inspector.budget.host_rules import HOSTS, NAME_PREFIX
+from inspector.budget.host_rules import NAME_PREFIX
 from inspector.budget.snapshot import SnapshotDiff
 from inspector.ui.budget.claude_bar import CLAUDE, ClaudeBar
 from inspector.ui.budget.common import fmt_share, fmt_window, plain_label
@@ -237,7 +237,7 @@ class BudgetPane(QWidget):
 
     def shape(self) -> str:
         """The chosen shape, or the chosen host's (a host decides how it serialises the list)."""
-        host = HOSTS.get(self.host_picker.host_name())
+        host = self.host_picker.host()
         return host.shape if host is not None else self.pickers.shape_name()
 
     def host_context(self) -> tuple[str, str, int]:
@@ -262,7 +262,7 @@ class BudgetPane(QWidget):
 
     def _show_host_shape(self) -> None:
         """While a host is chosen the Shape picker shows the host's shape, disabled (the user's own is kept)."""
-        host = HOSTS.get(self.host_picker.host_name())
+        host = self.host_picker.host()
         box = self.pickers.shape
         shape = host.shape if host is not None else str(self.settings.value("budget/shape", "mcp"))
         box.blockSignals(True)  # not a choice of the user's: nothing saved, nothing recounted
