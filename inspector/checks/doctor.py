@@ -147,6 +147,7 @@ async def run_doctor(
     """Every check, in order. Never raises for a broken server: what broke is a finding.
     `store_of(conn)` gives the connection's `TrafficStore` (default ``conn.store``)."""
     from inspector.checks import doctor_checks, doctor_probes
+    from inspector.checks.doctor_state import ProbeState
     from inspector.core.errors import LensError
 
     options = options or DoctorOptions()
@@ -159,7 +160,7 @@ async def run_doctor(
             conn.subscribe(lambda event: _note_notification(event, seen))
             doctor_checks.check_connected(report, conn)
             claimed = doctor_probes.legacy_versions(conn) if conn.era == "modern" else []
-            state = doctor_probes.ProbeState(conn, report, options, seen)
+            state = ProbeState(conn, report, options, seen)
             try:
                 await state.run_listings(tokenizer)
                 await doctor_probes.run_probes(state)

@@ -1,0 +1,163 @@
+"""What the doctor's live checks share: the connection, the lists paged to their end, the report, and
+`Crashed`, which ends the probes once the server is gone or stops answering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.checks import doctor_checks
+from inspector.checks.doctor import (
+    SECTION_LIFECYCLE,
+    SECTION_PAGINATION,
+    SECTION_PROMPTS,
+    SECTION_RESOURCES,
+    SECTION_TEMPLATES,
+    SECTION_TOOLS,
+    DoctorOptions,
+    DoctorReport,
+)
+from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
+
+
+class Crashed(Exception):
+    """The server is gone (or stopped answering); later probes are skipped."""
+
+    def __init__(self, why: str = "the server is gone") -> None:
+        super().__init__(why)
+        self.why = why
+
+
+@dataclass
+class ProbeState:
+    conn: Any
+    report: DoctorReport
+    options: DoctorOptions
+    seen: list[str]  # notification methods received so far
+    tools: list[Any] = field(default_factory=list)
+    resources: list[Any] = field(default_factory=list)
+    templates: list[Any] = field(default_factory=list)
+    prompts: list[Any] = field(default_factory=list)
+
+    async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        handle = self.conn.new_handle(method, self.options.timeout)
+        try:
+            return await self.conn.request(method, params, handle=handle)
+        except ConnectFailed as exc:
+            self.report.add(
+                "error",
+                "crash",
+                "$",
+                f"the server went away during {method}: {exc.message}",
+                "a server that stays up and answers every request",
+                SECTION_LIFECYCLE,
+            )
+            raise Crashed from None
+
+    async def page(self, method: str, key: str) -> tuple[list[Any], list[Any]]:
+        """All items of a paginated list (at most `max_pages` pages) and the core's page findings."""
+        from inspector.core.paging import check_page
+
+        items: list[Any] = []
+        findings: list[Any] = []
+        cursor: str | None = None
+        seen: set[str] = set()
+        for pages in range(1, self.options.max_pages + 1):
+            result = await self.request(method, {"cursor": cursor} if cursor is not None else None)
+            base = f"$[page {pages - 1}]" if pages > 1 else "$"
+            findings.extend(check_page(result, key, base))
+            if isinstance(result.get(key), list):
+                items.extend(result[key])
+            nxt = result.get("nextCursor")
+            cursor = nxt if isinstance(nxt, str) else None
+            if cursor is None:
+                return items, findings
+            if cursor in seen:
+                self._endless(method, f"the cursor {cursor[:40]!r} came back after {pages} pages")
+                return items, findings
+            seen.add(cursor)
+        self._endless(method, f"still a nextCursor after {self.options.max_pages} pages")
+        return items, findings
+
+    def _endless(self, method: str, why: str) -> None:
+        self.report.add(
+            "error",
+            "pagination",
+            "$.nextCursor",
+            f"{method}: pagination never ends ({why})",
+            "a last page without nextCursor; clients page until it is absent",
+            SECTION_PAGINATION,
+        )
+
+    async def run_listings(self, tokenizer: Any) -> None:
+        """tools, resources, templates and prompts, each listed when its capability is declared."""
+        from inspector.core.findings import check_tools
+        from inspector.core.operations import ToolListing, header_findings
+        from inspector.core.paging import check_named
+
+        caps = self.conn.capabilities
+        self.report.ran.append("pagination")
+        try:
+            if "tools" in caps:
+                self.report.ran.append("tools-list")
+                self.tools, findings = await self._listed("tools/list", "tools", SECTION_TOOLS)
+                self.conn.tools = ToolListing(tools=self.tools, pages=1)  # call_tool checks results against these
+                findings = findings + check_tools(self.tools)
+                if self.conn.era == "modern":
+                    findings += header_findings(self.tools)
+                doctor_checks.add_core(self.report, "tools-list", findings, SECTION_TOOLS)
+                doctor_checks.check_tool_schemas(self.report, self.tools)
+                name = self.options.host_server_name or str(self.conn.server_info.get("name") or "server")
+                doctor_checks.check_tool_names(self.report, self.tools, name)
+                doctor_checks.check_budget(self.report, self.tools, tokenizer)
+            if "resources" in caps:
+                self.report.ran.append("resources-list")
+                self.resources, findings = await self._listed("resources/list", "resources", SECTION_RESOURCES)
+                findings += check_named(
+                    self.resources, "$.resources", required=("uri", "name"), unique="uri", what="resource"
+                )
+                doctor_checks.add_core(self.report, "resources-list", findings, SECTION_RESOURCES)
+                self.templates, findings = await self._listed(
+                    "resources/templates/list", "resourceTemplates", SECTION_TEMPLATES
+                )
+                findings += check_named(
+                    self.templates,
+                    "$.resourceTemplates",
+                    required=("uriTemplate", "name"),
+                    unique="uriTemplate",
+                    what="template",
+                )
+                doctor_checks.add_core(self.report, "templates-list", findings, SECTION_TEMPLATES)
+            if "prompts" in caps:
+                self.report.ran.append("prompts-list")
+                self.prompts, findings = await self._listed("prompts/list", "prompts", SECTION_PROMPTS)
+                findings += check_named(self.prompts, "$.prompts", required=("name",), unique="name", what="prompt")
+                doctor_checks.add_core(self.report, "prompts-list", findings, SECTION_PROMPTS)
+        except Crashed:
+            pass
+
+    async def _listed(self, method: str, key: str, section: str) -> tuple[list[Any], list[Any]]:
+        try:
+            return await self.page(method, key)
+        except (ProtocolError, RequestTimeout) as exc:
+            self.report.add(
+                "error",
+                method,
+                "$",
+                f"{method} failed: {exc.message}",
+                f"a {key} list (the capability is declared)",
+                section,
+            )
+            return [], []
+
+    def callable_tools(self) -> list[tuple[int, dict[str, Any]]]:
+        """Tools the doctor may call: marked readOnlyHint, or named by the user; only those `allowed`, if given."""
+        out = []
+        allowed = self.options.allowed
+        for index, tool in enumerate(self.tools):
+            if not isinstance(tool, dict) or (allowed is not None and tool.get("name") not in allowed):
+                continue
+            hints = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else {}
+            if hints.get("readOnlyHint") is True or tool.get("name") in self.options.call:
+                out.append((index, tool))
+        return out
