@@ -1,0 +1,105 @@
+"""Writing the files MCP Lens keeps: one way, so none is left half-written or readable by others.
+
+Every file is written atomically (a new user-only file in the same folder, flushed, then `os.replace`)
+or appended to an append-only user-only file; every folder MCP Lens creates for its own files is
+user-only. On Windows, where POSIX modes mean little, the files live under the user's profile, whose
+ACL already keeps other users out; the modes are still passed (Python maps them to the read-only bit).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+FILE_MODE = 0o600
+FOLDER_MODE = 0o700
+
+
+def private_folder(folder: str | os.PathLike[str]) -> Path:
+    """Create `folder` (and its parents) and make it user-only (0700). Returns it as a Path."""
+    path = Path(folder)
+    path.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+    if os.name == "posix":
+        os.chmod(path, FOLDER_MODE)
+    return path
+
+
+def write_atomic(path: str | os.PathLike[str], payload: bytes | str, *, mode: int = FILE_MODE) -> Path:
+    """Replace `path` with `payload` (str is written as UTF-8) in one step.
+
+    A missing folder is created user-only; an existing one (a folder the user chose for an export) is
+    left as it is: only MCP Lens's own folders are made user-only, with `private_folder`.
+
+    The new file is created with `mode` next to the target, flushed and fsynced, then renamed over it:
+    a kill at any moment leaves either the old file or the new one, never a cut one.
+    """
+    target = Path(path)
+    data = payload.encode("utf-8") if isinstance(payload, str) else payload
+    target.parent.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp, flags, mode)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(fd, "wb") as out:
+            if os.name == "posix":
+                os.fchmod(out.fileno(), mode)  # the umask may have taken bits away; never adds any
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _sync_folder(target.parent)
+    return target
+
+
+def open_private_append(path: str | os.PathLike[str], *, exclusive: bool = False) -> int:
+    """An append-only, user-only file descriptor on `path` (created 0600; `exclusive`: never an existing one)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    if exclusive:
+        flags |= os.O_EXCL
+    fd = os.open(target, flags, FILE_MODE)
+    if os.name == "posix":
+        os.fchmod(fd, FILE_MODE)
+    return fd
+
+
+@contextmanager
+def folder_lock(folder: str | os.PathLike[str]) -> Iterator[None]:
+    """An exclusive lock on `folder` itself (no lock file to leave behind), for read-merge-write saves.
+
+    POSIX `flock`; where there is none (Windows) the saves stay atomic, but two writers at the same
+    instant may drop one change.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _sync_folder(folder: Path) -> None:
+    if os.name != "posix":
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
