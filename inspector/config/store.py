@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from inspector.config import jsonc
 from inspector.config.eras import EraError, parse_era
+from inspector.config.files import folder_lock, private_folder, write_atomic
 from inspector.config.locations import app_data_dir
 from inspector.config.profile import ProfileError, ServerProfile
+from inspector.config.text_files import NotUtf8Error, read_utf8
 
 EXTRAS_KEY = "x-mcp-lens"
 STORE_VERSION = 1
@@ -98,6 +98,11 @@ def apply_extras(profile: ServerProfile, extras: Any, *, source: str | None = No
     profile.learned_era = learned if learned in ("legacy", "modern") else None
 
 
+_CHANGED_MEANWHILE = (
+    "refusing to save: another program changed the file and it no longer parses ({}); fix or move it, then save again"
+)
+
+
 class ProfileStore:
     """An ordered set of named profiles backed by one JSON file.
 
@@ -118,12 +123,14 @@ class ProfileStore:
         self._profiles, self._baseline = {}, {}
         source = str(self.path)
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = read_utf8(self.path)
         except FileNotFoundError:
             self._loaded = True
             return []
         except OSError as exc:
             raise ProfileError(f"cannot read file: {exc.strerror or exc}", source=source) from exc
+        except NotUtf8Error as exc:
+            raise ProfileError(exc.reason, source=source) from None
         data = jsonc.loads(text, source=source)
         self._profiles = self._parse(data, source)
         self._baseline = _records(self._profiles)
@@ -222,7 +229,7 @@ class ProfileStore:
         return any(p.has_secrets() for p in self._profiles.values())
 
     def save(self) -> None:
-        """Write atomically (temp file + fsync + `os.replace`); mode 0600 when any profile has secrets."""
+        """Merge with the file under the folder lock and write it atomically, user-only (`config.files`)."""
         if not self._loaded:
             raise ProfileError(
                 "refusing to save: the file was not loaded successfully (call load(), or backup_corrupt() "
@@ -231,12 +238,10 @@ class ProfileStore:
             )
         for profile in self._profiles.values():
             profile.validate()
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with _folder_lock(self.path.parent):
+        private_folder(self.path.parent)
+        with folder_lock(self.path.parent):
             self._profiles = self._merge_with_file()
-            payload = (json.dumps(self.to_data(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-            mode = 0o600 if self.has_secrets() else 0o644
-            _atomic_write(self.path, payload, mode)
+            write_atomic(self.path, json.dumps(self.to_data(), indent=2, ensure_ascii=False) + "\n")
             self._baseline = _records(self._profiles)
 
     def _merge_with_file(self) -> dict[str, ServerProfile]:
@@ -247,19 +252,17 @@ class ProfileStore:
         """
         source = str(self.path)
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text: str | None = read_utf8(self.path)
         except FileNotFoundError:
             text = None
         except OSError as exc:
             raise ProfileError(f"cannot read file before saving: {exc.strerror or exc}", source=source) from exc
+        except NotUtf8Error as exc:
+            raise ProfileError(_CHANGED_MEANWHILE.format(exc.reason), source=source) from None
         try:
             on_disk = self._parse(jsonc.loads(text, source=source), source) if text is not None else {}
         except ProfileError as exc:
-            raise ProfileError(
-                f"refusing to save: another program changed the file and it no longer parses ({exc.reason}); "
-                "fix or move it, then save again",
-                source=source,
-            ) from exc
+            raise ProfileError(_CHANGED_MEANWHILE.format(exc.reason), source=source) from exc
         mine = _records(self._profiles)
         merged: dict[str, ServerProfile] = {}
         for name, profile in self._profiles.items():
@@ -294,46 +297,3 @@ def _records(profiles: Mapping[str, ServerProfile]) -> dict[str, str]:
         name: json.dumps([p.to_entry(), extras_of(p)], sort_keys=True, ensure_ascii=False)
         for name, p in profiles.items()
     }
-
-
-@contextmanager
-def _folder_lock(folder: Path) -> Iterator[None]:
-    """An exclusive `flock` on the folder itself (no lock file to leave behind); a no-op without fcntl."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: saves stay atomic, but two windows saving at once may drop a change
-        yield
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
-def _atomic_write(path: Path, payload: bytes, mode: int) -> None:
-    """Write `payload` to a new file created with `mode` in `path`'s folder, then replace `path`."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
-    while True:
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            fd = os.open(tmp, flags, mode)
-            break
-        except FileExistsError:
-            continue
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(payload)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    if os.name == "posix":
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)

@@ -109,12 +109,14 @@ def test_save_with_token_is_0600_from_creation(
         opened.append((os.fspath(path), mode))
         return real_open(path, flags, mode, **kw)  # type: ignore[arg-type]
 
-    def no_chmod(*args: object, **kw: object) -> None:
-        raise AssertionError("mode must be set at creation, not changed afterwards")
+    real_fchmod = os.fchmod
+
+    def narrowing_fchmod(fd: int, new_mode: int) -> None:
+        assert new_mode == 0o600, "the mode is set at creation and only ever narrowed to user-only"
+        real_fchmod(fd, new_mode)
 
     monkeypatch.setattr(os, "open", spy_open)
-    monkeypatch.setattr(os, "chmod", no_chmod)
-    monkeypatch.setattr(os, "fchmod", no_chmod)
+    monkeypatch.setattr(os, "fchmod", narrowing_fchmod)
     store.add(ServerProfile("remote", "http", url="https://x.test/mcp", bearer_token="s3cr3t"))
     store.save()
     assert os.stat(store.path).st_mode & 0o777 == 0o600
@@ -125,16 +127,16 @@ def test_save_with_token_is_0600_from_creation(
 
 
 @posix_only
-def test_mode_follows_secrets(store: ProfileStore, umask_022: None) -> None:
+def test_file_is_user_only_with_or_without_secrets(store: ProfileStore, umask_022: None) -> None:
     store.add(ServerProfile("local", command="npx", env={"LOG_LEVEL": "debug", "API_KEY": "${API_KEY}"}))
     store.save()
-    assert os.stat(store.path).st_mode & 0o777 == 0o644
+    assert mode(store.path) == 0o600 and mode(store.path.parent) == 0o700
     store.update(ServerProfile("local", command="npx", env={"API_KEY": "sk-live"}))
     store.save()
-    assert os.stat(store.path).st_mode & 0o777 == 0o600
+    assert mode(store.path) == 0o600
     store.delete("local")
     store.save()
-    assert mode(store.path) == 0o644
+    assert mode(store.path) == 0o600
 
 
 def test_failed_replace_keeps_the_old_file(store: ProfileStore, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -225,3 +227,36 @@ def test_concurrent_writers_never_leave_a_torn_file(tmp_path: Path) -> None:
     assert final and all(p.args == ["a" * 2000] for p in final)
     assert sorted(os.listdir(tmp_path)) == ["servers.json"]
     assert reads > 0
+
+
+@pytest.mark.parametrize(
+    ("raw", "where"),
+    [
+        (b'{"mcpServers": {"a": {"command": "x\xff"}}}\n', "line 1, column 36"),
+        ('{\n "mcpServers": {"caf\u00e9": {"command": "x"}}\n}\n'.encode("latin-1"), "line 2, column 21"),
+    ],
+)
+def test_a_file_that_is_not_utf8_is_a_profile_error_never_overwritten(tmp_path: Path, raw: bytes, where: str) -> None:
+    path = tmp_path / "servers.json"
+    path.write_bytes(raw)
+    store = ProfileStore(path)
+    with pytest.raises(ProfileError) as info:
+        store.load()
+    assert "not UTF-8" in str(info.value) and where in str(info.value) and str(path) in str(info.value)
+    store.add(ServerProfile("new", command="y"))
+    with pytest.raises(ProfileError, match="refusing to save"):
+        store.save()
+    assert path.read_bytes() == raw
+    backup = store.backup_corrupt()
+    assert backup is not None and backup.read_bytes() == raw
+
+
+def test_a_file_turned_non_utf8_by_another_program_is_not_overwritten(store: ProfileStore) -> None:
+    store.add(ServerProfile("a", command="x"))
+    store.save()
+    damaged = store.path.read_bytes().replace(b'"x"', b'"x\xe9"')
+    store.path.write_bytes(damaged)
+    store.add(ServerProfile("b", command="y"))
+    with pytest.raises(ProfileError, match=r"refusing to save.*not UTF-8"):
+        store.save()
+    assert store.path.read_bytes() == damaged
