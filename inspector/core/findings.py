@@ -9,6 +9,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.core.schema_check import meta_problems
+
 KNOWN_CONTENT_TYPES = frozenset({"text", "image", "audio", "resource_link", "resource"})
 
 
@@ -84,7 +86,7 @@ def check_tool(tool: Any, path: str) -> list[Finding]:
 
 
 def check_schema(schema: Any, path: str, *, require_object: bool) -> list[Finding]:
-    """A tool schema must be an object schema and valid under its draft."""
+    """A tool schema must be an object schema and valid under its draft (`schema_check`: cheap, cached)."""
     if not isinstance(schema, dict):
         return [Finding(f"schema is {_type_name(schema)}", path, "a JSON Schema object")]
     findings = []
@@ -93,16 +95,8 @@ def check_schema(schema: Any, path: str, *, require_object: bool) -> list[Findin
     elif require_object and schema.get("type") != "object":
         found = json.dumps(schema["type"], ensure_ascii=False, default=repr)[:80]
         findings.append(Finding(f'"type" is {found}', f"{path}.type", '"object"'))
-    from jsonschema.exceptions import SchemaError  # lazy: jsonschema costs ~100 ms to import
-    from jsonschema.validators import validator_for
-
-    try:
-        validator_for(schema).check_schema(schema)
-    except SchemaError as exc:
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in exc.path)
-        findings.append(Finding(f"invalid JSON Schema: {exc.message}", path + where, "a valid schema"))
-    except Exception as exc:  # a hostile schema can break the meta-validator itself
-        findings.append(Finding(f"schema could not be checked: {exc}", path, "a valid schema"))
+    for where, message in meta_problems(schema):
+        findings.append(Finding(message, path + where, "a valid schema"))
     return findings
 
 

@@ -1,0 +1,124 @@
+"""Checking a big tool list does not run jsonschema's meta-validation once per tool (issue 21, point 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema.exceptions import SchemaError
+from jsonschema.validators import Draft202012Validator
+
+from inspector.core.findings import check_tools
+from inspector.core.schema_check import plainly_valid
+
+
+def tool(index: int, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "name": f"tool_{index}",
+        "inputSchema": schema
+        or {
+            "type": "object",
+            "properties": {
+                f"q{index}": {"type": "string", "minLength": 1, "pattern": "^[a-z]+$"},
+                "n": {"type": ["integer", "null"], "minimum": 0, "maximum": 10 + index},
+                "mode": {"enum": ["a", "b"], "default": "a"},
+                "items": {"type": "array", "items": {"$ref": "#/$defs/Item"}},
+            },
+            "required": [f"q{index}"],
+            "$defs": {"Item": {"type": "object", "additionalProperties": False}},
+        },
+    }
+
+
+@pytest.fixture
+def meta_checks(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every call of jsonschema's `check_schema` (the 2 ms meta-validation) made meanwhile."""
+    calls: list[Any] = []
+    original = Draft202012Validator.check_schema.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type, schema: Any, *args: Any, **kwargs: Any) -> None:
+        calls.append(schema)
+        original(cls, schema, *args, **kwargs)
+
+    monkeypatch.setattr(Draft202012Validator, "check_schema", classmethod(counted))
+    return calls
+
+
+def test_distinct_valid_schemas_skip_the_meta_validation(meta_checks: list[Any]) -> None:
+    assert check_tools([tool(i) for i in range(300)]) == []
+    assert meta_checks == []
+
+
+def test_identical_invalid_schemas_are_validated_once(meta_checks: list[Any]) -> None:
+    broken = {"type": "object", "properties": {"x": {"type": "strnig"}}}
+    findings = check_tools([tool(i, {**broken}) for i in range(200)])
+    assert len(findings) == 200
+    assert [f.path for f in findings[:2]] == [f"$.tools[{i}].inputSchema.properties.x.type" for i in (0, 1)]
+    assert all(f.message.startswith("invalid JSON Schema") for f in findings)
+    assert len(meta_checks) == 1
+
+
+def test_an_unusual_schema_still_gets_the_full_check(meta_checks: list[Any]) -> None:
+    findings = check_tools([tool(0, {"type": "object", "x-custom": 1, "minLength": -1})])
+    assert [f.path for f in findings] == ["$.tools[0].inputSchema.minLength"]
+    assert len(meta_checks) == 1
+
+
+def test_a_bad_regex_is_not_plainly_valid() -> None:
+    assert not plainly_valid({"type": "string", "pattern": "("})
+    assert not plainly_valid({"patternProperties": {"(": {}}})
+
+
+_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.floats(-2, 2, allow_nan=False), st.text(max_size=3)
+)
+_keys = st.sampled_from(
+    [
+        "type",
+        "required",
+        "enum",
+        "minimum",
+        "minLength",
+        "multipleOf",
+        "uniqueItems",
+        "pattern",
+        "$ref",
+        "$schema",
+        "items",
+        "not",
+        "properties",
+        "anyOf",
+        "prefixItems",
+        "patternProperties",
+        "dependentRequired",
+        "description",
+        "format",
+        "x-other",
+    ]
+)
+_values = st.one_of(
+    _scalars,
+    st.sampled_from(["string", "object", "strnig", "#/$defs/A", "http://x", "(", "^a$", "integer"]),
+    st.lists(st.one_of(_scalars, st.sampled_from(["string", "null", "a"])), max_size=3),
+)
+_schemas = st.recursive(
+    st.dictionaries(_keys, _values, max_size=4) | st.booleans(),
+    lambda inner: st.dictionaries(
+        _keys,
+        st.one_of(inner, st.dictionaries(st.text(max_size=2), inner, max_size=2), st.lists(inner, max_size=2)),
+        max_size=4,
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_schemas)
+def test_plainly_valid_never_accepts_what_the_meta_schema_rejects(schema: Any) -> None:
+    if plainly_valid(schema):
+        try:
+            Draft202012Validator.check_schema(schema)
+        except SchemaError as exc:
+            pytest.fail(f"plainly_valid accepted {schema!r}: {exc.message}")
