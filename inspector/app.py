@@ -41,6 +41,12 @@ other ways to run it:
                                  (mcp-lens --cli --help)
   mcp-lens tokens …              what a server's tool list costs in a model's
                                  context window (mcp-lens tokens --help)
+  mcp-lens tap … -- CMD …        stand in for a host's stdio server and record
+                                 what the host and it exchange (mcp-lens tap --help)
+  mcp-lens run COLLECTION …      run a saved collection's steps and check its
+                                 assertions (mcp-lens run --help)
+  mcp-lens doctor …              check a server against the spec and score it
+                                 (mcp-lens doctor --help)
   mcp-lens --demo-server [--http PORT]
                                  run the embedded demo server (stdio, or
                                  Streamable HTTP on PORT)

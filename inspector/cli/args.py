@@ -1,8 +1,11 @@
-"""Command-line parsing for the headless CLI, in the shape of the official Inspector's CLI.
+"""Command-line parsing for the headless CLI, in the shape of the official Inspector's CLI (npm
+``@modelcontextprotocol/inspector`` 2.12, ``--cli``).
 
 Our own options may come before or after the server command; everything else is the target
-(command words, or a URL). After ``--`` everything is the target, for servers whose own flags
-collide with ours.
+(command words, or a URL). ``--`` separates the two as there: when the words before it start with
+the server command, they are the target and our options follow; otherwise everything after it is
+the target, for servers whose own flags collide with ours. ``--tool-arg``, ``--prompt-args`` and
+``--header`` take several values after one flag, as there. ``--method`` is required, as there.
 """
 
 from __future__ import annotations
@@ -19,10 +22,9 @@ from inspector.traffic.cli_vocabulary import (
     FORMATS,
     LOG_LEVELS,
     METHODS,
-    MULTI_VALUE,
     OPTIONS,
     REQUIRED,
-    is_pair,
+    takes_more,
 )
 from inspector.transports.kinds import TRANSPORT_KINDS
 
@@ -33,7 +35,7 @@ class UsageError(ValueError):
 
 @dataclass
 class CliArgs:
-    method: str = "tools/list"
+    method: str = "tools/list"  # `mcp-lens --cli` requires --method; other commands list tools
     target: list[str] = field(default_factory=list)
     demo: bool = False
     server_url: str | None = None
@@ -70,8 +72,15 @@ def coerce(value: str) -> Any:
         return value
 
 
+def prompt_value(value: str) -> str:
+    """A `--prompt-args` value as the official CLI sends it: JSON-coerced like `--tool-arg`, then a string
+    again (prompt arguments are strings), so `a="x"` sends `x` and `n=1.50` sends `1.5`."""
+    coerced = coerce(value)
+    return coerced if isinstance(coerced, str) else json.dumps(coerced, ensure_ascii=False, separators=(",", ":"))
+
+
 def split_argv(
-    argv: list[str], options: dict[str, bool], takes_more: Callable[[str, str], bool] | None = None
+    argv: list[str], options: dict[str, bool], takes_more: Callable[[str, str], bool] | None = takes_more
 ) -> tuple[list[str], list[str]]:
     """Our words and the target's: `options` maps each of our options to whether it takes a value;
     `takes_more(option, word)` says whether a further word still belongs to a multi-value option.
@@ -101,8 +110,16 @@ def split_argv(
     return ours, target
 
 
-def _more_values(option: str, word: str) -> bool:
-    return option == MULTI_VALUE and is_pair(word)
+def split_cli_argv(argv: list[str]) -> tuple[list[str], list[str]]:
+    """`split_argv` for ``--cli`` with the official CLI's ``--`` rule: when the first word before ``--``
+    (``--cli`` aside) is not an option, the words before it are the server command and ours follow it."""
+    if "--" in argv:
+        cut = argv.index("--")
+        before = [word for word in argv[:cut] if word != "--cli"]
+        if before and not before[0].startswith("-"):
+            ours, more = split_argv(argv[cut + 1 :], OPTIONS)
+            return ours, [*before, *more]
+    return split_argv(argv, OPTIONS)
 
 
 def add_target_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -113,7 +130,14 @@ def add_target_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
     parser.add_argument("--server", metavar="NAME", help="server name inside --config")
     parser.add_argument("-e", "--env", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--cwd")
-    parser.add_argument("--header", action="append", default=[], metavar='"Name: value"')
+    parser.add_argument(
+        "--header",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar='"Name: value"',
+        help="HTTP headers; several may follow one --header",
+    )
     parser.add_argument(
         "--protocol-era",
         choices=ERAS,
@@ -183,14 +207,25 @@ def require_one_server(args: CliArgs, *others: object, none: str, many: str) -> 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mcp-lens --cli",
-        description="Connect to an MCP server, run one method, print the result.",
+        usage="mcp-lens --cli [options] (COMMAND [ARG ...] | URL | --server-url URL | --config FILE [--server NAME]"
+        " | --demo) --method METHOD [options]\n       mcp-lens --cli [options] --method METHOD -- COMMAND [ARG ...]",
+        description="Connect to an MCP server, run one method, print the result. The server is a command that "
+        "starts it over stdio (its words may come before or after our options; words we do not know are the "
+        "command's, and after -- every word is), a URL, --config/--server, or --demo.",
         epilog=CLI_EPILOG,
     )
     p.add_argument("--cli", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--demo", action="store_true", help="target the embedded demo server")
-    p.add_argument("--method", default="tools/list", choices=METHODS)
+    p.add_argument("--method", choices=METHODS, help="required, as in the official CLI: one of %(choices)s")
     p.add_argument("--tool-name")
-    p.add_argument("--tool-arg", action="append", default=[], metavar="KEY=VALUE", help="JSON-coerced")
+    p.add_argument(
+        "--tool-arg",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="KEY=VALUE",
+        help="values are JSON when they parse as JSON (else strings); several may follow one --tool-arg",
+    )
     p.add_argument("--tool-args-json", metavar="JSON", help="all tool arguments as one JSON object")
     add_target_options(p)
     p.add_argument("--format", default="json", choices=FORMATS)
@@ -239,9 +274,14 @@ def read_input_responses(path: str) -> dict[str, Any]:
 
 def parse(argv: list[str]) -> CliArgs:
     """Raises `UsageError`; `--help` prints and raises SystemExit(0) as argparse does."""
-    ours, target = split_argv(argv, OPTIONS, _more_values)
+    ours, target = split_cli_argv(argv)
     parser = _parser()
     ns = parser.parse_args(ours)
+    if ns.method is None:
+        raise UsageError(
+            "--method is required, as in the official Inspector CLI: pass --method tools/list (or "
+            f"{', '.join(m for m in METHODS if m != 'tools/list')})"
+        )
     args = target_args(
         ns,
         target,
@@ -272,7 +312,7 @@ def parse(argv: list[str]) -> CliArgs:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise UsageError(f"--prompt-args expects KEY=VALUE, got {item!r}")
-        args.prompt_args[key] = value
+        args.prompt_args[key] = prompt_value(value)
     if args.method in REQUIRED:
         attribute, option = REQUIRED[args.method]
         if not getattr(args, attribute):

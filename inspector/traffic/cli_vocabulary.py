@@ -63,7 +63,7 @@ OPTIONS: dict[str, bool] = {
     "--cli": False,
     "--method": True,
     "--tool-name": True,
-    "--tool-arg": True,
+    "--tool-arg": True,  # then more KEY=VALUE words, as the official CLI takes them
     "--tool-args-json": True,
     "--format": True,
     "--max-timeout": True,
@@ -76,11 +76,26 @@ OPTIONS: dict[str, bool] = {
     "--as-task": False,
     "--input-responses": True,
 }
-MULTI_VALUE = "--prompt-args"  # the one option that takes several KEY=VALUE words
+# The options that take several words after one flag, as the official CLI's variadic options do; the words
+# that follow stay the option's while they look like its values (a server command never starts that way).
+MULTI_VALUE = ("--tool-arg", "--prompt-args", "--header")
 
 _PAIR = re.compile(r"^[^-=\s][^=\s]*=")
+_HEADER = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+:(?!//)")
 
 
 def is_pair(word: str) -> bool:
-    """A `KEY=VALUE` word (what `--prompt-args` takes several of)."""
-    return bool(_PAIR.match(word))
+    """A `KEY=VALUE` word (what `--tool-arg` and `--prompt-args` take several of); never a URL."""
+    return bool(_PAIR.match(word)) and "://" not in word.split("=", 1)[0]
+
+
+def is_header(word: str) -> bool:
+    """A `Name: value` word (what `--header` takes several of); never a URL."""
+    return bool(_HEADER.match(word))
+
+
+def takes_more(option: str, word: str) -> bool:
+    """Whether `word`, after `option`'s first value, is one more value of it."""
+    if option == "--header":
+        return is_header(word)
+    return option in MULTI_VALUE and is_pair(word)

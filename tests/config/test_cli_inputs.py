@@ -26,10 +26,10 @@ def vscode_config(tmp_path: Path, everything: str) -> Path:
 
 
 def test_input_option_parses() -> None:
-    args = parse(["--config", "f.json", "--input", "api-key=a=b", "--input", "other="])
+    args = parse(["--config", "f.json", "--method", "tools/list", "--input", "api-key=a=b", "--input", "other="])
     assert args.inputs == {"api-key": "a=b", "other": ""}
     try:
-        parse(["--config", "f.json", "--input", "novalue"])
+        parse(["--config", "f.json", "--method", "tools/list", "--input", "novalue"])
     except UsageError as exc:
         assert "--input expects ID=VALUE" in str(exc)
     else:
