@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inspector.config.pids import pid_alive
+
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
 SUFFIX = ".jsonl"
@@ -120,14 +122,8 @@ def has_exited(path: Path) -> bool:
 def tap_running(pid: int) -> bool:
     """Whether a tap still runs as `pid`. Where ``/proc`` tells, the process must be a running
     ``… tap …`` (not a zombie, not another program that got the pid since)."""
-    if pid <= 0:
+    if not pid_alive(pid):
         return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
     try:
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:

@@ -12,10 +12,13 @@ from __future__ import annotations
 import base64
 import json
 import os
+import stat
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from inspector.config.files import open_private_append, write_atomic
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
 
@@ -26,6 +29,25 @@ _MSG_PREFIX = b'{"msg":'
 
 class RecordFormatError(ValueError):
     """The file is not a traffic record this version can read."""
+
+
+BAD_LINE_TRANSPORT = "record"  # the transport of the entry that stands for a damaged line
+
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    """A line of a record that could not be read: its number (the header is line 1), why, and its bytes
+    as they are in the file. `cut`: the last line, without its newline (a writer stopped mid-line)."""
+
+    number: int
+    reason: str
+    raw: bytes
+    cut: bool = False
+
+    def describe(self) -> str:
+        if self.cut:
+            return f"line {self.number} is cut off ({len(self.raw):,} bytes, no newline): {self.reason}"
+        return f"line {self.number} is damaged ({len(self.raw):,} bytes kept): {self.reason}"
 
 
 def _splicable(raw: bytes) -> bool:
@@ -135,13 +157,11 @@ def write_entries(stream: IO[bytes], entries: Iterable[Entry], meta: dict[str, A
 
 
 def save(path: str | os.PathLike[str], store: Iterable[Entry], meta: dict[str, Any] | None = None) -> int:
-    """Write the record atomically (temp file, then rename). Returns the number of entries."""
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    with open(tmp, "wb") as stream:
-        count = write_entries(stream, store, meta)
-    os.replace(tmp, target)
-    return count
+    """Write the record atomically and user-only (`config.files.write_atomic`). Returns the number of entries."""
+    lines = [header(meta)]
+    lines += [encode_entry(entry) for entry in store]
+    write_atomic(path, b"\n".join(lines) + b"\n")
+    return len(lines) - 1
 
 
 def read_header(line: bytes) -> dict[str, Any]:
@@ -157,9 +177,12 @@ def read_header(line: bytes) -> dict[str, Any]:
     return head
 
 
-def load(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any]]:
-    """Re-open a saved record into a new store. Raises `RecordFormatError` naming the bad line."""
+def read(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any], list[BadLine]]:
+    """Re-open a saved record with everything intact in it: each line that cannot be read is kept as a
+    `BadLine` (number, reason, bytes) and, after the record's own entries, as a flagged entry holding
+    its bytes. Raises `RecordFormatError` only when the first line is not a record header."""
     store = TrafficStore()
+    bad: list[BadLine] = []
     with open(path, "rb") as stream:
         head = read_header(stream.readline())
         for number, line in enumerate(stream, start=2):
@@ -170,17 +193,50 @@ def load(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any]]:
             try:
                 store.add_entry(decode_entry(line))
             except RecordFormatError as exc:
-                if not complete:  # a writer killed mid-line (a tap under SIGKILL): the whole lines stand
-                    break
-                raise RecordFormatError(f"{path}: line {number}: {exc}") from exc
-    return store, head.get("meta") or {}
+                bad.append(BadLine(number, str(exc), line, cut=not complete))
+            else:
+                if not complete:  # whole JSON, but its newline never came: say so, keep the entry
+                    bad.append(BadLine(number, "the entry is whole but its newline is missing", b"", cut=True))
+    for line in bad:
+        if line.raw:
+            store.add_entry(bad_line_entry(line, store.next_seq))
+    return store, head.get("meta") or {}, bad
+
+
+def bad_line_entry(line: BadLine, seq: int) -> Entry:
+    """A flagged entry standing for a damaged line: its bytes as they are in the file, the reason noted."""
+    return Entry(
+        seq=seq,
+        wall=0.0,
+        mono=0.0,
+        direction=Direction.META,
+        transport=BAD_LINE_TRANSPORT,
+        kind=Kind.UNPARSABLE,
+        raw=line.raw,
+        parse_error=line.describe(),
+    )
+
+
+def load(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any]]:
+    """Re-open a saved record into a new store (`read` without the list of damaged lines)."""
+    store, meta, _bad = read(path)
+    return store, meta
 
 
 class RecordWriter:
     """Streams entries to a JSONL file as they are appended (for `--record`)."""
 
     def __init__(self, path: str | os.PathLike[str], meta: dict[str, Any] | None = None) -> None:
-        self._stream = open(path, "wb")  # noqa: SIM115 - closed in close()
+        target = Path(path)
+        try:
+            regular = stat.S_ISREG(os.lstat(target).st_mode)
+        except FileNotFoundError:
+            regular = True
+        if regular:  # a new user-only file in its place (an old one is replaced, never written into)
+            target.unlink(missing_ok=True)
+            self._stream: IO[bytes] = os.fdopen(open_private_append(target, exclusive=True), "wb")
+        else:  # a device, a pipe or a link the user named (/dev/stdout): written as it is
+            self._stream = open(target, "wb")  # noqa: SIM115 - closed in close()
         self._stream.write(header(meta) + b"\n")
 
     def __call__(self, entry: Entry) -> None:

@@ -24,7 +24,7 @@ from itertools import pairwise
 from typing import Any
 
 from inspector.traffic.entry import INFO_NOTES, Direction, Kind
-from inspector.traffic.jsonl import read_header
+from inspector.traffic.jsonl import BadLine, read_header
 
 SPLICED = 1  # the message's exact bytes are in the line (after '{"msg":')
 FLAGGED = 2  # `Entry.flagged`
@@ -98,7 +98,8 @@ CHUNK = 4 << 20  # bytes read at a time
 
 class RecordIndex:
     """Offsets and header fields of every whole line of a record file. `len(index)` lines are indexed;
-    `update()` indexes more. Bad lines are skipped and described in `problems` (line number, reason)."""
+    `update()` indexes more. Bad lines are left out of the entries and kept in `damaged` (number, reason,
+    their bytes) and `problems` (number, reason); `cut_tail()` tells of a last line without its newline."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
@@ -124,6 +125,7 @@ class RecordIndex:
         self.end = 0  # file offset just past the last whole line read
         self.line_number = 0  # lines read (header and blank lines included)
         self.problems: list[tuple[int, str]] = []
+        self.damaged: list[BadLine] = []
         self.repaired: list[int] = []  # indexes whose peer was set by a later line (since last `take_repaired`)
         self._sorted = True  # seqs ascending (always, for records we write)
         self._by_seq: dict[int, int] | None = None
@@ -279,7 +281,8 @@ class RecordIndex:
                 try:
                     self._add(meta, size, flags, offset, length)
                 except (KeyError, ValueError, TypeError, AttributeError) as exc:
-                    self.problems.append((number, f"entry is missing or has a bad field: {exc}"))
+                    raw = os.pread(self.fd, length, offset)
+                    self._bad(number, f"entry is missing or has a bad field: {exc}", raw)
         return pos
 
     def _add_columns(self, batch: list[tuple[Any, int, int, int, int, int]]) -> None:
@@ -336,21 +339,38 @@ class RecordIndex:
         try:
             obj = json.loads(line)
         except ValueError as exc:
-            self.problems.append((number, f"not a JSON line: {exc}"))
+            self._bad(number, f"not a JSON line: {exc}", line)
             return None, 0, 0
         if not isinstance(obj, dict):
-            self.problems.append((number, "entry line is not a JSON object"))
+            self._bad(number, "entry line is not a JSON object", line)
             return None, 0, 0
         if "msg" in obj:
             length = obj.get("len")
             if not line.startswith(_MSG) or not isinstance(length, int):
-                self.problems.append((number, '"msg" entry without its verbatim prefix or "len"'))
+                self._bad(number, '"msg" entry without its verbatim prefix or "len"', line)
                 return None, 0, 0
             return obj, length, SPLICED
         if "raw_b64" in obj:
             text = str(obj["raw_b64"]).strip()
             return obj, len(text) * 3 // 4 - len(text) + len(text.rstrip("=")), BASE64
         return obj, len(str(obj.get("raw", "")).encode("utf-8", "replace")), ESCAPED
+
+    def _bad(self, number: int, reason: str, raw: bytes) -> None:
+        self.problems.append((number, reason))
+        self.damaged.append(BadLine(number, reason, raw))
+
+    def cut_tail(self) -> BadLine | None:
+        """The bytes after the last whole line (a last line whose newline never came), once every whole
+        line is indexed; None when there are none. While a writer still runs, the line may yet end."""
+        size = self.file_size()
+        if self.end >= size or not self.caught_up():
+            return None
+        tail = os.pread(self.fd, min(size - self.end, CHUNK), self.end)
+        if not tail.strip():
+            return None
+        return BadLine(
+            self.line_number + 1, "the last line has no newline: its writer stopped mid-line", tail, cut=True
+        )
 
     def _intern(self, value: Any) -> int:
         if not isinstance(value, str):

@@ -14,8 +14,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from inspector.config.pids import pid_alive
 from inspector.traffic import jsonl
-from inspector.traffic.entry import Entry
+from inspector.traffic.entry import Entry, Kind
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.record_index import (
     _DIR_CODE,
@@ -29,6 +30,7 @@ from inspector.traffic.record_index import (
     RecordIndex,
 )
 
+NO_ANSWER = "no answer (the record ends before its response)"
 CACHE_ENTRIES = 4096
 SCAN_CHUNK = 16 << 20
 LINE_COST_BYTES = 2000  # reading one line costs about as much as scanning this many bytes (measured)
@@ -45,6 +47,8 @@ class RecordStore:
         self._cache: OrderedDict[int, Entry] = OrderedDict()
         self._append_listeners: list[Callable[[Entry], None]] = []
         self._change_listeners: list[Callable[[Entry], None]] = []
+        self.ended: str | None = None  # why nothing more will come, once its writer is known to be gone
+        self._unanswered: frozenset[int] = frozenset()
 
     @property
     def path(self) -> str:
@@ -69,6 +73,37 @@ class RecordStore:
             for listener in list(self._append_listeners):
                 listener(last)
         return added
+
+    def writer_pid(self) -> int | None:
+        """The pid of the tap writing this record, as its header says (None for other records)."""
+        tap = self.meta.get("tap")
+        pid = tap.get("pid") if isinstance(tap, dict) else None
+        return pid if type(pid) is int and pid > 0 else None
+
+    def check_ended(self) -> bool:
+        """Whether the tap writing this record is gone without recording the server's exit (killed): then
+        `ended` says so and each request left without a response is noted as having no answer."""
+        if self.ended is not None:
+            return True
+        pid = self.writer_pid()
+        if pid is None or pid_alive(pid) or self._last_is_exit():
+            return False
+        self.update()  # what it wrote before it went
+        self.ended = f"the tap (pid {pid}) stopped writing without recording an exit: the record ends here"
+        self._unanswered = frozenset(self.index._open.values())
+        for index in self._unanswered:
+            self.index.flags[index] |= FLAGGED | DERIVED
+            if (entry := self._cache.get(index)) is not None:
+                entry.note(NO_ANSWER)
+                for listener in list(self._change_listeners):
+                    listener(entry)
+        return True
+
+    def _last_is_exit(self) -> bool:
+        if not len(self):
+            return False
+        last = self.decode(len(self) - 1)
+        return last.kind is Kind.LIFECYCLE and last.raw.startswith(b"process exited")
 
     # -- the TrafficStore interface the log uses ---------------------------------------------------
     def __len__(self) -> int:
@@ -95,6 +130,8 @@ class RecordStore:
         peer = self.index.peers[index]
         if peer != NO_PEER:
             entry.peer_seq = peer
+        elif index in self._unanswered:
+            entry.note(NO_ANSWER)
         return entry
 
     def __iter__(self) -> Iterator[Entry]:

@@ -16,5 +16,6 @@ def test_a_record_cut_mid_line_opens_with_its_whole_lines(tmp_path) -> None:
     jsonl.save(path, store)
     whole = path.read_bytes()
     path.write_bytes(whole[: whole.rindex(b"\n", 0, len(whole) - 1) + 1] + whole.splitlines(keepends=True)[-1][:20])
-    reopened, _meta = jsonl.load(path)
-    assert [e.raw for e in reopened] == [store[0].raw]
+    reopened, _meta, bad = jsonl.read(path)
+    assert [e.raw for e in reopened if e.transport != jsonl.BAD_LINE_TRANSPORT] == [store[0].raw]
+    assert [(line.number, line.cut) for line in bad] == [(3, True)]  # said, and its bytes kept

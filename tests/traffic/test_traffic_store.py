@@ -124,7 +124,6 @@ def test_streamed_record_relinks_requests(tmp_path: Path) -> None:
         (b"", "first line"),
         (b'{"format": "something-else"}\n', "not an MCP Lens traffic record"),
         (b'{"format": "mcp-lens-traffic", "version": 99}\n', "newer"),
-        (b'{"format": "mcp-lens-traffic", "version": 1}\n{"seq": 1}\n', "line 2"),
     ],
 )
 def test_jsonl_rejects_bad_files(tmp_path: Path, content: bytes, message: str) -> None:
@@ -132,3 +131,11 @@ def test_jsonl_rejects_bad_files(tmp_path: Path, content: bytes, message: str) -
     path.write_bytes(content)
     with pytest.raises(jsonl.RecordFormatError, match=message):
         jsonl.load(path)
+
+
+def test_jsonl_keeps_a_bad_entry_line_as_a_flagged_entry(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(b'{"format": "mcp-lens-traffic", "version": 1}\n{"seq": 1}\n')
+    store, _meta, bad = jsonl.read(path)
+    assert [(line.number, line.raw) for line in bad] == [(2, b'{"seq": 1}')]
+    assert [(e.raw, e.flagged) for e in store] == [(b'{"seq": 1}', True)]

@@ -63,10 +63,7 @@ class ViewerWindow(QMainWindow):
         store: RecordStore | None = None
         try:
             store = RecordStore(path)
-            store.update(max_seconds=FIRST_SLICE_S)
-            if store.index.problems:
-                line, reason = store.index.problems[0]
-                raise jsonl.RecordFormatError(f"{path}: line {line}: {reason}")
+            store.update(max_seconds=FIRST_SLICE_S)  # damaged lines are said in the status bar, never refused
         except (jsonl.RecordFormatError, OSError, UnicodeError) as exc:
             if store is not None:
                 store.close()
@@ -89,6 +86,10 @@ class ViewerWindow(QMainWindow):
             return 0
         was_caught_up, self.caught_up = self.caught_up, not added
         self._timer.start(POLL_MS if self.caught_up else 0)
+        if self.caught_up and store.ended is None and store.check_ended():
+            self._timer.stop()  # the writer is gone: nothing more will come
+            self._say()
+            return added
         if added or was_caught_up != self.caught_up or len(store.index.problems) != self._problems_told:
             self._say()
         return added
@@ -99,15 +100,19 @@ class ViewerWindow(QMainWindow):
             self.statusBar().showMessage(f"{count:,} entries from {self.path}")
             return
         index = self.store.index
-        if self.caught_up:
+        ended = self.store.ended
+        if ended is not None:
+            text = f"{count:,} entries from {self.path}; {ended}"
+        elif self.caught_up:
             text = f"{count:,} entries from {self.path}; new entries appear as the record grows"
         else:
             size = max(1, index.file_size())
             text = f"Reading {self.path}: {count:,} entries so far ({100 * index.end // size}%)"
-        if problems := index.problems:
-            self._problems_told = len(problems)
-            line, reason = problems[-1]
-            text += f"; {len(problems)} unreadable line(s) skipped (line {line}: {reason[:120]})"
+        if damaged := index.damaged:
+            self._problems_told = len(damaged)
+            text += f"; {len(damaged)} damaged line(s) left out, bytes kept in the file ({damaged[0].describe()[:160]})"
+        if ended is not None and (cut := index.cut_tail()) is not None:
+            text += f"; {cut.describe()}"
         self.statusBar().showMessage(text)
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -52,11 +52,21 @@ def test_export_then_open_shows_the_same_rows(qtbot, tmp_path: Path) -> None:
     assert viewer.jump_to_pair() and viewer.selected_entry().seq == 4
 
 
+def test_a_bad_entry_line_opens_and_is_said(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(json.dumps({"format": "mcp-lens-traffic", "version": 1}).encode() + b"\n<b>not json</b>\n")
+    window = ViewerWindow.open(path)
+    assert window is not None
+    qtbot.addWidget(window)
+    assert len(window.store) == 0 and "line 2 is damaged" in window.statusBar().currentMessage()
+    window.close()
+
+
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
         (b'{"format": "something-else"}\n', "not an MCP Lens traffic record"),
-        (json.dumps({"format": "mcp-lens-traffic", "version": 1}).encode() + b"\n<b>not json</b>\n", "line 2"),
+        (b"<b>not json</b>\n", "first line"),
     ],
 )
 def test_bad_file_shows_the_reason_as_plain_text(qtbot, tmp_path: Path, content, expected) -> None:

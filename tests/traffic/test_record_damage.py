@@ -1,0 +1,104 @@
+"""A damaged record opens with everything intact in it; each damaged line is kept (number, bytes) and said."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from inspector.traffic import jsonl
+from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.record_store import RecordStore
+from inspector.traffic.store import TrafficStore
+
+
+def a_record(tmp_path, count: int = 70):
+    store = TrafficStore()
+    for n in range(count // 2):
+        store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":%d,"method":"ping"}' % n)
+        store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":%d,"result":{}}' % n)
+    path = tmp_path / "record.jsonl"
+    jsonl.save(path, store)
+    return path, store
+
+
+def damage_line(path, number: int, replacement: bytes) -> bytes:
+    lines = path.read_bytes().split(b"\n")
+    old = lines[number - 1]
+    lines[number - 1] = replacement
+    path.write_bytes(b"\n".join(lines))
+    return old
+
+
+def test_a_bad_line_in_the_middle_keeps_every_other_entry_and_its_bytes(tmp_path) -> None:
+    path, original = a_record(tmp_path)
+    for bad in (b'{"msg":{"jsonrpc":"2.0","id', b"\xff\xfe not json", b'{"seq": "x"}'):
+        damage_line(path, 30, bad)
+        store, _meta, problems = jsonl.read(path)
+        intact = [e for e in store if e.transport != jsonl.BAD_LINE_TRANSPORT]
+        assert len(intact) == 69
+        assert [p.number for p in problems] == [30] and problems[0].raw == bad and not problems[0].cut
+        [flagged] = [e for e in store if e.transport == jsonl.BAD_LINE_TRANSPORT]
+        assert flagged.kind is Kind.UNPARSABLE and flagged.flagged and flagged.raw == bad
+        assert "line 30" in (flagged.parse_error or "")
+        jsonl.save(path, original)
+
+
+def test_a_cut_last_line_is_said(tmp_path) -> None:
+    path, _store = a_record(tmp_path)
+    whole = path.read_bytes()
+    path.write_bytes(whole[:-15])
+    store, _meta, problems = jsonl.read(path)
+    assert len([e for e in store if e.transport != jsonl.BAD_LINE_TRANSPORT]) == 69
+    [cut] = problems
+    assert cut.cut and cut.number == 71 and "cut off" in cut.describe()
+
+
+def test_the_indexed_record_keeps_the_bytes_of_a_damaged_line(tmp_path) -> None:
+    path, _store = a_record(tmp_path)
+    damage_line(path, 30, b"\xc3\x28 garbage")
+    record = RecordStore(path)
+    record.update()
+    assert len(record) == 69
+    [bad] = record.index.damaged
+    assert bad.number == 30 and bad.raw == b"\xc3\x28 garbage"
+    record.close()
+
+
+def test_a_cut_last_line_of_an_indexed_record_is_noted(tmp_path) -> None:
+    path, _store = a_record(tmp_path)
+    path.write_bytes(path.read_bytes()[:-15])
+    record = RecordStore(path)
+    record.update()
+    assert len(record) == 69
+    cut = record.index.cut_tail()
+    assert cut is not None and cut.cut and cut.number == 71
+    record.close()
+
+
+def test_load_opens_a_record_with_a_bad_line(tmp_path) -> None:
+    """What refused the whole file before (RecordFormatError): 69 entries and the bad line, flagged."""
+    path, _store = a_record(tmp_path)
+    damage_line(path, 30, b"garbage")
+    store, _meta = jsonl.load(path)
+    assert len(store) == 70 and store[69].raw == b"garbage" and store[69].flagged
+
+
+def test_saved_records_and_streamed_records_are_user_only(tmp_path) -> None:
+    old = os.umask(0o022)
+    try:
+        check_user_only(tmp_path)
+    finally:
+        os.umask(old)
+
+
+def check_user_only(tmp_path) -> None:
+    path, store = a_record(tmp_path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    streamed = tmp_path / "streamed.jsonl"
+    streamed.write_bytes(b"old")
+    os.chmod(streamed, 0o644)
+    writer = jsonl.RecordWriter(streamed)
+    writer(store[0])
+    writer.close()
+    assert stat.S_IMODE(os.stat(streamed).st_mode) == 0o600
+    assert jsonl.read(streamed)[0][0].raw == store[0].raw
