@@ -1,11 +1,24 @@
 """The head of the Tools tab's form: the tool's title with its badges, its description (a few lines,
-"More" shows the rest) and its findings. Empty parts take no room: the form below gets it."""
+"More" shows the rest) and its findings. Empty parts take no room: the form below gets it.
+
+A description longer than `MAX_DESCRIPTION_CHARS` is cut in the label (a word-wrapped QLabel lays out
+all of its text on every resize: seconds for 1 MB); "Show full description" opens it whole in a
+read-only plain-text view, which lays out only what is on screen."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.ui.tools.results.common import plain_label
 from inspector.ui.tools.tool_list import ToolRow
@@ -14,6 +27,16 @@ from inspector.ui.widgets.layout_parts import title_label
 
 ICON_SIDE = 32  # the tool's icon beside its title (the list's is 18)
 DESCRIPTION_LINES = 3  # a longer description is clamped to this many lines until "More" is pressed
+MAX_DESCRIPTION_CHARS = 2000  # past this the label shows the beginning; "Show full description" the rest
+
+
+def short_description(text: str) -> str:
+    """What the header's label shows: the description, cut past `MAX_DESCRIPTION_CHARS`."""
+    if not text:
+        return "(no description)"
+    if len(text) <= MAX_DESCRIPTION_CHARS:
+        return text
+    return f"{text[:MAX_DESCRIPTION_CHARS].rstrip()}… [{len(text) - MAX_DESCRIPTION_CHARS:,} more characters]"
 
 
 class ToolHeader(QWidget):
@@ -39,6 +62,8 @@ class ToolHeader(QWidget):
         self.more.setCheckable(True)
         self.more.setAccessibleName("Show the whole description")
         self.more.toggled.connect(self._clamp)
+        self.full = QToolButton(autoRaise=True, text="Show full description")
+        self.full.clicked.connect(self.show_full_description)
         self.findings = plain_label()
         self.findings.setWordWrap(True)
         self.findings.setStyleSheet("color: #c0392b;")
@@ -53,6 +78,7 @@ class ToolHeader(QWidget):
         description_row = QHBoxLayout()
         description_row.addWidget(self.description, 1)
         description_row.addWidget(self.more)
+        description_row.addWidget(self.full, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -80,12 +106,30 @@ class ToolHeader(QWidget):
         else:
             self.title.setText(f"{row.title} ({row.name})" if row.title and row.title != row.name else row.name)
             findings = "\n".join(f"⚠ {finding}" for finding in row.findings)
-            texts = (" · ".join(row.badges), row.description or "(no description)", findings)
+            texts = (" · ".join(row.badges), short_description(row.description), findings)
         for label, text in zip((self.badges, self.description, self.findings), texts, strict=True):
             label.setText(text)
             label.setVisible(bool(text))
+        self.full.setVisible(row is not None and len(row.description) > MAX_DESCRIPTION_CHARS)
         self.more.setChecked(False)
         self._clamp()
+
+    def show_full_description(self) -> None:
+        """The whole description in a read-only plain-text window."""
+        if self.row is None:
+            return
+        dialog = QDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        name = self.row.name if len(self.row.name) <= 120 else self.row.name[:120] + "…"
+        dialog.setWindowTitle(f"Description of {name}")
+        view = QPlainTextEdit(dialog)
+        view.setReadOnly(True)
+        view.setAccessibleName("Full description")
+        view.setPlainText(self.row.description)
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(view)
+        dialog.resize(760, 560)
+        dialog.show()
 
     def _clamp(self) -> None:
         """Show at most `DESCRIPTION_LINES` lines of the description unless "More" is on."""
