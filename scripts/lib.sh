@@ -7,6 +7,7 @@
 #   ensure_project EXTRA pip install -e '.[EXTRA]', skipped while pyproject.toml and setup.py are unchanged
 #   ensure_node_servers  npm test servers in tests/servers, then a real MCP handshake with one
 #   ensure_conformance_suite  @modelcontextprotocol/conformance 0.1.16 and 0.2.0-alpha.12 (conformance-next) + Node 22 in tests/conformance
+#   ensure_pypi_servers  the PyPI reference servers (mcp-server-time, -git, -fetch) in a venv of their own
 #
 # Environment knobs:
 #   PYTHON=/path/to/python3.12   use this interpreter to create .venv
@@ -412,4 +413,29 @@ if not info:
     sys.exit(1)
 print(f"    MCP handshake ok: {info['name']} {info['version']}")
 PY
+}
+
+# --- PyPI reference servers -----------------------------------------------------
+
+# The 2026-07-28 reference servers nobody here wrote (tests/journeys/test_outside_servers.py): pinned in
+# tests/servers/pypi-servers.txt, installed into a venv of their own (their `mcp` is not ours) at
+# tests/servers/.venv-pypi. A stamp holds the hash of the pins; the install is skipped while it matches.
+PYPI_SERVERS_VENV="$NODE_SERVERS/.venv-pypi"
+ensure_pypi_servers() {
+    step "PyPI reference servers (tests/servers/.venv-pypi)"
+    local pins="$NODE_SERVERS/pypi-servers.txt" stamp="$PYPI_SERVERS_VENV/.mcp-lens-installed" hash
+    hash="$(sha256sum "$pins" | cut -d' ' -f1)"
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ] && [ -x "$PYPI_SERVERS_VENV/bin/mcp-server-time" ]; then
+        info "up to date"
+        return 0
+    fi
+    rm -rf "$PYPI_SERVERS_VENV"
+    "$VENV/bin/python" -m venv "$PYPI_SERVERS_VENV"
+    local log="$PYPI_SERVERS_VENV/.pip.log"
+    if ! "$PYPI_SERVERS_VENV/bin/python" -m pip install --disable-pip-version-check -r "$pins" >"$log" 2>&1; then
+        tail -n 30 "$log" >&2
+        die "pip install -r $pins failed (full log: $log)"
+    fi
+    echo "$hash" >"$stamp"
+    info "installed: $(grep -v '^#' "$pins" | tr '\n' ' ')"
 }

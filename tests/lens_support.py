@@ -15,6 +15,29 @@ REPO = Path(__file__).resolve().parents[1]
 EVERYTHING = REPO / "tests/servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 HOSTILE = REPO / "tests/servers/hostile.py"
 DEMO = [sys.executable, "-m", "inspector.demo"]
+# The 2026-07-28 reference servers from PyPI (mcp-server-time, -git, -fetch): scripts/lib.sh ensure_pypi_servers
+PYPI_SERVERS = REPO / "tests/servers/.venv-pypi/bin"
+
+
+def pypi_server_argv(name: str, repo: Path | None = None) -> list[str]:
+    """argv of ``mcp-server-NAME`` from PyPI (git serves `repo`); fails when `scripts/test` has not installed it."""
+    path = PYPI_SERVERS / f"mcp-server-{name}"
+    if not path.exists():
+        import pytest
+
+        pytest.fail(f"{path} is missing: run scripts/test, which installs the PyPI reference servers")
+    return [str(path), *(["--repository", str(repo)] if repo is not None else [])]
+
+
+def git_repo(folder: Path) -> Path:
+    """A git repository with one commit, for mcp-server-git to serve."""
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid"}
+    env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    (folder / "README").write_text("hello\n")
+    for argv in (["init", "-q"], ["add", "README"], ["commit", "-qm", "first"]):
+        subprocess.run(["git", "-C", str(folder), *argv], check=True, env=env)
+    return folder
 
 
 def free_port() -> int:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from inspector.core import resources
+from inspector.core import requires, resources
 from inspector.core.calls import RequestHandle
 from inspector.core.errors import ConnectFailed, LensError, RequestTimeout
 from inspector.core.operations import Event, Operations
@@ -32,9 +32,15 @@ LISTENING_NOTE = LISTENING
 ACK_TIMEOUT_S = 15.0
 
 
-def listen_params(uris: list[str]) -> dict[str, Any]:
-    """The `subscriptions/listen` params: every list-change kind, plus `uris` when there are any."""
-    notifications: dict[str, Any] = dict.fromkeys(LIST_CHANGED_KINDS, True)
+def listen_params(uris: list[str], capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The `subscriptions/listen` params: the list-change kinds the server declares (every kind when
+    `capabilities` is None), plus `uris` when there are any."""
+    kinds = [
+        kind
+        for kind, path in zip(LIST_CHANGED_KINDS, requires.LIST_CHANGED, strict=True)
+        if capabilities is None or requires.declares(capabilities, path)
+    ]
+    notifications: dict[str, Any] = dict.fromkeys(kinds, True)
     if uris:
         notifications["resourceSubscriptions"] = list(uris)
     return {"notifications": notifications}
@@ -81,13 +87,19 @@ class ListenStream:
 
     # -- what the user asks for --------------------------------------------------------------
     async def start(self) -> None:
-        """Open the stream (list changes only, or the URIs already subscribed)."""
+        """Open the stream (list changes only, or the URIs already subscribed); not sent to a server that
+        declares nothing to listen for (`requires`): the state stays closed, the detail says why."""
+        if why := requires.refusal(LISTEN, self.conn.capabilities, self.conn.era):
+            self._set("closed", why)
+            return
         await self._reopen(list(self.uris))
 
     async def subscribe(self, uri: str) -> None:
         """Add `uri`: a new stream with it in the filter. Raises `LensError` if the server did not honour it."""
         if uri in self.uris and self.state == "listening":
             return
+        if not requires.declares(self.conn.capabilities, ("resources", "subscribe")):
+            raise LensError(f"not subscribed to {uri}: the server declares no resources.subscribe")
         await self._reopen([*[u for u in self.uris if u != uri], uri])
         if uri not in self.honored_uris():
             raise LensError(f"the server did not acknowledge a subscription to {uri}", hint=self.detail or None)
@@ -147,7 +159,7 @@ class ListenStream:
         since = self.conn.store.next_seq
         handle = RequestHandle(LISTEN)  # no timeout: the stream lives until it is closed
         self._ack = ack = loop.create_future()
-        task = self.spawn(self._run(handle, listen_params(uris)))
+        task = self.spawn(self._run(handle, listen_params(uris, self.conn.capabilities)))
         try:
             await asyncio.wait({ack, task}, timeout=self.ack_timeout, return_when=asyncio.FIRST_COMPLETED)
         finally:

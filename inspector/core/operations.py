@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector import __version__
-from inspector.core import era
+from inspector.core import era, requires
 from inspector.core.calls import Progress, ProgressCallback, RequestHandle
 from inspector.core.errors import LensError, RequestTimeout, ToolFailed, UnknownTool
 from inspector.core.findings import Finding, check_call_result, check_list_page, check_tools
@@ -76,6 +76,8 @@ class Operations:
         self.tools: ToolListing | None = None
         self.relist_on_change = True  # a one-shot CLI run turns this off
         self.input_answerer: Answerer | None = None  # answers input_required (else the handlers, if any)
+        self._relisting = False  # a relist_tools is in flight
+        self._relist_again = False  # …and another was asked for meanwhile
         self._listeners: list[Callable[[Event], None]] = []
 
     async def request(
@@ -157,14 +159,34 @@ class Operations:
         for listener in list(self._listeners):
             listener(event)
 
-    async def relist_tools(self) -> None:
-        """React to `notifications/tools/list_changed`: list again and raise `tools_changed`."""
-        try:
-            listing = await self.list_tools()
-        except Exception as exc:  # reported, never fatal
-            self.emit("stream_error", error=f"re-listing tools after list_changed failed: {exc}")
+    async def relist_tools(self, on_error: Callable[[LensError], None] | None = None) -> None:
+        """List tools on MCP Lens's own initiative (at connect, after `notifications/tools/list_changed`) and
+        raise `tools_changed`. Coalesced: while a listing is in flight, any number of further asks make one
+        more listing after it (a burst of five list_changed costs two tools/list, not five). Sent only to a
+        server that declares tools (`requires`); a failure goes to `on_error`, else a `stream_error` event."""
+        if self._relisting:
+            self._relist_again = True
             return
-        self.emit("tools_changed", listing=listing)
+        self._relisting = True
+        try:
+            again = True
+            while again:
+                self._relist_again = False
+                try:
+                    if why := requires.refusal("tools/list", self.capabilities, self.era):
+                        raise LensError(f"tools/list {why}")
+                    listing = await self.list_tools()
+                except Exception as exc:  # reported, never fatal
+                    error = exc if isinstance(exc, LensError) else LensError(f"{type(exc).__name__}: {exc}")
+                    if on_error is not None:
+                        on_error(error)
+                    else:
+                        self.emit("stream_error", error=f"re-listing tools after list_changed failed: {exc}")
+                    return
+                self.emit("tools_changed", listing=listing)
+                again = self._relist_again
+        finally:
+            self._relisting = False
 
     # -- multi round-trip requests (input_required) -------------------------------------------
     def answerer(self) -> Answerer | None:

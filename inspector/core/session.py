@@ -333,15 +333,13 @@ class Session:
         return await self._live_conn().list_tools()
 
     async def _list_tools(self) -> None:
+        """The first tools/list of a connection: through the same coalescing as the re-lists after
+        list_changed (a server announcing its tools one by one while we list costs one more listing);
+        the listing arrives as a `tools_changed` event."""
         conn = self._conn
         if conn is None:
             return
-        try:
-            listing = await conn.list_tools()
-        except LensError as exc:
-            self.request_finished.emit("tools/list", exc)
-            return
-        self.tools_changed.emit(listing)
+        await conn.relist_tools(on_error=lambda exc: self.request_finished.emit("tools/list", exc))
 
     def call_tool(
         self,

@@ -11,7 +11,6 @@ from core_support import http_profile, run_with, stdio_profile
 from lens_support import DEMO, REPO
 
 from inspector.core import listen
-from inspector.core.errors import LensError
 from inspector.core.listen import ListenStream
 from inspector.core.operations import Event, Operations
 from inspector.core.session import CONNECTED, Session
@@ -133,17 +132,19 @@ def test_legacy_http_subscribe_notifies(demo_http: str) -> None:
 
 
 def test_a_server_without_listen_is_said() -> None:
-    """A legacy connection refuses listen at the server: the stream says why and is not left opening."""
+    """A legacy connection has no listen: the stream is not sent (requests follow capabilities and era),
+    says why and is not left opening."""
+    store = TrafficStore()
 
     async def body(conn: Operations) -> tuple[str, str]:
         stream = ListenStream(conn, ack_timeout=5)
-        with pytest.raises(LensError):
-            await stream.start()
+        await stream.start()
         return stream.state, stream.detail
 
-    state, detail = run_with(demo("legacy"), body)
-    assert state == "failed"
-    assert "subscriptions/listen" in detail
+    state, detail = run_with(demo("legacy"), body, store=store)
+    assert state == "closed"
+    assert detail == "subscriptions/listen exists only in 2026-07-28"
+    assert [e for e in store if e.method == listen.LISTEN] == []
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])

@@ -1,0 +1,86 @@
+"""Requests follow capabilities: the table (`inspector.core.requires`), and MCP Lens's own requests on
+real servers nobody here wrote: no listen stream to a server that declares nothing to listen for, one
+re-list for a burst of list_changed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from core_support import stdio_profile
+from lens_support import git_repo, pypi_server_argv
+
+from inspector.core.client_handlers import ClientHandlers
+from inspector.core.requires import REQUIRES, refusal
+from inspector.core.session import CONNECTED, Session
+from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.store import TrafficStore
+
+NOTHING_TO_LISTEN = {"tools": {"listChanged": False}, "resources": {"listChanged": False, "subscribe": False}}
+
+
+def test_the_table_refuses_what_was_not_declared() -> None:
+    assert refusal("subscriptions/listen", NOTHING_TO_LISTEN, "modern") == (
+        "not sent: the server declares no listChanged for tools, prompts or resources, or resources.subscribe"
+    )
+    assert refusal("subscriptions/listen", {"prompts": {"listChanged": True}}, "modern") is None
+    assert refusal("subscriptions/listen", {"resources": {"subscribe": True}}, "legacy") is not None
+    assert refusal("resources/subscribe", {"resources": {}}, "legacy") is not None
+    assert refusal("resources/subscribe", {"resources": {"subscribe": True}}, "legacy") is None
+    assert refusal("logging/setLevel", {"logging": {}}, "legacy") is None
+    assert "removed in 2026-07-28" in str(refusal("logging/setLevel", {"logging": {}}, "modern"))
+    assert refusal("completion/complete", {}, "legacy") == "not sent: the server declares no completions capability"
+    assert refusal("ping", {}, "legacy") is None and refusal("ping", {}, "modern") is not None
+    assert refusal("tools/list", {"tools": {}}, "modern") is None and refusal("tools/list", {}, "modern")
+    assert refusal("tools/call", {}, "modern") is None  # not in the table: the user's own call
+    assert {"subscriptions/listen", "resources/subscribe", "logging/setLevel", "completion/complete"} <= set(REQUIRES)
+
+
+async def _decline(_params: dict[str, Any]) -> dict[str, Any]:
+    return {"action": "decline"}
+
+
+async def _no_roots() -> list[dict[str, Any]]:
+    return []
+
+
+def connect_and_settle(argv: list[str], *, era: str = "auto", settle: float = 3.0) -> tuple[Session, TrafficStore]:
+    """Connect a session as the app does (answering sampling, elicitation, roots), let the server's start-up
+    notifications arrive, disconnect; the session and its record."""
+    store = TrafficStore()
+
+    async def main() -> Session:
+        session = Session(store)
+        session.handlers = ClientHandlers(sampling=_decline, elicitation=_decline, roots=_no_roots)
+        session.connect(stdio_profile(argv, era=era))
+        assert await session.wait_settled() == CONNECTED, session.detail
+        await asyncio.sleep(settle)
+        await session.shutdown()
+        return session
+
+    return asyncio.run(main()), store
+
+
+def sent(store: TrafficStore) -> Counter[str]:
+    return Counter(e.method for e in store if e.direction is Direction.OUT and e.kind is Kind.REQUEST)
+
+
+@pytest.mark.parametrize("name", ["time", "git", "fetch"])
+def test_no_listen_stream_to_a_pypi_reference_server_that_declares_nothing_to_listen_for(
+    name: str, tmp_path: Path
+) -> None:
+    argv = pypi_server_argv(name, git_repo(tmp_path / "repo") if name == "git" else None)
+    _session, store = connect_and_settle(argv, settle=1.0)
+    assert "subscriptions/listen" not in sent(store)
+    errors = [e.text() for e in store if e.kind is Kind.ERROR]
+    assert errors == []
+
+
+def test_a_burst_of_list_changed_at_start_is_one_relist_not_five(everything: str) -> None:
+    _session, store = connect_and_settle(["node", everything, "stdio"])
+    changed = [e for e in store if e.method == "notifications/tools/list_changed"]
+    assert len(changed) >= 3  # server-everything announces its tools one by one
+    assert sent(store)["tools/list"] <= 2  # one in flight, at most one queued
