@@ -38,7 +38,7 @@ from inspector.auth.flows import supported_flows_text
 from inspector.config.profile import ServerProfile
 from inspector.ui.auth.authorize_dialog import ask_to_open
 from inspector.ui.auth.client_box import ClientBox
-from inspector.ui.widgets.tooltips import plain_tooltip
+from inspector.ui.widgets.plain_text import plain_tooltip
 
 if TYPE_CHECKING:  # the auth modules import the SDK (~0.7 s): only once an HTTP server needs OAuth
     from inspector.auth.signin import ServerAuth

@@ -38,7 +38,7 @@ from inspector.ui.budget.host_picker import (
 from inspector.ui.budget.overview import BudgetOverview
 from inspector.ui.budget.pickers import SHAPE_LABELS, BudgetPickers
 from inspector.ui.session import SessionController
-from inspector.ui.widgets.tooltips import plain_tooltip
+from inspector.ui.widgets.plain_text import plain_tooltip
 
 SHORT_VIEW = 48  # px: the least height of a list or text box in the pane
 

@@ -35,7 +35,7 @@ from inspector.config.locations import client_config_folders, import_start_folde
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.ui.servers.profile_dialog import ERROR_STYLE, profile_summary
 from inspector.ui.tools.form.common import plain_label
-from inspector.ui.widgets.tooltips import plain_tooltip
+from inspector.ui.widgets.plain_text import plain_tooltip
 
 if TYPE_CHECKING:
     from inspector.ui.servers.panel import ServersPanel

@@ -13,7 +13,7 @@ from inspector.apps.ui_resource import has_interface, visibility
 from inspector.core.icons import icons_of
 from inspector.core.tasks import task_support
 from inspector.ui.widgets.icon_images import IconSource
-from inspector.ui.widgets.tooltips import plain_tooltip
+from inspector.ui.widgets.plain_text import plain_tooltip
 
 ICON_SIDE = 18  # the server's icon beside each tool's name
 HINTS = (

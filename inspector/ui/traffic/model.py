@@ -23,7 +23,7 @@ from inspector.traffic.rounds import round_words
 from inspector.traffic.store import TrafficStore
 from inspector.traffic.visible import VisibleRows
 from inspector.ui.gc_policy import LongLivedFreezer
-from inspector.ui.widgets.tooltips import plain_tooltip
+from inspector.ui.widgets.plain_text import plain_tooltip
 
 COLUMNS = ("#", "Time", "Server", "Δ ms", "", "Kind", "Method", "ID", "Size", "Latency", "Status")
 (COL_SEQ, COL_TIME, COL_SERVER, COL_DELTA, COL_DIR, COL_KIND, COL_METHOD, COL_ID, COL_SIZE, COL_LATENCY, COL_STATUS) = (

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
 from inspector.schema import MISSING, FieldSpec, Kind, State, json_text
+from inspector.ui.widgets.plain_text import plain_label as widgets_plain_label
 
 if TYPE_CHECKING:
     from inspector.ui.tools.form.row import FieldRow
@@ -26,11 +26,7 @@ ERROR_COLOUR = QColor("#c01c28")
 
 def plain_label(text: str = "", *, dim: bool = False, wrap: bool = False, parent: QWidget | None = None) -> QLabel:
     """A label that shows `text` literally (never as HTML)."""
-    label = QLabel(parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setText(text)
-    if wrap:
-        label.setWordWrap(True)
+    label = widgets_plain_label(text, parent, wrap=wrap)
     if dim:
         set_dim(label)
     return label

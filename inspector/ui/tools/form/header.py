@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from inspector.ui.widgets.tooltips import plain_tooltip
+from inspector.ui.widgets.plain_text import plain_tooltip
 
 GAP = 8
 

@@ -17,7 +17,7 @@ from inspector.schema.constraints import checked_note
 from inspector.schema.nodes import CONTAINERS
 from inspector.ui.tools.form.common import AUTO_EXPAND_DEPTH, FormContext, default_hint, describe, plain_label
 from inspector.ui.tools.form.header import ErrorText, RowHeader
-from inspector.ui.widgets.tooltips import plain_tooltip
+from inspector.ui.widgets.plain_text import plain_tooltip
 
 LIVE_KEYWORDS = frozenset(
     {"minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}

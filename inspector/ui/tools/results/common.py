@@ -1,7 +1,7 @@
 """Shared pieces of the result widgets: plain-text labels, the block frame, error tiles, saving bytes.
 
-Every server string reaches the screen through `plain_label` or `setPlainText`: never rich text, never a
-tooltip (Qt guesses rich text in tooltips).
+Every server string reaches the screen through `plain_label` (`ui/widgets/plain_text.py`) or
+`setPlainText`: never rich text.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from PySide6.QtWidgets import (
 
 from inspector.content import Preview, extension_for, human_size
 from inspector.core.findings import Finding
+from inspector.ui.widgets.plain_text import clip
+from inspector.ui.widgets.plain_text import plain_label as widgets_plain_label
 
-LABEL_CHARS = 2000  # server strings longer than this are clipped in labels (the raw JSON has them whole)
 MAX_FINDINGS_SHOWN = 30
 
 STYLES = {
@@ -41,18 +42,9 @@ STYLES = {
 SEVERITY_COLOURS = {"error": "#c62828", "warning": "#b26a00"}
 
 
-def clip(text: str, limit: int = LABEL_CHARS) -> str:
-    """`text` shortened to `limit` characters for a label."""
-    return text if len(text) <= limit else f"{text[:limit]}… [{len(text) - limit:,} more characters]"
-
-
 def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True, style: str = "") -> QLabel:
     """A QLabel that can only ever show plain text; selectable, clipped, optionally styled."""
-    label = QLabel(parent)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setWordWrap(wrap)
-    label.setText(clip(text))
+    label = widgets_plain_label(text, parent, wrap=wrap, selectable=True)
     if style:
         label.setStyleSheet(f"QLabel {{ {STYLES.get(style, style)} }}")
     return label

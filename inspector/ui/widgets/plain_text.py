@@ -1,0 +1,101 @@
+"""The one way to put server text on screen: labels, tooltips (widget and model role), titles, message boxes.
+
+Qt reads a QLabel's, a tooltip's or a QMessageBox's text as rich text when it *looks* like HTML
+(`Qt.mightBeRichText`): a server's `<img src="file:///…">` is then loaded, on the UI thread. Everything
+here shows untrusted text literally, with control, bidi and invisible characters made visible
+(`inspector.content.visible`), and cut to a length that lays out quickly.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import Qt as QtGui
+from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
+
+from inspector.content.visible import visible
+
+LABEL_CHARS = 2000  # server strings longer than this are cut in labels (the raw JSON has them whole)
+TOOLTIP_CHARS = 2000  # a 1 MB tooltip stalls the window: past this a tooltip is cut
+TITLE_CHARS = 200  # tab, button, action and window titles
+
+
+def clip(text: str, limit: int = LABEL_CHARS) -> str:
+    """`text` shortened to `limit` characters, saying how much was left out."""
+    return text if len(text) <= limit else f"{text[:limit]}… [{len(text) - limit:,} more characters]"
+
+
+def shown(text: Any, *, limit: int = LABEL_CHARS, one_line: bool = False) -> str:
+    """Server text as it may appear in a plain-text place (item text, status bar, field): cut and visible."""
+    return visible(clip(text if isinstance(text, str) else str(text), limit), one_line=one_line)
+
+
+def set_plain(label: QLabel, text: Any, *, limit: int = LABEL_CHARS, one_line: bool = False) -> None:
+    """Show `text` in `label` literally (never as rich text), cut and with invisible characters visible."""
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setText(shown(text, limit=limit, one_line=one_line))
+
+
+def plain_label(
+    text: Any = "",
+    parent: QWidget | None = None,
+    *,
+    wrap: bool = False,
+    selectable: bool = False,
+    limit: int = LABEL_CHARS,
+    one_line: bool = False,
+) -> QLabel:
+    """A QLabel that can only ever show plain text."""
+    label = QLabel(parent)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setWordWrap(wrap)
+    set_plain(label, text, limit=limit, one_line=one_line)
+    return label
+
+
+def safe_tooltip(text: Any, *, limit: int = TOOLTIP_CHARS) -> str:
+    """A tooltip string (for `setToolTip` or a model's ToolTipRole) that Qt shows literally.
+
+    Text Qt would take for rich text is escaped into a `white-space:pre-wrap` paragraph: only our own
+    markup is ever interpreted. The decision is Qt's own (`Qt.mightBeRichText`, what QToolTip asks).
+    """
+    value = shown(text, limit=limit)
+    if not QtGui.mightBeRichText(value):
+        return value
+    return f"<p style='white-space:pre-wrap'>{html.escape(value, quote=False)}</p>"
+
+
+def plain_tooltip(title: str, body: Any) -> str:
+    """A tooltip of our own `title` over untrusted `body` (the fixed first line keeps it plain text)."""
+    return safe_tooltip(f"{title}:\n{body if isinstance(body, str) else str(body)}")
+
+
+def safe_title(text: Any, *, limit: int = TITLE_CHARS) -> str:
+    """One line for a tab, button, action or menu title: visible, cut, `&` not taken for a shortcut key."""
+    return shown(text, limit=limit, one_line=True).replace("&", "&&")
+
+
+def window_title(text: Any, *, limit: int = TITLE_CHARS) -> str:
+    """A window title: one visible line, cut (`[*]` is Qt's modified mark: shown as brackets around a star)."""
+    return shown(text, limit=limit, one_line=True).replace("[*]", "[\u2217]")
+
+
+def plain_message_box(
+    icon: QMessageBox.Icon,
+    title: str,
+    text: Any,
+    parent: QWidget | None = None,
+    *,
+    informative: Any = "",
+    buttons: QMessageBox.StandardButton = QMessageBox.StandardButton.Ok,
+) -> QMessageBox:
+    """A QMessageBox whose text and informative text are plain text (its window title is ours)."""
+    box = QMessageBox(icon, window_title(title), "", buttons, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(shown(text))
+    if informative:
+        box.setInformativeText(shown(informative))
+    return box
