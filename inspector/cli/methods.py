@@ -33,7 +33,21 @@ async def _list_tools(args: CliArgs, conn: Any) -> int:
     if listing.findings:
         out["findings"] = [f.to_json() for f in listing.findings]
     render.show(args, out, render.text_tools)
+    _say_capabilities(args, conn)
     return exit_codes.OK
+
+
+def _say_capabilities(args: CliArgs, conn: Any) -> None:
+    """On stderr: the capabilities the app declares and this run does not (tools the server may hide)."""
+    import json
+    import sys
+
+    from inspector.core.client_handlers import undeclared_note
+
+    handlers = getattr(conn, "handlers", None)
+    note = undeclared_note(handlers.capabilities() if handlers is not None else [])
+    if note is not None:
+        sys.stderr.write((json.dumps({"notice": note}) if args.format == "json" else f"note: {note}") + "\n")
 
 
 def _runner(conn: Any) -> Any:
@@ -149,4 +163,13 @@ RUNNERS: dict[str, Runner] = {
 
 async def execute(args: CliArgs, conn: Any) -> int:
     """Run `args.method` on the open connection; returns the exit code."""
-    return await RUNNERS[args.method](args, conn)
+    from inspector.core.errors import ProtocolError
+    from inspector.core.input_required import undeclared_capability
+
+    try:
+        return await RUNNERS[args.method](args, conn)
+    except ProtocolError as exc:
+        needed = undeclared_capability(exc)
+        if needed is None:
+            raise
+        raise needed from None

@@ -16,6 +16,33 @@ ElicitationHandler = Callable[[dict], Awaitable[dict]]
 RootsHandler = Callable[[], Awaitable[list[dict]]]
 
 ELICIT_ACTIONS = ("accept", "decline", "cancel")
+# The client capabilities MCP Lens can declare, in this order; the app answers all three (its dialogs and the
+# Roots panel), the CLI only those its --input-responses file answers by method name.
+CAPABILITIES = ("sampling", "elicitation", "roots")
+APP_CAPABILITIES = CAPABILITIES
+CAPABILITY_METHODS = {"sampling": "sampling/createMessage", "elicitation": "elicitation/create", "roots": "roots/list"}
+
+
+def undeclared_note(declared: list[str]) -> str | None:
+    """What the CLI says when it declares less than the app: some servers list tools (or offer features)
+    only to clients that declare these capabilities. None when it declares as much as the app."""
+    missing = [name for name in APP_CAPABILITIES if name not in declared]
+    if not missing:
+        return None
+    answers = ", ".join(f'"{CAPABILITY_METHODS[name]}"' for name in missing)
+    return (
+        f"tools may be hidden: this CLI does not declare {', '.join(missing)}; the app does, and some servers "
+        f"list tools only to clients that declare them. To declare one, answer it in --input-responses "
+        f"(a key {answers})"
+    )
+
+
+def app_note() -> str:
+    """What the app says of the same difference (its Server panel)."""
+    return (
+        f"This app declares {', '.join(APP_CAPABILITIES)}: it answers them. mcp-lens --cli declares only those its "
+        "--input-responses file answers, so a server may list fewer tools to it."
+    )
 
 
 class Rejected(Exception):

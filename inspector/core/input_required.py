@@ -227,7 +227,34 @@ def file_handlers(responses: dict[str, Any]) -> ClientHandlers:
         found = listed.get("roots") if isinstance(listed, dict) else listed
         return list(found) if isinstance(found, list) else []
 
-    return ClientHandlers(sampling=sampling, elicitation=elicitation, roots=roots, input=file_answerer(responses))
+    # Declared only where the file can answer: by method name, or any kind when it answers by key (a key's
+    # request may be of any kind). A server then offers, and asks, only what the CLI can answer.
+    by_key = any(key not in (SAMPLE, ELICIT, ROOTS) for key in responses)
+    return ClientHandlers(
+        sampling=sampling if by_key or SAMPLE in responses else None,
+        elicitation=elicitation if by_key or ELICIT in responses else None,
+        roots=roots if by_key or ROOTS in responses else None,
+        input=file_answerer(responses),
+    )
+
+
+def undeclared_capability(exc: Exception) -> InputNeeded | None:
+    """A server's -32021 (a capability the request did not declare) as the input it needed, for the CLI:
+    the capability is declared by answering its method in --input-responses."""
+    data = getattr(exc, "data", None)
+    if getattr(exc, "code", None) != -32021 or not isinstance(data, dict):
+        return None
+    required = data.get("requiredCapabilities")
+    if not isinstance(required, dict) or not required:
+        return None
+    methods = {"sampling": SAMPLE, "elicitation": ELICIT, "roots": ROOTS}
+    named = ", ".join(str(name) for name in required)
+    answers = ", ".join(f'"{methods[name]}"' for name in required if name in methods) or "its method"
+    return InputNeeded(
+        f"{exc} — the server needs the client to declare {named}, which this run does not (it declares only "
+        "what --input-responses answers)",
+        hint=f"Answer it in --input-responses: a JSON object with the key {answers} mapping to its result.",
+    )
 
 
 async def request_answering(conn: Any, method: str, params: dict[str, Any]) -> dict[str, Any]:

@@ -98,7 +98,11 @@ class LiteConnection(Operations):
         return self
 
     async def _discover(self, version: str, timeout: float | None) -> dict[str, Any]:
-        meta = {PROTOCOL_VERSION_META_KEY: version, CLIENT_INFO_META_KEY: CLIENT_INFO, CLIENT_CAPABILITIES_META_KEY: {}}
+        meta = {
+            PROTOCOL_VERSION_META_KEY: version,
+            CLIENT_INFO_META_KEY: CLIENT_INFO,
+            CLIENT_CAPABILITIES_META_KEY: self.client_capabilities(),
+        }
         handle = RequestHandle("server/discover", timeout=timeout or self.connect_timeout)
         try:
             return await self.request("server/discover", {"_meta": meta}, handle=handle)
@@ -106,7 +110,7 @@ class LiteConnection(Operations):
             raise TimeoutError from None
 
     async def _initialize(self, version: str) -> dict[str, Any]:
-        params = {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT_INFO}
+        params = {"protocolVersion": version, "capabilities": self.client_capabilities(), "clientInfo": CLIENT_INFO}
         handle = RequestHandle("initialize", timeout=self.connect_timeout)
         init = await self.request("initialize", params, handle=handle)
         if init.get("protocolVersion") not in SUPPORTED_VERSIONS:

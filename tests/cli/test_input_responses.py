@@ -37,15 +37,22 @@ def test_the_exit_code_is_named_and_listed() -> None:
 
 
 @pytest.mark.parametrize("kind", ["stdio", "http"])
-def test_without_answers_the_run_fails_with_exit_12_and_names_the_request(kind, request) -> None:
+def test_without_answers_the_run_fails_with_exit_12_and_names_the_request(kind, request, tmp_path) -> None:
+    # No file: the CLI declares no elicitation (it could not answer), the server says it needs it (-32021).
     done = run_lens("--cli", *target(kind, request), *ORDER)
     assert done.returncode == exit_codes.INPUT_NEEDED, done.stderr
     error = json.loads(done.stderr.strip().splitlines()[-1])
     assert error["error"] == "input-required"
+    assert "declare elicitation" in error["message"]
+    assert '"elicitation/create"' in error["hint"] and "--input-responses" in error["hint"]
+    assert done.stdout == ""
+    # A file that answers by key declares every kind: the server asks, and the request is named.
+    done = run_lens("--cli", *target(kind, request), *ORDER, "--input-responses", responses(tmp_path, {"x": {}}))
+    assert done.returncode == exit_codes.INPUT_NEEDED, done.stderr
+    error = json.loads(done.stderr.strip().splitlines()[-1])
     assert "How would you like your tea?" in error["message"]
     assert KEY in error["hint"] and "--input-responses" in error["hint"]
     assert error["request"][KEY]["method"] == "elicitation/create"
-    assert done.stdout == ""
 
 
 @pytest.mark.parametrize("kind", ["stdio", "http"])

@@ -143,8 +143,8 @@ def test_the_lean_client_answers_from_a_file_by_key_or_method() -> None:
 
 def test_no_answer_for_a_key_fails_and_names_what_was_asked() -> None:
     async def body(conn):
-        conn.handlers = file_handlers({})
-        conn.input_answerer = file_answerer({})
+        conn.handlers = file_handlers({"another-key": {}})  # answers by key: every kind declared
+        conn.input_answerer = file_answerer({"another-key": {}})
         with pytest.raises(InputNeeded, match="no answer for it in the input responses") as caught:
             await conn.call_tool("order_coffee", {"drink": "mocha"})
         assert caught.value.exit_code == 12
