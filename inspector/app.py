@@ -235,7 +235,7 @@ async def run(app: object, args: AppArgs) -> int:
     # Ctrl+C or a kill closes the window cleanly. Python runs signal handlers only when it gets
     # control from Qt's C++ loop, so a quarter-second timer gives it that chance while idle.
     for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, lambda *_: loop.call_soon_threadsafe(window.close))
+        signal.signal(number, lambda *_: loop.call_soon_threadsafe(window.close_without_asking))
     wake = QTimer(window)
     wake.timeout.connect(lambda: None)
     wake.start(250)

@@ -225,6 +225,24 @@ class ProfileStore:
         data[EXTRAS_KEY] = {"version": STORE_VERSION, "servers": extras}
         return data
 
+    def unsaved_names(self) -> list[str]:
+        """The profiles added, changed or deleted here since the file was last loaded or saved."""
+        mine = _records(self._profiles)
+        changed = [name for name, record in mine.items() if self._baseline.get(name) != record]
+        return changed + [name for name in self._baseline if name not in mine]
+
+    def save_copy(self) -> Path:
+        """Write these profiles to `servers.json.unsaved-<time>` beside the file (which is left untouched),
+        for when the file itself cannot be saved. Returns the copy's path."""
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        copy = self.path.with_name(f"{self.path.name}.unsaved-{stamp}")
+        n = 1
+        while copy.exists():
+            n += 1
+            copy = self.path.with_name(f"{self.path.name}.unsaved-{stamp}-{n}")
+        private_folder(self.path.parent)
+        return write_atomic(copy, json.dumps(self.to_data(), indent=2, ensure_ascii=False) + "\n")
+
     def has_secrets(self) -> bool:
         return any(p.has_secrets() for p in self._profiles.values())
 

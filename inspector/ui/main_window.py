@@ -35,11 +35,14 @@ from inspector.ui.budget import budget_menu
 from inspector.ui.collections.view import CollectionsView
 from inspector.ui.removed_in_modern import RemovedAction
 from inspector.ui.servers.panel import ServersPanel
+from inspector.ui.servers.unsaved import ask_before_quit, save_copy, unsaved_names
 from inspector.ui.session import CONNECTED
 from inspector.ui.taps.hook import show_tapped_sessions
 from inspector.ui.traffic.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.traffic.view import TrafficView
 from inspector.ui.traffic.viewer_window import ViewerWindow
+from inspector.ui.widgets.plain_text import set_plain
+from inspector.ui.widgets.plain_text import shown as plain_shown
 from inspector.ui.workspace.reopen import OPEN_SERVERS_KEY, REOPEN_KEY, reopen_enabled
 from inspector.ui.workspace.space import (
     AUTH,
@@ -104,6 +107,7 @@ class MainWindow(QMainWindow):
         self.store = MirrorStore()  # what the traffic log shows: every session's entries
         self.spaces: dict[str, SessionSpace] = {}
         self.viewers: list[ViewerWindow] = []
+        self._quit_asked = False  # set once the user answered the unsaved-servers question (or a signal)
         self.servers = ServersPanel(profiles, demo)
         self._shown_once = False
         self._parked = QWidget(self)  # holds the panels of the spaces not shown
@@ -187,7 +191,8 @@ class MainWindow(QMainWindow):
 
     def _say(self, space: SessionSpace, text: str, ms: int) -> None:
         """A space's status message; one from a server not shown says whose it is."""
-        self.statusBar().showMessage(text if space is self.current else f"{space.name}: {text}", ms)
+        said = text if space is self.current else f"{space.name}: {text}"
+        self.statusBar().showMessage(plain_shown(said, one_line=True), ms)
 
     def _count_tabs(self) -> None:
         space = self.current
@@ -368,7 +373,8 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage("Connection failed — see the server panel for what to check", 8000)
 
     def _show_state(self, state: str, detail: str) -> None:
-        self.state_label.setText(f"{self.current.name}: {detail.splitlines()[0] if detail else state}")
+        said = f"{self.current.name}: {detail.splitlines()[0] if detail else state}"
+        set_plain(self.state_label, said, one_line=True)
 
     def _resend(self, method: str, params: Any) -> None:
         """Re-send from the traffic log: to the session of the selected entry's server."""
@@ -448,7 +454,19 @@ class MainWindow(QMainWindow):
             self.settings.setValue(f"splitters/{splitter.objectName()}", splitter.saveState())
         self.settings.sync()
 
+    def close_without_asking(self) -> None:
+        """Close at once (a signal asked): servers that could not be saved are written to a copy first."""
+        if unsaved_names(self.servers):
+            save_copy(self.servers)
+        self._quit_asked = True
+        self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._quit_asked:
+            asked = ask_before_quit(self.servers, self._close_after_answer)
+            if asked is not None:
+                event.ignore()
+                return
         self.save_window_state()
         self.settings.setValue(OPEN_SERVERS_KEY, self.connected_servers())  # for "reopen at start"
         for viewer in self.viewers:
@@ -456,6 +474,10 @@ class MainWindow(QMainWindow):
         self._shutdown = asyncio.ensure_future(self.shutdown())
         super().closeEvent(event)
         self.closed.emit()
+
+    def _close_after_answer(self) -> None:
+        self._quit_asked = True
+        self.close()
 
     async def shutdown(self) -> None:
         """Close every session and wait until each server is gone."""

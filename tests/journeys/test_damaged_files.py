@@ -1,0 +1,103 @@
+"""Damaged files as a user meets them: a record with a bad line, a servers.json that is not UTF-8, a record
+whose tap was killed, servers added after Keep File. The app opens what is intact and says what is not."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QAbstractItemView
+from test_servers import SERVERS_FILE, add_stdio_server, answer, server_rows
+from test_tapped_sessions import DEMO, TapFile, rows, sessions_window, taps_folder, viewer_for
+from test_traffic import choose_file, shown_rows, viewer_window, without_blocking
+
+from inspector.traffic import jsonl
+from inspector.traffic.entry import Direction
+from inspector.traffic.store import TrafficStore
+
+
+def seventy_entries(path: Path) -> None:
+    store = TrafficStore()
+    for n in range(35):
+        store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":%d,"method":"ping"}' % n)
+        store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":%d,"result":{}}' % n)
+    jsonl.save(path, store)
+
+
+def test_a_record_with_a_bad_line_opens_with_its_intact_rows_and_names_the_line(lens, tmp_path: Path) -> None:
+    path = tmp_path / "damaged.jsonl"
+    seventy_entries(path)
+    lines = path.read_bytes().split(b"\n")
+    lines[30] = b"\xff\xfe" + lines[30][:25]  # line 31: not UTF-8, and cut, with more lines after it
+    path.write_bytes(b"\n".join(lines))
+    lens.start()
+    without_blocking(lens, lambda: lens.menu("File", "Open session…"))
+    choose_file(lens, path)
+    viewer = viewer_window(lens)
+    log = lens.find("Traffic log", QAbstractItemView, top=viewer)
+    lens.wait(lambda: rows(log) == 69, what="the 69 intact entries")
+    assert all(row["Status"] == "ok" for row in shown_rows(log))
+    lens.wait(lambda: "line 31" in viewer.statusBar().currentMessage(), what="the bad line is named")
+    assert "damaged" in viewer.statusBar().currentMessage()
+    viewer.close()
+    assert lens.quit() == 0
+
+
+def test_a_servers_file_that_is_not_utf8_asks_the_corrupt_file_question(lens) -> None:
+    path = lens.home / SERVERS_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = '{"mcpServers": {"café": {"command": "x"}}}\n'.encode("latin-1")
+    path.write_bytes(raw)
+    lens.start(connected=False)
+    answer(lens, "Saved Servers Are Unreadable", "Keep File")
+    lens.wait_connected()
+    assert lens.shows("Saved servers could not be read")
+    assert path.read_bytes() == raw  # kept as it is
+    assert lens.quit() == 0
+
+
+def test_a_record_whose_tap_was_killed_says_so_and_its_open_request_has_no_answer(lens) -> None:
+    tap = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "tap"])
+    record = TapFile(taps_folder(lens) / "killed-20261127-070000.jsonl", "killed-tap", DEMO, pid=tap.pid)
+    record.exchange(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "x"}})
+    record.message(Direction.OUT, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    lens.start()
+    window = sessions_window(lens)
+    table = lens.find("Tapped sessions", QAbstractItemView, top=window)
+    lens.click_item(table, "killed-tap")
+    lens.click(lens.find("Open record", top=window))
+    viewer = viewer_for(lens, record.path.name)
+    log = lens.find("Traffic log", QAbstractItemView, top=viewer)
+    lens.wait(lambda: rows(log) == 3, what="the record's three rows")
+    lens.wait(lambda: "as the record grows" in viewer.statusBar().currentMessage(), what="it follows the record")
+    tap.kill()  # kill -9: no "process exited" line
+    tap.wait()
+    lens.wait(lambda: "stopped writing" in viewer.statusBar().currentMessage(), timeout=30_000, what="it says so")
+    assert "as the record grows" not in viewer.statusBar().currentMessage()
+    lens.wait(lambda: "no answer" in shown_rows(log)[2]["Status"], what="the request left without a response")
+    assert shown_rows(log)[0]["Status"] == "ok"
+    for widget in (viewer, window):
+        widget.close()
+    assert lens.quit() == 0
+
+
+def test_servers_added_after_keep_file_are_not_dropped_at_quit(lens) -> None:
+    path = lens.home / SERVERS_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b'{"mcpServers": {"a": {"command": "x",}}\n')
+    lens.start(connected=False)
+    answer(lens, "Saved Servers Are Unreadable", "Keep File")
+    lens.wait_connected()
+    add_stdio_server(lens, "added later", sys.executable, "-m", "inspector", "--demo-server")
+    answer(lens, "Could Not Save Servers", "OK")
+    assert "added later" in server_rows(lens)
+    lens.menu("File", "Quit")
+    answer(lens, "Servers Not Saved", "Cancel")  # the window stays
+    assert lens.window is not None and lens.window.isVisible()
+    lens.menu("File", "Quit")
+    answer(lens, "Servers Not Saved", "Save Copy and Quit")
+    assert lens.wait_exit() == 0
+    [copy] = path.parent.glob("servers.json.unsaved-*")
+    assert "added later" in copy.read_text() and path.read_bytes() == b'{"mcpServers": {"a": {"command": "x",}}\n'
+    assert oct(copy.stat().st_mode & 0o777) == "0o600"
