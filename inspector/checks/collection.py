@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from inspector.checks.assertions import BadAssertion, parse_assertion
+from inspector.config.files import folder_lock, write_atomic
 from inspector.config.redact import is_secret_env, is_secret_value
+from inspector.config.text_files import NotUtf8Error, read_utf8
 
 FORMAT = "mcp-lens-collection"
 VERSION = 1
@@ -60,7 +62,9 @@ class Collection:
         return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.dumps(), encoding="utf-8")
+        """Replace the file with this collection, atomically and user-only. To change one step of a file
+        that another part of the app (or another instance) may also save, use `update`."""
+        write_atomic(path, self.dumps())
 
     def step(self, step_id: str) -> Step | None:
         return next((s for s in self.steps if s.id == step_id), None)
@@ -117,10 +121,36 @@ def _without_secrets(value: Any, notes: list[str], path: str) -> Any:
 
 def load(path: str | Path) -> Collection:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_utf8(path))
+    except NotUtf8Error as exc:
+        raise CollectionError(f"cannot read collection {path}: {exc.reason}") from None
+    except json.JSONDecodeError as exc:
+        raise CollectionError(
+            f"cannot read collection {path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
     except (OSError, ValueError) as exc:
         raise CollectionError(f"cannot read collection {path}: {exc}") from None
     return from_json(data, str(path))
+
+
+def update[T](path: str | Path, change: Callable[[Collection], T]) -> tuple[Collection, T]:
+    """Read-merge-write: under a lock on the file's folder, read the collection as the file holds it now
+    (a missing file: a new, empty one), apply `change` to it and write it back atomically. Steps another
+    part of the app or another instance saved meanwhile are kept. Returns the collection written and
+    what `change` returned; raises `CollectionError` (the file is damaged: nothing written) or `OSError`."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with folder_lock(target.parent):
+        collection = load(target) if target.exists() else Collection(name=target.stem)
+        result = change(collection)
+        collection.save(target)
+    return collection, result
+
+
+def checked_expect(step: Step, expect: Any, source: str = "collection") -> list[dict[str, Any]]:
+    """`expect` if it is a list of assertions this version can run; `CollectionError` says what is wrong."""
+    raw = {**step.to_json(), "expect": expect}
+    return _step(raw, f"{source}: step {step.id}").expect
 
 
 def from_json(data: Any, source: str = "collection") -> Collection:

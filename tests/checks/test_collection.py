@@ -96,3 +96,49 @@ def test_references_from_environment_and_earlier_steps() -> None:
         resolve({"a": "${MISSING}"}, {}, saved)
     with pytest.raises(CollectionError, match="step 's2' saved no value 'id'"):
         resolve("${steps.s2.id}", {}, saved)
+
+
+def test_a_collection_that_is_not_utf8_is_a_collection_error_naming_the_byte(tmp_path) -> None:
+    import pytest
+
+    from inspector.checks.collection import CollectionError, load
+
+    path = tmp_path / "c.json"
+    path.write_bytes('{"format": "mcp-lens-collection", "version": 1, "name": "café", "steps": []}'.encode("latin-1"))
+    with pytest.raises(CollectionError, match="not UTF-8 text: byte 0xE9 at line 1"):
+        load(path)
+
+
+SAVER = """
+import sys
+from inspector.checks.collection import Collection
+collection = Collection("big")
+for n in range(4000):
+    collection.add_step("tools/call", {"name": "echo", "arguments": {"message": "x" * 200}})
+print("ready", flush=True)
+while True:
+    collection.save(sys.argv[1])
+"""
+
+
+def test_a_save_killed_at_any_moment_leaves_the_old_file_or_the_new_one(tmp_path) -> None:
+    """kill -9 while a collection is being saved: never a 0-byte or cut file (a plain write left one)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from inspector.checks.collection import load
+
+    path = tmp_path / "c.json"
+    for attempt in range(3):
+        child = subprocess.Popen([sys.executable, "-c", SAVER, str(path)], stdout=subprocess.PIPE)
+        assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+        time.sleep(0.2 + 0.07 * attempt)
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        if path.exists():
+            assert len(load(path).steps) == 4000
+            assert os.stat(path).st_mode & 0o777 == 0o600
+    assert not [p.name for p in tmp_path.iterdir() if p.name != "c.json" and not p.name.endswith(".tmp")]

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.checks.collection import Collection, CollectionError, load
+from inspector.checks.collection import CollectionError, update
 
 RECENT_KEY = "collections/recentFiles"  # most recent first
 FILTER = "Collections (*.json);;All files (*)"
@@ -127,17 +127,17 @@ class SaveToCollectionDialog(QDialog):
             return
         path = Path(text).expanduser()
         try:
-            collection = load(path) if path.exists() else Collection(name=path.stem)
+            _collection, (step, notes) = update(
+                path,
+                lambda collection: collection.add_step(
+                    self.method, self.params, server=self.server, name=self.step_name.text().strip(), expect=self.expect
+                ),
+            )
         except CollectionError as exc:
             self.message.setText(f"Cannot add to that file: {exc}")
             return
-        step, notes = collection.add_step(
-            self.method, self.params, server=self.server, name=self.step_name.text().strip(), expect=self.expect
-        )
-        try:
-            collection.save(path)
         except OSError as exc:
-            self.message.setText(f"Cannot write {path}: {exc}")
+            self.message.setText(f"Cannot write {path}: {exc.strerror or exc}")
             return
         remember(self.settings, path)
         self.saved_path = path

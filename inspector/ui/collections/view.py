@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.checks.collection import Collection, CollectionError, from_json, load
+from inspector.checks.collection import Collection, CollectionError, checked_expect, load, update
 from inspector.checks.runner import PASSED, Runner, StepResult
 from inspector.ui.collections.live import workspace_opener
 from inspector.ui.collections.save_dialog import FILTER, plain, recent_files, remember, save_call
@@ -185,20 +185,22 @@ class CollectionsView(QWidget):
         except ValueError as exc:
             self.assertion_message.setText(f"Not JSON: {exc}")
             return
-        data = self.collection.to_json()
-        data["steps"][row]["expect"] = expect
+        step_id = self.collection.steps[row].id
         try:
-            checked = from_json(data, self.path.name)
+            expect = checked_expect(self.collection.steps[row], expect, self.path.name)
+            merged, found = update(self.path, lambda on_disk: _set_expect(on_disk, step_id, expect))
         except CollectionError as exc:
             self.assertion_message.setText(str(exc))
             return
-        try:
-            checked.save(self.path)
         except OSError as exc:
-            self.assertion_message.setText(f"Cannot write {self.path}: {exc}")
+            self.assertion_message.setText(f"Cannot write {self.path}: {exc.strerror or exc}")
             return
-        self.collection = checked
-        self.assertion_message.setText("Saved.")
+        self.collection = merged  # as the file holds it now: steps saved meanwhile included
+        self._fill()
+        if found:
+            self.assertion_message.setText("Saved.")
+        else:
+            self.assertion_message.setText(f"Not saved: step {step_id} is no longer in {self.path.name}.")
 
     def save_request(self, method: str, params: dict[str, Any], server: str | None) -> None:
         """The traffic log's "Save to collection…" for a request sent to `server`."""
@@ -246,3 +248,11 @@ class CollectionsView(QWidget):
         self.run_step_button.setEnabled(idle and has_steps)
         self.cancel_button.setEnabled(not idle)
         self.open_button.setEnabled(idle)
+
+
+def _set_expect(collection: Collection, step_id: str, expect: list[dict[str, Any]]) -> bool:
+    """Give step `step_id` these assertions; False if the file no longer has it."""
+    step = collection.step(step_id)
+    if step is not None:
+        step.expect = expect
+    return step is not None

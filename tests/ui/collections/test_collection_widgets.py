@@ -79,3 +79,36 @@ def test_a_server_not_connected_is_connected_for_the_run_and_an_unknown_one_said
     assert (
         "unreachable" in view.step_label.text() and "no saved server profile named 'Nowhere'" in view.step_label.text()
     )
+
+
+def test_save_assertions_keeps_a_step_saved_to_the_collection_meanwhile(qtbot, tmp_path: Path) -> None:
+    """Save assertions is read-merge-write: the step "Save to collection…" appended after the tab opened
+    the file stays (it was deleted, and "Saved." said, before)."""
+    from PySide6.QtWidgets import QPushButton
+
+    path = tmp_path / "c.json"
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    collection = Collection("c")
+    collection.add_step("tools/list", {}, server="Demo server")
+    collection.save(path)
+    view = CollectionsView(settings, {})
+    qtbot.addWidget(view)
+    view.open(path)
+    view.steps.setCurrentRow(0)
+
+    dialog = SaveToCollectionDialog(settings, "tools/call", {"name": "echo"}, "Demo server", [{"kind": "success"}])
+    qtbot.addWidget(dialog)
+    dialog.file.setEditText(str(path))
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert [s["method"] for s in json.loads(path.read_text())["steps"]] == ["tools/list", "tools/call"]
+
+    view.assertions.setPlainText('[{"kind": "success"}]')
+    [button] = [b for b in view.findChildren(QPushButton) if b.text() == "Save assertions"]
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert view.assertion_message.text() == "Saved."
+    steps = json.loads(path.read_text())["steps"]
+    assert [(s["method"], s["expect"]) for s in steps] == [
+        ("tools/list", [{"kind": "success"}]),
+        ("tools/call", [{"kind": "success"}]),
+    ]
+    assert view.steps.count() == 2  # the tab shows the file as it is now
