@@ -246,6 +246,11 @@ def test_plain_http_is_refused_without_a_request() -> None:
         assert hits == []
 
 
+def public(_host: str, _port: int) -> list[str]:
+    """The name lookup for the injected transport's hosts: a public address."""
+    return ["93.184.215.14"]
+
+
 def serving(routes: dict[str, httpx2.Response]) -> tuple[httpx2.MockTransport, list[str]]:
     """An injected transport answering from `routes` (URL → response) and recording each URL asked for."""
     asked: list[str] = []
@@ -259,7 +264,7 @@ def serving(routes: dict[str, httpx2.Response]) -> tuple[httpx2.MockTransport, l
 
 def test_an_https_icon_is_fetched_and_sniffed() -> None:
     transport, asked = serving({"https://cdn.example/i.png": httpx2.Response(200, content=png(2, 2))})
-    assert fetch_icon("https://cdn.example/i.png", transport=transport) == IconBytes(png(2, 2), "png")
+    assert fetch_icon("https://cdn.example/i.png", transport=transport, resolver=public) == IconBytes(png(2, 2), "png")
     assert asked == ["https://cdn.example/i.png"]
 
 
@@ -267,17 +272,17 @@ def test_a_redirect_to_http_is_not_followed() -> None:
     moved = httpx2.Response(302, headers={"Location": "http://cdn.example/i.png"})
     transport, asked = serving({"https://cdn.example/i.png": moved})
     with pytest.raises(IconRefused, match="never fetched"):
-        fetch_icon("https://cdn.example/i.png", transport=transport)
+        fetch_icon("https://cdn.example/i.png", transport=transport, resolver=public)
     assert asked == ["https://cdn.example/i.png"]
 
 
 def test_https_redirects_are_followed_a_few_times_only() -> None:
     hop = {f"https://h.example/{n}": httpx2.Response(301, headers={"Location": f"/{n + 1}"}) for n in range(9)}
     transport, asked = serving({**hop, "https://h.example/2": httpx2.Response(200, content=png())})
-    assert fetch_icon("https://h.example/0", transport=transport).kind == "png"
+    assert fetch_icon("https://h.example/0", transport=transport, resolver=public).kind == "png"
     transport, asked = serving(hop)
     with pytest.raises(IconRefused, match="redirected more than 3 times"):
-        fetch_icon("https://h.example/0", transport=transport)
+        fetch_icon("https://h.example/0", transport=transport, resolver=public)
     assert len(asked) == 4
 
 
@@ -293,7 +298,7 @@ def test_https_redirects_are_followed_a_few_times_only() -> None:
 def test_remote_icons_that_are_refused(response: httpx2.Response, reason: str) -> None:
     transport, _ = serving({"https://cdn.example/i.png": response})
     with pytest.raises(IconRefused, match=reason):
-        fetch_icon("https://cdn.example/i.png", transport=transport)
+        fetch_icon("https://cdn.example/i.png", transport=transport, resolver=public)
 
 
 def test_the_session_cache_fetches_each_url_once_in_a_worker_thread() -> None:
