@@ -151,19 +151,25 @@ def _run(conn: CliArgs, profile: Any, first: list[Any], options: DoctorOptions, 
 
     from inspector.checks.doctor import run_doctor
     from inspector.cli.connect import connect
+    from inspector.cli.notices import print_stray_output
     from inspector.traffic.store import TrafficStore
 
     args = replace(conn, request_timeout=options.timeout)
+    stores: list[TrafficStore] = []
 
     def open_connection(era: str) -> Any:
         process = first.pop() if first else None  # the early-started server serves the first connection
         chosen = replace(profile, protocol_era=era if era != "auto" else profile.protocol_era)
-        return connect(args, chosen, TrafficStore(), process)
+        stores.append(TrafficStore())
+        return connect(args, chosen, stores[-1], process)
 
     target = _describe(profile)
-    return asyncio.run(
-        run_doctor(open_connection, target=target, era=profile.protocol_era, options=options, tokenizer=tokenizer)
-    )
+    try:
+        return asyncio.run(
+            run_doctor(open_connection, target=target, era=profile.protocol_era, options=options, tokenizer=tokenizer)
+        )
+    finally:
+        print_stray_output(*stores)
 
 
 def _describe(profile: Any) -> str:

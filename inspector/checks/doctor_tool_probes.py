@@ -13,7 +13,7 @@ from inspector.checks.doctor import (
     SECTION_TOOLS,
 )
 from inspector.checks.doctor_state import Crashed, ProbeState
-from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout
+from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout, unknown_id_text
 
 UNKNOWN_TOOL = "mcp-lens-doctor-no-such-tool"
 INVALID_PARAMS = -32602
@@ -32,6 +32,12 @@ async def _call(state: ProbeState, name: str, arguments: dict[str, Any]) -> tupl
         return "timeout", exc
     except LensError as exc:  # e.g. invalid header parameters in 2026-07-28, input the doctor cannot give
         return "refused", exc
+
+
+def _stray(timeout: RequestTimeout) -> str:
+    """ " (the server answered with id X, which MCP Lens never sent (it sent id Y))" when it did; else ""."""
+    strays = timeout.details.get("unknown_ids")
+    return f" ({unknown_id_text(strays, timeout.details.get('sent_id'))})" if strays else ""
 
 
 async def still_answering(state: ProbeState, what: str) -> None:
@@ -79,7 +85,7 @@ async def check_unknown_tool(state: ProbeState) -> None:
             "error",
             "unknown-tool",
             "$",
-            f"calling an unknown tool hangs: no answer within {state.options.timeout:g} s",
+            f"calling an unknown tool hangs: no answer within {state.options.timeout:g} s" + _stray(value),
             expected,
             SECTION_TOOL_ERRORS,
         )
@@ -155,7 +161,7 @@ async def check_invalid_arguments(state: ProbeState, index: int, tool: dict[str,
             "error",
             "invalid-arguments",
             path,
-            f"tool {name!r}: invalid arguments hang the call",
+            f"tool {name!r}: invalid arguments hang the call" + _stray(value),
             expected,
             SECTION_TOOL_ERRORS,
         )

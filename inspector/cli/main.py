@@ -44,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
 async def _run(args: CliArgs, profile: Any, process: Any) -> int:
     from inspector.cli.methods import execute
+    from inspector.cli.notices import print_stray_output
     from inspector.traffic.store import TrafficStore
 
     store = TrafficStore()
@@ -59,3 +60,4 @@ async def _run(args: CliArgs, profile: Any, process: Any) -> int:
     finally:
         if writer is not None:
             writer.close()
+        print_stray_output(store)

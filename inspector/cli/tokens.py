@@ -230,19 +230,24 @@ def _from_server(args: TokensArgs, profile: Any, process: Any) -> tuple[str, str
     except KeyboardInterrupt:
         raise _Failure({"error": "interrupted", "message": "interrupted by the user"}, exit_codes.INTERRUPTED) from None
     info = init.get("serverInfo") if isinstance(init.get("serverInfo"), dict) else {}
-    server = str(info.get("name") or profile.name)
+    server = profile.name  # as the app names it (the Budget tab, a host's mcp__<server>__ prefix); serverInfo in meta
     meta = {"serverInfo": info, "protocolVersion": init.get("protocolVersion")}
     return server, _describe_source(profile), tools, meta
 
 
 async def _list_tools(args: TokensArgs, profile: Any, process: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    from inspector.cli.notices import print_stray_output
     from inspector.traffic.store import TrafficStore
 
-    async with connect(args.conn, profile, TrafficStore(), process) as conn:
-        listing = await conn.list_tools()
-        for finding in listing.findings:
-            sys.stderr.write(json.dumps({"finding": finding.to_json()}, ensure_ascii=False) + "\n")
-        return [t for t in listing.tools if isinstance(t, dict)], dict(conn.init)
+    store = TrafficStore()
+    try:
+        async with connect(args.conn, profile, store, process) as conn:
+            listing = await conn.list_tools()
+            for finding in listing.findings:
+                sys.stderr.write(json.dumps({"finding": finding.to_json()}, ensure_ascii=False) + "\n")
+            return [t for t in listing.tools if isinstance(t, dict)], dict(conn.init)
+    finally:
+        print_stray_output(store)
 
 
 def _describe_source(profile: Any) -> str:

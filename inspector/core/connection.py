@@ -33,7 +33,15 @@ from inspector.core.era import (
     parse_era,
     tries_modern,
 )
-from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout, describe_code, era_hint
+from inspector.core.errors import (
+    ConnectFailed,
+    LensError,
+    ProtocolError,
+    RequestTimeout,
+    describe_code,
+    era_hint,
+    with_unknown_ids,
+)
 from inspector.core.operations import Operations
 from inspector.traffic.store import TrafficStore
 
@@ -378,6 +386,7 @@ class Connection(Operations):
         if with_progress or on_progress is not None:
             opts["on_progress"] = progress
         result: dict[str, Any] | None = None
+        since = self.store.next_seq
         with anyio.CancelScope() as scope:
 
             def set_deadline(when: float) -> None:
@@ -406,13 +415,16 @@ class Connection(Operations):
             if handle.cancelled:
                 raise RequestTimeout(f"{method} was cancelled", method=method, cancelled=True)
             past_max = handle.ran_past_max()
-            raise RequestTimeout(
+            timeout = RequestTimeout(
                 handle.describe_timeout(),
                 hint="Raise the timeout, or check the server's stderr for where it is stuck.",
                 method=method,
                 timeout=handle.max_total if past_max else handle.timeout,
                 limit="max" if past_max else "progress",
             )
+            sent = self.store.sent_request(method, since)
+            strays = [entry.rpc_id for entry in self.store.unknown_id_answers(since)]
+            raise with_unknown_ids(timeout, strays, sent.rpc_id if sent is not None else None)
         return result
 
 

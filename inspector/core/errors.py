@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 from dataclasses import dataclass
 from typing import Any
@@ -68,6 +69,25 @@ class RequestTimeout(LensError):
 
     exit_code = 7
     kind = "timeout"
+
+
+def unknown_id_text(stray_ids: list[Any], sent_id: Any) -> str:
+    """ "the server answered with id X, which MCP Lens never sent (it sent id Y)"."""
+    shown = ", ".join(json.dumps(i) for i in stray_ids[:3])
+    if len(stray_ids) > 3:
+        shown += f" and {len(stray_ids) - 3} more"
+    sent = f" (it sent id {json.dumps(sent_id)})" if sent_id is not None else ""
+    return f"the server answered with id{'s' if len(stray_ids) > 1 else ''} {shown}, which MCP Lens never sent{sent}"
+
+
+def with_unknown_ids(error: RequestTimeout, stray_ids: list[Any], sent_id: Any) -> RequestTimeout:
+    """`error` (a timeout) saying that answers with ids we never sent arrived meanwhile; as it was if none did."""
+    if not stray_ids or error.details.get("cancelled"):
+        return error
+    message = f"{error.message}; {unknown_id_text(stray_ids, sent_id)}"
+    hint = "The server must answer with the id of the request it answers; check how it reads and echoes ids."
+    details = {k: v for k, v in error.details.items() if k not in ("unknown_ids", "sent_id")}
+    return RequestTimeout(message, hint=hint, **details, unknown_ids=list(stray_ids), sent_id=sent_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +168,12 @@ def _timeout_failure(error: RequestTimeout) -> Failure:
         return Failure("Cancelled by you", detail, "client")
     seconds = error.details.get("timeout")
     limit = error.details.get("limit")
+    strays = error.details.get("unknown_ids")
+    if isinstance(strays, list) and strays:
+        waited = f" after {seconds:g} s" if isinstance(seconds, int | float) else ""
+        said = unknown_id_text(strays, error.details.get("sent_id"))
+        detail = f"{said[0].upper()}{said[1:]}; MCP Lens stopped waiting for {method}{waited} and cancelled it."
+        return Failure("Answered with an id MCP Lens never sent", _with_hint(detail, error.hint), "server")
     if isinstance(seconds, int | float) and limit == "max":
         title = f"Still running after {seconds:g} s (maximum, client side)"
     elif isinstance(seconds, int | float):

@@ -27,7 +27,14 @@ from inspector.core.era import (
     parse_era,
     tries_modern,
 )
-from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout, describe_code, era_hint
+from inspector.core.errors import (
+    ConnectFailed,
+    ProtocolError,
+    RequestTimeout,
+    describe_code,
+    era_hint,
+    with_unknown_ids,
+)
 from inspector.core.operations import Operations
 from inspector.traffic.entry import Kind
 from inspector.transports.stdio_pipes import StdioPipes
@@ -162,6 +169,7 @@ class LiteConnection(Operations):
             message["params"] = out_params
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rpc_id] = (future, handle, on_progress)
+        since = self.store.next_seq
         try:
             await self._send(message)
             async with asyncio.timeout(None) as scope:
@@ -169,11 +177,13 @@ class LiteConnection(Operations):
                 return await future
         except TimeoutError:
             await self._cancel_remote(rpc_id, "timed out")
-            raise RequestTimeout(
+            timeout = RequestTimeout(
                 handle.describe_timeout(),
                 hint="Raise the timeout, or check the server's stderr for where it is stuck.",
                 method=method,
-            ) from None
+            )
+            strays = [entry.rpc_id for entry in self.store.unknown_id_answers(since)]
+            raise with_unknown_ids(timeout, strays, rpc_id) from None
         except asyncio.CancelledError:
             if not handle.cancelled:
                 await asyncio.shield(self._cancel_remote(rpc_id, "caller cancelled"))
@@ -182,6 +192,8 @@ class LiteConnection(Operations):
             raise RequestTimeout(f"{method} was cancelled", method=method, cancelled=True) from None
         finally:
             self._pending.pop(rpc_id, None)
+            if future.done() and not future.cancelled():
+                future.exception()  # the caller already has the failure (e.g. the write failed): mark it seen
 
     async def _cancel_remote(self, rpc_id: int, reason: str) -> None:
         if not self._closed:

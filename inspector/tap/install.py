@@ -11,21 +11,24 @@ them back exactly. Every write keeps a backup and is atomic.
 from __future__ import annotations
 
 import difflib
+import glob
 import json
 import os
 import shlex
 import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from inspector.config import json_spans, jsonc
+from inspector.config.files import write_atomic
 from inspector.config.formats import detect_format
 from inspector.config.json_spans import Node
 from inspector.config.profile import ProfileError
+from inspector.config.redact import Redactor
+from inspector.config.text_files import NotUtf8Error, decode_utf8
 
 SIDECAR_VERSION = 1
 HTTP_TYPES = ("http", "sse", "streamable-http", "streamablehttp", "streamable_http")
@@ -111,9 +114,9 @@ def _read(config: Path) -> tuple[Path, str]:
     except OSError as exc:
         raise InstallError(f"cannot read {config}: {exc.strerror or exc}", "unreadable") from exc
     try:
-        return target, raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InstallError(f"{config} is not UTF-8 text (byte {exc.start})", "invalid") from exc
+        return target, decode_utf8(raw, source=str(config), bom=False)
+    except NotUtf8Error as exc:
+        raise InstallError(str(exc), "invalid") from exc
 
 
 @dataclass
@@ -185,11 +188,33 @@ def is_tapped(config: Path, server: str) -> bool:
 
 
 # -- planning ---------------------------------------------------------------------------------
-def _diff(config: Path, old: str, new: str) -> str:
+def _diff(config: Path, old: str, new: str, entry: dict[str, Any]) -> str:
+    """The change as a unified diff to show, with the entry's secrets (env, flags, headers) redacted:
+    the diff's context lines would otherwise print them on the terminal."""
     lines = difflib.unified_diff(
         old.splitlines(), new.splitlines(), f"{config} (now)", f"{config} (after)", lineterm=""
     )
-    return "\n".join(lines) + "\n"
+    return _redactor_of(entry).text("\n".join(lines) + "\n")
+
+
+class _Shown:
+    """What `Redactor.for_profile` reads of a host's entry (any malformed field left out)."""
+
+    def __init__(self, entry: dict[str, Any]) -> None:
+        def strings(value: Any) -> dict[str, str]:
+            return {str(k): v for k, v in value.items() if isinstance(v, str)} if isinstance(value, dict) else {}
+
+        args = entry.get("args")
+        self.args = [a for a in args if isinstance(a, str)] if isinstance(args, list) else []
+        self.env = strings(entry.get("env"))
+        self.headers = strings(entry.get("headers"))
+        self.url = entry.get("url") if isinstance(entry.get("url"), str) else ""
+
+
+def _redactor_of(entry: dict[str, Any]) -> Redactor:
+    """By value (JSON-escaped spellings included) and by name: the entry's secret env and headers, its
+    secret flags' values, credential-shaped values, DSN passwords."""
+    return Redactor.for_profile(_Shown(entry))
 
 
 def _replace(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -213,22 +238,11 @@ def _args_insertion(text: str, key_start: int) -> str:
     return f",{newline}{indent}" + '"args": '
 
 
-def plan_install(config: Path, server: str, name: str | None = None) -> Plan:
-    """The change that makes the host run `server` through the tap (recorded as `name`, default the server's name)."""
-    config = Path(config)
-    target, text = _read(config)
-    found = _entry(config, target, text, server)
-    entry, node = found.data, found.node
-    _refuse_http(config, server, entry)
-    command, args = entry.get("command"), entry.get("args", [])
-    if untapped(command, args) is not None:
-        raise InstallError(f"{config}: server {server!r} already runs through the tap; untap it first", "tapped")
+def _tap_text(text: str, node: Node, new_command: str, new_args: list[str]) -> tuple[str, dict[str, Any]]:
+    """`text` with the entry at `node` running `new_command new_args`, and the sidecar's record of the
+    spans it replaced (only the characters of the command and args values change)."""
     command_node, args_node = node.get("command"), node.get("args")
-    if not isinstance(command, str) or not command or command_node is None:
-        raise InstallError(f"{config}: server {server!r} has no 'command' to run through the tap", "no-command")
-    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-        raise InstallError(f"{config}: server {server!r} has an 'args' that is not a list of strings", "invalid")
-    new_command, *new_args = tapped_command(command, args, name or server)
+    assert command_node is not None
     edits = [(command_node.start, command_node.end, _dumps(new_command))]
     record: dict[str, Any] = {
         "command": {"original": text[command_node.start : command_node.end], "installed": _dumps(new_command)},
@@ -242,10 +256,65 @@ def plan_install(config: Path, server: str, name: str | None = None) -> Plan:
         inserted = _args_insertion(text, key_start) + _dumps(new_args)
         edits.append((command_node.end, command_node.end, inserted))
         record["args"] = {"original": None, "installed": inserted}
-    new_text = _replace(text, edits)
+    return _replace(text, edits), record
+
+
+def backups_of(target: Path) -> list[Path]:
+    """The backups install and uninstall left next to the config, newest first."""
+    try:
+        found = list(target.parent.glob(f"{glob.escape(target.name)}.mcp-lens-backup-*"))
+    except OSError:
+        return []
+    return sorted(found, key=lambda p: (_mtime(p), p.name), reverse=True)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _restore_from_backup(config: Path, target: Path, text: str, server: str, entry: dict[str, Any]) -> Path | None:
+    """The backup that holds the config exactly as it was before the tap went in: tapping `server` in it
+    as install does gives the config as it is now, byte for byte. None if no backup is that one."""
+    command, args = entry.get("command"), entry.get("args")
+    for backup in backups_of(target):
+        try:
+            before = backup.read_bytes().decode("utf-8")
+            found = _entry(config, target, before, server)
+        except (OSError, UnicodeDecodeError, InstallError):
+            continue
+        if untapped(found.data.get("command"), found.data.get("args")) is not None:
+            continue  # a backup taken while it was tapped
+        if found.node.get("command") is None or not isinstance(command, str) or not isinstance(args, list):
+            continue
+        if _tap_text(before, found.node, command, args)[0] == text:
+            return backup
+    return None
+
+
+def plan_install(config: Path, server: str, name: str | None = None) -> Plan:
+    """The change that makes the host run `server` through the tap (recorded as `name`, default the server's name)."""
+    config = Path(config)
+    target, text = _read(config)
+    found = _entry(config, target, text, server)
+    entry, node = found.data, found.node
+    _refuse_http(config, server, entry)
+    command, args = entry.get("command"), entry.get("args", [])
+    if untapped(command, args) is not None:
+        raise InstallError(f"{config}: server {server!r} already runs through the tap; untap it first", "tapped")
+    command_node = node.get("command")
+    if not isinstance(command, str) or not command or command_node is None:
+        raise InstallError(f"{config}: server {server!r} has no 'command' to run through the tap", "no-command")
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise InstallError(f"{config}: server {server!r} has an 'args' that is not a list of strings", "invalid")
+    new_command, *new_args = tapped_command(command, args, name or server)
+    new_text, record = _tap_text(text, node, new_command, new_args)
     sidecar = _read_sidecar(target)
     sidecar["servers"][server] = record
-    return Plan("install", config, target, server, found.format, text, new_text, _diff(config, text, new_text), sidecar)
+    shown = _diff(config, text, new_text, entry)
+    return Plan("install", config, target, server, found.format, text, new_text, shown, sidecar)
 
 
 def _restore_from_record(text: str, node: Node, record: dict[str, Any]) -> str | None:
@@ -280,6 +349,9 @@ def plan_uninstall(config: Path, server: str) -> Plan:
     record = sidecar["servers"].pop(server, None)
     new_text = _restore_from_record(text, node, record) if isinstance(record, dict) else None
     note = ""
+    if new_text is None and (backup := _restore_from_backup(config, target, text, server, entry)) is not None:
+        new_text = backup.read_bytes().decode("utf-8")
+        note = f"No usable record of the original entry: restored exactly from the backup {backup.name}."
     if new_text is None:  # no record, or the tapped command line was edited: rebuild from the command line
         note = (
             "No exact record of the original entry (or its tapped command line was edited since): "
@@ -289,40 +361,20 @@ def plan_uninstall(config: Path, server: str) -> Plan:
         assert command_node is not None and args_node is not None  # untapped() saw both
         edits = [(command_node.start, command_node.end, _dumps(inner[0]))]
         new_text = _replace(text, [*edits, (args_node.start, args_node.end, _dumps(inner[1]))])
-    return Plan(
-        "uninstall", config, target, server, found.format, text, new_text, _diff(config, text, new_text), sidecar, note
-    )
+    shown = _diff(config, text, new_text, entry)
+    return Plan("uninstall", config, target, server, found.format, text, new_text, shown, sidecar, note)
 
 
 # -- applying ---------------------------------------------------------------------------------
-def _write_atomic(path: Path, data: bytes, mode: int) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fchmod(out.fileno(), mode)
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _backup(target: Path, data: bytes, mode: int) -> Path:
+def _backup(target: Path, data: bytes) -> Path:
+    """A user-only copy of `data` next to `target` (the config may hold secrets), under a name not taken."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     n = 1
     while True:
         path = target.with_name(f"{target.name}.mcp-lens-backup-{stamp}" + (f"-{n}" if n > 1 else ""))
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-        except FileExistsError:
-            n += 1
-            continue
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            os.fchmod(out.fileno(), mode)
-        return path
+        if not path.exists():
+            return write_atomic(path, data)
+        n += 1
 
 
 def apply(plan: Plan) -> Applied:
@@ -335,11 +387,11 @@ def apply(plan: Plan) -> Applied:
     if current != plan.old_text.encode("utf-8"):
         raise InstallError(f"{plan.config} changed since the change was shown; look at it again", "changed")
     try:
-        backup = _backup(plan.target, current, mode)
+        backup = _backup(plan.target, current)
         sidecar = sidecar_path(plan.target)
         if plan.sidecar.get("servers"):
-            _write_atomic(sidecar, (json.dumps(plan.sidecar, indent=2, ensure_ascii=False) + "\n").encode(), 0o600)
-        _write_atomic(plan.target, plan.new_text.encode("utf-8"), mode)
+            write_atomic(sidecar, json.dumps(plan.sidecar, indent=2, ensure_ascii=False) + "\n")
+        write_atomic(plan.target, plan.new_text.encode("utf-8"), mode=mode)  # the host's file keeps its mode
         if not plan.sidecar.get("servers"):
             sidecar.unlink(missing_ok=True)
     except OSError as exc:

@@ -13,6 +13,7 @@ AppendListener = Callable[[Entry], None]
 ClearListener = Callable[[], None]
 ChangeListener = Callable[[Entry], None]
 
+UNKNOWN_ID = "unknown id"  # the note on a response whose id matches no request sent: an id we never sent
 OPPOSITE = {Direction.OUT: Direction.IN, Direction.IN: Direction.OUT}  # a request's direction → its answer's
 
 
@@ -183,6 +184,28 @@ class TrafficStore:
             self.note(entry, reason)
         return waiting
 
+    def unknown_id_answers(self, since_seq: int) -> list[Entry]:
+        """Responses recorded at or after `since_seq` whose id matched no request we sent, oldest first."""
+        found = []
+        for index in range(len(self._entries) - 1, -1, -1):
+            entry = self._entries[index]
+            if entry.seq < since_seq:
+                break
+            if entry.kind in (Kind.RESPONSE, Kind.ERROR) and UNKNOWN_ID in entry.notes and entry.rpc_id is not None:
+                found.append(entry)
+        return found[::-1]
+
+    def sent_request(self, method: str, since_seq: int) -> Entry | None:
+        """The first request for `method` we sent at or after `since_seq`, if it is still unanswered."""
+        found = None
+        for index in range(len(self._entries) - 1, -1, -1):
+            entry = self._entries[index]
+            if entry.seq < since_seq:
+                break
+            if entry.direction is Direction.OUT and entry.kind is Kind.REQUEST and entry.method == method:
+                found = entry
+        return found if found is not None and found.peer_seq is None else None
+
     def flag_response(self, method: str, result: Any, reason: str, *, since_seq: int = 0) -> Entry | None:
         """Note `reason` on the response to a `method` request, recorded at or after `since_seq`, whose
         result is `result` (a result found wrong after it was recorded: its content breaks the spec)."""
@@ -270,7 +293,7 @@ class TrafficStore:
         request_seq = self._pending.pop((entry.transport, OPPOSITE[direction], id_key(entry.rpc_id)), None)
         request = self.by_seq(request_seq) if request_seq is not None else None
         if request is None:
-            entry.note("unknown id")
+            entry.note(UNKNOWN_ID)
             return
         request.peer_seq = entry.seq
         entry.peer_seq = request.seq

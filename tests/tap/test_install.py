@@ -232,15 +232,33 @@ def test_a_symlinked_config_is_edited_where_it_points(tmp_path: Path) -> None:
     assert real.read_text() == CURSOR
 
 
-def test_uninstall_without_the_sidecar_rebuilds_the_entry_from_the_tapped_command(tmp_path: Path) -> None:
+@pytest.mark.parametrize("damage", ["missing", "garbage", "other-record"])
+def test_uninstall_without_a_usable_sidecar_restores_the_exact_backup(tmp_path: Path, damage: str) -> None:
+    """The sidecar is gone or damaged, but the backup install took is the config as it was: byte-exact."""
+    config = write(tmp_path, ".cursor/mcp.json", CURSOR)
+    assert cli(config, "weather")[0] == 0
+    sidecar = install.sidecar_path(config)
+    if damage == "missing":
+        sidecar.unlink()
+    elif damage == "garbage":
+        sidecar.write_bytes(b"\xff{not json")
+    else:
+        sidecar.write_text(json.dumps({"version": 1, "servers": {"weather": {"command": {"installed": "x"}}}}))
+    code, out, _err = cli(config, "weather", uninstall=True)
+    assert code == 0 and "restored exactly from the backup" in out
+    assert config.read_text() == CURSOR
+
+
+def test_uninstall_rebuilds_from_the_tapped_command_when_no_backup_is_the_right_one(tmp_path: Path) -> None:
     config = write(tmp_path, ".cursor/mcp.json", CURSOR)
     assert cli(config, "weather")[0] == 0
     install.sidecar_path(config).unlink()
+    config.write_text(config.read_text().replace("odd", "even"))  # edited since: the backup is not what it was
     code, out, _err = cli(config, "weather", uninstall=True)
     assert code == 0 and "rebuilt from the tapped command line" in out
     assert servers(config)["weather"]["command"] == "npx"
     assert servers(config)["weather"]["args"] == ["-y", "@acme/weather-mcp"]
-    assert "/* the API key stays here */" in config.read_text()
+    assert "/* the API key stays here */" in config.read_text() and "even" in config.read_text()
 
 
 def test_apply_refuses_when_the_file_changed_after_the_diff_was_shown(tmp_path: Path) -> None:

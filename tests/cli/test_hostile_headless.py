@@ -1,0 +1,231 @@
+"""Every hostile server mode (tests/servers/hostile.py) through the headless fronts as a user runs them:
+``--cli … tools/list`` and ``tools/call``, ``doctor``, ``tokens`` and the tap fed a host's first lines.
+
+Each run: no Traceback (nor asyncio's "Future exception was never retrieved") on stderr, the documented
+exit code (inspector/cli/exit_codes.py; the tap passes on the server's), done within a generous timeout.
+The runs are real processes, started together once for the module (a few at a time) so the file stays fast;
+the informative combinations are run, not the full cross product.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from lens_support import HOSTILE, REPO
+
+from inspector.cli import exit_codes
+
+OK, CONNECTION, TIMEOUT = exit_codes.OK, exit_codes.CONNECTION, exit_codes.TIMEOUT
+RUN_TIMEOUT_S = 180  # per process: generous, the machine is shared
+WORKERS = 4
+WRONG_ID = 424242  # hostile.py wrong-id answers tools/list with it
+NOT_JSONRPC = "not JSON-RPC on stdout"
+WAIT = "1.5"  # seconds: the request timeout, met only by servers that never answer properly
+
+# mode → exit code, per front. Modes where the server never answers properly meet short request timeouts.
+CLI_LIST = {
+    "dies-at-start": CONNECTION,
+    "crash-handshake": CONNECTION,
+    "hang-then-die": CONNECTION,
+    "wrong-id": TIMEOUT,
+    "invalid-json": TIMEOUT,
+    "garbage": OK,
+    "escapes": OK,
+    "html": OK,
+    "big-strings": OK,
+    "big-icon": OK,
+    "many-tools": OK,
+    "huge-line": OK,
+    "bad-tools": OK,
+}
+CLI_CALL = {
+    "exit-mid-call": CONNECTION,
+    "never-answer": TIMEOUT,
+    "unknown-id": OK,
+    "escapes": OK,
+    "big-strings": OK,
+    "huge": OK,
+    "bad-output": OK,
+}
+DOCTOR = {
+    "dies-at-start": CONNECTION,
+    "crash-handshake": CONNECTION,
+    "hang-then-die": CONNECTION,
+    "wrong-id": OK,
+    "invalid-json": OK,
+    "garbage": OK,
+    "escapes": OK,
+    "many-tools": OK,
+    "big-strings": OK,
+    "huge-line": OK,
+}
+TOKENS = {
+    "dies-at-start": CONNECTION,
+    "crash-handshake": CONNECTION,
+    "wrong-id": TIMEOUT,
+    "invalid-json": TIMEOUT,
+    "garbage": OK,
+    "escapes": OK,
+    "many-tools": OK,
+    "big-strings": OK,
+    "huge-line": OK,
+}
+TAP = {  # the tap exits with the server's code
+    "dies-at-start": 1,
+    "crash-handshake": 2,
+    "hang-then-die": 4,
+    "exit-mid-call": 3,
+    "escapes": 0,
+    "garbage": 0,
+    "huge-line": 0,
+    "wrong-id": 0,
+}
+# A host's first lines, then a list and a call; then stdin closes (the host quits).
+HOST_LINES = b"".join(
+    json.dumps(message).encode() + b"\n"
+    for message in (
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+         "capabilities": {}, "clientInfo": {"name": "host", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "work", "arguments": {}}},
+    )
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Run:
+    front: str
+    mode: str
+    expected: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.front}:{self.mode}"
+
+    @property
+    def text_output(self) -> bool:
+        """Whether stdout is text for a terminal (the tap's stdout is the server's bytes for the host)."""
+        return self.front != "tap"
+
+
+RUNS = [
+    *(Run("cli-list", mode, code) for mode, code in CLI_LIST.items()),
+    *(Run("cli-call", mode, code) for mode, code in CLI_CALL.items()),
+    *(Run("doctor", mode, code) for mode, code in DOCTOR.items()),
+    *(Run("tokens", mode, code) for mode, code in TOKENS.items()),
+    *(Run("tap", mode, code) for mode, code in TAP.items()),
+]
+
+
+@dataclass
+class Done:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    server_wrote: bytes  # every line the server wrote to stdout ($HOSTILE_LOG)
+
+
+def _argv(run: Run) -> list[str]:
+    server = ["--", sys.executable, str(HOSTILE), run.mode]
+    if run.front == "cli-list":
+        return ["--cli", "--method", "tools/list", "--format", "text", "--request-timeout", WAIT, *server]
+    if run.front == "cli-call":
+        tool = {"escapes": "rtl\u202eloot", "bad-output": "weather"}.get(run.mode, "work")
+        call = ["--method", "tools/call", "--tool-name", tool, "--format", "text", "--request-timeout", WAIT]
+        return ["--cli", *call, *server]
+    if run.front == "doctor":
+        return ["doctor", "--timeout", WAIT, *server]
+    if run.front == "tokens":
+        return ["tokens", "--request-timeout", WAIT, *server]
+    return ["tap", *server]
+
+
+def _execute(run: Run, folder: Path) -> Done:
+    folder.mkdir()
+    log = folder / "server-stdout"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "HOSTILE_LOG": str(log),
+        "XDG_DATA_HOME": str(folder / "data"),
+        "XDG_CONFIG_HOME": str(folder / "config"),
+        "XDG_CACHE_HOME": str(folder / "cache"),
+        "HOME": str(folder / "home"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "inspector", *_argv(run)],
+        input=HOST_LINES if run.front == "tap" else b"",
+        capture_output=True,
+        timeout=RUN_TIMEOUT_S,
+        cwd=REPO,
+        env=env,
+    )
+    return Done(done.returncode, done.stdout, done.stderr, log.read_bytes() if log.exists() else b"")
+
+
+@pytest.fixture(scope="module")
+def done(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Done]:
+    """Every run of `RUNS`, a few processes at a time."""
+    base = tmp_path_factory.mktemp("hostile")
+    with ThreadPoolExecutor(WORKERS) as pool:
+        futures = {run.key: pool.submit(_execute, run, base / run.key.replace(":", "-")) for run in RUNS}
+        return {key: future.result() for key, future in futures.items()}
+
+
+def _said(run: Run, done: Done) -> str:
+    return f"{run.key}: exit {done.returncode}\nstderr: {done.stderr[-3000:]!r}\nstdout: {done.stdout[:500]!r}"
+
+
+@pytest.mark.parametrize("run", RUNS, ids=lambda run: run.key)
+def test_no_traceback_and_the_documented_exit_code(run: Run, done: dict[str, Done]) -> None:
+    result = done[run.key]
+    assert b"Traceback" not in result.stderr, _said(run, result)
+    assert b"Future exception" not in result.stderr and b"was never retrieved" not in result.stderr, _said(run, result)
+    assert result.returncode == run.expected, _said(run, result)
+
+
+@pytest.mark.parametrize("run", [r for r in RUNS if r.front != "tap"], ids=lambda run: run.key)
+def test_our_own_stderr_carries_no_terminal_control(run: Run, done: dict[str, Done]) -> None:
+    """What MCP Lens writes on stderr (errors as JSON, notices) never passes ESC or NUL to the terminal."""
+    result = done[run.key]
+    assert b"\x1b" not in result.stderr and b"\x00" not in result.stderr, _said(run, result)
+
+
+@pytest.mark.parametrize(
+    "run", [r for r in RUNS if r.mode in ("garbage", "huge-line", "invalid-json")], ids=lambda run: run.key
+)
+def test_lines_that_are_not_json_rpc_are_noticed(run: Run, done: dict[str, Done]) -> None:
+    """One line on stderr says how many there were and shows the first, safe for a terminal (the tap, a relay,
+    stays silent: its record has them)."""
+    result = done[run.key]
+    notices = [line for line in result.stderr.decode(errors="replace").splitlines() if NOT_JSONRPC in line]
+    if run.front == "tap":
+        assert not notices, _said(run, result)
+        return
+    assert len(notices) == 1, _said(run, result)
+    assert "server wrote" in notices[0] and "(first: " in notices[0]
+    if run.mode == "huge-line":
+        assert "\\x1b[2Jnot json" in notices[0] and len(notices[0]) < 300, notices[0]
+
+
+@pytest.mark.parametrize("run", [r for r in RUNS if r.mode == "wrong-id" and r.front != "tap"], ids=lambda r: r.key)
+def test_a_wrong_id_is_said_as_such(run: Run, done: dict[str, Done]) -> None:
+    result = done[run.key]
+    said = result.stdout + result.stderr
+    assert f"the server answered with id {WRONG_ID}, which MCP Lens never sent (it sent id ".encode() in said, _said(
+        run, result
+    )
+
+
+@pytest.mark.parametrize("run", [r for r in RUNS if r.front == "tap"], ids=lambda run: run.key)
+def test_the_tap_passes_the_servers_bytes_on_unchanged(run: Run, done: dict[str, Done]) -> None:
+    result = done[run.key]
+    assert result.stdout == result.server_wrote, _said(run, result)
