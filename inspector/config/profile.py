@@ -9,6 +9,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from inspector.config.redact import (
+    Redactor,
     is_secret_env,
     is_secret_header,
     is_secret_value,
@@ -101,6 +102,9 @@ class ServerProfile:
     learned_era: str | None = None
     # The user allowed fetching this server's https icons (remote icon URLs are never fetched otherwise)
     load_remote_icons: bool = False
+    # Never saved: the values this profile's `${…}` references resolved to (set by `resolve_profile`), so
+    # its `Redactor` hides them wherever they appear, whatever field or name they went into.
+    secret_values: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def validate(self) -> None:
         """Raise `ProfileError` if the profile cannot be used to connect."""
@@ -140,9 +144,10 @@ class ServerProfile:
             return True
         return bool(secret_arg_indexes(self.args)) or url_has_secrets(self.url)
 
-    def redacted(self) -> ServerProfile:
-        """A copy with every secret value replaced by `REDACTED` (variable references are kept)."""
-        return replace(
+    def redacted(self, redactor: Redactor | None = None) -> ServerProfile:
+        """A copy with every secret replaced by `REDACTED` (variable references are kept): by name (secret
+        env, headers, flags, URL query), then by value, with this profile's own `Redactor` and `redactor`."""
+        safe = replace(
             self,
             args=redact_args(self.args),
             env={k: redact_value(v) if is_secret_env(k) else v for k, v in self.env.items()},
@@ -155,7 +160,13 @@ class ServerProfile:
             secret_headers=list(self.secret_headers),
             roots=list(self.roots),
             inputs=copy.deepcopy(self.inputs),
+            secret_values=(),
         )
+        by_value = Redactor.for_profile(self).merge(redactor)
+        changes = {}
+        for name in ("command", "args", "env", "cwd", "url", "headers", "roots", "inputs"):
+            changes[name] = by_value.json(getattr(safe, name))
+        return replace(safe, **changes)
 
     def to_entry(self) -> dict[str, Any]:
         """The `mcp.json` entry for this server (empty fields omitted)."""

@@ -1,18 +1,43 @@
-"""Recognising and hiding secrets in profiles, headers, args and URLs."""
+"""Recognising and hiding secrets in profiles, headers, args, URLs and anything written.
+
+Two rules. By value, first: a `Redactor` knows the secret values of one server's profile (what the
+user typed into a secret-looking field, the values its `${…}` references resolved to, its URL's query
+values and password, env and header values that look like credentials) and replaces them, in their
+plain, URL-encoded and JSON-escaped forms, wherever they appear in what MCP Lens writes. By name, as
+the fallback: a header, env variable, flag or query parameter whose name looks secret (`*TOKEN*`,
+`DB_PASS`, `GH_PAT`, `X-Session`, `sig`) has its value replaced even when its value was never seen.
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from typing import Any
+from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
 REDACTED = "<redacted>"
+# A value shorter than this is only ever redacted by name: replacing "2" or "json" everywhere it
+# appears would garble every record without hiding anything worth hiding.
+MIN_VALUE_LENGTH = 6
 
-_SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
+_SECRET_NAME = re.compile(r"TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|SESSION|PRIVATE", re.IGNORECASE)
+# Whole words of a name (split at `_`, `-`, `.` and camelCase) that mark a secret but are too short to
+# look for inside other words ("pass" in "compass", "pat" in "path", "auth" in "author").
+_SECRET_WORDS = frozenset(
+    {"pass", "pwd", "pat", "sig", "signature", "auth", "authorization", "sid", "dsn", "jwt", "bearer", "otp", "creds"}
+    | {"cred", "pin", "apikey", "passphrase", "sas", "hmac", "csrf", "xsrf"}
+)
+_NOT_SECRET_NAMES = frozenset({"PWD", "OLDPWD"})  # the shell's working directories
 _SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"})
-_SECRET_HEADER_NAME = re.compile(r"token|key|secret|password|auth", re.IGNORECASE)
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
 _PLACEHOLDER = re.compile(r"\$\{[^}]*\}")
 _AUTH_SCHEME = re.compile(r"^\s*(Bearer|Basic|Token)\s+", re.IGNORECASE)
+# Credential-shaped values: one run of token characters, long, with letters and digits (API keys,
+# random session ids, JWTs); not a path, a number or a word.
+_TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-.~+/=]{16,}$")
+_KNOWN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "github_pat_", "glpat-", "sk-", "xox", "AKIA", "eyJ", "AIza")
+_URL_WITH_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]*:([^\s/@]+)@")
 
 
 def is_placeholder(value: str) -> bool:
@@ -21,15 +46,26 @@ def is_placeholder(value: str) -> bool:
     return bool(_PLACEHOLDER.search(value)) and not _PLACEHOLDER.sub("", rest).strip()
 
 
+def is_secret_name(name: str) -> bool:
+    """True for a name (env variable, header, flag, query parameter, argument) that looks like it holds
+    a secret: `*TOKEN*`, `*KEY*`, `*SECRET*`, `*PASSWORD*`, `*SESSION*`, or a word such as `PASS`, `PAT`,
+    `SIG`, `AUTH`, `DSN` (`DB_PASS`, `GH_PAT`, `X-Auth`)."""
+    if name.upper() in _NOT_SECRET_NAMES:
+        return False
+    if _SECRET_NAME.search(name):
+        return True
+    return any(word.lower() in _SECRET_WORDS for word in _WORD.findall(name))
+
+
 def is_secret_env(name: str) -> bool:
-    """True for env var names that look like they hold secrets (*TOKEN*, *KEY*, *SECRET*, *PASSWORD*)."""
-    return bool(_SECRET_NAME.search(name))
+    """True for env var names that look like they hold secrets (see `is_secret_name`)."""
+    return is_secret_name(name)
 
 
 def is_secret_header(name: str, extra: Iterable[str] = ()) -> bool:
     """True for Authorization-like header names, or any name listed in `extra` (case-insensitive)."""
     low = name.lower()
-    return low in _SECRET_HEADERS or bool(_SECRET_HEADER_NAME.search(low)) or low in {e.lower() for e in extra}
+    return low in _SECRET_HEADERS or is_secret_name(name) or low in {e.lower() for e in extra}
 
 
 def is_secret_value(value: str | None) -> bool:
@@ -37,6 +73,22 @@ def is_secret_value(value: str | None) -> bool:
     if not value or is_placeholder(value):
         return False
     return _AUTH_SCHEME.sub("", value).strip() != REDACTED
+
+
+def looks_secret(value: str | None) -> bool:
+    """True for a value shaped like a credential whatever its name: a known token prefix (`ghp_`, `sk-`,
+    `eyJ`…), a scheme-prefixed token (`Bearer …`), or one long run of token characters mixing letters
+    and digits that is not a path."""
+    if not value or not is_secret_value(value):
+        return False
+    if _AUTH_SCHEME.match(value):
+        return True
+    text = value.strip()
+    if text.startswith(_KNOWN_PREFIXES) and len(text) >= 12:
+        return True
+    if not _TOKEN_SHAPE.match(text) or text[0] in "/.~" or text.count("/") > 1:
+        return False
+    return any(c.isalpha() for c in text) and any(c.isdigit() for c in text)
 
 
 def redact_value(value: str) -> str:
@@ -54,7 +106,7 @@ def secret_arg_indexes(args: list[str]) -> list[int]:
         if not arg.startswith("-"):
             continue
         flag, eq, value = arg.partition("=")
-        if not _SECRET_NAME.search(flag):
+        if not is_secret_name(flag.lstrip("-")):
             continue
         if eq and is_secret_value(value):
             out.append(i)
@@ -68,24 +120,28 @@ def url_has_secrets(url: str) -> bool:
     parts = urlsplit(url)
     if parts.password and is_secret_value(parts.password):
         return True
-    return any(_SECRET_NAME.search(k) and is_secret_value(v) for k, v in parse_qsl(parts.query))
+    return any(is_secret_name(k) and is_secret_value(v) for k, v in parse_qsl(parts.query))
 
 
 def redact_url(url: str) -> str:
     """The URL with its password and secret-looking query values replaced."""
-    if not url_has_secrets(url):
+    try:
+        if not url_has_secrets(url):
+            return url
+        parts = urlsplit(url)
+    except ValueError:  # not a URL at all (an invalid port, say): nothing structured to keep
         return url
-    parts = urlsplit(url)
     netloc = parts.netloc
     if parts.password:
         netloc = f"{parts.username or ''}:{REDACTED}@{netloc.rpartition('@')[2]}"
-    query = [(k, REDACTED if _SECRET_NAME.search(k) and is_secret_value(v) else v) for k, v in parse_qsl(parts.query)]
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = [(k, REDACTED if is_secret_name(k) and is_secret_value(v) else v) for k, v in pairs]
     return urlunsplit(parts._replace(netloc=netloc, query=urlencode(query, safe="<>${}")))
 
 
 def redact_args(args: list[str]) -> list[str]:
-    """A copy of `args` with secret flag values (`--token=X`, `--api-key X`) replaced."""
-    out = list(args)
+    """A copy of `args` with secret flag values (`--token=X`, `--api-key X`) and URL passwords replaced."""
+    out = [redact_dsn(arg) for arg in args]
     for i in secret_arg_indexes(out):
         flag, eq, _ = out[i].partition("=")
         out[i] = f"{flag}={REDACTED}" if eq and flag.startswith("-") else REDACTED
@@ -96,3 +152,177 @@ def redact_headers(headers: Mapping[str, str], extra: Iterable[str] = ()) -> dic
     """A copy of `headers` with Authorization-like values (and those named in `extra`) replaced."""
     extra = list(extra)
     return {k: redact_value(v) if is_secret_header(k, extra) else v for k, v in headers.items()}
+
+
+def redact_dsn(text: str) -> str:
+    """`text` with the password of every `scheme://user:password@host` in it replaced."""
+    return _URL_WITH_PASSWORD.sub(lambda m: m.group(0)[: m.start(1) - m.start(0)] + REDACTED + "@", text)
+
+
+def url_passwords(text: str) -> list[str]:
+    """The passwords of the `scheme://user:password@host` URLs (DSNs) in `text`."""
+    return [m.group(1) for m in _URL_WITH_PASSWORD.finditer(text)]
+
+
+def _forms(value: str) -> set[str]:
+    """The spellings a value takes in what we write: as is, URL-encoded, JSON-escaped."""
+    escaped = json.dumps(value)[1:-1]
+    return {value, quote(value, safe=""), quote_plus(value), escaped, json.dumps(value, ensure_ascii=False)[1:-1]}
+
+
+class Redactor:
+    """Hides one server's secrets in everything MCP Lens writes about it: by value first (the values it
+    was built from, in every spelling), then by name (headers, URL query, flags).
+
+    Build it with `for_profile` (from the profile that connects, whose `secret_values` hold what its
+    references resolved to) and add to it with `learn`; every writer (the traffic store, records,
+    exports, copy as curl/CLI, the tap) applies the same object."""
+
+    def __init__(self, values: Iterable[str] = (), *, secret_headers: Iterable[str] = ()) -> None:
+        self.secret_headers: tuple[str, ...] = tuple(secret_headers)
+        self._values: set[str] = set()
+        self._pattern: re.Pattern[str] | None = None
+        self._bytes_pattern: re.Pattern[bytes] | None = None
+        self.learn(values)
+
+    def __bool__(self) -> bool:
+        return bool(self._values)
+
+    @property
+    def values(self) -> frozenset[str]:
+        return frozenset(self._values)
+
+    def learn(self, values: Iterable[str], *, secret_headers: Iterable[str] = ()) -> Redactor:
+        """Add secret values (those too short or already placeholders are ignored); returns self."""
+        added = False
+        for value in values:
+            if not isinstance(value, str):
+                continue
+            text = _AUTH_SCHEME.sub("", value).strip()
+            for candidate in {value.strip(), text}:
+                if len(candidate) >= MIN_VALUE_LENGTH and is_secret_value(candidate) and not candidate.isdigit():
+                    for form in _forms(candidate):
+                        if form not in self._values:
+                            self._values.add(form)
+                            added = True
+        extra = tuple(h for h in secret_headers if h.lower() not in {s.lower() for s in self.secret_headers})
+        self.secret_headers += extra
+        if added:
+            # Longest first: a value that contains another is replaced whole.
+            alternatives = sorted(self._values, key=len, reverse=True)
+            self._pattern = re.compile("|".join(re.escape(v) for v in alternatives))
+            self._bytes_pattern = re.compile(b"|".join(re.escape(v.encode("utf-8")) for v in alternatives))
+        return self
+
+    def merge(self, other: Redactor | None) -> Redactor:
+        if other is not None:
+            self.learn(other._values, secret_headers=other.secret_headers)
+        return self
+
+    @classmethod
+    def for_profile(cls, profile: Any) -> Redactor:
+        """The redactor of a server profile (duck-typed on `ServerProfile`, or a `StdioCommand`)."""
+        return cls(profile_secrets(profile), secret_headers=getattr(profile, "secret_headers", None) or ())
+
+    @classmethod
+    def for_environment(cls, environ: Mapping[str, str], args: Iterable[str] = ()) -> Redactor:
+        """The redactor of a process started with `environ` and `args` (the tap's): secret-named and
+        credential-shaped variables, secret flags' values, DSN passwords."""
+        args = list(args)
+        values = [v for k, v in environ.items() if is_secret_name(k) or looks_secret(v)]
+        values += [p for v in environ.values() for p in url_passwords(v)]
+        values += _arg_secrets(args)
+        return cls(values)
+
+    # -- applying -------------------------------------------------------------------------------
+    def text(self, text: str) -> str:
+        """`text` with every known secret value replaced, and the passwords of URLs in it."""
+        if self._pattern is not None:
+            text = self._pattern.sub(REDACTED, text)
+        return redact_dsn(text) if "://" in text else text
+
+    def data(self, raw: bytes) -> bytes:
+        """Bytes with every known secret value replaced (by value only: these are wire bytes)."""
+        if self._bytes_pattern is None:
+            return raw
+        return self._bytes_pattern.sub(REDACTED.encode(), raw)
+
+    def url(self, url: str) -> str:
+        return redact_url(self.text(url))
+
+    def args(self, args: list[str]) -> list[str]:
+        return redact_args([self.text(arg) for arg in args])
+
+    def header_pairs(self, headers: Iterable[Iterable[str]]) -> list[list[str]]:
+        """`[name, value]` pairs with Authorization-like values and known secrets replaced."""
+        out = []
+        for name, value in headers:
+            value = redact_value(value) if is_secret_header(name, self.secret_headers) else value
+            out.append([name, self.text(value)])
+        return out
+
+    def json(self, value: Any) -> Any:
+        """A copy of a JSON-like value with every string redacted by value (and URLs by name)."""
+        if isinstance(value, str):
+            return self.text(redact_url(value) if value.startswith(("http://", "https://")) else value)
+        if isinstance(value, dict):
+            return {k: self.json(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.json(v) for v in value]
+        return value
+
+    def http(self, meta: dict[str, Any] | None) -> dict[str, Any] | None:
+        """A recorded HTTP exchange's metadata: its URL and headers redacted by name and value."""
+        if not meta:
+            return meta
+        out = dict(meta)
+        if isinstance(out.get("url"), str):
+            out["url"] = self.url(out["url"])
+        if isinstance(out.get("headers"), list):
+            pairs = [p for p in out["headers"] if isinstance(p, list | tuple) and len(p) == 2]
+            out["headers"] = self.header_pairs((str(k), str(v)) for k, v in pairs)
+        return self.json(out)
+
+    def profile(self, profile: Any) -> Any:
+        """A copy of a `ServerProfile` with every secret replaced, by name and by value."""
+        return profile.redacted(self)
+
+
+def _arg_secrets(args: list[str]) -> list[str]:
+    values = []
+    for i in secret_arg_indexes(args):
+        flag, eq, value = args[i].partition("=")
+        values.append(value if eq and flag.startswith("-") else args[i])
+    return values + [p for arg in args for p in url_passwords(arg)]
+
+
+def profile_secrets(profile: Any) -> list[str]:
+    """The secret values a profile holds: secret-named or credential-shaped env and header values, the
+    bearer token and client secret, secret flags' values, URL query values and passwords (a DSN's too),
+    and the values its `${…}` references resolved to (`secret_values`, set by `resolve_profile`)."""
+    values: list[str] = list(getattr(profile, "secret_values", None) or ())
+    extra = getattr(profile, "secret_headers", None) or ()
+    for name, value in (getattr(profile, "env", None) or {}).items():
+        if is_secret_name(name) or looks_secret(value):
+            values.append(value)
+    for name, value in (getattr(profile, "headers", None) or {}).items():
+        if is_secret_header(name, extra) or looks_secret(value):
+            values.append(value)
+    for key in ("bearer_token", "oauth_client_secret"):
+        if isinstance(value := getattr(profile, key, None), str):
+            values.append(value)
+    args = list(getattr(profile, "args", None) or ())
+    values += _arg_secrets(args)
+    values += [arg for arg in args if looks_secret(arg) and not arg.startswith("-")]
+    url = getattr(profile, "url", None) or ""
+    if url:
+        try:
+            parts = urlsplit(url)
+            values += [v for _, v in parse_qsl(parts.query)]
+            if parts.password:
+                values.append(parts.password)
+        except ValueError:
+            pass
+    every = [*(getattr(profile, "env", None) or {}).values(), *(getattr(profile, "headers", None) or {}).values()]
+    values += [p for text in every for p in url_passwords(text)]
+    return values

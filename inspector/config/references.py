@@ -74,12 +74,21 @@ def needed_inputs(profile: ServerProfile) -> list[str]:
     return ids
 
 
-def resolve_text(text: str, environ: Mapping[str, str], inputs: Mapping[str, str]) -> tuple[str, list[str], list[str]]:
-    """`text` with its references resolved; (text, input ids missing, other problems)."""
+def resolve_text(
+    text: str, environ: Mapping[str, str], inputs: Mapping[str, str], used: list[str] | None = None
+) -> tuple[str, list[str], list[str]]:
+    """`text` with its references resolved; (text, input ids missing, other problems). The values put in
+    are appended to `used`, if given."""
     missing: list[str] = []
     problems: list[str] = []
 
     def sub(match: re.Match[str]) -> str:
+        value = resolve(match)
+        if used is not None and value != match.group(0):
+            used.append(value)
+        return value
+
+    def resolve(match: re.Match[str]) -> str:
         token = match.group(1)
         kind, _, arg = token.partition(":")
         if kind == "input" and arg:
@@ -111,16 +120,18 @@ def resolve_profile(
 ) -> ServerProfile:
     """A copy of `profile` with every reference resolved; `Unresolved` names what is missing.
 
-    A profile without references is returned as it is (the same object).
+    A profile without references is returned as it is (the same object). The copy's `secret_values`
+    holds the values the references resolved to: its `Redactor` hides them wherever they appear.
     """
     if not has_references(profile):
         return profile
     values = dict(inputs or {})
     missing: list[str] = []
     problems: list[str] = []
+    used: list[str] = []
 
     def one(text: str) -> str:
-        out, lacking, found = resolve_text(text, environ, values)
+        out, lacking, found = resolve_text(text, environ, values, used)
         missing.extend(i for i in lacking if i not in missing)
         problems.extend(p for p in found if p not in problems)
         return out
@@ -128,6 +139,7 @@ def resolve_profile(
     changes = _map_strings(profile, one)
     if missing or problems:
         raise Unresolved(profile, missing, problems)
+    changes["secret_values"] = (*profile.secret_values, *dict.fromkeys(used))
     return profile.clone(**changes)
 
 

@@ -157,6 +157,7 @@ def tap(command: list[str], *, name: str | None = None, max_bytes: int | None = 
 def _recorder(
     command: list[str], child_pid: int, name: str | None, started: float, max_bytes: int | None, err: TextIO
 ) -> TapRecorder | None:
+    from inspector.config.redact import Redactor
     from inspector.tap.paths import taps_dir
     from inspector.tap.recorder import DEFAULT_MAX_BYTES, TapRecorder
 
@@ -168,7 +169,8 @@ def _recorder(
         "started": started,
         "cwd": _cwd(),
     }
-    recorder = TapRecorder(taps_dir(), meta, max_bytes=max_bytes or DEFAULT_MAX_BYTES, err=err)
+    redactor = Redactor.for_environment(os.environ, command)  # the server's environment is ours
+    recorder = TapRecorder(taps_dir(), meta, max_bytes=max_bytes or DEFAULT_MAX_BYTES, err=err, redactor=redactor)
     return None if recorder.failed else recorder
 
 

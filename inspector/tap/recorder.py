@@ -20,6 +20,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any, TextIO
 
+from inspector.config.redact import Redactor
 from inspector.tap.paths import EXITED_PREFIX, create_record_file
 from inspector.traffic.classify import classify
 from inspector.traffic.entry import Direction, Entry, Kind
@@ -78,9 +79,15 @@ class TapRecorder:
         *,
         max_bytes: int = DEFAULT_MAX_BYTES,
         err: TextIO | None = None,
+        redactor: Redactor | None = None,
     ) -> None:
         self.folder = folder
-        self.meta = meta  # the header's "tap" object: name, command, pid, child_pid, started, cwd
+        # The server's secrets (its secret-looking environment, flags, DSN passwords) never reach the file:
+        # every entry and the header go through `redactor`.
+        self.redactor = redactor or Redactor()
+        self.meta = self.redactor.json(meta)  # the header's "tap" object: name, command, pid, child_pid, started, cwd
+        if isinstance(meta.get("command"), list):
+            self.meta["command"] = self.redactor.args([str(word) for word in meta["command"]])
         self.max_bytes = max_bytes
         self.path: Path | None = None
         self.failed: str | None = None
@@ -99,6 +106,7 @@ class TapRecorder:
 
     # -- what the relay calls ------------------------------------------------------------------
     def lifecycle(self, text: str, notes: tuple[str, ...] = ()) -> None:
+        text = " ".join(self.redactor.args(self.redactor.text(text).split(" ")))  # by value, then `--token X` as words
         with self._lock:
             self._guard(self._write, self._entry(Direction.META, Kind.LIFECYCLE, text.encode(), notes))
 
@@ -165,6 +173,7 @@ class TapRecorder:
     def _entry(self, direction: Direction, kind: Kind, raw: bytes, notes: tuple[str, ...]) -> Entry:
         seq = self._seq
         self._seq += 1
+        raw = self.redactor.data(raw)
         return Entry(seq, time.time(), time.monotonic(), direction, TRANSPORT, kind, raw, notes=notes)
 
     def _message(self, direction: Direction, raw: bytes, notes: tuple[str, ...]) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from inspector.config.redact import Redactor
 from inspector.traffic.classify import classify
 from inspector.traffic.entry import Direction, Entry, Kind
 
@@ -46,6 +48,10 @@ class TrafficStore:
     request, the request's `peer_seq` names its response, and the response carries the latency.
     `source` names the server whose session records here (set on every entry); stores that share
     `seqs` number their entries from one counter.
+
+    `redactor` hides the secrets of the server recorded here in every entry as it is recorded (its raw
+    bytes, HTTP URL and headers): whatever reads the store (the log, records, exports, copy as curl)
+    never holds them. A transport adds what it knows with `protect` before it records.
     """
 
     def __init__(self, source: str | None = None, seqs: SeqCounter | None = None) -> None:
@@ -59,7 +65,13 @@ class TrafficStore:
         # keyed by transport too: an MCP App's bridge ("app") numbers its ids from 1 as the session does
         self._pending: dict[tuple[str, Direction, int | str], int] = {}
         self._methods: dict[int, str] = {}  # seq of request → method, for tool-error detection
+        self._probing: dict[str, str] = {}  # method → why: our own probe being sent (see `probing`)
         self._next_seq = 1
+        self.redactor = Redactor()
+
+    def protect(self, redactor: Redactor) -> None:
+        """Hide `redactor`'s secrets too in every entry recorded from now on."""
+        self.redactor.merge(redactor)
 
     # -- reading ---------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -127,6 +139,7 @@ class TrafficStore:
     ) -> Entry:
         """Record one JSON-RPC message exactly as it crossed the wire; classify and correlate it (a request
         pairs with the answer of the same transport). `source` overrides the store's for this entry."""
+        raw = self.redactor.data(raw)
         c = classify(raw)
         entry = self._new(direction, transport, c.kind, raw, http=http, notes=tuple(notes or ()))
         if source is not None:
@@ -137,6 +150,9 @@ class TrafficStore:
         entry.error_code = c.error_code
         if c.note:
             entry.note(c.note)
+        if direction is Direction.OUT and c.method in self._probing:
+            entry.probe = self._probing[c.method]
+        self._inherit_probe(entry)
         if c.kind is Kind.REQUEST and c.rpc_id is not None and direction in OPPOSITE:
             self._pending[(transport, direction, id_key(c.rpc_id))] = entry.seq
             self._methods[entry.seq] = c.method or ""
@@ -157,15 +173,46 @@ class TrafficStore:
         notes: list[str] | None = None,
     ) -> Entry:
         """Record a non-JSON-RPC event (stderr line, HTTP exchange metadata, lifecycle)."""
-        return self._append(self._new(direction, transport, kind, raw, http=http, notes=tuple(notes or ())))
+        raw = self.redactor.data(raw)
+        entry = self._new(direction, transport, kind, raw, http=http, notes=tuple(notes or ()))
+        self._inherit_probe(entry)
+        return self._append(entry)
 
     def record_failure(self, transport: str, text: str, reason: str, *, http: dict[str, Any] | None = None) -> Entry:
         """Record what went wrong outside the messages (a crash, a transport error) as a lifecycle entry
         noted with `reason`: its status is `reason`, never "ok", and "Errors only" keeps it."""
         return self.record(Direction.META, transport, Kind.LIFECYCLE, text.encode(), http=http, notes=[reason])
 
+    @contextmanager
+    def probing(self, method: str, why: str) -> Iterator[None]:
+        """While inside, a `method` request we send is MCP Lens's own probe (`why`: ERA_PROBE, FALLBACK, …),
+        and so are its answer and the HTTP exchange that carried it: the log shows them as probes, and a
+        refusal of one is no flag."""
+        self._probing[method] = why
+        try:
+            yield
+        finally:
+            self._probing.pop(method, None)
+
+    def mark_probe(self, entry: Entry, why: str) -> None:
+        """`entry` (and its answer) turned out to be our own probe or teardown; tell the change listeners."""
+        peer = self.by_seq(entry.peer_seq) if entry.peer_seq is not None else None
+        for item in (entry, peer):
+            if item is not None and item.probe is None:
+                item.probe = why
+                for listener in list(self._change_listeners):
+                    listener(item)
+
+    def _inherit_probe(self, entry: Entry) -> None:
+        """An HTTP exchange's status and body belong to the request they answer (`http["request_seq"]`)."""
+        if entry.probe is None and entry.http and isinstance(seq := entry.http.get("request_seq"), int):
+            request = self.by_seq(seq)
+            if request is not None:
+                entry.probe = request.probe
+
     def note(self, entry: Entry, text: str) -> None:
         """Annotate an entry already recorded (found wrong later) and tell the change listeners."""
+        text = self.redactor.text(text)
         if text in entry.notes:
             return
         entry.note(text)
@@ -281,8 +328,8 @@ class TrafficStore:
             transport=transport,
             kind=kind,
             raw=raw,
-            http=http,
-            notes=notes,
+            http=self.redactor.http(http) if http else http,
+            notes=tuple(self.redactor.text(n) for n in notes) if notes else notes,
             source=self.source,
         )
 
@@ -298,6 +345,7 @@ class TrafficStore:
         request.peer_seq = entry.seq
         entry.peer_seq = request.seq
         entry.method = request.method
+        entry.probe = entry.probe or request.probe
         entry.latency_ms = (entry.mono - request.mono) * 1000.0
         method = self._methods.pop(request.seq, "")
         entry.is_tool_error = tool_error and method == "tools/call"

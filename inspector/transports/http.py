@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import httpx2
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
+from inspector.config.redact import Redactor, profile_secrets
 from inspector.traffic.store import TrafficStore
 from inspector.transports.http_tap import TapTransport
 
@@ -27,6 +28,15 @@ class RoutesOwnRequests(Protocol):
     def route_wire(self, mcp_tap: TapTransport, store: TrafficStore) -> httpx2.AsyncBaseTransport: ...
 
 
+class HttpSecrets(NamedTuple):
+    """What `profile_secrets` reads of an HTTP profile."""
+
+    url: str
+    headers: dict[str, str]
+    secret_headers: tuple[str, ...]
+    secret_values: tuple[str, ...]
+
+
 class HttpTransport:
     """Opens a Streamable HTTP (``kind="http"``) or legacy SSE (``kind="sse"``) connection."""
 
@@ -39,6 +49,7 @@ class HttpTransport:
         headers: dict[str, str] | None = None,
         bearer_token: str | None = None,
         secret_headers: Iterable[str] = (),
+        secret_values: Iterable[str] = (),
         timeout: float = CONNECT_TIMEOUT,
         verify: bool = True,
         auth: httpx2.Auth | None = None,
@@ -51,6 +62,10 @@ class HttpTransport:
         self.headers = dict(headers or {})
         if bearer_token:
             self.headers["Authorization"] = f"Bearer {bearer_token}"
+        secret_headers = tuple(secret_headers)
+        # The URL's query values and password, secret headers, the references' values: hidden in every entry.
+        known = HttpSecrets(url, self.headers, secret_headers, tuple(secret_values))
+        store.protect(Redactor(profile_secrets(known), secret_headers=secret_headers))
         self.tap = TapTransport(
             store,
             kind,

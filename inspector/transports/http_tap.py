@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2
 
-from inspector.config.redact import is_secret_header, redact_value
+from inspector.config.redact import is_secret_header, redact_url, redact_value
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 
@@ -115,15 +115,16 @@ class TapTransport(httpx2.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         body = await request.aread()
+        url = redact_url(str(request.url))  # the store hides known values; names (`?token=`) are hidden here
         request_meta = {
             "method": request.method,
-            "url": str(request.url),
+            "url": url,
             "headers": redact_headers(request.headers.multi_items(), self.secret_headers),
         }
         if body:
             sent = self.store.record_message(Direction.OUT, self.name, body, http=request_meta)
         else:
-            line = f"{request.method} {request.url}".encode()
+            line = f"{request.method} {url}".encode()
             sent = self.store.record(Direction.OUT, self.name, Kind.HTTP_META, line, http=request_meta)
         started = time.monotonic()
         try:
@@ -133,7 +134,7 @@ class TapTransport(httpx2.AsyncBaseTransport):
             self.store.note(sent, "no response: transport error")
             self.store.record_failure(
                 self.name,
-                f"{request.method} {request.url} failed: {type(exc).__name__}: {exc}",
+                f"{request.method} {url} failed: {type(exc).__name__}: {exc}",
                 "transport error",
                 http={**request_meta, "request_seq": sent.seq},
             )

@@ -57,6 +57,7 @@ def _http(kind: str) -> Callable[..., Any]:
             headers=dict(profile.headers or {}),
             bearer_token=getattr(profile, "bearer_token", None),
             secret_headers=getattr(profile, "secret_headers", ()),
+            secret_values=getattr(profile, "secret_values", ()),
             auth=auth,
         )
 

@@ -19,11 +19,14 @@ class StdioCommand:
     args: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    # What the profile's `${…}` references resolved to: hidden in the record (`inspector.config.redact`)
+    secret_values: tuple[str, ...] = ()
 
     @classmethod
     def from_profile(cls, profile: Any) -> StdioCommand:
         """From a `ServerProfile` (duck-typed: this module imports nothing of ours)."""
-        return cls(profile.command, list(profile.args), dict(profile.env or {}), profile.cwd)
+        secrets = tuple(getattr(profile, "secret_values", None) or ())
+        return cls(profile.command, list(profile.args), dict(profile.env or {}), profile.cwd, secrets)
 
     def argv(self) -> list[str]:
         return [self.command, *self.args]

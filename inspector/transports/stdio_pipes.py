@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
 
+from inspector.config.redact import Redactor, redact_args
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
 from inspector.transports.lines import LineProtocol
@@ -41,6 +42,7 @@ class StdioPipes:
         self.command = command
         self.grace = grace
         self.store = store
+        store.protect(Redactor.for_profile(command))  # its secret env, flags and references, in every entry
         self.process = process
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
         self.exit_code: int | None = None
@@ -58,7 +60,7 @@ class StdioPipes:
         if self.process is None:
             self.process = spawn(self.command)
         proc = self.process
-        argv = " ".join(self.command.argv())
+        argv = " ".join(redact_args(self.command.argv()))
         self.store.record(Direction.META, NAME, Kind.LIFECYCLE, f"started pid {proc.pid}: {argv}".encode())
         loop = asyncio.get_running_loop()
         assert proc.stdout and proc.stderr and proc.stdin

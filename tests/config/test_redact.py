@@ -1,0 +1,110 @@
+"""Redaction: by value first (`Redactor`), by name as the fallback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inspector.config.profile import ServerProfile
+from inspector.config.redact import (
+    REDACTED,
+    Redactor,
+    is_secret_header,
+    is_secret_name,
+    looks_secret,
+    redact_args,
+    redact_dsn,
+    redact_url,
+)
+from inspector.config.references import resolve_profile
+
+
+@pytest.mark.parametrize(
+    "name", ["DB_PASS", "GH_PAT", "X-Session", "sig", "apiKey", "ACCESS_TOKEN", "authToken", "SENTRY_DSN", "dbPassword"]
+)
+def test_secret_names(name: str) -> None:
+    assert is_secret_name(name)
+
+
+@pytest.mark.parametrize("name", ["PATH", "PWD", "OLDPWD", "author", "compass", "region", "LANG", "PYTHONPATH"])
+def test_plain_names(name: str) -> None:
+    assert not is_secret_name(name)
+
+
+def test_session_header_is_secret() -> None:
+    assert is_secret_header("X-Session") and is_secret_header("X-Tenant", ["x-tenant"])
+
+
+@pytest.mark.parametrize("value", ["ghp_abcdefghijkl0123", "CANARY-ENV-0123456789abcdef", "Bearer x", "sk-012345678"])
+def test_credential_shaped_values(value: str) -> None:
+    assert looks_secret(value)
+
+
+@pytest.mark.parametrize("value", ["production", "/usr/local/bin/server2024", "1.2.3", "hello world 12345678", ""])
+def test_plain_values(value: str) -> None:
+    assert not looks_secret(value)
+
+
+def test_url_query_secrets_are_redacted_by_name() -> None:
+    url = redact_url("https://h/mcp?token=abc&sig=def&apikey=ghi&region=eu")
+    assert "abc" not in url and "def" not in url and "ghi" not in url and "region=eu" in url
+
+
+def test_dsn_password_is_redacted() -> None:
+    assert redact_dsn("postgres://u:pw123@h/db and more") == f"postgres://u:{REDACTED}@h/db and more"
+    assert redact_args(["--db", "mysql://root:hunter22@localhost/x"]) == [
+        "--db",
+        f"mysql://root:{REDACTED}@localhost/x",
+    ]
+
+
+def test_redactor_hides_every_spelling() -> None:
+    secret = 'pass word "with" quotes/and+plus'
+    r = Redactor([secret])
+    for spelling in (secret, json.dumps(secret)[1:-1], "pass%20word%20%22with%22%20quotes%2Fand%2Bplus"):
+        assert r.text(f"x {spelling} y") == f"x {REDACTED} y"
+    assert r.data(json.dumps({"v": secret}).encode()) == b'{"v": "<redacted>"}'
+
+
+def test_short_and_numeric_values_are_not_redacted_by_value() -> None:
+    r = Redactor(["json", "12345678"])
+    assert not r and r.text("json 12345678") == "json 12345678"
+
+
+def test_profile_values_are_known_whatever_their_name() -> None:
+    profile = ServerProfile(
+        "s",
+        transport="http",
+        url="https://h/mcp?region=europe-west&sig=abcdef123",
+        headers={"X-Session": "sessionvalue1", "X-Tenant": "CANARY-TENANT-0123456789"},
+        env={"DATABASE_URL": "postgres://u:dsnpassword@h/db"},
+    )
+    r = Redactor.for_profile(profile)
+    for value in ("europe-west", "abcdef123", "sessionvalue1", "CANARY-TENANT-0123456789", "dsnpassword"):
+        assert r.text(f"<{value}>") == f"<{REDACTED}>"
+
+
+def test_reference_values_are_secret_values() -> None:
+    profile = ServerProfile("s", command="srv", env={"PLAIN_SETTING": "${input:opt}"}, args=["--x", "${env:THING}"])
+    resolved = resolve_profile(profile, {"THING": "thing value one"}, {"opt": "opt value two"})
+    r = Redactor.for_profile(resolved)
+    assert r.text("thing value one / opt value two") == f"{REDACTED} / {REDACTED}"
+    safe = resolved.redacted()
+    assert safe.env == {"PLAIN_SETTING": REDACTED} and safe.args == ["--x", REDACTED]
+    assert "secret_values" not in json.dumps(resolved.to_entry())
+
+
+def test_redacted_profile_hides_unknown_names_by_shape() -> None:
+    profile = ServerProfile("s", command="srv", env={"SERVICE_OPTION": "CANARY-ENV-0123456789abcdef", "MODE": "fast"})
+    assert profile.redacted().env == {"SERVICE_OPTION": REDACTED, "MODE": "fast"}
+
+
+def test_http_meta_url_and_headers() -> None:
+    r = Redactor(["sessionvalue1"])
+    meta = {"url": "http://h/mcp?token=abc", "headers": [["X-Other", "a sessionvalue1 b"], ["Cookie", "c=1"]]}
+    out = r.http(meta)
+    assert out == {
+        "url": f"http://h/mcp?token={REDACTED}",
+        "headers": [["X-Other", f"a {REDACTED} b"], ["Cookie", REDACTED]],
+    }

@@ -1,0 +1,17 @@
+"""The demo server as a careless server runs it: it takes any arguments (a `--http PORT` among them
+is used) and says on stderr every argument and every environment value it was given whose value
+starts with ``CANARY`` (the secret canary tests' values), as servers that log their settings do."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from inspector.demo.server import main
+
+if __name__ == "__main__":
+    given = sys.argv[1:]
+    echoed = [v for v in os.environ.values() if v.startswith("CANARY") or v.startswith("canary")]
+    print("canary server started with", given, "and", echoed, file=sys.stderr, flush=True)
+    port = given[given.index("--http") + 1 : given.index("--http") + 2] if "--http" in given else []
+    raise SystemExit(main(["--http", *port] if port else []))

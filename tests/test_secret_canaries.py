@@ -1,0 +1,152 @@
+"""Secret canaries through the headless ways in: `--cli --record`, `tokens`, `doctor`, the tap and
+`tap --install`. A server profile carries a unique value in every field a user can fill (env under
+known and unknown names, a DSN, headers, URL query, flags, `${input:…}` references); afterwards every
+file MCP Lens wrote (under fresh HOME/XDG folders, and the records and reports asked for) is searched
+for each value, plain, URL-encoded and JSON-escaped, and what the commands printed is searched too.
+
+No file may hold a canary here: none of these commands writes the user's own configuration (the
+config file the test gives them lives in `input/`, outside the searched folders). Files MCP Lens
+writes are user-only (0600), its folders 0700.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from canary_support import CANARY_SERVER, Canaries, fresh_home, leaked_text, leaks, loose_permissions
+from lens_support import REPO, free_port, run_lens, serve
+
+CALL = ["--method", "tools/call", "--tool-name", "echo", "--tool-args-json", '{"message": "hello"}']
+
+
+@pytest.fixture
+def canaries() -> Canaries:
+    return Canaries.make()
+
+
+@pytest.fixture
+def canary_http(canaries: Canaries) -> Iterator[str]:
+    """The canary server over Streamable HTTP on a free loopback port; yields its URL (no query)."""
+    port = free_port()
+    for _ in serve([*CANARY_SERVER, "--http", str(port)], port, {"PYTHONPATH": str(REPO)}):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+@pytest.fixture
+def setup(tmp_path: Path, canaries: Canaries, canary_http: str) -> tuple[dict[str, str], Path, Path]:
+    """(environment, config file, output folder): the config names `canary-stdio` and `canary-http`."""
+    env = fresh_home(tmp_path)
+    config = tmp_path / "input" / "mcp.json"
+    config.parent.mkdir()
+    servers = {"canary-stdio": canaries.stdio_entry(), "canary-http": canaries.http_entry(canary_http)}
+    config.write_text(json.dumps({"mcpServers": servers}, indent=2))
+    out = tmp_path / "out"
+    out.mkdir(mode=0o700)
+    return env, config, out
+
+
+def assert_clean(canaries: Canaries, tmp_path: Path, result: subprocess.CompletedProcess[str]) -> None:
+    assert not leaked_text(canaries, result.stdout), result.stdout
+    assert not leaked_text(canaries, result.stderr), result.stderr
+    assert not leaks(canaries, [tmp_path / "home", tmp_path / "out"])
+
+
+@pytest.mark.parametrize("server", ["canary-stdio", "canary-http"])
+def test_cli_record_holds_no_secret(server: str, setup, canaries: Canaries, tmp_path: Path) -> None:
+    env, config, out = setup
+    record = out / f"{server}.jsonl"
+    result = run_lens(
+        "--cli", "--config", str(config), "--server", server, *canaries.input_args(), *CALL,
+        "--record", str(record), env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    text = record.read_text()
+    assert "hello" in text and "<redacted>" in text  # the call is there, its secrets are not
+    assert_clean(canaries, tmp_path, result)
+    assert not loose_permissions([record])
+
+
+@pytest.mark.parametrize("server", ["canary-stdio", "canary-http"])
+def test_tokens_says_no_secret(server: str, setup, canaries: Canaries, tmp_path: Path) -> None:
+    env, config, _ = setup
+    result = run_lens("tokens", "--config", str(config), "--server", server, *canaries.input_args(), env=env)
+    assert result.returncode == 0, result.stderr
+    assert "echo" in result.stdout
+    assert_clean(canaries, tmp_path, result)
+
+
+@pytest.mark.parametrize("server", ["canary-stdio", "canary-http"])
+def test_doctor_report_holds_no_secret(server: str, setup, canaries: Canaries, tmp_path: Path) -> None:
+    env, config, out = setup
+    report = out / "doctor.json"
+    args = ["doctor", "--config", str(config), "--server", server, *canaries.input_args()]
+    result = run_lens(*args, "--format", "json", "--output", str(report), env=env, timeout=180)
+    assert report.exists(), result.stderr
+    assert json.loads(report.read_text())
+    assert_clean(canaries, tmp_path, result)
+    assert not loose_permissions([report])
+
+
+def test_tap_record_holds_no_secret(canaries: Canaries, tmp_path: Path) -> None:
+    env = fresh_home(tmp_path)
+    entry = canaries.stdio_entry()
+    # A host resolves its `${input:…}` references before it starts the tap: under a plain name, a value
+    # shaped like no credential cannot be told from any other setting, so this one is not planted here.
+    del entry["env"]["FOO_SETTING"]
+    command = [entry["command"], *entry["args"]]
+    tap = subprocess.Popen(
+        [sys.executable, "-m", "inspector", "tap", "--name", "canary", "--", *command],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**env, "PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", **entry["env"]},
+        cwd=tmp_path,
+    )
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "host", "version": "1"}}
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    tap.stdin.write(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+    tap.stdin.flush()
+    answered = b""
+    while answered.count(b"\n") < 2:  # initialize and tools/list answered
+        chunk = tap.stdout.readline()
+        assert chunk, tap.stderr.read()
+        answered += chunk
+    tap.stdin.close()
+    assert tap.wait(60) == 0
+    server_said = tap.stderr.read()
+    assert canaries["arg-apikey"].encode() in server_said  # the server did print them (the tap passes stderr on)
+    data_home = Path(env["XDG_DATA_HOME"])
+    records = list((data_home / "mcp-lens" / "taps").glob("*.jsonl"))
+    assert records and b"tools/list" in records[0].read_bytes()
+    assert not leaks(canaries, [tmp_path / "home"])
+    assert not loose_permissions([data_home / "mcp-lens"])
+
+
+def test_tap_install_diff_shows_no_secret(canaries: Canaries, tmp_path: Path) -> None:
+    env = fresh_home(tmp_path)
+    config = tmp_path / "home" / ".cursor" / "mcp.json"
+    config.parent.mkdir()
+    entry = canaries.stdio_entry()
+    entry["env"]["FOO_SETTING"] = canaries["input-env"]
+    config.write_text(json.dumps({"mcpServers": {"canary": entry}}, indent=2))
+    result = subprocess.run(
+        [sys.executable, "-m", "inspector", "tap", "--install", str(config), "--server", "canary"],
+        input="n\n",
+        capture_output=True,
+        text=True,
+        env={**env, "PYTHONPATH": str(REPO)},
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert "--api-key" in result.stdout and "DB_PASS" in result.stdout, result.stdout + result.stderr
+    assert not leaked_text(canaries, result.stdout), result.stdout
+    assert not leaked_text(canaries, result.stderr), result.stderr
