@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken, ProtectedResourceMetadata
+
+from inspector.config.files import private_folder, write_atomic
 
 KEYRING_SERVICE = "mcp-lens-oauth"
 
@@ -66,18 +67,8 @@ class FileBackend:
         return data if isinstance(data, dict) else None
 
     def save(self, key: str, record: dict[str, Any]) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp", dir=self.folder)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(record, out, indent=2)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, self.path(key))
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        private_folder(self.folder)
+        write_atomic(self.path(key), json.dumps(record, indent=2))
 
     def delete(self, key: str) -> None:
         self.path(key).unlink(missing_ok=True)

@@ -14,6 +14,7 @@ the overhead).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.budget.tokenizers import TokenizerError
+from inspector.config.files import private_folder, write_atomic
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_MODEL = "claude-sonnet-4-5"
@@ -157,13 +159,8 @@ class AnthropicTokenizer:
     def _write_disk(self, key: str, tokens: int) -> None:
         if self.cache_dir is None:
             return
-        try:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
-            temp = self.cache_dir / f"{key}.tmp{threading.get_ident()}"
-            temp.write_text(json.dumps({"input_tokens": tokens}), encoding="utf-8")
-            os.replace(temp, self.cache_dir / f"{key}.json")
-        except OSError:
-            pass  # a cache that cannot be written only costs a request next time
+        with contextlib.suppress(OSError):  # a cache that cannot be written only costs a request next time
+            write_atomic(private_folder(self.cache_dir) / f"{key}.json", json.dumps({"input_tokens": tokens}))
 
     def prefetch(self, texts: list[str], workers: int = 4) -> None:
         """Count many texts with a few requests in flight at once, filling the cache (the first error is raised)."""

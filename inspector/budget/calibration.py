@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from inspector.budget.shapes import shaped_tool
+from inspector.config.files import folder_lock, private_folder, write_atomic
+from inspector.config.text_files import read_utf8
 
 FILE_NAME = "claude-calibrations.json"
 
@@ -134,10 +137,26 @@ def default_path() -> Path:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_utf8(path))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _read_for_update(path: Path) -> dict[str, Any]:
+    """The file's calibrations before a save; a damaged file is moved aside (`.corrupt-<time>`), never
+    overwritten, so the calibrations it holds can still be recovered by hand."""
+    try:
+        data = json.loads(read_utf8(path))
+    except FileNotFoundError:
+        return {}
+    except ValueError:
+        data = None
+    if isinstance(data, dict):
+        return data
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    os.replace(path, path.with_name(f"{path.name}.corrupt-{stamp}"))
+    return {}
 
 
 def load_calibration(server: str, family: str, path: Path | None = None) -> Calibration | None:
@@ -157,15 +176,14 @@ def load_calibration(server: str, family: str, path: Path | None = None) -> Cali
 def save_calibration(calibration: Calibration, path: Path | None = None) -> Path:
     """Store ``calibration`` (replacing that server's and family's); written atomically. Returns the file."""
     path = path or default_path()
-    data = _read(path)
-    server = data.get(calibration.server)
-    server = server if isinstance(server, dict) else {}
-    server[calibration.family] = asdict(calibration)
-    data[calibration.server] = server
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f"{path.name}.tmp{os.getpid()}")
-    temp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(temp, path)
+    private_folder(path.parent)
+    with folder_lock(path.parent):  # read-merge-write: another window's calibrations stay
+        data = _read_for_update(path)
+        server = data.get(calibration.server)
+        server = server if isinstance(server, dict) else {}
+        server[calibration.family] = asdict(calibration)
+        data[calibration.server] = server
+        write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return path
 
 

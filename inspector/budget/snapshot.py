@@ -14,6 +14,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspector.config.files import write_atomic
+from inspector.config.text_files import NotUtf8Error, read_utf8
+
 if TYPE_CHECKING:
     from inspector.budget.breakdown import BudgetCounter
 
@@ -53,10 +56,8 @@ class Snapshot:
 def save_snapshot(path: str | os.PathLike[str], snapshot: Snapshot) -> None:
     """Write atomically (temporary file, then rename). Raises `SnapshotError`."""
     target = Path(path)
-    temp = target.with_name(target.name + ".tmp")
     try:
-        temp.write_text(json.dumps(snapshot.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(temp, target)
+        write_atomic(target, json.dumps(snapshot.to_json(), indent=2, ensure_ascii=False) + "\n")
     except OSError as exc:
         raise SnapshotError(f"cannot write snapshot {target}: {exc.strerror or exc}") from exc
 
@@ -65,11 +66,11 @@ def load_snapshot(path: str | os.PathLike[str]) -> Snapshot:
     """Read a snapshot; also accepts a plain ``tools/list`` result (``{"tools": [...]}``) or a bare tools array."""
     source = Path(path)
     try:
-        text = source.read_text(encoding="utf-8")
+        text = read_utf8(source)
     except OSError as exc:
         raise SnapshotError(f"cannot read snapshot {source}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise SnapshotError(f"snapshot {source} is not UTF-8 text: {exc}") from exc
+    except NotUtf8Error as exc:
+        raise SnapshotError(f"snapshot {source}: {exc.reason}") from exc
     try:
         data = json.loads(text)
     except ValueError as exc:

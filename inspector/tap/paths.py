@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inspector.config.files import open_private_append, private_folder
 from inspector.config.pids import pid_alive
 
-FOLDER_MODE = 0o700
-FILE_MODE = 0o600
 SUFFIX = ".jsonl"
 EXITED_PREFIX = "process exited"  # the raw text of the last lifecycle entry a tap writes
 _TAIL_BYTES = 65536
@@ -37,9 +36,7 @@ def taps_dir(env: Mapping[str, str] | None = None) -> Path:
 
 def ensure_dir(folder: Path) -> Path:
     """Create `folder` (and parents) and make it 0700."""
-    folder.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
-    os.chmod(folder, FOLDER_MODE)
-    return folder
+    return private_folder(folder)
 
 
 def safe_name(name: str) -> str:
@@ -60,12 +57,9 @@ def create_record_file(folder: Path, name: str, pid: int, part: int = 1) -> tupl
     while True:
         path = folder / record_file_name(name, pid, part=attempt)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, FILE_MODE)
+            return path, open_private_append(path, exclusive=True)
         except FileExistsError:
             attempt += 1
-            continue
-        os.fchmod(fd, FILE_MODE)
-        return path, fd
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,8 +67,9 @@ def test_bad_files_give_clear_errors(tmp_path: Path, content: str | None, messag
 
 
 def test_unwritable_target_is_a_snapshot_error(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
     with pytest.raises(SnapshotError, match="cannot write snapshot"):
-        save_snapshot(tmp_path / "missing-dir" / "s.json", Snapshot.now("s", [], "x"))
+        save_snapshot(tmp_path / "a-file" / "s.json", Snapshot.now("s", [], "x"))
 
 
 def tool(**schema_properties: Any) -> dict[str, Any]:
