@@ -138,13 +138,14 @@ def _heredoc_tag(body: str) -> str:
 def curl_command(http: dict[str, Any], body: bytes) -> str:
     """A curl command line repeating an HTTP request recorded by the tap.
 
-    Headers were redacted when recorded (`<redacted>`); they stay redacted here, with a comment
-    asking the user to fill them in.
+    Secrets were redacted when recorded (`<redacted>`: headers, the URL's query values, known secret
+    values anywhere); they stay redacted here, with a comment asking the user to fill them in.
     """
     method = str(http.get("method") or "POST")
     lines: list[str] = []
-    redacted: list[str] = []
-    words = ["curl"] + (["-X", method] if method != "GET" or body else []) + [str(http.get("url", ""))]
+    url = str(http.get("url", ""))
+    redacted: list[str] = ["the URL"] if REDACTED in url else []
+    words = ["curl"] + (["-X", method] if method != "GET" or body else []) + [url]
     parts = [shlex.join(words)]
     for pair in http.get("headers") or ():
         if not isinstance(pair, list | tuple) or len(pair) != 2:
@@ -155,10 +156,12 @@ def curl_command(http: dict[str, Any], body: bytes) -> str:
         if REDACTED in value:
             redacted.append(name)
         parts.append("-H " + shlex.quote(f"{name}: {value}"))
+    text = body.decode("utf-8", errors="replace")
+    if REDACTED in text:
+        redacted.append("the body")
     if redacted:
         names = ", ".join(redacted)
         lines.append(f"# {names}: redacted when recorded; replace {REDACTED} with your own token before running.")
-    text = body.decode("utf-8", errors="replace")
     if text != body.decode("utf-8", errors="ignore"):
         lines.append("# The body was not valid UTF-8; undecodable bytes were replaced by U+FFFD.")
     heredoc: list[str] = []

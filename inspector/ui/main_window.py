@@ -60,9 +60,9 @@ from inspector.ui.workspace.space import (
     sidebar_line,
 )
 
-# The bottom dock's first height in the 1280×860 first window: a dozen whole traffic rows beside a detail
-# pane of a dozen lines; the workbench keeps the rest.
-FIRST_RUN_DOCK_HEIGHT = 340
+# The bottom dock's first height in the 1280×860 first window: eight whole traffic rows beside a detail
+# pane of as many lines; the workbench keeps the rest (a result of a dozen lines below the form).
+FIRST_RUN_DOCK_HEIGHT = 250
 
 SIDEBAR, TABS, BOTTOM = "sidebar", "tabs", "bottom"  # under the server list, the middle, the bottom dock
 TRAFFIC = "Traffic"
@@ -431,7 +431,7 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
         else:  # first run: the workbench gets most of the height
             self.resizeDocks([self.dock], [FIRST_RUN_DOCK_HEIGHT], Qt.Orientation.Vertical)
-            self.left.setSizes([260, 400])
+            self.left.setSizes([330, 330])  # the server list shows five servers
         self._restore_splitters()
 
     def _restore_splitters(self) -> None:

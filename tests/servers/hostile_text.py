@@ -64,7 +64,12 @@ def tools() -> list[dict]:
             "name": SPOOF,
             "title": corpus("tool title"),
             "description": corpus("tool description") + "\nsecond line " + corpus("line 2"),
-            "inputSchema": {"type": "object", "title": corpus("schema title"), "properties": properties},
+            "inputSchema": {
+                "type": "object",
+                "title": corpus("schema title"),
+                "properties": properties,
+                "required": [corpus("prop name")],  # left empty: the call asks about it in a message box
+            },
             "outputSchema": output,
             "annotations": {"title": corpus("annotation title")},
         },
@@ -73,6 +78,7 @@ def tools() -> list[dict]:
             "description": corpus("big description") + MEGABYTE,
             "inputSchema": {"type": "object"},
         },
+        {"name": "fails", "description": "answers with an error", "inputSchema": {"type": "object"}},
     ]
 
 
@@ -129,6 +135,8 @@ def answer(method: str, params: dict) -> dict | None:
         }
     if method == "tools/list":
         return {"tools": tools()}
+    if method == "tools/call" and params.get("name") == "fails":
+        return None  # an error whose message is hostile text
     if method == "tools/call":
         log(corpus("log in call"), corpus("logger"))
         log(corpus("big log") + MEGABYTE, "big")
@@ -163,9 +171,11 @@ def main() -> None:
             continue
         if rpc_id is None:
             continue
-        result = answer(method, message.get("params") or {})
+        params = message.get("params") or {}
+        result = answer(method, params)
         if result is None:
-            send({"jsonrpc": "2.0", "id": rpc_id, "error": {"code": -32601, "message": corpus(f"error {method}")}})
+            error = {"code": -32603, "message": corpus(f"error {params.get('name') or method}"), "data": corpus("data")}
+            send({"jsonrpc": "2.0", "id": rpc_id, "error": error})
         else:
             send({"jsonrpc": "2.0", "id": rpc_id, "result": result})
 

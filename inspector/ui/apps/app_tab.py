@@ -15,6 +15,7 @@ from inspector.core.history import CallRecord
 from inspector.ui.apps.app_view import AppView
 from inspector.ui.session import SessionController
 from inspector.ui.tools.results.common import plain_label
+from inspector.ui.widgets.plain_text import window_title
 
 WINDOW_SIZE = (960, 720)
 
@@ -89,7 +90,7 @@ class AppTab(QWidget):
         window = QWidget(self.window(), Qt.WindowType.Window)
         name, title = view.tool.get("name") or "app", view.tool.get("title")
         shown = f"{title} ({name})" if title and title != name else name
-        window.setWindowTitle(f"{shown} · MCP App · MCP Lens")
+        window.setWindowTitle(window_title(f"{shown} · MCP App · MCP Lens"))
         window.setAccessibleName("App window")
         layout = QVBoxLayout(window)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from inspector.core.url_policy import UrlVerdict
+from inspector.ui.widgets.plain_text import plain_message_box
 
 SHOWN_ARGUMENT_CHARS = 2000
 
@@ -45,9 +46,7 @@ def link_text(verdict: UrlVerdict) -> str:
 
 async def ask(parent: QWidget, title: str, text: str, yes: str, no: str) -> bool:
     """Ask a plain-text question; True after `yes`, False after `no`, Esc or closing."""
-    box = QMessageBox(QMessageBox.Icon.Question, title, "", parent=parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(text)
+    box = plain_message_box(QMessageBox.Icon.Question, title, text, parent, buttons=QMessageBox.StandardButton.NoButton)
     accept = box.addButton(yes, QMessageBox.ButtonRole.AcceptRole)
     reject = box.addButton(no, QMessageBox.ButtonRole.RejectRole)
     box.setDefaultButton(reject)

@@ -25,11 +25,13 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.budget.breakdown import BudgetReport
+from inspector.content.visible import visible
 from inspector.ui.budget.common import compact_combo, copy_text, fmt_delta, plain_label
 from inspector.ui.budget.engine import Counters, describe_error, figure_words, offline_or_fallback
 from inspector.ui.budget.lab_fields import TOOL_DESCRIPTION, Path, description_paths, read_at, with_text
 from inspector.ui.budget.lints_view import LintsView
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter
+from inspector.ui.widgets.plain_text import item_text
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
@@ -136,13 +138,13 @@ class DescriptionLab(QWidget):
         """A new list: with `keep_edits` (same server, list_changed) edits of tools that kept their name survive."""
         old_names = {i: str(t.get("name")) for i, t in enumerate(self.tools)}
         kept = {old_names[i]: tool for i, tool in self.edited.items()} if keep_edits else {}
-        selected = self.tool_box.currentText()
+        selected = old_names.get(self.tool_box.currentIndex())
         self.tools = list(tools)
         names = [str(tool.get("name", f"(tool {i})")) for i, tool in enumerate(tools)]
         self.edited = {i: kept[name] for i, name in enumerate(names) if name in kept}
         self._loading = True
         self.tool_box.clear()
-        self.tool_box.addItems(names)
+        self.tool_box.addItems([item_text(name) for name in names])
         self._loading = False
         self.base = None
         index = names.index(selected) if selected in names else 0
@@ -155,11 +157,11 @@ class DescriptionLab(QWidget):
             self.update_counts()
 
     def select(self, tool: str, field: str = "Tool description") -> bool:
-        index = self.tool_box.findText(tool)
+        index = self.tool_box.findText(item_text(tool))
         if index < 0:
             return False
         self.tool_box.setCurrentIndex(index)
-        field_index = self.field_box.findText(field)
+        field_index = self.field_box.findText(item_text(field))
         if field_index >= 0:
             self.field_box.setCurrentIndex(field_index)
         return field_index >= 0
@@ -189,7 +191,7 @@ class DescriptionLab(QWidget):
         self._loading = True
         self.field_box.clear()
         self.paths = description_paths(tool) if tool is not None else []
-        self.field_box.addItems([label for label, _ in self.paths])
+        self.field_box.addItems([item_text(label) for label, _ in self.paths])
         self._loading = False
         self._field_changed()
 
@@ -198,7 +200,8 @@ class DescriptionLab(QWidget):
             return
         tool = self.edited_tool()
         self._loading = True
-        self.editor.setPlainText(read_at(tool, self.path()) if tool is not None else "")
+        # shown with its escapes and bidi controls visible (counted as sent until the user edits it)
+        self.editor.setPlainText(visible(read_at(tool, self.path())) if tool is not None else "")
         self._loading = False
         self.update_counts()
 
@@ -268,7 +271,7 @@ class DescriptionLab(QWidget):
         self.timing.setText(f"counted with {name} ({figure_words(self.current)}) in {self.last_ms:.1f} ms")
         tool_name = str(tool.get("name"))
         self.lints.set_lints([lint for lint in self.current.lints if lint.tool == tool_name])
-        self.preview.setPlainText(self.tool_json())
+        self.preview.setPlainText(visible(self.tool_json()))
 
 
 def _compare(now: int, was: int) -> str:

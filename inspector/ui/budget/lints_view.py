@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QVBoxL
 from inspector.budget.lints import Lint
 from inspector.ui.budget.common import SEVERITY_COLOR, SEVERITY_MARK, SEVERITY_ORDER, plain_label
 from inspector.ui.budget.table_base import RowsTableModel
+from inspector.ui.widgets.plain_text import item_text, safe_tooltip
 
 COLUMNS = ("Severity", "Tool", "Message")
 
@@ -38,12 +39,12 @@ class LintsModel(RowsTableModel):
             if column == 0:
                 return SEVERITY_MARK.get(lint.severity, lint.severity)
             if column == 1:
-                return lint.tool if lint.tool is not None else "(whole list)"
-            return lint.message
+                return item_text(lint.tool) if lint.tool is not None else "(whole list)"
+            return item_text(lint.message)
         if role == Qt.ItemDataRole.ForegroundRole and column == 0:
             return SEVERITY_COLOR.get(lint.severity)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{lint.code} at {lint.path}\n{lint.message}"
+            return safe_tooltip(f"{lint.code} at {lint.path}\n{lint.message}")
         return None
 
 

@@ -6,10 +6,10 @@ import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from inspector.budget.snapshot import Snapshot, SnapshotError, save_snapshot
+from inspector.ui.widgets.plain_text import plain_message_box
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
@@ -27,9 +27,7 @@ def profile_source(profile: object | None) -> str:
 
 def tell(parent: QWidget, icon: QMessageBox.Icon, title: str, text: str) -> None:
     """A message box whose text is never read as rich text."""
-    box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.exec()
+    plain_message_box(icon, title, text, parent).exec()
 
 
 class SnapshotActions:

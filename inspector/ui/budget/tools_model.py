@@ -9,6 +9,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from inspector.budget.breakdown import BudgetReport, ToolCost
 from inspector.ui.budget.common import fmt_int
 from inspector.ui.budget.table_base import RowsTableModel
+from inspector.ui.widgets.plain_text import item_text, safe_tooltip
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 COST_ROLE = Qt.ItemDataRole.UserRole + 2  # the ToolCost, for the bar delegate
@@ -82,7 +83,7 @@ class BudgetToolsModel(RowsTableModel):
 
     def _text(self, cost: ToolCost, column: int) -> str:
         if column == 0:
-            return cost.name
+            return item_text(cost.name)
         if column == 2:
             return f"{cost.total / self._sum * 100:.1f} %" if self._sum else "—"
         if column == BAR_COLUMN:
@@ -95,7 +96,7 @@ class BudgetToolsModel(RowsTableModel):
         lines += [f"{PART_LABELS.get(key, key)}: {value:,}" for key, value in cost.parts.items()]
         lines.append("Parts count each field on its own; JSON punctuation between them is in no part.")
         lines.append("Double-click to edit its descriptions in the Description lab.")
-        return "\n".join(lines)
+        return safe_tooltip("\n".join(lines))
 
     def row_of(self, name: str) -> int:
         return next((row for row, cost in enumerate(self.costs) if cost.name == name), -1)

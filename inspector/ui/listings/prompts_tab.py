@@ -23,6 +23,7 @@ from inspector.ui.tools.results.common import clip, plain_label
 from inspector.ui.widgets.async_tasks import error_text
 from inspector.ui.widgets.item_list import ItemList
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter, title_label
+from inspector.ui.widgets.plain_text import set_message
 from inspector.ui.widgets.run_keys import RunKeyFilter
 from inspector.ui.widgets.splitter_memory import remember
 
@@ -211,8 +212,7 @@ class PromptsTab(ListingTab):
 
     def _send_anyway(self, missing: list[str]) -> bool:
         box = QMessageBox(QMessageBox.Icon.Warning, "Required arguments are empty", "", parent=self)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(f"Required: {', '.join(missing)}.\n\nGet the prompt anyway?")
+        set_message(box, f"Required: {', '.join(missing)}.\n\nGet the prompt anyway?")
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         return box.exec() == QMessageBox.StandardButton.Yes
 

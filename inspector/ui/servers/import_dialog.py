@@ -35,7 +35,7 @@ from inspector.config.locations import client_config_folders, import_start_folde
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.ui.servers.profile_dialog import ERROR_STYLE, profile_summary
 from inspector.ui.tools.form.common import plain_label
-from inspector.ui.widgets.plain_text import plain_tooltip
+from inspector.ui.widgets.plain_text import plain_message_box, plain_tooltip
 
 if TYPE_CHECKING:
     from inspector.ui.servers.panel import ServersPanel
@@ -140,10 +140,7 @@ class ImportDialog(QDialog):
 
 def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str) -> QMessageBox:
     """A message box whose text is plain text (it often quotes names and paths from files)."""
-    box = QMessageBox(icon, title, "", QMessageBox.StandardButton.NoButton, parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(text)
-    return box
+    return plain_message_box(icon, title, text, parent, buttons=QMessageBox.StandardButton.NoButton)
 
 
 def ask(

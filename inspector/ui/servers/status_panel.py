@@ -11,8 +11,10 @@ from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from inspector.config.store import ProfileStore
+from inspector.content.visible import visible
 from inspector.core.errors import describe_failure
 from inspector.ui.widgets.icon_images import IconSource
+from inspector.ui.widgets.plain_text import safe_tooltip, set_plain
 
 ICON_SIDE = 20  # the server's icon beside its name
 MAX_HOSTS_SHOWN = 5
@@ -155,7 +157,7 @@ class StatusPanel(QWidget):
     def show_state(self, state: str, detail: str) -> None:
         if state == "connected":  # "connected to NAME: <era>": the era has its own rows below
             detail = detail.split(": ", 1)[0]
-        self.state.setText(detail or state)
+        set_plain(self.state, detail or state)
         self.state.setProperty("state", state)
         if state != "connected":
             self.show_connection(None)
@@ -172,20 +174,20 @@ class StatusPanel(QWidget):
             return
         info = conn.server_info
         title = f" — {info['title']}" if info.get("title") else ""
-        self.server.setText(f"{info.get('name', '?')} {info.get('version', '')}".strip() + title)
+        set_plain(self.server, f"{info.get('name', '?')} {info.get('version', '')}".strip() + title)
         negotiation = getattr(conn, "negotiation", None)
         if negotiation is not None and self.state.property("state") == "connected":
             # the rows below say how the era was reached: the state line keeps to one line
-            self.state.setText(self.state.text().replace(f" ({negotiation.describe()})", ""))
-        self.protocol.setText(protocol_text(negotiation, conn.protocol_version))
-        self.negotiation.setText(negotiation_text(negotiation))
-        self.negotiation.setToolTip("\n".join(negotiation.notes) if negotiation is not None else "")
-        self.supported.setText(supported_text(negotiation))
+            set_plain(self.state, self.state.text().replace(f" ({negotiation.describe()})", ""))
+        set_plain(self.protocol, protocol_text(negotiation, conn.protocol_version))
+        set_plain(self.negotiation, negotiation_text(negotiation))
+        self.negotiation.setToolTip(safe_tooltip("\n".join(negotiation.notes)) if negotiation is not None else "")
+        set_plain(self.supported, supported_text(negotiation))
         discover = getattr(negotiation, "discover", None)
-        self.supported.setToolTip(json.dumps(discover, indent=2)[:20_000] if isinstance(discover, dict) else "")
-        self.capabilities.setText(describe_capabilities(conn.capabilities))
-        self.capabilities.setToolTip(json.dumps(conn.capabilities, indent=2))
-        self.instructions.setPlainText(conn.instructions or "")
+        self.supported.setToolTip(safe_tooltip(json.dumps(discover, indent=2)) if isinstance(discover, dict) else "")
+        set_plain(self.capabilities, describe_capabilities(conn.capabilities))
+        self.capabilities.setToolTip(safe_tooltip(json.dumps(conn.capabilities, indent=2)))
+        self.instructions.setPlainText(visible(conn.instructions or ""))
         self._watch_icons(IconSource.of(conn) if isinstance(conn, QObject) else None)
         if self.icons is not None:
             self.icons.note("server", [info])
@@ -210,7 +212,7 @@ class StatusPanel(QWidget):
         self.server_icon.setPixmap(found.pixmap(ICON_SIDE, ICON_SIDE) if found is not None else QPixmap())
         self.server_icon.setVisible(found is not None)
         hosts = icons.hosts() if icons is not None and live and not icons.allowed else []
-        self.remote_note.setText(remote_question(hosts) if hosts else "")
+        set_plain(self.remote_note, remote_question(hosts) if hosts else "")
         self.remote_note.setVisible(bool(hosts))
         self.load_remote.setVisible(bool(hosts))
 
@@ -219,5 +221,5 @@ class StatusPanel(QWidget):
             return
         problem = self.icons.allow_remote(self.profiles)
         if problem:
-            self.remote_note.setText(problem)
+            set_plain(self.remote_note, problem)
             self.remote_note.show()

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 
 from inspector.ui.taps.records import LIVE, TapSession, list_sessions, taps_folder
 from inspector.ui.traffic.model import human_size
-from inspector.ui.widgets.row_table import one_row_at_a_time
 from inspector.ui.widgets.plain_text import plain_tooltip
+from inspector.ui.widgets.row_table import one_row_at_a_time
 
 REFRESH_MS = 2000  # the slow timer beside the folder watcher (a live record's size, a tap that died)
 COLUMNS = ("Name", "Server", "Started", "Size", "State")

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from inspector.core.history import CallRecord
 from inspector.traffic.commands import cli_line
 from inspector.ui.tools.form.common import plain_label
+from inspector.ui.widgets.plain_text import item_text
 
 
 class _CallRow(QWidget):
@@ -187,7 +188,7 @@ class HistoryView(QWidget):
             json.dumps(record.arguments, ensure_ascii=False)[:300],
         )
         for column, value in enumerate(values):
-            self.table.setItem(row, column, QTableWidgetItem(value))
+            self.table.setItem(row, column, QTableWidgetItem(item_text(value)))
 
     def selected(self) -> CallRecord | None:
         rows = self.table.selectionModel().selectedRows()

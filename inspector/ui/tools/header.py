@@ -20,10 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.content.visible import visible
 from inspector.ui.tools.results.common import plain_label
 from inspector.ui.tools.tool_list import ToolRow
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.layout_parts import title_label
+from inspector.ui.widgets.plain_text import window_title
 
 ICON_SIDE = 32  # the tool's icon beside its title (the list's is 18)
 DESCRIPTION_LINES = 3  # a longer description is clamped to this many lines until "More" is pressed
@@ -120,12 +122,11 @@ class ToolHeader(QWidget):
             return
         dialog = QDialog(self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        name = self.row.name if len(self.row.name) <= 120 else self.row.name[:120] + "…"
-        dialog.setWindowTitle(f"Description of {name}")
+        dialog.setWindowTitle(window_title(f"Description of {self.row.name}", limit=140))
         view = QPlainTextEdit(dialog)
         view.setReadOnly(True)
         view.setAccessibleName("Full description")
-        view.setPlainText(self.row.description)
+        view.setPlainText(visible(self.row.description))
         layout = QVBoxLayout(dialog)
         layout.addWidget(view)
         dialog.resize(760, 560)

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QMessageBox, QPlainTextEdit, QVBoxLayout, QWidget
 
 from inspector.ui.tools.results.common import plain_label
+from inspector.ui.widgets.plain_text import set_message
 
 SHOWN_PROBLEMS = 20
 SHOWN_ARGUMENT_CHARS = 1500
@@ -51,8 +52,7 @@ def ask_about_problems(
 ) -> QMessageBox:
     """Show the problems and ask; `answer(True)` after "Send anyway", `answer(False)` after "Go back" or Esc."""
     box = QMessageBox(QMessageBox.Icon.Warning, "Problems with the arguments", "", parent=parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(problems_text(tool, problems, arguments))
+    set_message(box, problems_text(tool, problems, arguments))
     send = box.addButton("Send anyway", QMessageBox.ButtonRole.AcceptRole)
     back = box.addButton("Go back", QMessageBox.ButtonRole.RejectRole)
     box.setDefaultButton(back)

@@ -13,7 +13,7 @@ from inspector.apps.ui_resource import has_interface, visibility
 from inspector.core.icons import icons_of
 from inspector.core.tasks import task_support
 from inspector.ui.widgets.icon_images import IconSource
-from inspector.ui.widgets.plain_text import plain_tooltip
+from inspector.ui.widgets.plain_text import TITLE_CHARS, plain_tooltip, shown
 
 ICON_SIDE = 18  # the server's icon beside each tool's name
 HINTS = (
@@ -119,7 +119,7 @@ class ToolListModel(QAbstractListModel):
             return None
         row = self.visible[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return row.label()
+            return shown(row.label(), limit=2 * TITLE_CHARS)  # (badges on a second line)
         if role == Qt.ItemDataRole.ToolTipRole:
             text = row.description[:600] or "(no description)"
             return plain_tooltip("Description", "\n".join([text, *row.findings]))

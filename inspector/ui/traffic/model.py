@@ -17,6 +17,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor, QFont
 
 from inspector.apps.bridge import TRANSPORT as APP_TRANSPORT
+from inspector.content.visible import visible as visible_text
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.rounds import round_words
@@ -72,7 +73,7 @@ def _cell(text: str) -> str:
         text = text[:_MAX_CELL] + "…"
     if "\n" in text or "\r" in text:
         text = text.replace("\r\n", "↵").replace("\n", "↵").replace("\r", "↵")
-    return text
+    return visible_text(text)  # escapes, bidi and invisible characters shown, never obeyed
 
 
 def _preview(entry: Entry) -> str:

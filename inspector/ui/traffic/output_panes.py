@@ -26,8 +26,10 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
+from inspector.content.visible import visible
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
+from inspector.ui.widgets.plain_text import safe_tooltip, shown
 
 MAX_OUTPUT_LINES = 50_000
 SUMMARY_CHARS = 300
@@ -129,10 +131,10 @@ class ServerOutputPane(QWidget):
 
     def _on_entry(self, entry: Entry) -> None:
         if entry.kind is Kind.STDERR:
-            text = entry.raw.decode("utf-8", "replace").rstrip()
+            text = visible(entry.raw.decode("utf-8", "replace").rstrip())
             self._batch.add(f"{clock(entry.wall)}  {SOURCE_STDERR:<6}  {text}")
         elif entry.kind is Kind.LIFECYCLE:
-            text = entry.raw.decode("utf-8", "replace")
+            text = visible(entry.raw.decode("utf-8", "replace"))
             self._batch.add(f"{clock(entry.wall)}  {SOURCE_LENS:<6}  {text}")
 
     def _flush(self, lines: list[str]) -> None:
@@ -230,8 +232,12 @@ class NotificationsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole) and index.isValid():
-            return self.rows[index.row()][index.column()]
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:  # server text: one visible line
+            return shown(self.rows[index.row()][index.column()], one_line=True)
+        if role == Qt.ItemDataRole.ToolTipRole:  # server text: never rich text, cut
+            return safe_tooltip(self.rows[index.row()][index.column()])
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -15,6 +15,8 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
+from inspector.ui.widgets.plain_text import plain_message_box
+
 FILTERS = "Traffic records (*.jsonl);;All files (*)"
 FOLDER_KEY = "session/folder"  # where the last session was exported to or opened from
 
@@ -64,8 +66,7 @@ def show_error(parent: QWidget | None, title: str, text: str) -> QMessageBox:
     as the caller drops it.
     """
     owner = parent or QApplication.activeWindow()
-    box = QMessageBox(QMessageBox.Icon.Critical, title, text, parent=owner)
-    box.setTextFormat(Qt.TextFormat.PlainText)
+    box = plain_message_box(QMessageBox.Icon.Critical, title, text, owner)
     if owner is None:
         box.exec()
         return box

@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
+from inspector.content.visible import visible
 from inspector.core.findings import Finding
 
 MAX_CELL = 300  # server strings are clipped in cells (the detail pane shows them whole)
@@ -65,7 +66,7 @@ class ItemsModel(QAbstractTableModel):
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and index.isValid():
-            return self.cells[self.visible[index.row()]][index.column()]
+            return visible(self.cells[self.visible[index.row()]][index.column()])  # escapes and bidi shown
         if role == Qt.ItemDataRole.DecorationRole and index.isValid() and index.column() == 0 and self.decoration:
             return self.decoration(self.items[self.visible[index.row()]])
         return None

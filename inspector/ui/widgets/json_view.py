@@ -1,6 +1,7 @@
 """A read-only text pane for wire messages: pretty, pygments-highlighted JSON, or the exact text.
 
-Everything goes through `QPlainTextEdit.setPlainText`: server bytes are never read as markup.
+Everything goes through `QPlainTextEdit.setPlainText`: server bytes are never read as markup, and
+control, bidi and invisible characters are shown as escapes (`inspector.content.visible`).
 Qt lays out a long wrapped line in quadratic time (a 1 MB wrapped line took 50 s here), so wrapping
 is switched off for text with very long lines, and entries past `BIG_BYTES` first show a plain
 preview of `PREVIEW_CHARS` characters; formatting, highlighting and the full text are on demand.
@@ -27,6 +28,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from inspector.content.visible import visible
 from inspector.ui.traffic.model import human_size
 
 BIG_BYTES = 200 * 1024  # past this, plain text first and highlighting on demand
@@ -296,7 +298,7 @@ class JsonView(QWidget):
         )
         # Detached while the text is set; attaching re-highlights once, on the next event-loop tick.
         self.highlighter.setDocument(None)
-        self.edit.setPlainText(text)
+        self.edit.setPlainText(visible(text))  # escapes, bidi and invisible characters shown, never obeyed
         if highlight:
             self.highlighter.setDocument(self.edit.document())
         self.highlighted = highlight

@@ -32,10 +32,33 @@ def shown(text: Any, *, limit: int = LABEL_CHARS, one_line: bool = False) -> str
     return visible(clip(text if isinstance(text, str) else str(text), limit), one_line=one_line)
 
 
+def item_text(text: Any) -> str:
+    """Server text as one item of a list, combo box or table: one visible line, cut."""
+    return shown(text, limit=TITLE_CHARS, one_line=True)
+
+
 def set_plain(label: QLabel, text: Any, *, limit: int = LABEL_CHARS, one_line: bool = False) -> None:
     """Show `text` in `label` literally (never as rich text), cut and with invisible characters visible."""
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setText(shown(text, limit=limit, one_line=one_line))
+
+
+class PlainLabel(QLabel):
+    """A QLabel that can only ever show plain text: every `setText` is cut and made visible."""
+
+    def __init__(
+        self, text: Any = "", parent: QWidget | None = None, *, limit: int = LABEL_CHARS, one_line: bool = False
+    ) -> None:
+        super().__init__(parent)
+        self._limit, self._one_line = limit, one_line
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setText(text)
+
+    def setText(self, text: Any) -> None:
+        super().setText(shown(text, limit=self._limit, one_line=self._one_line))
+
+    def setTextFormat(self, _format: Qt.TextFormat) -> None:
+        super().setTextFormat(Qt.TextFormat.PlainText)  # never anything else
 
 
 def plain_label(
@@ -47,12 +70,11 @@ def plain_label(
     limit: int = LABEL_CHARS,
     one_line: bool = False,
 ) -> QLabel:
-    """A QLabel that can only ever show plain text."""
-    label = QLabel(parent)
+    """A QLabel that can only ever show plain text (see `PlainLabel`)."""
+    label = PlainLabel(text, parent, limit=limit, one_line=one_line)
     if selectable:
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setWordWrap(wrap)
-    set_plain(label, text, limit=limit, one_line=one_line)
     return label
 
 
@@ -83,6 +105,14 @@ def window_title(text: Any, *, limit: int = TITLE_CHARS) -> str:
     return shown(text, limit=limit, one_line=True).replace("[*]", "[\u2217]")
 
 
+def set_message(box: QMessageBox, text: Any, informative: Any = "") -> None:
+    """Set a message box's text (and informative text) as plain text: the format first, then the text."""
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(shown(text))
+    if informative:
+        box.setInformativeText(shown(informative))
+
+
 def plain_message_box(
     icon: QMessageBox.Icon,
     title: str,
@@ -92,10 +122,8 @@ def plain_message_box(
     informative: Any = "",
     buttons: QMessageBox.StandardButton = QMessageBox.StandardButton.Ok,
 ) -> QMessageBox:
-    """A QMessageBox whose text and informative text are plain text (its window title is ours)."""
+    """A QMessageBox whose text is plain text (never passed to the constructor, which would read it as
+    rich text before the format is set)."""
     box = QMessageBox(icon, window_title(title), "", buttons, parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(shown(text))
-    if informative:
-        box.setInformativeText(shown(informative))
+    set_message(box, text, informative)
     return box

@@ -13,6 +13,7 @@ import shiboken6
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QLabel, QWidget
 
+from inspector.content.visible import visible
 from inspector.schema import MISSING, FieldSpec, Kind, State, json_text
 from inspector.ui.widgets.plain_text import plain_label as widgets_plain_label
 
@@ -49,8 +50,8 @@ def set_error_colour(widget: QWidget) -> None:
 def short(value: Any, limit: int = 60) -> str:
     """JSON text of a value for a hint (strings without quotes)."""
     if isinstance(value, str):
-        return value if len(value) <= limit else value[: limit - 1] + "…"
-    return json_text(value, limit)
+        return visible(value if len(value) <= limit else value[: limit - 1] + "…", one_line=True)
+    return visible(json_text(value, limit), one_line=True)
 
 
 def _range(low: Any, high: Any, unit: str = "") -> str:

@@ -13,9 +13,12 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPlainTextEdit, QToolButton, QWidget
 
+from inspector.content.visible import visible
 from inspector.schema import MISSING, Kind, ValueState, json_text
 from inspector.schema.jsontools import index_of
 from inspector.ui.tools.form.common import FormContext, short
+from inspector.ui.widgets.plain_text import TITLE_CHARS, safe_tooltip
+from inspector.ui.widgets.plain_text import shown as plain_shown
 
 if TYPE_CHECKING:
     from inspector.ui.tools.form.row import FieldRow
@@ -201,10 +204,10 @@ class EnumEditor(EditorMixin, QComboBox):
         strings = all(isinstance(v, str) for v in values)
         unset = [f"— not set{hint} —"] if self.offset else []
         shown = self.spec.enum_labels or [v if strings else json_text(v, 80) for v in values]
-        self.addItems(unset + list(shown))
+        self.addItems([plain_shown(item, limit=TITLE_CHARS, one_line=True) for item in unset + list(shown)])
         if self.spec.enum_labels:  # the value itself stays one hover away
             for i, value in enumerate(values):
-                self.setItemData(i + self.offset, json_text(value, 200), Qt.ItemDataRole.ToolTipRole)
+                self.setItemData(i + self.offset, safe_tooltip(json_text(value, 200)), Qt.ItemDataRole.ToolTipRole)
         self.activated.connect(self._picked)
         self.refresh()
 
@@ -223,7 +226,7 @@ class EnumEditor(EditorMixin, QComboBox):
 
 
 def const_text(state: ValueState) -> str:
-    return "null" if state.spec.kind is Kind.NULL else json_text(state.spec.const, 120)
+    return "null" if state.spec.kind is Kind.NULL else visible(json_text(state.spec.const, 120), one_line=True)
 
 
 class ConstLabel(EditorMixin, QLabel):

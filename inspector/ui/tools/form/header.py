@@ -11,13 +11,15 @@ from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
+from inspector.content.visible import visible
 from inspector.ui.widgets.plain_text import plain_tooltip
 
 GAP = 8
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split()) if "\n" in text or "\r" in text else text
+    """Server text on one visible line (control, bidi and invisible characters shown as escapes)."""
+    return visible(" ".join(text.split()) if "\n" in text or "\r" in text else text, one_line=True)
 
 
 class RowHeader(QWidget):

@@ -17,7 +17,7 @@ from inspector.schema.constraints import checked_note
 from inspector.schema.nodes import CONTAINERS
 from inspector.ui.tools.form.common import AUTO_EXPAND_DEPTH, FormContext, default_hint, describe, plain_label
 from inspector.ui.tools.form.header import ErrorText, RowHeader
-from inspector.ui.widgets.plain_text import plain_tooltip
+from inspector.ui.widgets.plain_text import TITLE_CHARS, plain_tooltip, shown
 
 LIVE_KEYWORDS = frozenset(
     {"minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
@@ -61,7 +61,8 @@ class FieldRow(QWidget):
         self.line: QHBoxLayout | None = None  # created when the header line needs more than the header
         self.arrow: QToolButton | None = None
         text = "" if header is not None else (label if label is not None else spec.label)
-        self.name = text or spec.label  # the accessible name of the editor (how journeys and screen readers find it)
+        # the accessible name of the editor (how journeys and screen readers find it), one visible line
+        self.name = shown(text or spec.label, limit=TITLE_CHARS, one_line=True)
         mark = " *" if spec.required and state.key is not None and header is None else ""
         self._summary = describe(spec) + (" · deprecated" if spec.deprecated else "") + " · read-only" * spec.read_only
         self.header = RowHeader(

@@ -9,6 +9,7 @@ from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from inspector.content import TextPreview, UnknownPreview, human_size, to_json_text
+from inspector.content.visible import visible
 from inspector.ui.tools.results.common import BlockWidget, plain_label
 from inspector.ui.widgets.json_view import JsonHighlighter
 
@@ -122,7 +123,7 @@ class TextPane(QWidget):
         self.edit.setLineWrapMode(
             QPlainTextEdit.LineWrapMode.WidgetWidth if wrap else QPlainTextEdit.LineWrapMode.NoWrap
         )
-        self.edit.setPlainText(text)
+        self.edit.setPlainText(visible(text))  # escapes, bidi and invisible characters shown, never obeyed
 
     def text(self) -> str:
         return self.edit.toPlainText()

@@ -1,0 +1,123 @@
+"""Secret canaries through the app as launched (issue 21, point 2): a server from a VS Code config whose
+every field holds a unique value (env under known and unknown names, a DSN, flags, headers, URL query,
+`${input:…}` answered in the inputs dialog), connected, a tool called, the traffic exported, Copy as
+curl and Copy as mcp-lens --cli (the log's and History's), the call saved to a collection, the server
+saved, the app quit. Then every file under the fresh HOME/XDG folders and the chosen export and
+collection paths is searched for every canary (plain, URL-encoded, JSON-escaped) and checked for
+user-only permissions.
+
+Allowed to hold a canary: only `servers.json`, whose job is to keep the user's configuration: the env
+and header values the user typed are that configuration (never the values given in the inputs
+dialog). It must be 0600.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from canary_support import CANARY_SERVER, Canaries, leaked_text, leaks, loose_permissions
+from lens_support import REPO, free_port, serve
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QToolButton
+from test_collections import save_shown_call
+from test_command_line import save_current
+from test_servers import SERVERS_FILE, dialog
+from test_tapped_sessions import copy_from_menu
+from test_traffic import call, choose_file, click_row
+
+DESCRIPTIONS = {"setting": "Plain setting", "custom": "Custom header"}
+
+
+@pytest.fixture
+def canaries() -> Canaries:
+    return Canaries.make()
+
+
+@pytest.fixture
+def canary_http() -> Iterator[str]:
+    port = free_port()
+    for _ in serve([*CANARY_SERVER, "--http", str(port)], port, {"PYTHONPATH": str(REPO)}):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def write_config(path: Path, canaries: Canaries, url: str) -> Path:
+    """A VS Code mcp.json with both canary servers and the inputs they use (one a password)."""
+    path.parent.mkdir(parents=True)
+    inputs = [
+        {"type": "promptString", "id": "setting", "description": DESCRIPTIONS["setting"]},
+        {"type": "promptString", "id": "custom", "description": DESCRIPTIONS["custom"], "password": True},
+    ]
+    stdio = {"type": "stdio", **canaries.stdio_entry()}
+    servers = {"canary-stdio": stdio, "canary-http": canaries.http_entry(url)}
+    path.write_text(json.dumps({"inputs": inputs, "servers": servers}, indent=2))
+    return path
+
+
+def answer_input(lens, description: str, value: str) -> None:
+    box = dialog(lens, "Server Inputs")
+    lens.type(lens.find(description, QLineEdit, top=box), value)
+    lens.click(lens.find("Connect", top=box))
+
+
+def copied(lens, table: QAbstractItemView, seq: int, item: str) -> str:
+    """Click the log row of entry `seq` and pick `item` from the Copy message menu; the clipboard text."""
+    lens.wait(lambda: table.model().rowCount() >= seq, what="the request listed")
+    row = next(r for r in range(table.model().rowCount()) if table.model().index(r, 0).data() == str(seq))
+    click_row(lens, table, row)
+    QGuiApplication.clipboard().setText("")
+    copy_from_menu(lens, lens.find("Copy message", QToolButton), item)
+    lens.wait(lambda: QGuiApplication.clipboard().text() != "", what=f"{item} copied")
+    return QGuiApplication.clipboard().text()
+
+
+@pytest.mark.parametrize("server", ["canary-stdio", "canary-http"])
+def test_no_file_the_app_writes_holds_a_secret(lens, server: str, canaries: Canaries, canary_http, tmp_path) -> None:
+    config = write_config(tmp_path / "input" / ".vscode" / "mcp.json", canaries, canary_http)
+    out = tmp_path / "out"
+    out.mkdir(mode=0o700)
+    lens.start("--config", str(config), "--server", server, connected=False)
+    key = "setting" if server == "canary-stdio" else "custom"
+    answer_input(lens, DESCRIPTIONS[key], canaries.inputs()[key])
+    lens.wait_connected()
+
+    call(lens, "Echo (echo)", message="hello-canary")
+    lens.wait(lambda: any(e.direction == "in" and b"hello-canary" in e.raw for e in lens.wire()), what="the answer")
+    request = next(e for e in lens.wire() if e.direction == "out" and b"hello-canary" in e.raw)
+
+    clipboard = []
+    log = lens.find("Traffic log", QAbstractItemView)
+    clipboard.append(copied(lens, log, request.seq, "Copy as mcp-lens --cli"))
+    if server == "canary-http":
+        curl = copied(lens, log, request.seq, "Copy as curl")
+        assert "hello-canary" in curl and "<redacted>" in curl, curl
+        clipboard.append(curl)
+    lens.tab("History")
+    QGuiApplication.clipboard().setText("")
+    lens.click_item("Call history", "echo")
+    lens.click("Copy as mcp-lens --cli")
+    lens.wait(lambda: QGuiApplication.clipboard().text() != "", what="History's Copy as CLI")
+    clipboard.append(QGuiApplication.clipboard().text())
+    for text in clipboard:
+        assert "hello-canary" in text, text
+        assert not leaked_text(canaries, text), text
+
+    export = out / "export.jsonl"
+    lens.menu("File", "Export session…")
+    choose_file(lens, export)
+    lens.wait(export.exists, what="the export")
+    collection = out / "collection.json"
+    save_shown_call(lens, collection)
+    save_current(lens)
+    assert lens.quit() == 0
+
+    assert b"hello-canary" in export.read_bytes() and b"echo" in collection.read_bytes()
+    servers_file = lens.home / SERVERS_FILE
+    # The user's configuration: what they typed may stay there, the inputs dialog's answers may not.
+    allowed = {servers_file: "the user's own server configuration"}
+    assert not leaks(canaries, [lens.home, out], allowed=allowed)
+    assert not {"input-env", "input-header"} & set(canaries.found_in(servers_file.read_bytes()))
+    assert not loose_permissions([export, collection, servers_file])
+    assert not loose_permissions([lens.home / ".config" / "mcp-lens"])
