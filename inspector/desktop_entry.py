@@ -20,6 +20,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from inspector.config.files import write_atomic
 from inspector.resource_files import resource_dir
 
 APP_ID = "mcp-lens"
@@ -117,7 +118,7 @@ def install(root: Path | None = None, command: list[str] | None = None) -> list[
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             if source is None:
-                target.write_text(render_entry(template, command), encoding="utf-8")
+                write_atomic(target, render_entry(template, command))
             else:
                 shutil.copyfile(source, target)
         except OSError as exc:

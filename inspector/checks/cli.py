@@ -13,12 +13,12 @@ import asyncio
 import os
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from inspector.cli import exit_codes
 from inspector.cli.args import CliArgs, UsageError, add_target_options, split_argv, target_args
 from inspector.cli.render import fail
+from inspector.config.files import write_atomic
 from inspector.traffic.cli_vocabulary import TARGET_OPTIONS
 
 FORMATS = ("text", "json", "junit")
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         if missing:
             named = ", ".join("${" + name + "}" for name in missing)
             raise UsageError(f"the collection needs {named}: set it in the environment")
-        opener, one_server = _opener(args)
+        opener, one_server = _opener(args, collection.servers)
     except (UsageError, CollectionError, ValueError) as exc:
         return fail({"error": "usage", "message": str(exc)}, exit_codes.USAGE)
     from inspector.checks.report import RENDERERS, summary
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     text = RENDERERS[ns.format](run)
     if ns.output:
         try:
-            Path(ns.output).write_text(text, encoding="utf-8")
+            write_atomic(ns.output, text)
         except OSError as exc:
             return fail({"error": "usage", "message": f"cannot write {ns.output}: {exc}"}, exit_codes.USAGE)
         sys.stderr.write(summary(run) + "\n")
@@ -90,18 +90,19 @@ def main(argv: list[str] | None = None) -> int:
     return exit_codes.CONNECTION if run.count(UNREACHABLE) else exit_codes.OK
 
 
-def _opener(args: CliArgs) -> tuple[Any, bool]:
+def _opener(args: CliArgs, recorded: Mapping[str, Any] | None = None) -> tuple[Any, bool]:
     """(a function from a step's server name and a traffic store to an unopened connection, whether
-    every step goes to one server)."""
+    every step goes to one server). A name that is no saved profile is reached as the collection
+    recorded it (`recorded`), or is the demo."""
     from inspector.cli.connect import connect, profile_of
 
     if args.target or args.server_url or args.config or args.demo:
         profile = profile_of(args)
         return (lambda _name, store: connect(args, profile, store, None)), True
     if args.server:  # no --config: a saved profile's name
-        chosen = _saved_profile(args.server)
+        chosen = _saved_profile(args.server, recorded)
         return (lambda _name, store: connect(args, chosen, store, None)), True
-    return (lambda name, store: connect(args, _saved_profile(name), store, None)), False
+    return (lambda name, store: connect(args, _saved_profile(name, recorded), store, None)), False
 
 
 def profile_opener(known: Mapping[str, Any]) -> Any:
@@ -123,19 +124,33 @@ def profile_opener(known: Mapping[str, Any]) -> Any:
     return open_step
 
 
-def _saved_profile(name: str) -> Any:
-    """The saved server profile `name` with its ``${…}`` references resolved; `UsageError` if not there."""
+def _saved_profile(name: str, recorded: Mapping[str, Any] | None = None) -> Any:
+    """The saved server profile `name`, else the server as the collection recorded it (`recorded`), else
+    the demo by its name; its ``${…}`` references resolved. `UsageError` if none of them."""
+    from inspector.config.profile import ProfileError, ServerProfile
     from inspector.config.references import Unresolved, resolve_profile
     from inspector.config.store import ProfileStore
+    from inspector.demo.launch import demo_profile
 
     if not name:
         raise UsageError("a step names no server: pass --server NAME or a target")
     store = ProfileStore()
     store.load()
-    if name not in store:
+    if name in store:
+        profile = store.get(name)
+    elif recorded and name in recorded:
+        try:
+            profile = ServerProfile.from_entry(name, recorded[name], source="the collection's servers")
+        except ProfileError as exc:
+            raise UsageError(f"the collection's entry for {name!r} is not a server: {exc}") from None
+    elif name == demo_profile().name:
+        profile = demo_profile()
+    else:
         known = ", ".join(store.names()) or "none saved"
-        raise UsageError(f"no saved server profile named {name!r} ({known})")
+        raise UsageError(
+            f"no saved server profile named {name!r} ({known}), and the collection records no way to reach it"
+        )
     try:
-        return resolve_profile(store.get(name), os.environ, {})
+        return resolve_profile(profile, os.environ, {})
     except Unresolved as exc:
         raise UsageError(str(exc)) from None

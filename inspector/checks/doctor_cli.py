@@ -16,6 +16,7 @@ from inspector.checks.doctor import SCORE_RULE, DoctorOptions, DoctorReport
 from inspector.cli import exit_codes
 from inspector.cli.args import CliArgs, UsageError, add_target_options, require_one_server, split_argv, target_args
 from inspector.cli.render import fail
+from inspector.config.files import write_atomic
 from inspector.traffic.cli_vocabulary import TARGET_OPTIONS
 
 FORMATS = ("text", "json", "junit")
@@ -127,8 +128,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rendered = RENDERERS[ns.format](report)
     if ns.output:
-        with open(ns.output, "w", encoding="utf-8") as handle:
-            handle.write(rendered)
+        write_atomic(ns.output, rendered)
     else:
         sys.stdout.write(rendered)
         sys.stdout.flush()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,10 +35,17 @@ def write_atomic(path: str | os.PathLike[str], payload: bytes | str, *, mode: in
     left as it is: only MCP Lens's own folders are made user-only, with `private_folder`.
 
     The new file is created with `mode` next to the target, flushed and fsynced, then renamed over it:
-    a kill at any moment leaves either the old file or the new one, never a cut one.
+    a kill at any moment leaves either the old file or the new one, never a cut one. A symlink's target
+    is the file replaced; a device or pipe the user named (`--output /dev/stdout`) is simply written to.
     """
     target = Path(path)
     data = payload.encode("utf-8") if isinstance(payload, str) else payload
+    if target.is_symlink():  # the file it points to is replaced; the link stays a link
+        target = target.resolve()
+    if target.exists() and not stat.S_ISREG(target.stat().st_mode):  # a device or pipe (/dev/stdout): written to
+        with open(target, "wb") as out:
+            out.write(data)
+        return target
     target.parent.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
     while True:

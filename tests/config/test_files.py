@@ -52,3 +52,25 @@ def test_open_private_append_appends_user_only(tmp_path):
         os.close(fd)
     assert target.read_bytes() == b"a\nb\n"
     assert _mode(target) == 0o600
+
+
+def test_write_atomic_through_a_symlink_replaces_the_file_it_points_to(tmp_path):
+    real = tmp_path / "dotfiles" / "servers.json"
+    real.parent.mkdir()
+    real.write_text("old")
+    link = tmp_path / "servers.json"
+    link.symlink_to(real)
+    write_atomic(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+
+
+def test_write_atomic_to_a_pipe_writes_into_it(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        write_atomic(fifo, b"through the pipe")
+        assert os.read(reader, 100) == b"through the pipe"
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

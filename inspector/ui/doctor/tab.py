@@ -24,6 +24,7 @@ from shiboken6 import isValid
 
 from inspector.checks.doctor import SCORE_RULE, DoctorOptions, DoctorReport, run_doctor
 from inspector.checks.doctor_render import RENDERERS
+from inspector.config.files import write_atomic
 from inspector.config.profile import ServerProfile
 from inspector.config.references import Unresolved, resolve_profile
 from inspector.core.operations import ToolListing
@@ -223,7 +224,7 @@ class DoctorTab(QWidget):
             return
         self.settings.setValue(FOLDER_KEY, str(path.parent))
         try:
-            path.write_text(RENDERERS[fmt](self.report), encoding="utf-8")
+            write_atomic(path, RENDERERS[fmt](self.report))
         except OSError as exc:
             show_error(self, "Export failed", f"Could not write {path}: {exc.strerror or exc}")
 

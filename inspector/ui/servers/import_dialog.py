@@ -8,7 +8,6 @@ import, export) and explains every failure in a plain-text message box.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.config.files import write_atomic
 from inspector.config.formats import ImportResult, export_file, load_servers
 from inspector.config.locations import client_config_folders, import_start_folder
 from inspector.config.profile import ProfileError, ServerProfile
@@ -343,17 +343,11 @@ class ServersIO:
         return dialog
 
     def export_to(self, path: Path, profile: ServerProfile | None) -> bool:
-        """Write `export_file([profile])`; mode 0600 when the profile holds a secret."""
+        """Write `export_file([profile])`, atomically and user-only (`config.files.write_atomic`)."""
         if profile is None:
             return False
         try:
-            payload = json.dumps(export_file([profile]), indent=2, ensure_ascii=False) + "\n"
-            mode = 0o600 if profile.has_secrets() else 0o644
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                if profile.has_secrets() and hasattr(os, "fchmod"):
-                    os.fchmod(f.fileno(), 0o600)
-                f.write(payload)
+            write_atomic(path, json.dumps(export_file([profile]), indent=2, ensure_ascii=False) + "\n")
         except (OSError, ProfileError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.error("Cannot Export", f"Could not write {path}:\n{reason}")

@@ -333,3 +333,17 @@ def test_corrupt_store_is_backed_up_only_when_asked(qtbot, store_path: Path) -> 
     assert not again.load()  # the backup follows the answer
     qtbot.waitUntil(lambda: not store_path.exists())
     assert again.names() == ["Demo server"] and again.io.load_error is None
+
+
+def test_an_export_without_secrets_is_user_only_too(panel: ServersPanel, tmp_path: Path) -> None:
+    """Records, exports and saved servers are written 0600 (an env value the redactor does not know may
+    be a secret); an export was 0644 when the profile looked secret-free."""
+    old = os.umask(0o022)
+    try:
+        panel.store.add(ServerProfile(name="plain", command="npx", env={"DB_PASS": "hunter2"}))
+        panel.refresh(select="plain")
+        target = tmp_path / "plain.json"
+        assert panel.export_to(target)
+    finally:
+        os.umask(old)
+    assert os.stat(target).st_mode & 0o777 == 0o600

@@ -12,6 +12,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QUrl
 from PySide6.QtMultimedia import QAudioOutput, QMediaDevices, QMediaPlayer
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSlider, QWidget
 
+from inspector.config.files import write_atomic
 from inspector.content import AudioPreview, extension_for, human_size
 from inspector.ui.tools.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
 
@@ -159,7 +160,7 @@ class AudioBlockWidget(BlockWidget):
         """Write the decoded bytes, exactly as received, to `path`."""
         if self.data is None:
             raise ValueError("no decoded audio data to save")
-        Path(path).write_bytes(self.data)
+        write_atomic(path, self.data)
 
     def _save_dialog(self) -> None:
         if self.data is not None:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.config.files import write_atomic
 from inspector.content import Preview, extension_for, human_size
 from inspector.core.findings import Finding
 from inspector.ui.widgets.plain_text import clip
@@ -87,7 +88,7 @@ def ask_and_save(parent: QWidget, data: bytes, suggested: str) -> Path | None:
     if not path:
         return None
     try:
-        Path(path).write_bytes(data)
+        write_atomic(path, data)
     except OSError as exc:
         box = QMessageBox(QMessageBox.Icon.Warning, "Save failed", "", QMessageBox.StandardButton.Ok, parent)
         box.setTextFormat(Qt.TextFormat.PlainText)

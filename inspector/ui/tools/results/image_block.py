@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
+from inspector.config.files import write_atomic
 from inspector.content import ImagePreview, human_size
 from inspector.ui.tools.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
 
@@ -160,7 +161,7 @@ class ImageBlockWidget(BlockWidget):
         """Write the decoded bytes, exactly as received, to `path`."""
         if self.data is None:
             raise ValueError("no decoded image data to save")
-        Path(path).write_bytes(self.data)
+        write_atomic(path, self.data)
 
     def _save_dialog(self) -> None:
         if self.data is not None:

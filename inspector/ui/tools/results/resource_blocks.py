@@ -9,10 +9,11 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFormLayout, QWidget
 
-from inspector.content import EmbeddedResourcePreview, ResourceLinkPreview, human_size, to_json_text
+from inspector.config.files import write_atomic
+from inspector.content import EmbeddedResourcePreview, ResourceLinkPreview, human_size
 from inspector.ui.tools.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
 from inspector.ui.tools.results.image_block import ImageViewer
-from inspector.ui.tools.results.text_block import TextPane
+from inspector.ui.tools.results.text_block import TextPane, display_text
 
 
 def _form(parent: QWidget, rows: list[tuple[str, str | None]]) -> tuple[QFormLayout, dict[str, str]]:
@@ -72,7 +73,7 @@ class EmbeddedResourceWidget(BlockWidget):
         self.body.addLayout(form)
         payload = preview.payload
         if preview.text is not None:
-            text = to_json_text(preview.json_value) if preview.is_json else preview.text
+            text = display_text(preview.text, preview.is_json, preview.json_value)
             self.pane = TextPane(text, is_json=preview.is_json, show_copy=False, parent=self)
             self.body.addWidget(self.pane)
             self.add_action("Copy", self.pane.copy)
@@ -93,7 +94,7 @@ class EmbeddedResourceWidget(BlockWidget):
             if self.viewer is not None:
                 info.append("{} × {}".format(*self.viewer.image_size))
             elif preview.blob_text is not None:  # a textual blob (text/plain, JSON, …): shown decoded
-                text = to_json_text(preview.json_value) if preview.is_json else preview.blob_text
+                text = display_text(preview.blob_text, preview.is_json, preview.json_value)
                 self.pane = TextPane(text, is_json=preview.is_json, show_copy=False, parent=self)
                 self.body.addWidget(self.pane)
                 self.add_action("Copy", self.pane.copy)
@@ -117,7 +118,7 @@ class EmbeddedResourceWidget(BlockWidget):
         data = self.saveable_bytes()
         if data is None:
             raise ValueError("the resource has no content to save")
-        Path(path).write_bytes(data)
+        write_atomic(path, data)
 
     def _save_dialog(self) -> None:
         data = self.saveable_bytes()
