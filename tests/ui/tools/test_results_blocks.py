@@ -24,7 +24,7 @@ from inspector.ui.tools.results import (
     block_widget,
 )
 from inspector.ui.tools.results.common import safe_file_name
-from inspector.ui.tools.results.text_block import BIG_CHARS, SHOWN_CHARS
+from inspector.ui.tools.results.text_block import BIG_CHARS, PREVIEW_CHARS
 
 HOSTILE = '<img src="file:///etc/passwd"> <a href="https://x">x</a>'
 PNG = media.render_png(20, "checker")
@@ -137,13 +137,19 @@ def test_big_json_text_highlights_on_demand(qtbot) -> None:
 
 
 def test_huge_text_shows_a_part_first(qtbot) -> None:
-    text = "x" * (SHOWN_CHARS + 10)
+    text = ("x" * 99 + "\n") * 25_000  # 2.5 MB
     w = widget(qtbot, {"type": "text", "text": text})
     assert isinstance(w, TextBlockWidget) and w.pane.truncated
-    assert len(w.pane.text()) == SHOWN_CHARS
-    assert w.pane.edit.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap  # a 2 MB line is never wrapped
+    assert len(w.pane.text()) == PREVIEW_CHARS
     w.pane.all_button.click()
+    qtbot.waitUntil(lambda: not w.pane.loading, timeout=60_000)
     assert w.pane.text() == text and not w.pane.truncated
+
+
+def test_a_huge_line_is_never_wrapped(qtbot) -> None:
+    w = widget(qtbot, {"type": "text", "text": "x" * (PREVIEW_CHARS + 10)})
+    assert isinstance(w, TextBlockWidget) and w.pane.truncated and len(w.pane.text()) == PREVIEW_CHARS
+    assert w.pane.edit.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
 
 
 def test_embedded_resource_variants(qtbot, tmp_path: Path) -> None:
