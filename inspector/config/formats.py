@@ -20,6 +20,7 @@ from inspector.config.expand import (
 from inspector.config.profile import HTTP_KEYS, STDIO_KEYS, ProfileError, ServerProfile
 from inspector.config.references import clean_declaration, needed_inputs
 from inspector.config.store import EXTRAS_KEY, apply_extras
+from inspector.config.text_files import NotUtf8Error, read_utf8
 
 FORMATS = ("claude-desktop", "claude-code", "cursor", "vscode", "mcp-lens", "generic")
 
@@ -110,9 +111,11 @@ def _apply_env_file(entry: dict[str, Any], base: Path, where: str) -> list[str]:
     file = Path(env_file).expanduser()
     file = file if file.is_absolute() else base / file
     try:
-        loaded = parse_env_file(file.read_text(encoding="utf-8"))
+        loaded = parse_env_file(read_utf8(file))
     except OSError as exc:
         return [f"{where}, field 'envFile': cannot read {file}: {exc.strerror or exc}; its variables are missing"]
+    except NotUtf8Error as exc:
+        return [f"{where}, field 'envFile': {file}: {exc.reason}; its variables are missing"]
     env = entry.get("env")
     entry["env"] = {**loaded, **env} if isinstance(env, dict) else loaded
     return [f"{where}: loaded {len(loaded)} variable(s) from envFile {file} into env"]
@@ -124,9 +127,11 @@ def _entries(
     """Parse a file; return its format, file-level warnings and a lazy stream of per-server results."""
     source = str(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_utf8(path)
     except OSError as exc:
         raise ProfileError(f"cannot read file: {exc.strerror or exc}", source=source) from exc
+    except NotUtf8Error as exc:
+        raise ProfileError(exc.reason, source=source) from None
     data = jsonc.loads(text, source=source, jsonc=True)
     if not isinstance(data, dict):
         raise ProfileError(f"expected a JSON object at the top level, got {type(data).__name__}", source=source)

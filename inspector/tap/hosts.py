@@ -10,6 +10,7 @@ from typing import Any
 from inspector.config import jsonc
 from inspector.config.formats import detect_format
 from inspector.config.profile import ProfileError
+from inspector.config.text_files import NotUtf8Error, read_utf8
 from inspector.tap.install import untapped
 
 
@@ -26,8 +27,8 @@ class HostEntry:
 
 def _table(path: Path) -> dict[str, Any]:
     try:
-        data = jsonc.loads(path.read_text(encoding="utf-8-sig"), source=str(path), jsonc=True)
-    except (OSError, ProfileError):
+        data = jsonc.loads(read_utf8(path), source=str(path), jsonc=True)
+    except (OSError, ProfileError, NotUtf8Error):
         return {}
     if not isinstance(data, dict):
         return {}
