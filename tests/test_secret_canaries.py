@@ -71,6 +71,28 @@ def test_cli_record_holds_no_secret(server: str, setup, canaries: Canaries, tmp_
     assert not loose_permissions([record])
 
 
+def test_cli_error_of_a_server_dying_at_start_says_no_secret(setup, canaries: Canaries, tmp_path: Path) -> None:
+    env, config, out = setup
+    args = ["--cli", "--config", str(config), "--server", "canary-stdio", *canaries.input_args(), *CALL]
+    result = run_lens(*args, "--record", str(out / "died.jsonl"), env={**env, "CANARY_EXIT": "1"})
+    assert result.returncode != 0 and "canary server started with" in result.stderr, result.stderr
+    assert_clean(canaries, tmp_path, result)
+
+
+def test_run_report_holds_no_secret(setup, canaries: Canaries, tmp_path: Path) -> None:
+    env, config, out = setup
+    collection = out / "steps.json"
+    steps = [{"id": "s1", "name": "echo", "method": "tools/call", "params": {"name": "echo", "arguments": {}}}]
+    collection.write_text(json.dumps({"format": "mcp-lens-collection", "version": 1, "name": "c", "steps": steps}))
+    collection.chmod(0o600)
+    for server in ("canary-stdio", "canary-http"):
+        report = out / f"{server}-report.json"
+        args = ["run", str(collection), "--config", str(config), "--server", server, *canaries.input_args()]
+        result = run_lens(*args, "--format", "json", "--output", str(report), env=env)
+        assert report.exists(), result.stderr
+        assert_clean(canaries, tmp_path, result)
+
+
 @pytest.mark.parametrize("server", ["canary-stdio", "canary-http"])
 def test_tokens_says_no_secret(server: str, setup, canaries: Canaries, tmp_path: Path) -> None:
     env, config, _ = setup

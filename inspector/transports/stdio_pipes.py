@@ -91,9 +91,9 @@ class StdioPipes:
             self._stderr_line(line)
 
     def _stderr_line(self, line: bytes) -> None:
-        text = line.decode("utf-8", errors="replace").rstrip("\r")
+        entry = self.store.record(Direction.IN, NAME, Kind.STDERR, line)  # its secrets redacted
+        text = entry.raw.decode("utf-8", errors="replace").rstrip("\r")
         self.stderr_tail.append(text)
-        self.store.record(Direction.IN, NAME, Kind.STDERR, line)
         if self._on_stderr is not None:
             self._on_stderr(text)
 
