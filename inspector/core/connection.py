@@ -8,6 +8,7 @@ shown and flagged (see `findings`), never rejected wholesale.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -43,6 +44,7 @@ from inspector.core.errors import (
     with_unknown_ids,
 )
 from inspector.core.operations import Operations
+from inspector.traffic.entry import ERA_PROBE, FALLBACK
 from inspector.traffic.store import TrafficStore
 
 CLIENT_INFO = types.Implementation(name="mcp-lens", version=__version__)
@@ -148,16 +150,24 @@ class Connection(Operations):
     async def _negotiate(self, session: ClientSession) -> None:
         """Settle the era (see `era.negotiate`) and install it in the SDK session."""
 
+        probed = False  # auto sent its era probe: an initialize after it is the fallback
+
         async def discover(version: str, timeout: float | None) -> dict[str, Any]:
+            nonlocal probed
             try:
                 if timeout is None:
                     return await session.send_discover(version)
-                with anyio.fail_after(timeout):
+                probed = True  # only auto's probe has a timeout: marked as ours, its refusal no flag
+                with self.store.probing("server/discover", ERA_PROBE), anyio.fail_after(timeout):
                     return await session.send_discover(version)
             except MCPError as exc:
                 raise ProtocolError(exc.message, code=exc.code, data=exc.error.data, method="server/discover") from exc
 
         async def initialize(version: str) -> dict[str, Any]:
+            with self.store.probing("initialize", FALLBACK) if probed else contextlib.nullcontext():
+                return await handshake(version)
+
+        async def handshake(version: str) -> dict[str, Any]:
             try:
                 if version == LATEST_HANDSHAKE_VERSION:
                     result = await session.initialize()

@@ -22,7 +22,7 @@ from inspector.core import requires, resources
 from inspector.core.calls import RequestHandle
 from inspector.core.errors import ConnectFailed, LensError, RequestTimeout
 from inspector.core.operations import Event, Operations
-from inspector.traffic.entry import LISTENING, Direction, Entry, Kind
+from inspector.traffic.entry import LISTENING, TEARDOWN, Direction, Entry, Kind
 
 LISTEN = "subscriptions/listen"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
@@ -213,6 +213,8 @@ class ListenStream:
     ) -> None:
         if handle is None:
             return
+        if entry is not None:  # ended by us: its cancellation, and an answer to it, are no flag
+            self.conn.store.mark_probe(entry, TEARDOWN)
         handle.cancel()
         if task is not None:
             await asyncio.gather(task, return_exceptions=True)

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core import requires
 from inspector.core.findings import Finding, check_content_block
 from inspector.core.input_required import request_answering
 from inspector.core.paging import Listing, Requester, check_named, list_all, type_name
@@ -170,7 +171,7 @@ def parse_completion(result: Any) -> Completion:
 
 
 def supports_completion(capabilities: dict[str, Any]) -> bool:
-    return isinstance(capabilities.get("completions"), dict)
+    return requires.declared_for("completion/complete", capabilities)
 
 
 # -- logging ----------------------------------------------------------------------------------------
@@ -184,4 +185,4 @@ async def set_log_level(conn: Requester, level: str) -> None:
 
 
 def supports_logging(capabilities: dict[str, Any]) -> bool:
-    return isinstance(capabilities.get("logging"), dict)
+    return requires.declared_for("logging/setLevel", capabilities)

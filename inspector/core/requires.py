@@ -67,5 +67,11 @@ def refusal(method: str, capabilities: dict[str, Any], era: str) -> str | None:
     return None
 
 
+def declared_for(method: str, capabilities: dict[str, Any]) -> bool:
+    """Whether the server declared what `method` needs (whatever the era)."""
+    need = REQUIRES.get(method)
+    return need is None or not need.paths or any(declares(capabilities, path) for path in need.paths)
+
+
 def may_send(method: str, capabilities: dict[str, Any], era: str) -> bool:
     return refusal(method, capabilities, era) is None

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core import requires
 from inspector.core.findings import Finding
 from inspector.core.input_required import request_answering
 from inspector.core.paging import Listing, Requester, check_named, list_all, type_name
@@ -117,5 +118,4 @@ def contents_as_blocks(contents: list[Any]) -> list[Any]:
 
 def supports(capabilities: dict[str, Any], feature: str) -> bool:
     """Whether the server's `resources` capability declares `subscribe` or `listChanged`."""
-    resources = capabilities.get("resources")
-    return isinstance(resources, dict) and resources.get(feature) is True
+    return requires.declares(capabilities, ("resources", feature))

@@ -27,6 +27,24 @@ class Kind(StrEnum):
 
 LISTENING = "listening"  # an open subscriptions/listen stream (2026-07-28): a state, not a problem
 INFO_NOTES = frozenset({LISTENING})
+# MCP Lens's own probes, fallbacks and teardown (`Entry.probe` says which): their own kind in the log's
+# Kind filter. A refusal is the answer a probe asks for, so it is no flag; a broken answer still is.
+ERA_PROBE = "era probe"  # auto: server/discover first, to learn the server's era
+FALLBACK = "fallback"  # what auto sends after its probe was refused (initialize)
+TEARDOWN = "teardown"  # a stream MCP Lens ends itself (the listen stream at disconnect)
+PROBE_KIND = "probe"  # the Kind filter's word for them
+
+
+def is_flagged(
+    kind: Kind, tool_error: bool, parse_error: str | None, notes: tuple[str, ...], probe: str | None
+) -> bool:
+    """The one rule for "deserves attention": broken, an error, or annotated by the recorder (a note that
+    only says what a healthy entry is doing is not a flag); for our own probe, only broken."""
+    if kind is Kind.UNPARSABLE or parse_error is not None:
+        return True
+    if probe is not None:
+        return False
+    return kind is Kind.ERROR or tool_error or any(note not in INFO_NOTES for note in notes)
 
 
 @dataclass(slots=True)
@@ -57,6 +75,9 @@ class Entry:
     round_title: str | None = None
     # The server it belongs to (its profile name), when several sessions share one traffic log.
     source: str | None = None
+    # Sent by MCP Lens on its own to find something out or to tidy up (ERA_PROBE, FALLBACK, TEARDOWN),
+    # or the answer to such a request: not the user's traffic, and a refusal of it is not a problem.
+    probe: str | None = None
 
     def note(self, text: str) -> None:
         """Annotate the entry (unknown id, cancelled, not JSON-RPC, …)."""
@@ -68,19 +89,14 @@ class Entry:
 
     @property
     def flagged(self) -> bool:
-        """Whether the entry deserves attention: broken, an error, or annotated by the recorder (a note
-        that only says what a healthy entry is doing, such as an open listen stream, is not a flag)."""
-        return (
-            self.kind in (Kind.UNPARSABLE, Kind.ERROR)
-            or self.is_tool_error
-            or any(note not in INFO_NOTES for note in self.notes)
-            or self.parse_error is not None
-        )
+        """Whether the entry deserves attention (see `is_flagged`)."""
+        return is_flagged(self.kind, self.is_tool_error, self.parse_error, self.notes, self.probe)
 
     @property
     def marked(self) -> bool:
-        """Annotated only with what it is doing (e.g. a listen stream that is open): shown, not flagged."""
-        return bool(self.notes) and not self.flagged
+        """Annotated only with what it is doing (e.g. a listen stream that is open, our own probe): shown,
+        not flagged."""
+        return (bool(self.notes) or self.probe is not None) and not self.flagged
 
     def parsed(self) -> Any:
         """The JSON value of `raw`, parsed on demand (entries do not keep parsed trees alive)."""

@@ -12,9 +12,10 @@ class TrafficFilter:
     """An entry matches when it passes every part that is set; the default filter matches everything.
 
     `text` is searched case-insensitively (ASCII case folding, as `bytes.lower` does) in the raw
-    bytes, the method, the kind, the direction, the parse error and the notes. An empty
+    bytes, the method, the kind, the direction, the parse error, the probe and the notes. An empty
     `directions` or `kinds` set means "any". `errors_only` keeps flagged entries: unparsable,
-    JSON-RPC errors, tool `isError`, or annotated by the recorder.
+    JSON-RPC errors, tool `isError`, or annotated by the recorder (`Entry.flagged`: a refusal of our
+    own probe is not kept). `probes` keeps only MCP Lens's own probes, fallbacks and teardown.
     """
 
     text: str = ""
@@ -23,6 +24,7 @@ class TrafficFilter:
     errors_only: bool = False
     servers: frozenset[str] = frozenset()  # the sessions shown (their `Entry.source`); empty: every one
     transports: frozenset[str] = frozenset()  # e.g. {"app"}: an MCP App's bridge only; empty: every one
+    probes: bool = False  # only MCP Lens's own probes, fallbacks and teardown (`Entry.probe`)
     _needle: bytes = field(default=b"", init=False, repr=False, compare=False)
     # Tuples, not sets: enum members hash in Python, while tuple membership compares them in C.
     _label_hits: tuple[Kind | Direction, ...] = field(default=(), init=False, repr=False, compare=False)
@@ -47,6 +49,7 @@ class TrafficFilter:
             and not self.errors_only
             and not self.servers
             and not self.transports
+            and not self.probes
         )
 
     def matches(self, entry: Entry) -> bool:
@@ -57,6 +60,8 @@ class TrafficFilter:
         if self._directions and entry.direction not in self._directions:
             return False
         if self._kinds and entry.kind not in self._kinds:
+            return False
+        if self.probes and entry.probe is None:
             return False
         if self.errors_only and not entry.flagged:
             return False
@@ -76,7 +81,7 @@ class TrafficFilter:
                 hit = self._method_hits[method] = needle in method.encode("utf-8", "replace").lower()
             if hit:
                 return True
-        if entry.parse_error is None and not entry.notes:
+        if entry.parse_error is None and not entry.notes and entry.probe is None:
             return False
-        derived = [entry.parse_error or "", *entry.notes]
+        derived = [entry.parse_error or "", entry.probe or "", *entry.notes]
         return any(needle in text.encode("utf-8", "replace").lower() for text in derived)

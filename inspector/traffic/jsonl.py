@@ -82,6 +82,7 @@ def _meta(entry: Entry) -> dict[str, Any]:
         "group": entry.group,
         "round": entry.round_title,
         "server": entry.source,
+        "probe": entry.probe,
     }
     meta.update({key: value for key, value in optional.items() if value is not None})
     return meta
@@ -138,6 +139,7 @@ def decode_entry(line: bytes) -> Entry:
             group=obj.get("group") if isinstance(obj.get("group"), int) else None,
             round_title=obj.get("round") if isinstance(obj.get("round"), str) else None,
             source=obj.get("server") if isinstance(obj.get("server"), str) else None,
+            probe=obj.get("probe") if isinstance(obj.get("probe"), str) else None,
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise RecordFormatError(f"entry is missing or has a bad field: {exc}") from exc
@@ -180,11 +182,15 @@ def read_header(line: bytes) -> dict[str, Any]:
 def read(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any], list[BadLine]]:
     """Re-open a saved record with everything intact in it: each line that cannot be read is kept as a
     `BadLine` (number, reason, bytes) and, after the record's own entries, as a flagged entry holding
-    its bytes. Raises `RecordFormatError` only when the first line is not a record header."""
+    its bytes. Raises `RecordFormatError` when the first line is not a record header and no entry follows."""
     store = TrafficStore()
     bad: list[BadLine] = []
     with open(path, "rb") as stream:
-        head = read_header(stream.readline())
+        first = stream.readline()
+        try:
+            head, head_error = read_header(first), None
+        except RecordFormatError as exc:  # a record still, if entries follow
+            head, head_error = {}, exc
         for number, line in enumerate(stream, start=2):
             complete = line.endswith(b"\n")
             line = line.rstrip(b"\n")
@@ -197,6 +203,10 @@ def read(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any], li
             else:
                 if not complete:  # whole JSON, but its newline never came: say so, keep the entry
                     bad.append(BadLine(number, "the entry is whole but its newline is missing", b"", cut=True))
+    if head_error is not None:
+        if not len(store):
+            raise head_error
+        bad.insert(0, BadLine(1, str(head_error), first.rstrip(b"\n"), cut=not first.endswith(b"\n")))
     for line in bad:
         if line.raw:
             store.add_entry(bad_line_entry(line, store.next_seq))

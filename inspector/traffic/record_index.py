@@ -23,8 +23,8 @@ from array import array
 from itertools import pairwise
 from typing import Any
 
-from inspector.traffic.entry import INFO_NOTES, Direction, Kind
-from inspector.traffic.jsonl import BadLine, read_header
+from inspector.traffic.entry import Direction, Kind, is_flagged
+from inspector.traffic.jsonl import BadLine, RecordFormatError, read_header
 
 SPLICED = 1  # the message's exact bytes are in the line (after '{"msg":')
 FLAGGED = 2  # `Entry.flagged`
@@ -49,14 +49,10 @@ def _flags(meta: dict[str, Any], kind: int, flags: int) -> int:
     """`flags` with FLAGGED / MARKED / DERIVED as the entry's kind, notes and parse error say."""
     notes = meta.get("notes") or ()
     parse_error = meta.get("parse_error")
-    if (
-        kind in _FLAG_KINDS
-        or meta.get("tool_error")
-        or parse_error is not None
-        or any(note not in INFO_NOTES for note in notes)
-    ):
+    probe = meta.get("probe") if isinstance(meta.get("probe"), str) else None
+    if is_flagged(KINDS[kind], bool(meta.get("tool_error")), parse_error, tuple(notes), probe):
         flags |= FLAGGED
-    elif notes:
+    elif notes or probe is not None:
         flags |= MARKED
     if notes or parse_error is not None:
         flags |= DERIVED
@@ -126,6 +122,7 @@ class RecordIndex:
         self.line_number = 0  # lines read (header and blank lines included)
         self.problems: list[tuple[int, str]] = []
         self.damaged: list[BadLine] = []
+        self._header_error: RecordFormatError | None = None
         self.repaired: list[int] = []  # indexes whose peer was set by a later line (since last `take_repaired`)
         self._sorted = True  # seqs ascending (always, for records we write)
         self._by_seq: dict[int, int] | None = None
@@ -220,8 +217,17 @@ class RecordIndex:
                 self.end = base + pos
                 self._flush_rows()
                 if deadline is not None and time.perf_counter() > deadline:
+                    self._check_header()
                     return len(self.offsets) - before
+        self._check_header()
         return len(self.offsets) - before
+
+    def _check_header(self) -> None:
+        """A damaged first line is one damaged line of a record whose entries follow; with no entry in the
+        first batch of lines (or in the whole file) it is not a record: `RecordFormatError`."""
+        undecided = self._header_error is not None and not len(self.offsets)
+        if undecided and (self.line_number > BATCH or self.caught_up()):
+            raise self._header_error
 
     def _long_line(self, start: bytes) -> bytes | None:
         """A line longer than one chunk: read until its newline (None if it is not written yet)."""
@@ -247,7 +253,11 @@ class RecordIndex:
             stop = find(b"\n", pos)
             self.line_number += 1
             if self.meta is None:
-                self.meta = read_header(buf[pos:stop]).get("meta") or {}
+                try:
+                    self.meta = read_header(buf[pos:stop]).get("meta") or {}
+                except RecordFormatError as exc:  # damaged: a record still, if entries follow (`_check_header`)
+                    self.meta, self._header_error = {}, exc
+                    self._bad(self.line_number, str(exc), buf[pos:stop])
             elif stop > pos:
                 size = -1
                 if startswith(_MSG, pos) and buf[stop - 1] == 0x7D:  # '}'
@@ -304,7 +314,7 @@ class RecordIndex:
         latencies = [float(x) if type(x := m.get("latency_ms")) is float or type(x) is int else nan for m in metas]
         flags = [row[2] for row in batch]
         for n, m in enumerate(metas):
-            if kinds[n] in _FLAG_KINDS or "notes" in m or "parse_error" in m or "tool_error" in m:
+            if kinds[n] in _FLAG_KINDS or "notes" in m or "parse_error" in m or "tool_error" in m or "probe" in m:
                 flags[n] = _flags(m, kinds[n], flags[n])
         first = len(self.offsets)
         if (self.seqs and seqs[0] <= self.seqs[-1]) or any(a >= b for a, b in pairwise(seqs)):
@@ -358,6 +368,18 @@ class RecordIndex:
     def _bad(self, number: int, reason: str, raw: bytes) -> None:
         self.problems.append((number, reason))
         self.damaged.append(BadLine(number, reason, raw))
+
+    def line_number_at(self, offset: int) -> int:
+        """The number of the line starting at byte `offset` (the header is line 1): a count of the newlines
+        before it, for the rare line found damaged only when shown."""
+        newlines, pos = 0, 0
+        while pos < offset:
+            chunk = os.pread(self.fd, min(CHUNK, offset - pos), pos)
+            if not chunk:
+                break
+            newlines += chunk.count(b"\n")
+            pos += len(chunk)
+        return newlines + 1
 
     def cut_tail(self) -> BadLine | None:
         """The bytes after the last whole line (a last line whose newline never came), once every whole

@@ -18,11 +18,13 @@ from inspector.config.pids import pid_alive
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Entry, Kind
 from inspector.traffic.filter import TrafficFilter
+from inspector.traffic.jsonl import BadLine
 from inspector.traffic.record_index import (
     _DIR_CODE,
     _KIND_CODE,
     BASE64,
     DERIVED,
+    DIRECTIONS,
     ESCAPED,
     FLAGGED,
     NO_PEER,
@@ -126,12 +128,28 @@ class RecordStore:
 
     def decode(self, index: int) -> Entry:
         """Entry `index` read from the file (not cached), with the pairing the index knows of."""
-        entry = jsonl.decode_entry(self.index.line(index))
+        line = self.index.line(index)
+        try:
+            entry = jsonl.decode_entry(line)
+        except jsonl.RecordFormatError as exc:  # indexed from its metadata, but its message is damaged
+            return self._damaged(index, line, str(exc))
         peer = self.index.peers[index]
         if peer != NO_PEER:
             entry.peer_seq = peer
         elif index in self._unanswered:
             entry.note(NO_ANSWER)
+        return entry
+
+    def _damaged(self, index: int, line: bytes, reason: str) -> Entry:
+        """A flagged entry holding the bytes of a line that cannot be decoded (told once in `damaged`)."""
+        ix = self.index
+        number = ix.line_number_at(ix.offsets[index])
+        bad = BadLine(number, reason, line)
+        if all(known.number != number for known in ix.damaged):
+            ix._bad(number, reason, line)
+            ix.flags[index] |= FLAGGED | DERIVED
+        entry = jsonl.bad_line_entry(bad, ix.seqs[index])
+        entry.wall, entry.mono, entry.direction = ix.walls[index], ix.monos[index], DIRECTIONS[ix.dirs[index]]
         return entry
 
     def __iter__(self) -> Iterator[Entry]:
@@ -197,6 +215,8 @@ class RecordStore:
             rows = [i for i in rows if sources[i] in codes]
         if flt.transports:  # not in the index: rare in a record (an app's bridge), so decoded
             rows = [i for i in rows if self[i].transport in flt.transports]
+        if getattr(flt, "probes", False):  # not in the index either: MCP Lens's own probes, decoded
+            rows = [i for i in rows if self[i].probe is not None]
         if flt.directions:
             wanted = tuple(_DIR_CODE[d.value] for d in flt.directions)
             dirs = ix.dirs

@@ -14,7 +14,7 @@ from inspector.core import listen
 from inspector.core.listen import ListenStream
 from inspector.core.operations import Event, Operations
 from inspector.core.session import CONNECTED, Session
-from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.entry import TEARDOWN, Direction, Kind
 from inspector.traffic.store import TrafficStore
 
 COUNTER = "demo://live/counter"
@@ -74,9 +74,11 @@ def test_modern_listen_stream_gets_counter_updates_and_list_changes(transport: s
     first, second = (e.parsed()["params"]["notifications"] for e in listens)
     assert "resourceSubscriptions" not in first and second["resourceSubscriptions"] == [COUNTER]
     assert not [e for e in store if e.method == "resources/subscribe"]
-    # Its own flagged line: the replaced stream says so, the second one how it ended; events pair with it.
-    assert listens[0].flagged and listens[0].status.startswith("listen stream replaced by a stream with a new filter")
-    assert listens[1].flagged and listens[1].status.startswith("listen stream closed by MCP Lens")
+    # Its own line: the replaced stream says so, the second one how it ended; events pair with it. Both
+    # were ended by MCP Lens: teardown of its own, marked, not flagged (Errors only leaves them out).
+    assert listens[0].status.startswith("listen stream replaced by a stream with a new filter")
+    assert listens[1].status.startswith("listen stream closed by MCP Lens")
+    assert [(e.probe, e.marked, e.flagged) for e in listens] == [(TEARDOWN, True, False)] * 2
     paired = [e for e in store if e.kind is Kind.NOTIFICATION and e.peer_seq == listens[1].seq]
     assert len(paired) >= 3 and {e.method for e in paired} >= {"notifications/resources/updated"}
     acks = [e for e in store if e.method == "notifications/subscriptions/acknowledged"]

@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from core_support import stdio_profile
+from core_support import http_profile, stdio_profile
 from lens_support import git_repo, pypi_server_argv
 
+from inspector.config.profile import ServerProfile
 from inspector.core.client_handlers import ClientHandlers
 from inspector.core.requires import REQUIRES, refusal
 from inspector.core.session import CONNECTED, Session
-from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.entry import ERA_PROBE, FALLBACK, Direction, Kind
 from inspector.traffic.store import TrafficStore
 
 NOTHING_TO_LISTEN = {"tools": {"listChanged": False}, "resources": {"listChanged": False, "subscribe": False}}
@@ -47,7 +48,9 @@ async def _no_roots() -> list[dict[str, Any]]:
     return []
 
 
-def connect_and_settle(argv: list[str], *, era: str = "auto", settle: float = 3.0) -> tuple[Session, TrafficStore]:
+def connect_and_settle(
+    argv: list[str] | ServerProfile, *, era: str = "auto", settle: float = 3.0
+) -> tuple[Session, TrafficStore]:
     """Connect a session as the app does (answering sampling, elicitation, roots), let the server's start-up
     notifications arrive, disconnect; the session and its record."""
     store = TrafficStore()
@@ -55,7 +58,7 @@ def connect_and_settle(argv: list[str], *, era: str = "auto", settle: float = 3.
     async def main() -> Session:
         session = Session(store)
         session.handlers = ClientHandlers(sampling=_decline, elicitation=_decline, roots=_no_roots)
-        session.connect(stdio_profile(argv, era=era))
+        session.connect(argv if isinstance(argv, ServerProfile) else stdio_profile(argv, era=era))
         assert await session.wait_settled() == CONNECTED, session.detail
         await asyncio.sleep(settle)
         await session.shutdown()
@@ -84,3 +87,23 @@ def test_a_burst_of_list_changed_at_start_is_one_relist_not_five(everything: str
     changed = [e for e in store if e.method == "notifications/tools/list_changed"]
     assert len(changed) >= 3  # server-everything announces its tools one by one
     assert sent(store)["tools/list"] <= 2  # one in flight, at most one queued
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_auto_marks_its_era_probe_and_nothing_of_ours_is_an_error(
+    transport: str, request: pytest.FixtureRequest
+) -> None:
+    """server-everything is handshake-era: auto's server/discover is refused (-32601 on stdio, HTTP 400 over
+    HTTP). The probe, its refusal and the initialize after it are MCP Lens's own, and Errors only is empty."""
+    everything = request.getfixturevalue("everything")
+    target = (
+        ["node", everything, "stdio"]
+        if transport == "stdio"
+        else http_profile(request.getfixturevalue("everything_http"), era="auto")
+    )
+    _session, store = connect_and_settle(target)
+    probes = {(e.method, e.probe) for e in store if e.probe is not None and e.method}
+    assert ("server/discover", ERA_PROBE) in probes and ("initialize", FALLBACK) in probes
+    refused = [e for e in store if e.probe == ERA_PROBE and e.direction is Direction.IN]
+    assert refused and not any(e.flagged for e in refused)
+    assert [e.text() for e in store if e.flagged] == []

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
+from inspector.core import requires
 from inspector.ui.session import SessionController
 from inspector.ui.widgets.async_tasks import TaskSet
 from inspector.ui.widgets.icon_images import IconSource
@@ -83,7 +84,7 @@ class ListingTab(QWidget):
         if conn is None:
             return None
         self.stale = False
-        if not isinstance(conn.capabilities.get(self.capability), dict):
+        if not requires.declared_for(f"{self.capability}/list", conn.capabilities):
             self.list_status.setText(f"The server does not declare the {self.capability} capability.")
             return None
         self.list_status.setText("Listing…")

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
 from inspector.apps.bridge import TRANSPORT as APP_TRANSPORT
-from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.entry import PROBE_KIND, Direction, Kind
 from inspector.traffic.filter import TrafficFilter
 
 DIRECTIONS = [
@@ -18,6 +18,7 @@ DIRECTIONS = [
 TEXT_DELAY_MS = 150  # typing pauses this long before the index is rebuilt
 ALL_SERVERS = "All servers"
 APP_KIND = "app (MCP Apps bridge)"  # in the Kind filter: every message between an MCP App and MCP Lens
+PROBE_ITEM = f"{PROBE_KIND} (MCP Lens's own)"  # in the Kind filter: our own probes, fallbacks and teardown
 
 
 class TrafficFilterBar(QWidget):
@@ -44,6 +45,13 @@ class TrafficFilterBar(QWidget):
         for kind in Kind:
             self.kind_combo.addItem(kind.value, kind)
         self.kind_combo.addItem(APP_KIND, APP_TRANSPORT)  # an MCP App's bridge: every kind, that transport
+        self.kind_combo.addItem(PROBE_ITEM, PROBE_KIND)  # every kind, sent by MCP Lens on its own
+        self.kind_combo.setItemData(
+            self.kind_combo.count() - 1,
+            "Requests MCP Lens sends on its own to find something out or to tidy up (the era probe, its "
+            "fallback, a stream it ends), with their answers; a refusal of one is not an error",
+            Qt.ItemDataRole.ToolTipRole,
+        )
         self.kind_combo.setAccessibleName("Kind")
         self.server_combo = QComboBox(self)  # shown once the log holds more than one server's traffic
         self.server_combo.addItem(ALL_SERVERS, None)
@@ -53,7 +61,10 @@ class TrafficFilterBar(QWidget):
         self.server_combo.hide()
         self.server_combo.currentIndexChanged.connect(self._changed)
         self.errors_check = QCheckBox("Errors only", self)
-        self.errors_check.setToolTip("Unparsable lines, JSON-RPC errors, tool isError and entries with notes")
+        self.errors_check.setToolTip(
+            "Unparsable lines, JSON-RPC errors, tool isError and entries with notes "
+            "(not a refusal of MCP Lens's own probes: Kind › probe shows those)"
+        )
         self.direction_combo.currentIndexChanged.connect(self._changed)
         self.kind_combo.currentIndexChanged.connect(self._changed)
         self.errors_check.toggled.connect(self._changed)
@@ -92,13 +103,15 @@ class TrafficFilterBar(QWidget):
         kind = self.kind_combo.currentData()
         server = self.server_combo.currentData()
         transport = APP_TRANSPORT if kind == APP_TRANSPORT else None  # (kinds are strings too: StrEnum)
-        kind = None if transport is not None else kind
+        probes = kind == PROBE_KIND
+        kind = None if transport is not None or probes else kind
         return TrafficFilter(
             text=self.filter_edit.text(),
             directions=frozenset([direction]) if direction is not None else frozenset(),
             kinds=frozenset([kind]) if kind is not None else frozenset(),
             transports=frozenset([transport]) if transport is not None else frozenset(),
             errors_only=self.errors_check.isChecked(),
+            probes=probes,
             servers=frozenset([server]) if server is not None else frozenset(),
         )
 

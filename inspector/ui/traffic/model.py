@@ -93,7 +93,10 @@ def _method_cell(entry: Entry) -> str:
 
 
 def _kind_cell(entry: Entry) -> str:
-    """The kind; an MCP App's bridge message says so ("app request"), beside the server's own."""
+    """The kind; an MCP App's bridge message says so ("app request"), beside the server's own, and so does
+    MCP Lens's own probe ("era probe error")."""
+    if entry.probe is not None:
+        return f"{entry.probe} {entry.kind.value}"
     return f"{entry.transport} {entry.kind.value}" if entry.transport in BRIDGE_TRANSPORTS else entry.kind.value
 
 
