@@ -229,6 +229,21 @@ def host_view(
     return view
 
 
+CLAUDE_COUNTER = "claude"  # the tokenizer key of Claude's counter (ctok, reconstructed offline)
+
+
+def host_encoding(host: Host | str | None, chosen: str | None) -> str | None:
+    """The tokenizer a host view counts with: the one ``chosen``, or Claude's counter for a host that sends
+    the list to Claude when none is chosen or the chosen one would only be an estimate there (an OpenAI
+    encoder, chars ÷ 4). The Budget tab applies it on choosing a host; ``mcp-lens tokens --host`` when no
+    --encoding is given."""
+    if isinstance(host, str):
+        host = HOSTS.get(host) or find_host(host)
+    if host is None or host.shape != "anthropic":
+        return chosen
+    return chosen if chosen in (CLAUDE_COUNTER, "anthropic") else CLAUDE_COUNTER
+
+
 def host_diff(
     old: list[dict[str, Any]],
     new: list[dict[str, Any]],

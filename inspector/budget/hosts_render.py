@@ -15,6 +15,7 @@ from inspector.budget.host_rules import HOSTS, Host
 from inspector.budget.hosts import HostTool, HostView
 from inspector.budget.render import change_lines, safe
 from inspector.budget.snapshot import SnapshotDiff
+from inspector.budget.tokenizers import describe_figure
 
 
 def tool_state(tool: HostTool) -> str:
@@ -37,7 +38,7 @@ def render_host_text(
     search = f" · tool search {view.tool_search}" if view.tool_search else ""
     lines = [
         f"{safe(view.server_name)} — {count} tool{'s' if count != 1 else ''} as {view.host.label} sends them · "
-        f"{view.host.shape} shape · {tokenizer_label}{search}",
+        f"{view.host.shape} shape · {describe_figure(view.report)[1]}{search}",
         f"  {'tokens':>8}  {'state':<20} host name",
     ]
     for tool in view.tools:
@@ -84,7 +85,8 @@ def render_host_json(
     out: dict[str, Any] = view.to_json()
     out["tokenizer"] = view.report.tokenizer
     out["tokenizer_label"] = tokenizer_label
-    out["exact"] = view.report.exact
+    out["exact"], out["figure_words"] = describe_figure(view.report)  # the Budget tab's words, the same rule
+    out["figure"] = view.report.figure
     out["note"] = view.report.note
     out["share"] = view.report.share(view.window)
     if diff is not None:
@@ -109,7 +111,7 @@ def _cell(text: Any) -> str:
 def render_host_markdown(view: HostView, *, window_label: str, tokenizer_label: str, **_: Any) -> str:
     lines = [
         f"**{_cell(view.server_name)}** as {view.host.label} sends it: {view.total:,} tokens "
-        f"({_delta(view)}) · {tokenizer_label}",
+        f"({_delta(view)}) · {describe_figure(view.report)[1]}",
         "",
         "| tokens | state | host name |",
         "| ---: | --- | --- |",

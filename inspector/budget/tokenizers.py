@@ -43,6 +43,26 @@ def figure_of(tokenizer: object, shape: str = "") -> str:
     return str(figure)
 
 
+def describe_figure(report: Any) -> tuple[bool, str]:
+    """Whether a report's count is exact for its shape's model family, and the words that say what it is:
+    the one wording of the Budget tab and ``mcp-lens tokens`` (an OpenAI encoder under a Claude shape or host
+    is an estimate, never "exact")."""
+    figure = str(getattr(report, "figure", "") or ("exact" if getattr(report, "exact", False) else "estimate"))
+    tokenizer = str(getattr(report, "tokenizer", ""))
+    if figure == "exact":
+        return True, f"exact ({tokenizer} tokenizer)"
+    if figure == "reconstructed":
+        return False, "reconstructed — Claude's counts reproduced offline by ctok"
+    if figure == "calibrated":
+        return False, "calibrated — ctok scaled by this server's saved count_tokens comparison"
+    if figure == "count_tokens API":
+        return True, "count_tokens API — Anthropic's own count"
+    if getattr(report, "shape", "") == "anthropic":
+        return False, f"estimate — Claude's tokenizer is not public; counted with {tokenizer}"
+    kind = TOKENIZERS.get(tokenizer)
+    return False, f"estimate — {(kind.label if kind is not None else tokenizer).split(' (')[0]}"
+
+
 class TokenizerError(RuntimeError):
     """A tokenizer could not be loaded or used; the message says why and what to do."""
 

@@ -54,9 +54,16 @@ class Step:
 class Collection:
     name: str
     steps: list[Step] = field(default_factory=list)
+    # How to reach a step's server that is not a saved profile (a server opened from the command line): its
+    # name → its mcp.json entry, secrets redacted. A saved profile of the same name wins; absent when empty.
+    servers: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "version": VERSION, "name": self.name, "steps": [s.to_json() for s in self.steps]}
+        data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": self.name}
+        if self.servers:
+            data["servers"] = {name: self.servers[name] for name in sorted(self.servers)}
+        data["steps"] = [s.to_json() for s in self.steps]
+        return data
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
@@ -77,9 +84,13 @@ class Collection:
         server: str | None = None,
         name: str = "",
         expect: list[dict[str, Any]] | None = None,
+        reach: dict[str, Any] | None = None,
     ) -> tuple[Step, list[str]]:
-        """Append a step; secret-looking argument values become ``${VAR}`` references.
+        """Append a step; secret-looking argument values become ``${VAR}`` references. `reach` is how to
+        reach `server` (its mcp.json entry, secrets already redacted), recorded in `servers`.
         Returns the step and one sentence per value replaced."""
+        if server is not None and reach:
+            self.servers[server] = dict(reach)
         notes: list[str] = []
         taken = {s.id for s in self.steps}
         number = len(self.steps) + 1
@@ -163,6 +174,10 @@ def from_json(data: Any, source: str = "collection") -> Collection:
     if not isinstance(steps_data, list):
         raise CollectionError(f'{source}: "steps" must be a list')
     collection = Collection(name=str(data.get("name") or Path(source).stem))
+    servers = data.get("servers", {})
+    if not isinstance(servers, dict) or not all(isinstance(entry, dict) for entry in servers.values()):
+        raise CollectionError(f'{source}: "servers" must map server names to mcp.json entries (objects)')
+    collection.servers = {str(name): entry for name, entry in servers.items()}
     for index, raw in enumerate(steps_data):
         collection.steps.append(_step(raw, f"{source}: steps[{index}]"))
     ids = [s.id for s in collection.steps]
@@ -199,11 +214,27 @@ def _step(raw: Any, where: str) -> Step:
     )
 
 
+def reach_of(profile: Any) -> dict[str, Any]:
+    """How a collection reaches `profile`'s server: its mcp.json entry with every secret redacted and a
+    redacted env value or header written as a ``${VAR}`` reference (set it in the environment to run)."""
+    from inspector.config.redact import REDACTED
+
+    entry = profile.redacted().to_entry()
+    for part in ("env", "headers"):
+        values = entry.get(part)
+        if isinstance(values, dict):
+            entry[part] = {k: ("${" + env_name(k) + "}" if REDACTED in str(v) else v) for k, v in values.items()}
+    return entry
+
+
 def env_references(collection: Collection) -> list[str]:
-    """The ``${VAR}`` environment variables the collection's params use, in order of first use."""
+    """The ``${VAR}`` environment variables the collection's params, and the recorded entries of the servers
+    its steps name, use, in order of first use."""
     names: list[str] = []
-    for step in collection.steps:
-        for name in _references(step.params):
+    used = {step.server for step in collection.steps}
+    reach = [entry for server, entry in collection.servers.items() if server in used]
+    for params in [*(step.params for step in collection.steps), *reach]:
+        for name in _references(params):
             if not name.startswith("steps.") and name not in names:
                 names.append(name)
     return names

@@ -38,16 +38,22 @@ def _profile_of(args: CliArgs) -> Any:
         if args.cwd:
             profile.cwd = args.cwd
         return _resolved(profile, args.inputs)
+    # Named as the app names the same server (a host's tool prefix, a collection's step, a report use it).
+    from inspector.config.naming import command_name, url_name
+
     if args.server_url:
         transport = args.transport or DEFAULT_URL_KIND
-        return ServerProfile(name="cli", transport=transport, url=args.server_url, headers=args.headers)
+        name = url_name(args.server_url)
+        return ServerProfile(name=name, transport=transport, url=args.server_url, headers=args.headers)
     if args.demo:
-        from inspector.demo.launch import demo_argv
+        from inspector.demo.launch import demo_profile
 
-        command, *words = demo_argv()
-    else:
-        command, words = args.target[0], args.target[1:]
-    return ServerProfile(name="cli", transport="stdio", command=command, args=words, env=args.env, cwd=args.cwd)
+        profile = demo_profile()
+        profile.env, profile.cwd = dict(args.env), args.cwd
+        return profile
+    command, words = args.target[0], args.target[1:]
+    name = command_name(command, words)
+    return ServerProfile(name=name, transport="stdio", command=command, args=words, env=args.env, cwd=args.cwd)
 
 
 def _resolved(profile: Any, inputs: dict[str, str]) -> Any:

@@ -79,7 +79,12 @@ def _parser() -> argparse.ArgumentParser:
         "--stored-auth-only", action="store_true", help="OAuth servers: stored tokens only, never a browser (exit 11)"
     )
     count = p.add_argument_group("counting")
-    count.add_argument("--encoding", default="o200k_base", choices=all_tokenizers(), help="default o200k_base")
+    count.add_argument(
+        "--encoding",
+        default="o200k_base",
+        choices=all_tokenizers(),
+        help="default o200k_base; with --host claude-code or claude-desktop, claude (Claude's counter)",
+    )
     claude = p.add_argument_group("Claude (--encoding claude: reconstructed offline with ctok)")
     claude.add_argument("--model", metavar="NAME", help="Claude model id → ctok family (default: the newest)")
     claude.add_argument(
@@ -157,6 +162,11 @@ def parse(argv: list[str]) -> TokensArgs:
             args.host = find_host(ns.host).name
         except KeyError as exc:
             raise UsageError(f"--host: {exc.args[0]}") from None
+        from inspector.budget.hosts import host_encoding
+
+        if not any(word == "--encoding" or word.startswith("--encoding=") for word in ours):
+            # no --encoding: a Claude host counts with Claude's counter, as the Budget tab does
+            args.encoding = host_encoding(args.host, None) or args.encoding
     args.tool_search = ns.tool_search
     if ns.max_growth is not None:
         if not ns.baseline:

@@ -27,7 +27,6 @@ def run_host(args: Any, tokenizer: Any, *, server: str, tools: list[dict[str, An
     from inspector.budget.tokenizers import TokenizerError
     from inspector.cli.tokens import _gate
 
-    server = configured_name(args, server)
     counter = BudgetCounter(tokenizer)
     diff = None
     described = ""
@@ -59,16 +58,3 @@ def run_host(args: Any, tokenizer: Any, *, server: str, tools: list[dict[str, An
             exit_codes.OVER_BUDGET,
         )
     return _gate(replace(args, max_tokens=None), [], diff)
-
-
-def configured_name(args: Any, server: str) -> str:
-    """The server's name as a host's config names it (Claude Code prefixes its tools with it): the key in
-    ``--config``'s file; otherwise the server's own name (its serverInfo, or the snapshot's)."""
-    if args.conn.config:
-        from inspector.config.formats import choose_server
-
-        try:
-            return choose_server(args.conn.config, args.conn.server).name
-        except Exception:  # the connection already read it; keep the server's own name if it cannot be read again
-            return server
-    return server

@@ -122,7 +122,8 @@ def test_steps_go_to_the_saved_profiles_they_name(tmp_path, monkeypatch, capsys)
     assert [s["status"] for s in report["steps"]] == ["failed", "unreachable", "passed"]
     assert (
         report["steps"][1]["reason"]
-        == "could not connect to server 'Gone': no saved server profile named 'Gone' (Demo server)"
+        == "could not connect to server 'Gone': no saved server profile named 'Gone' (Demo server), "
+        "and the collection records no way to reach it"
     )
     # the secret the step sent and the server echoed is written back as its reference
     assert report["steps"][0]["reason"] == '$.result.content[0].text is "${GREETING_TOKEN}", expected "no"'

@@ -43,7 +43,8 @@ def demo_snapshot(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
 def test_demo_json_agrees_with_the_engine_the_pane_uses(demo_snapshot: tuple[Path, dict[str, Any]]) -> None:
     path, out = demo_snapshot
     snapshot = load_snapshot(path)
-    assert snapshot.server == out["server"] == "mcp-lens-demo"
+    assert snapshot.server == out["server"] == "Demo server"  # the profile's name, as the Budget tab shows it
+    assert snapshot.meta["serverInfo"]["name"] == "mcp-lens-demo"
     counter = BudgetCounter(get_tokenizer("o200k_base"))
     assert [r["shape"] for r in out["reports"]] == ["mcp", "openai", "anthropic"]
     for printed in out["reports"]:

@@ -23,10 +23,12 @@ from PySide6.QtWidgets import (
 
 from inspector.budget.breakdown import BudgetReport
 from inspector.budget.host_rules import NAME_PREFIX
+from inspector.budget.hosts import host_encoding
 from inspector.budget.snapshot import SnapshotDiff
+from inspector.budget.tokenizers import describe_figure
 from inspector.ui.budget.claude_bar import CLAUDE, ClaudeBar
 from inspector.ui.budget.common import fmt_share, fmt_window, plain_label
-from inspector.ui.budget.engine import ANTHROPIC, LABELS, Job, ReportRunner, figure_words
+from inspector.ui.budget.engine import ANTHROPIC, Job, ReportRunner
 from inspector.ui.budget.host_picker import (
     HostPicker,
     HostReport,
@@ -44,20 +46,9 @@ SHORT_VIEW = 48  # px: the least height of a list or text box in the pane
 
 
 def exactness(report: BudgetReport) -> tuple[bool, str]:
-    """Whether the count is exact for the shape's model family, and the words that say what it is."""
-    method = LABELS.get(report.tokenizer, report.tokenizer).split(" (")[0]
-    figure = figure_words(report)
-    if figure == "exact":
-        return True, f"exact ({report.tokenizer} tokenizer)"
-    if figure == "reconstructed":
-        return False, "reconstructed — Claude's counts reproduced offline by ctok"
-    if figure == "calibrated":
-        return False, "calibrated — ctok scaled by this server's saved count_tokens comparison"
-    if figure == "count_tokens API":
-        return True, "count_tokens API — Anthropic's own count"
-    if report.shape == "anthropic":
-        return False, f"estimate — Claude's tokenizer is not public; counted with {report.tokenizer}"
-    return False, f"estimate — {method}"
+    """Whether the count is exact for the shape's model family, and the words that say what it is (the
+    same words as ``mcp-lens tokens``: `describe_figure`)."""
+    return describe_figure(report)
 
 
 def totals_text(report: BudgetReport, tools: int, window: int) -> str:
@@ -258,6 +249,10 @@ class BudgetPane(QWidget):
 
     def _host_changed(self, _host: str) -> None:
         self._show_host_shape()
+        chosen = self.pickers.tokenizer_name()
+        wanted = host_encoding(self.host_picker.host(), chosen)  # a Claude host: Claude's counter
+        if wanted and wanted != chosen and self.pickers.set_tokenizer(wanted):
+            return  # the picker's change recounts
         self.recompute()
 
     def _show_host_shape(self) -> None:

@@ -65,8 +65,10 @@ class SaveToCollectionDialog(QDialog):
         server: str | None,
         expect: list[dict[str, Any]],
         parent: QWidget | None = None,
+        reach: dict[str, Any] | None = None,  # how `run` reaches the server: its entry, secrets as ${VAR}
     ) -> None:
         super().__init__(parent)
+        self.reach = reach
         self.setWindowTitle("Save to collection")
         self.setAccessibleName("Save to collection")
         self.settings, self.method, self.params, self.server, self.expect = settings, method, params, server, expect
@@ -130,7 +132,12 @@ class SaveToCollectionDialog(QDialog):
             _collection, (step, notes) = update(
                 path,
                 lambda collection: collection.add_step(
-                    self.method, self.params, server=self.server, name=self.step_name.text().strip(), expect=self.expect
+                    self.method,
+                    self.params,
+                    server=self.server,
+                    name=self.step_name.text().strip(),
+                    expect=self.expect,
+                    reach=self.reach,
                 ),
             )
         except CollectionError as exc:
@@ -158,9 +165,11 @@ def save_call(
     *,
     result: dict[str, Any] | None = None,
     tool: dict[str, Any] | None = None,
+    reach: dict[str, Any] | None = None,
 ) -> SaveToCollectionDialog:
-    """Open the dialog (not blocking) for one call."""
-    dialog = SaveToCollectionDialog(settings, method, params, server, default_expect(method, result, tool), parent)
+    """Open the dialog (not blocking) for one call; `reach` is how to reach `server` (`reach_of`)."""
+    expect = default_expect(method, result, tool)
+    dialog = SaveToCollectionDialog(settings, method, params, server, expect, parent, reach=reach)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.open()
     return dialog

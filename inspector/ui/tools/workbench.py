@@ -344,13 +344,15 @@ class ToolWorkbench(QWidget):
 
     def save_to_collection(self, record: CallRecord) -> None:
         """Save to collection…: the call as a collection step (a dialog asks which file and name)."""
+        from inspector.checks.collection import reach_of
         from inspector.ui.collections.save_dialog import save_call
 
         tool = next((r.tool for r in self.tools.model.all if r.name == record.tool), None)
         profile = self.session.profile
         params = {"name": record.tool, "arguments": record.arguments}
         server = profile.name if profile is not None else None
-        save_call(self, self.settings, "tools/call", params, server, result=record.result, tool=tool)
+        reach = reach_of(profile) if profile is not None else None  # an unsaved server still runs in `mcp-lens run`
+        save_call(self, self.settings, "tools/call", params, server, result=record.result, tool=tool, reach=reach)
 
     def _caption(self) -> None:
         """Name the tool (and the time of the call) whose result is shown, so it is never taken for another's."""
