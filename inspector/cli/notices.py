@@ -1,5 +1,6 @@
-"""One-line notices on stderr after a headless run (``--cli``, ``doctor``, ``tokens``): what the record
-holds that the result does not show, such as lines on the server's stdout that are not JSON-RPC.
+"""Notices on stderr after a headless run (``--cli``, ``doctor``, ``tokens``), one JSON line each as the
+CLI's errors and findings: what the record holds that the result does not show, such as lines on the
+server's stdout that are not JSON-RPC.
 
 A notice quotes the start of what the server wrote with control, invisible and bidi characters written
 as escapes (``\\x1b``, ``\\u202e``): a terminal shows them, never obeys them.
@@ -7,23 +8,22 @@ as escapes (``\\x1b``, ``\\u202e``): a terminal shows them, never obeys them.
 
 from __future__ import annotations
 
+import json
 import sys
-import unicodedata
 from collections.abc import Iterable
 from itertools import chain
 
+from inspector.content.visible import visible
 from inspector.traffic.entry import Direction, Entry, Kind
 
 EXCERPT_CHARS = 60
-# Control, format (bidi, zero-width), surrogate, private-use and unassigned characters, and line separators.
-_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
 def print_stray_output(*stores: Iterable[Entry]) -> None:
     """Say on stderr how many lines the server wrote that are not JSON-RPC (nothing when there were none)."""
     notice = not_jsonrpc_notice(chain.from_iterable(stores))
     if notice:
-        sys.stderr.write(f"mcp-lens: {notice}\n")
+        sys.stderr.write(json.dumps({"notice": notice}, ensure_ascii=False) + "\n")
         sys.stderr.flush()
 
 
@@ -36,17 +36,7 @@ def not_jsonrpc_notice(entries: Iterable[Entry]) -> str | None:
     count = "1 line that is" if len(stray) == 1 else f"{len(stray)} lines that are"
     first = stray[0].raw
     head = first[: EXCERPT_CHARS * 4].decode("utf-8", errors="replace")
-    excerpt = _visible(head[:EXCERPT_CHARS])
+    excerpt = visible(head[:EXCERPT_CHARS], one_line=True)
     if len(head) > EXCERPT_CHARS or len(first) > EXCERPT_CHARS * 4:
         excerpt += f"… ({len(first):,} bytes)"
     return f"server wrote {count} not JSON-RPC {where} (first: {excerpt})"
-
-
-def _visible(text: str) -> str:
-    # TODO(issue 21): use the shared one once it lands (inspector/content/visible.py, another engineer's work).
-    return "".join(_escape(ch) if unicodedata.category(ch) in _HIDDEN else ch for ch in text)
-
-
-def _escape(ch: str) -> str:
-    code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +25,7 @@ from inspector.cli import exit_codes
 
 OK, CONNECTION, TIMEOUT = exit_codes.OK, exit_codes.CONNECTION, exit_codes.TIMEOUT
 RUN_TIMEOUT_S = 180  # per process: generous, the machine is shared
-WORKERS = 4
+WORKERS = 6  # most of a run is waiting (start-up, timeouts): more than the cores
 WRONG_ID = 424242  # hostile.py wrong-id answers tools/list with it
 NOT_JSONRPC = "not JSON-RPC on stdout"
 WAIT = "1.5"  # seconds: the request timeout, met only by servers that never answer properly
@@ -38,12 +39,10 @@ CLI_LIST = {
     "invalid-json": TIMEOUT,
     "garbage": OK,
     "escapes": OK,
-    "html": OK,
     "big-strings": OK,
     "big-icon": OK,
     "many-tools": OK,
     "huge-line": OK,
-    "bad-tools": OK,
 }
 CLI_CALL = {
     "exit-mid-call": CONNECTION,
@@ -59,13 +58,12 @@ DOCTOR = {
     "crash-handshake": CONNECTION,
     "hang-then-die": CONNECTION,
     "wrong-id": OK,
-    "invalid-json": OK,
     "garbage": OK,
     "escapes": OK,
     "many-tools": OK,
-    "big-strings": OK,
     "huge-line": OK,
 }
+# tokens × big-icon is left out for now: 38 s and 1.2 GB today (issue 21 point 4, measured by tests/bench).
 TOKENS = {
     "dies-at-start": CONNECTION,
     "crash-handshake": CONNECTION,
@@ -206,12 +204,14 @@ def test_lines_that_are_not_json_rpc_are_noticed(run: Run, done: dict[str, Done]
     """One line on stderr says how many there were and shows the first, safe for a terminal (the tap, a relay,
     stays silent: its record has them)."""
     result = done[run.key]
-    notices = [line for line in result.stderr.decode(errors="replace").splitlines() if NOT_JSONRPC in line]
+    lines = result.stderr.decode(errors="replace").splitlines()
     if run.front == "tap":
-        assert not notices, _said(run, result)
+        assert not [line for line in lines if NOT_JSONRPC in line], _said(run, result)
         return
+    notices = [said["notice"] for line in lines if line.startswith("{") and "notice" in (said := json.loads(line))]
+    notices = [notice for notice in notices if NOT_JSONRPC in notice]
     assert len(notices) == 1, _said(run, result)
-    assert "server wrote" in notices[0] and "(first: " in notices[0]
+    assert notices[0].startswith("server wrote ") and "(first: " in notices[0]
     if run.mode == "huge-line":
         assert "\\x1b[2Jnot json" in notices[0] and len(notices[0]) < 300, notices[0]
 
@@ -229,3 +229,30 @@ def test_a_wrong_id_is_said_as_such(run: Run, done: dict[str, Done]) -> None:
 def test_the_tap_passes_the_servers_bytes_on_unchanged(run: Run, done: dict[str, Done]) -> None:
     result = done[run.key]
     assert result.stdout == result.server_wrote, _said(run, result)
+
+
+# -- needs the CLI's text sanitising (issue 21 point 1, another engineer's work: inspector/cli/render.py, the
+# doctor's and tokens' text renderers, `fail`'s JSON on stderr). These assertions are that work's, not the
+# runs': a failure here names a front that still passes a server's control characters to the terminal.
+TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+# Fronts whose text output still passes them (strict: an unexpected pass fails, so the mark goes when the work lands).
+AWAITING_SANITISING = {"cli-list:escapes", "cli-call:escapes"}
+AWAITING = pytest.mark.xfail(
+    strict=True, reason="needs the CLI's text sanitising (issue 21 point 1): inspector/cli/render.py --format text"
+)
+
+
+@pytest.mark.parametrize(
+    "run",
+    [pytest.param(r, marks=AWAITING) if r.key in AWAITING_SANITISING else r for r in RUNS if r.text_output],
+    ids=lambda run: run.key,
+)
+def test_text_output_passes_no_control_or_bidi_character__needs_cli_text_sanitising(
+    run: Run, done: dict[str, Done]
+) -> None:
+    result = done[run.key]
+    for stream, data in (("stdout", result.stdout), ("stderr", result.stderr)):
+        found = TERMINAL_CONTROLS.findall(data.decode(errors="replace"))
+        assert not found, f"{run.key} {stream} passes {sorted(set(found))!r} to the terminal\n" + _said(run, result)
