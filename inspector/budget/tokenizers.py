@@ -162,15 +162,28 @@ def rank_file_bytes(spec: EncodingSpec) -> bytes:
     return raw
 
 
+RANK_SLICE_BYTES = 128 * 1024  # parsed per slice (~6,000 rank lines, a few ms)
+
+
 def parse_ranks(raw: bytes, file: str = "rank file") -> dict[bytes, int]:
-    """Parse tiktoken's ``<base64 token> <rank>`` lines (vectorised: about twice as fast as a line loop)."""
-    words = raw.split()
-    if len(words) % 2 or len(words) != 2 * raw.count(b"\n") + (0 if raw.endswith(b"\n") else 2):
-        raise TokenizerError(f"{file} is malformed: expected one '<token> <rank>' pair per line")
-    try:
-        return dict(zip(map(binascii.a2b_base64, words[0::2]), map(int, words[1::2]), strict=True))
-    except ValueError as exc:  # binascii.Error is a ValueError
-        raise TokenizerError(f"{file} is malformed: {exc}") from exc
+    """Parse tiktoken's ``<base64 token> <rank>`` lines (vectorised per slice: about twice as fast as a
+    line loop). In slices of whole lines: one C call over all 200k pairs held the GIL ~140 ms, and a UI
+    thread waits that long while the Budget tab's worker loads a tokenizer."""
+    ranks: dict[bytes, int] = {}
+    start = 0
+    while start < len(raw):
+        end = raw.find(b"\n", start + RANK_SLICE_BYTES)
+        end = len(raw) if end < 0 else end + 1
+        chunk = raw[start:end]
+        words = chunk.split()
+        if len(words) % 2 or len(words) != 2 * chunk.count(b"\n") + (0 if chunk.endswith(b"\n") else 2):
+            raise TokenizerError(f"{file} is malformed: expected one '<token> <rank>' pair per line")
+        try:
+            ranks.update(zip(map(binascii.a2b_base64, words[0::2]), map(int, words[1::2]), strict=True))
+        except ValueError as exc:  # binascii.Error is a ValueError
+            raise TokenizerError(f"{file} is malformed: {exc}") from exc
+        start = end
+    return ranks
 
 
 def load_encoding(name: str) -> Any:
