@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -27,6 +28,12 @@ def id_key(rpc_id: int | str) -> int | str:
         except ValueError:
             return rpc_id
     return rpc_id
+
+
+def unknown_id_note(stray_ids: list[Any], sent_id: Any) -> str:
+    """The note on a request left unanswered while answers came with ids we never sent."""
+    shown = ", ".join(json.dumps(i) for i in stray_ids[:3]) + (" …" if len(stray_ids) > 3 else "")
+    return f"answered with id {shown}, which MCP Lens never sent (it sent id {json.dumps(sent_id)})"
 
 
 class SeqCounter:
@@ -227,8 +234,9 @@ class TrafficStore:
             if direction is Direction.OUT and (entry := self.by_seq(seq)) is not None
         ]
         self._pending = {key: seq for key, seq in self._pending.items() if key[1] is not Direction.OUT}
-        for entry in waiting:
-            self.note(entry, reason)
+        for entry in waiting:  # an answer came, with an id we never sent: say that rather than "no response"
+            strays = [e.rpc_id for e in self.unknown_id_answers(entry.seq) if e.transport == entry.transport]
+            self.note(entry, unknown_id_note(strays, entry.rpc_id) if strays else reason)
         return waiting
 
     def unknown_id_answers(self, since_seq: int) -> list[Entry]:

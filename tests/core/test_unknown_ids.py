@@ -43,3 +43,19 @@ def test_a_plain_timeout_still_reads_as_no_response(hostile) -> None:
     error = run_with(stdio_profile(hostile("never-answer")), body, lite=True)
     assert "unknown_ids" not in error.details and "never sent" not in error.message
     assert describe_failure(error).title.startswith("No response")
+
+
+@pytest.mark.parametrize("lite", [False, True], ids=["sdk", "lite"])
+def test_the_request_left_unanswered_says_what_came_instead(hostile, lite: bool) -> None:
+    """In the traffic log the request reads "answered with id …, which MCP Lens never sent", not "no response"."""
+    store = TrafficStore()
+
+    async def body(conn: Operations) -> None:
+        with pytest.raises(RequestTimeout):
+            await conn.request("tools/list", None, handle=conn.new_handle("tools/list", 1.0))
+
+    run_with(stdio_profile(hostile("wrong-id")), body, lite=lite, store=store)  # then the server exits
+    sent = next(e for e in store if e.direction is Direction.OUT and e.method == "tools/list")
+    said = f"answered with id {WRONG_ID}, which MCP Lens never sent (it sent id {sent.rpc_id})"
+    assert said in sent.notes, sent.notes
+    assert not any(note.startswith("no response") for note in sent.notes), sent.notes
