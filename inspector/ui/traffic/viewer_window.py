@@ -81,8 +81,9 @@ class ViewerWindow(QMainWindow):
             return 0
         try:
             added = store.update(max_seconds=SLICE_S)
-        except OSError as exc:
-            self.statusBar().showMessage(f"Stopped reading {self.path}: {exc.strerror or exc}")
+        except (OSError, jsonl.RecordFormatError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            self.statusBar().showMessage(f"Stopped reading {self.path}: {reason}")
             return 0
         was_caught_up, self.caught_up = self.caught_up, not added
         self._timer.start(POLL_MS if self.caught_up else 0)
