@@ -272,10 +272,11 @@ class Connection(Operations):
         """A `ConnectFailed` for the connection having gone away; the first one is kept as `lost`."""
         reason = self.describe_exit()
         cause = cause or self._stream_error
-        if cause and cause not in reason:
+        stopped = getattr(self.transport, "gone_reason", None) is not None  # an HTTP server stopped answering
+        if cause and cause not in reason and not stopped:  # a server that stopped answering: said in its words
             reason = f"{reason} ({cause})"
         code = getattr(self.transport, "exit_code", None)
-        error = ConnectFailed(f"{what}: {reason}", lost=True, reason=reason, server_exit=code)
+        error = ConnectFailed(f"{what}: {reason}", lost=True, reason=reason, server_exit=code, stopped=stopped)
         if self.lost is None:
             self.lost = error
         self._ended.set()

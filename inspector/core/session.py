@@ -289,6 +289,9 @@ class Session:
         failure = describe_failure(error)
         if error.details.get("server_exit") is None:  # a process exit is in the record already
             self.store.record_failure("client", f"connection lost: {failure.detail}", "connection lost")
+        if error.details.get("stopped"):  # an HTTP server that stopped answering: said first, in its words
+            self._report(FAILED, f"disconnected: {error.details.get('reason')}\n{RECOVER}")
+            return
         self._report(FAILED, f"Not connected: {failure.title}. {RECOVER}\n{failure.detail}")
 
     def _set_state(self, state: str, detail: str) -> None:

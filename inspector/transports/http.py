@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
@@ -11,12 +13,13 @@ import httpx2
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
-from inspector.config.redact import Redactor, profile_secrets
+from inspector.config.redact import Redactor, profile_secrets, redact_url
 from inspector.traffic.store import TrafficStore
 from inspector.transports.http_tap import TapTransport
 
 CONNECT_TIMEOUT = 30.0
 READ_TIMEOUT = 300.0
+LIVENESS_S = 2.0  # how often an open connection checks that the server still accepts connections
 
 
 @runtime_checkable
@@ -78,6 +81,10 @@ class HttpTransport:
         self.wire: httpx2.AsyncBaseTransport = self.tap
         if isinstance(auth, RoutesOwnRequests):
             self.wire = auth.route_wire(self.tap, store)
+        self.gone_reason: str | None = None  # why the server stopped answering, once it has
+        self._gone: asyncio.Event | None = None
+        self.tap.on_unreachable = self._unreachable
+        self._checks: set[asyncio.Task[None]] = set()
 
     def _client(self, headers: dict[str, Any] | None = None, timeout: Any = None, auth: Any = None):
         merged = {**self.headers, **(headers or {})}
@@ -93,21 +100,77 @@ class HttpTransport:
         return self.tap.last_status
 
     def describe_exit(self) -> str:
+        if self.gone_reason is not None:
+            return f"the server at {redact_url(self.url)} stopped answering ({self.gone_reason})"
         if self.tap.last_error is not None:
             return f"the HTTP connection failed: {self.tap.last_error}"
         if self.tap.last_status is not None and self.tap.last_status >= 400:
             return f"the server answered HTTP {self.tap.last_status}"
         return "the HTTP connection closed"
 
+    # -- is the server still there? ---------------------------------------------------------------
+    # A killed server sends nothing: a modern (2026-07-28) connection has no stream open and no ping to
+    # send, and a legacy GET stream is retried quietly by the SDK. So the connection watches: a request
+    # that cannot connect, or a TCP connect to the server's port refused (no bytes of MCP sent), ends it.
+    def _stopped(self, why: str) -> None:
+        if self.gone_reason is None:
+            self.gone_reason = why
+        if self._gone is not None:
+            self._gone.set()
+
+    async def wait_closed(self) -> None:
+        """Returns when the server stopped answering (see `describe_exit` for how it was seen)."""
+        if self._gone is None:
+            self._gone = asyncio.Event()
+        if self.gone_reason is not None:
+            self._gone.set()
+        await self._gone.wait()
+
+    def _unreachable(self, error: str) -> None:
+        """A request could not connect: look at once whether the server is gone (refused), or was it a blip."""
+        check = asyncio.ensure_future(self._check(failed=error))
+        self._checks.add(check)
+        check.add_done_callback(self._checks.discard)
+
+    async def _check(self, failed: str | None = None) -> None:
+        """Open a TCP connection to the server's port and close it: refused means gone. After a request
+        that could not connect (`failed`), any other failure to connect means gone too, in its words."""
+        url = httpx2.URL(self.url)
+        port = url.port or (443 if url.scheme == "https" else 80)
+        try:
+            _reader, writer = await asyncio.wait_for(asyncio.open_connection(url.host, port), LIVENESS_S * 5)
+        except ConnectionRefusedError:
+            self._stopped("connection refused")
+            return
+        except (OSError, TimeoutError):  # unreachable for a moment, or slow: only a failed request says gone
+            if failed is not None:
+                self._stopped(failed)
+            return
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+
+    async def _watch(self) -> None:
+        """Every LIVENESS_S, `_check` (no bytes of MCP sent) until the server is found gone."""
+        while self.gone_reason is None:
+            await asyncio.sleep(LIVENESS_S)
+            await self._check()
+
     @asynccontextmanager
     async def open(self) -> AsyncIterator[tuple[Any, Any]]:
         quiet_sdk_tracebacks()
-        if self.kind == "sse":
-            async with sse_client(self.url, httpx_client_factory=self._client, timeout=self.timeout) as streams:
+        self._gone = asyncio.Event()
+        watcher = asyncio.ensure_future(self._watch())
+        try:
+            if self.kind == "sse":
+                async with sse_client(self.url, httpx_client_factory=self._client, timeout=self.timeout) as streams:
+                    yield streams
+                return
+            async with self._client() as client, streamable_http_client(self.url, http_client=client) as streams:
                 yield streams
-            return
-        async with self._client() as client, streamable_http_client(self.url, http_client=client) as streams:
-            yield streams
+        finally:
+            for task in (watcher, *self._checks):
+                task.cancel()
 
 
 def quiet_sdk_tracebacks() -> None:

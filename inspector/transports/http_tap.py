@@ -8,7 +8,7 @@ as a message. Status lines and headers go into ``http-meta`` entries with secret
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
 import httpx2
@@ -112,6 +112,8 @@ class TapTransport(httpx2.AsyncBaseTransport):
         self.secret_headers = tuple(secret_headers)
         self.last_status: int | None = None
         self.last_error: str | None = None  # the last transport failure (connect refused, stream cut)
+        # told of a request that could not reach the server at all (connection refused): it is gone
+        self.on_unreachable: Callable[[str], None] | None = None
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         body = await request.aread()
@@ -131,6 +133,8 @@ class TapTransport(httpx2.AsyncBaseTransport):
             response = await self.inner.handle_async_request(request)
         except httpx2.TransportError as exc:
             self.last_error = describe_transport_error(exc)
+            if isinstance(exc, httpx2.ConnectError) and self.on_unreachable is not None:
+                self.on_unreachable(self.last_error)
             self.store.note(sent, "no response: transport error")
             self.store.record_failure(
                 self.name,

@@ -21,6 +21,7 @@ from inspector.core.errors import (
     exit_title,
 )
 from inspector.core.history import CANCELLED, CRASHED, LOST, TIMEOUT, CallRecord
+from inspector.core.session import CONNECTED, FAILED, Session
 from inspector.core.targets import make_transport
 from inspector.traffic.store import TrafficStore
 
@@ -77,7 +78,52 @@ def test_a_killed_http_server_is_noticed_by_the_owner_and_the_caller(everything:
         failure = describe_failure(error)
         assert error.details["lost"] is True
         assert failure.title == "Connection lost" and not failure.server_sent
-        assert "the HTTP connection failed" in failure.detail, failure.detail
+        # the SSE stream's end, or the server found refusing connections: said either way
+        said = ("stopped answering (connection refused)", "the HTTP connection failed")
+        assert any(words in failure.detail for words in said), failure.detail
+
+
+def _demo_http(port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = subprocess.Popen(
+        [*DEMO, "--http", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    wait_for_port(port, process)
+    return process
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_a_killed_http_server_reads_disconnected_while_idle(everything: str, era: str) -> None:
+    """Nothing is being sent when the server dies: a modern connection has no stream open and no ping, a
+    legacy one only the SDK's quietly retried GET stream. The session still goes from connected to
+    "disconnected: the server at URL stopped answering (connection refused)"."""
+    port = free_port()
+    server = _everything("streamableHttp", port) if era == "legacy" else _demo_http(port)
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def main() -> tuple[str, str, list[str]]:
+        store = TrafficStore()
+        session = Session(store)
+        session.connect(http_profile(url, era=era))
+        assert await session.wait_settled() == CONNECTED, session.detail
+        server.kill()
+        server.wait()
+        for _ in range(600):  # generous: up to 60 s on a loaded machine
+            if session.state != CONNECTED:
+                break
+            await asyncio.sleep(0.1)
+        state, detail = session.state, session.detail
+        await session.shutdown()
+        return state, detail, [e.text() for e in store if "connection lost" in e.notes]
+
+    try:
+        state, detail, lost = asyncio.run(main())
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert state == FAILED
+    assert detail.splitlines()[0] == f"disconnected: the server at {url} stopped answering (connection refused)"
+    assert lost == [f"connection lost: the server at {url} stopped answering (connection refused)"]
 
 
 def test_a_killed_stdio_server_names_its_exit() -> None:
