@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import urllib.request
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any, NamedTuple, Protocol, runtime_checkable
@@ -151,7 +152,11 @@ class HttpTransport:
             await writer.wait_closed()
 
     async def _watch(self) -> None:
-        """Every LIVENESS_S, `_check` (no bytes of MCP sent) until the server is found gone."""
+        """Every LIVENESS_S, `_check` (no bytes of MCP sent) until the server is found gone; not through a
+        proxy (a direct TCP connect would say nothing about the way the requests take)."""
+        host = httpx2.URL(self.url).host
+        if urllib.request.getproxies() and not urllib.request.proxy_bypass(host):
+            return
         while self.gone_reason is None:
             await asyncio.sleep(LIVENESS_S)
             await self._check()
