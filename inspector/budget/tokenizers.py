@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from inspector.budget.segments import safe_pieces
 from inspector.resource_files import resource_path
 
 # What a figure is, by the tokenizer's `figure` attribute: the word shown beside every count.
@@ -162,6 +163,8 @@ def rank_file_bytes(spec: EncodingSpec) -> bytes:
     return raw
 
 
+LONG_TEXT_CHARS = 1_000_000  # longer text is counted in pieces cut at safe boundaries (segments.py)
+PIECE_CHARS = 256 * 1024  # the size of those pieces
 RANK_SLICE_BYTES = 128 * 1024  # parsed per slice (~6,000 rank lines, a few ms)
 
 
@@ -232,11 +235,13 @@ class TiktokenTokenizer:
         return self.encoding.encode_ordinary(text)
 
     def count(self, text: str) -> int:
+        if len(text) > LONG_TEXT_CHARS:  # in pieces: never the token list of 20 MB at once
+            encode = self.encoding.encode_ordinary
+            return sum(len(encode(piece)) for piece in safe_pieces(text, PIECE_CHARS))
         return len(self.encoding.encode_ordinary(text))
 
     def count_many(self, texts: list[str]) -> list[int]:
-        encode = self.encoding.encode_ordinary
-        return [len(encode(t)) for t in texts]
+        return [self.count(t) for t in texts]
 
 
 class CharsTokenizer:

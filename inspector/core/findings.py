@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.core.icons import MAX_DECODED_BYTES, MAX_SRC_CHARS
 from inspector.core.schema_check import meta_problems
 
 KNOWN_CONTENT_TYPES = frozenset({"text", "image", "audio", "resource_link", "resource"})
@@ -68,6 +69,7 @@ def check_tool(tool: Any, path: str) -> list[Finding]:
         findings.extend(check_schema(tool["inputSchema"], f"{path}.inputSchema", require_object=True))
     if "outputSchema" in tool:
         findings.extend(check_schema(tool["outputSchema"], f"{path}.outputSchema", require_object=True))
+    findings.extend(check_icon_sizes(tool.get("icons"), f"{path}.icons"))
     annotations = tool.get("annotations")
     if annotations is not None:
         if not isinstance(annotations, dict):
@@ -82,6 +84,25 @@ def check_tool(tool: Any, path: str) -> list[Finding]:
                             "a boolean",
                         )
                     )
+    return findings
+
+
+def check_icon_sizes(icons: Any, path: str) -> list[Finding]:
+    """An embedded (`data:`) icon larger than MCP Lens shows: said once, by its length (never decoded)."""
+    if not isinstance(icons, list):
+        return []
+    findings = []
+    for index, icon in enumerate(icons):
+        src = icon.get("src") if isinstance(icon, dict) else None
+        if isinstance(src, str) and len(src) > MAX_SRC_CHARS and src[:5].lower() == "data:":
+            findings.append(
+                Finding(
+                    f"embedded icon is {len(src) / 1_000_000:.1f} MB of text; not shown",
+                    f"{path}[{index}].src",
+                    f"an icon of at most {MAX_DECODED_BYTES // 1024} KB",
+                    "warning",
+                )
+            )
     return findings
 
 

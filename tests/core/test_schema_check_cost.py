@@ -122,3 +122,10 @@ def test_plainly_valid_never_accepts_what_the_meta_schema_rejects(schema: Any) -
             Draft202012Validator.check_schema(schema)
         except SchemaError as exc:
             pytest.fail(f"plainly_valid accepted {schema!r}: {exc.message}")
+
+
+def test_an_oversized_embedded_icon_is_a_warning_not_a_decode() -> None:
+    src = "data:image/png;base64," + "A" * 3_000_000
+    findings = check_tools([{**tool(0), "icons": [{"src": "data:image/png;base64,AAAA"}, {"src": src}]}])
+    assert [(f.path, f.severity) for f in findings] == [("$.tools[0].icons[1].src", "warning")]
+    assert "3.0 MB" in findings[0].message and "not shown" in findings[0].message
