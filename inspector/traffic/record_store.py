@@ -83,15 +83,22 @@ class RecordStore:
         return pid if type(pid) is int and pid > 0 else None
 
     def check_ended(self) -> bool:
-        """Whether the tap writing this record is gone without recording the server's exit (killed): then
-        `ended` says so and each request left without a response is noted as having no answer."""
+        """Whether nothing more will be written to this record: the server's exit is its last entry (and
+        no tap still writes it), or the tap writing it is gone without recording an exit (killed). Then
+        `ended` says which, and each request left without a response is noted as having no answer."""
         if self.ended is not None:
             return True
         pid = self.writer_pid()
-        if pid is None or pid_alive(pid) or self._last_is_exit():
+        alive = pid is not None and pid_alive(pid)
+        if alive:
             return False
-        self.update()  # what it wrote before it went
-        self.ended = f"the tap (pid {pid}) stopped writing without recording an exit: the record ends here"
+        self.update()  # whatever was written before the writer went
+        if self._last_is_exit():
+            self.ended = "the server exited: the record is complete"
+        elif pid is not None:
+            self.ended = f"the tap (pid {pid}) stopped writing without recording an exit: the record ends here"
+        else:
+            return False  # an export or a CLI record: nothing says whether more will come
         self._unanswered = frozenset(self.index._open.values())
         for index in self._unanswered:
             self.index.flags[index] |= FLAGGED | DERIVED

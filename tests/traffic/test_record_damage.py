@@ -102,3 +102,21 @@ def check_user_only(tmp_path) -> None:
     writer.close()
     assert stat.S_IMODE(os.stat(streamed).st_mode) == 0o600
     assert jsonl.read(streamed)[0][0].raw == store[0].raw
+
+
+def test_a_request_left_unanswered_when_the_server_exited_reads_no_answer(tmp_path) -> None:
+    from inspector.traffic.entry import Kind
+
+    store = TrafficStore()
+    store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
+    store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":1,"result":{}}')
+    store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}')
+    store.record(Direction.META, "stdio", Kind.LIFECYCLE, b"process exited with code 1")
+    path = tmp_path / "exited.jsonl"
+    jsonl.save(path, store)
+    record = RecordStore(path)
+    record.update()
+    assert record[2].status == "ok"  # before anyone knows the record is complete
+    assert record.check_ended() and "exited" in (record.ended or "")
+    assert record[0].status == "ok" and record[2].status.startswith("no answer") and record[2].flagged
+    record.close()
