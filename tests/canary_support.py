@@ -24,12 +24,12 @@ def _passphrase(label: str) -> str:
 
 def _token(label: str) -> str:
     """A secret shaped like an API key (one long run of letters and digits)."""
-    return f"CANARY-{label}-{secrets.token_hex(8)}"
+    return f"CANARY-{label}-k{secrets.token_hex(8)}7"  # a letter and a digit in the random piece, always
 
 
 @dataclass
 class Canaries:
-    """label → value. Each value ends in 16 random hex digits found nowhere else."""
+    """label → value. Each value ends in 16+ random characters found nowhere else."""
 
     values: dict[str, str] = field(default_factory=dict)
 

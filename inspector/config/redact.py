@@ -29,13 +29,20 @@ _SECRET_WORDS = frozenset(
     | {"cred", "pin", "apikey", "passphrase", "sas", "hmac", "csrf", "xsrf"}
 )
 _NOT_SECRET_NAMES = frozenset({"PWD", "OLDPWD"})  # the shell's working directories
+# The protocol's own session ids (Streamable HTTP's header, legacy SSE's endpoint query): issued by the
+# server, not a credential of the user's, and what a debugger and Copy as curl need to show.
+_PROTOCOL_SESSION = frozenset({"mcp-session-id", "session_id", "sessionid"})
 _SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key"})
 _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
 _PLACEHOLDER = re.compile(r"\$\{[^}]*\}")
 _AUTH_SCHEME = re.compile(r"^\s*(Bearer|Basic|Token)\s+", re.IGNORECASE)
-# Credential-shaped values: one run of token characters, long, with letters and digits (API keys,
-# random session ids, JWTs); not a path, a number or a word.
+# Credential-shaped values: one run of token characters, long, with a random-looking piece (12+
+# letters and digits mixed: API keys, random session ids, UUIDs); not a path, a flag, a model name or a word.
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_\-.~+/=]{16,}$")
+_TOKEN_PIECES = re.compile(r"[-_.~+/=]")
+# Values never learned for redaction by value: numbers, dates, times, versions (replacing "2025-06-18"
+# everywhere would hide every protocolVersion).
+_TRIVIAL = re.compile(r"^[\d\s.\-_:/+,]*$")
 _KNOWN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "github_pat_", "glpat-", "sk-", "xox", "AKIA", "eyJ", "AIza")
 _URL_WITH_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]*:([^\s/@]+)@")
 
@@ -65,7 +72,9 @@ def is_secret_env(name: str) -> bool:
 def is_secret_header(name: str, extra: Iterable[str] = ()) -> bool:
     """True for Authorization-like header names, or any name listed in `extra` (case-insensitive)."""
     low = name.lower()
-    return low in _SECRET_HEADERS or is_secret_name(name) or low in {e.lower() for e in extra}
+    if low in {e.lower() for e in extra} or low in _SECRET_HEADERS:
+        return True
+    return low not in _PROTOCOL_SESSION and is_secret_name(name)
 
 
 def is_secret_value(value: str | None) -> bool:
@@ -86,9 +95,12 @@ def looks_secret(value: str | None) -> bool:
     text = value.strip()
     if text.startswith(_KNOWN_PREFIXES) and len(text) >= 12:
         return True
-    if not _TOKEN_SHAPE.match(text) or text[0] in "/.~" or text.count("/") > 1:
+    if not _TOKEN_SHAPE.match(text) or text[0] in "/.~-" or text.count("/") > 1:
         return False
-    return any(c.isalpha() for c in text) and any(c.isdigit() for c in text)
+    return any(
+        len(piece) >= 12 and any(c.isalpha() for c in piece) and any(c.isdigit() for c in piece)
+        for piece in _TOKEN_PIECES.split(text)
+    )
 
 
 def redact_value(value: str) -> str:
@@ -120,7 +132,11 @@ def url_has_secrets(url: str) -> bool:
     parts = urlsplit(url)
     if parts.password and is_secret_value(parts.password):
         return True
-    return any(is_secret_name(k) and is_secret_value(v) for k, v in parse_qsl(parts.query))
+    return any(_secret_query(k) and is_secret_value(v) for k, v in parse_qsl(parts.query))
+
+
+def _secret_query(name: str) -> bool:
+    return name.lower() not in _PROTOCOL_SESSION and is_secret_name(name)
 
 
 def redact_url(url: str) -> str:
@@ -135,7 +151,7 @@ def redact_url(url: str) -> str:
     if parts.password:
         netloc = f"{parts.username or ''}:{REDACTED}@{netloc.rpartition('@')[2]}"
     pairs = parse_qsl(parts.query, keep_blank_values=True)
-    query = [(k, REDACTED if is_secret_name(k) and is_secret_value(v) else v) for k, v in pairs]
+    query = [(k, REDACTED if _secret_query(k) and is_secret_value(v) else v) for k, v in pairs]
     return urlunsplit(parts._replace(netloc=netloc, query=urlencode(query, safe="<>${}")))
 
 
@@ -200,7 +216,7 @@ class Redactor:
                 continue
             text = _AUTH_SCHEME.sub("", value).strip()
             for candidate in {value.strip(), text}:
-                if len(candidate) >= MIN_VALUE_LENGTH and is_secret_value(candidate) and not candidate.isdigit():
+                if len(candidate) >= MIN_VALUE_LENGTH and is_secret_value(candidate) and not _TRIVIAL.match(candidate):
                     for form in _forms(candidate):
                         if form not in self._values:
                             self._values.add(form)

@@ -41,7 +41,18 @@ def test_credential_shaped_values(value: str) -> None:
     assert looks_secret(value)
 
 
-@pytest.mark.parametrize("value", ["production", "/usr/local/bin/server2024", "1.2.3", "hello world 12345678", ""])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "production",
+        "/usr/local/bin/server2024",
+        "1.2.3",
+        "hello world 12345678",
+        "",
+        "gpt-4o-mini-2024-07-18",
+        "--max-old-space-size=4096",
+    ],
+)
 def test_plain_values(value: str) -> None:
     assert not looks_secret(value)
 
@@ -67,9 +78,14 @@ def test_redactor_hides_every_spelling() -> None:
     assert r.data(json.dumps({"v": secret}).encode()) == b'{"v": "<redacted>"}'
 
 
-def test_short_and_numeric_values_are_not_redacted_by_value() -> None:
-    r = Redactor(["json", "12345678"])
-    assert not r and r.text("json 12345678") == "json 12345678"
+def test_short_numeric_and_date_values_are_not_redacted_by_value() -> None:
+    r = Redactor(["json", "12345678", "2025-06-18", "1.2.3-4"])
+    assert not r and r.text("json 12345678 2025-06-18") == "json 12345678 2025-06-18"
+
+
+def test_the_protocols_session_ids_stay_readable() -> None:
+    assert not is_secret_header("Mcp-Session-Id") and is_secret_header("X-Session-Id")
+    assert redact_url("http://h/messages/?session_id=abc123") == "http://h/messages/?session_id=abc123"
 
 
 def test_profile_values_are_known_whatever_their_name() -> None:
@@ -77,11 +93,11 @@ def test_profile_values_are_known_whatever_their_name() -> None:
         "s",
         transport="http",
         url="https://h/mcp?region=europe-west&sig=abcdef123",
-        headers={"X-Session": "sessionvalue1", "X-Tenant": "CANARY-TENANT-0123456789"},
+        headers={"X-Session": "sessionvalue1", "X-Tenant": "CANARY-TENANT-0123456789abcdef"},
         env={"DATABASE_URL": "postgres://u:dsnpassword@h/db"},
     )
     r = Redactor.for_profile(profile)
-    for value in ("europe-west", "abcdef123", "sessionvalue1", "CANARY-TENANT-0123456789", "dsnpassword"):
+    for value in ("europe-west", "abcdef123", "sessionvalue1", "CANARY-TENANT-0123456789abcdef", "dsnpassword"):
         assert r.text(f"<{value}>") == f"<{REDACTED}>"
 
 
