@@ -247,6 +247,19 @@ class Connection(Operations):
             for waiter in waiters:
                 waiter.cancel()
 
+    async def explain_loss(self, error: LensError) -> LensError:
+        """`error` (the connection failed under us), or, when the transport finds its server refusing
+        connections now, the loss in those words ("the server at URL stopped answering (connection refused)")."""
+        check = getattr(self.transport, "check_gone", None)
+        if check is None or error.details.get("stopped"):
+            return error
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(check(), 5.0)
+        if getattr(self.transport, "gone_reason", None) is None:
+            return error
+        reason = self.describe_exit()
+        return ConnectFailed(f"connection lost: {reason}", lost=True, reason=reason, server_exit=None, stopped=True)
+
     def loss(self) -> ConnectFailed:
         """Why the connection ended: the loss seen first, else what the transport says now."""
         return self.lost or self._lost_error("the connection ended")

@@ -212,11 +212,12 @@ class Session:
             if stop.is_set() and conn.lost is None:
                 self._report(DISCONNECTED, "disconnected")
             else:
-                self._lost(conn.loss())
+                self._lost(await conn.explain_loss(conn.loss()))
         except LensError as exc:
             self._forget(opened)
             if exc.details.get("lost"):  # the transport failed under an open connection
-                self._lost(exc)
+                explain = getattr(opened, "explain_loss", None)
+                self._lost(await explain(exc) if explain is not None else exc)
                 return
             self.store.record_failure("client", f"connect failed: {exc.message}", "connect failed")
             self._report(FAILED, exc.message + (f"\n{exc.hint}" if exc.hint else ""))

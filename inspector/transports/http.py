@@ -151,6 +151,10 @@ class HttpTransport:
         with contextlib.suppress(OSError):
             await writer.wait_closed()
 
+    async def check_gone(self) -> None:
+        """Look now whether the server refuses connections (the connection failed under us: say why)."""
+        await self._check()
+
     async def _watch(self) -> None:
         """Every LIVENESS_S, `_check` (no bytes of MCP sent) until the server is found gone; not through a
         proxy (a direct TCP connect would say nothing about the way the requests take)."""
