@@ -26,6 +26,7 @@ MODULES = (
     "bench_startup",
     "bench_tap",
     "bench_records",
+    "bench_big_inputs",
 )
 HEADERS = ("name", "figure", "unit", "baseline", "ratio", "target", "verdict")
 

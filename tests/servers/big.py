@@ -1,4 +1,7 @@
-"""An MCP server on stdio whose size is the problem (stdlib only): ``python big.py MODE [SIZE]``.
+"""An MCP server on stdio whose size is the problem (stdlib only): ``python big.py MODE [SIZE [DELAY]]``.
+
+SIZE 0 means the mode's default; DELAY (seconds) waits before serving, so a benchmark can let the
+window settle before the connection's work starts.
 
 Modes:
 - ``tools [N]``: N tools (default 5,000), each with its own small, valid input schema.
@@ -17,6 +20,7 @@ import base64
 import json
 import struct
 import sys
+import time
 import zlib
 from typing import Any
 
@@ -24,6 +28,7 @@ from stdio_rpc import serve
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "small"
 SIZE = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+DELAY = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
 
 
 def plain_tool(name: str, description: str = "An ordinary tool.") -> dict[str, Any]:
@@ -128,4 +133,5 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
 
 
 if __name__ == "__main__":
+    time.sleep(DELAY)
     serve(answer, name=f"big-{MODE}", capabilities={"tools": {}})

@@ -1,0 +1,85 @@
+"""Big inputs in the app: 5,000 tools, a 1 MB description, a 50 MB result, a 20 MB icon (issue 21).
+
+Each case is one run of `big_app_probe.py` in a fresh process: MCP Lens as launched (offscreen) on
+`tests/servers/big.py MODE`, driven as a person would (connect, select the tool, resize the window,
+press Call for the result, open the Budget tab). It reports the longest stall of the event loop over
+those steps (a 5 ms timer's longest lateness) and the process's peak resident memory. The baseline,
+in the same run, is the same steps against `big.py small` (three ordinary tools): the stall's target
+is absolute (under 100 ms), the memory's is relative: what the big case adds over the baseline's peak,
+at most twice the payload (the largest message the server sent).
+
+``python tests/bench/bench_big_inputs.py [--quick]`` prints the table on its own (``--quick``: a
+2,000-tool list, a 10 MB result and a 5 MB icon).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from common import BENCH, PYTHON, Row, quick
+
+PROBE = BENCH / "big_app_probe.py"
+TARGET_STALL_MS = 100.0
+TARGET_MEMORY_RATIO = 2.0  # added peak memory ÷ payload
+CASES = (  # (name, mode, size, quick size)
+    ("5,000 tools", "tools", 5_000, 2_000),
+    ("1 MB description", "description", 1_000_000, 1_000_000),
+    ("50 MB result", "result", 50_000_000, 10_000_000),
+    ("20 MB icon", "icon", 20_000_000, 5_000_000),
+)
+
+
+def probe(mode: str, size: int) -> dict:
+    proc = subprocess.run(
+        [PYTHON, str(PROBE), mode, str(size)], capture_output=True, text=True, timeout=900, check=False
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"probe {mode} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    return json.loads(lines[-1])
+
+
+def run() -> list[Row]:
+    base = probe("small", 0)
+    base_stall = max(base["stalls_ms"].values())
+    rows: list[Row] = []
+    for name, mode, size, small in CASES:
+        if quick():
+            name = f"{name} (quick: {small:,})"
+        got = probe(mode, small if quick() else size)
+        steps = ", ".join(f"{step} {ms:.0f}" for step, ms in got["stalls_ms"].items())
+        print(f"[big inputs: {name}: stalls {steps} ms; peak {got['peak_mb']:.0f} MB]", file=sys.stderr)
+        stall = max(got["stalls_ms"].values())
+        added = got["peak_mb"] - base["peak_mb"]
+        payload = got["payload_mb"]
+        rows.append(
+            Row(
+                f"{name}: longest UI stall",
+                stall,
+                "ms",
+                base_stall,
+                stall / base_stall if base_stall else None,
+                f"< {TARGET_STALL_MS:.0f}",
+                stall < TARGET_STALL_MS,
+            )
+        )
+        rows.append(
+            Row(
+                f"  peak memory added (over {base['peak_mb']:.0f} MB; baseline = payload)",
+                added,
+                "MB",
+                payload,
+                added / payload if payload else None,
+                f"<= {TARGET_MEMORY_RATIO:.0f}x payload",
+                added <= TARGET_MEMORY_RATIO * payload,
+            )
+        )
+    return rows
+
+
+if __name__ == "__main__":
+    from run import print_table
+
+    print_table(run())
