@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import signal
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from inspector.config.eras import ERAS, KNOWN_VERSIONS
+from inspector.config.files import open_private_append
 from inspector.config.profile import ServerProfile
 from inspector.demo.launch import demo_profile
 from inspector.transports.kinds import URL_KINDS
@@ -143,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from inspector.display import NO_DISPLAY_EXIT, missing_display
+
+    if (advice := missing_display(os.environ)) is not None:  # before Qt: it would abort with a plugin list
+        sys.stderr.write(advice + "\n")
+        return NO_DISPLAY_EXIT
     from inspector.ui.qt_noise import quiet_start
 
     quiet = quiet_start()  # before the QApplication: Qt reads the logging rules once
@@ -217,6 +225,7 @@ async def run(app: object, args: AppArgs) -> int:
     from inspector.ui.widgets.app_icon import set_app_icon
 
     settings = QSettings(ORGANIZATION, "mcp-lens")
+    user_only_settings(settings.fileName())
     profiles = ProfileStore()
     window = MainWindow(profiles, demo_profile(), settings)
     set_app_icon(app)
@@ -244,6 +253,19 @@ async def run(app: object, args: AppArgs) -> int:
     await closed
     await window.shutdown()
     return 0
+
+
+def user_only_settings(file_name: str) -> None:
+    """Make the settings file user-only (0600) before Qt writes it: Qt keeps a file's mode when it saves
+    it again. Only a file path (POSIX); a missing folder is created 0700, an existing one left alone."""
+    path = Path(file_name)
+    if os.name != "posix" or not path.is_absolute():
+        return
+    with contextlib.suppress(OSError):  # settings that cannot be made private still work
+        if path.exists():
+            os.chmod(path, 0o600)
+        else:
+            os.close(open_private_append(path))
 
 
 def reopen_servers(window: Any, first: Any) -> None:

@@ -101,3 +101,10 @@ def test_servers_added_after_keep_file_are_not_dropped_at_quit(lens) -> None:
     [copy] = path.parent.glob("servers.json.unsaved-*")
     assert "added later" in copy.read_text() and path.read_bytes() == b'{"mcpServers": {"a": {"command": "x",}}\n'
     assert oct(copy.stat().st_mode & 0o777) == "0o600"
+
+
+def test_the_settings_file_is_user_only(lens) -> None:
+    lens.start()
+    assert lens.quit() == 0
+    [conf] = (lens.home / ".config").rglob("mcp-lens.conf")
+    assert oct(conf.stat().st_mode & 0o777) == "0o600" and "geometry" in conf.read_text()
