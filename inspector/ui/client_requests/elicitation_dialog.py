@@ -47,10 +47,12 @@ class ElicitationDialog(RequestDialog):
         server: str = "the server",
         opener: UrlOpener = open_in_browser,
         parent: QWidget | None = None,
+        via: str = "elicitation/create",
     ) -> None:
+        """`via` says how the server asked (a request, or error -32042 answering a call)."""
         self.mode = elicitation_mode(params)
         what = "asks you to open a web page" if self.mode == "url" else "asks you for information"
-        super().__init__("Elicitation request — MCP Lens", f"{server} {what} (elicitation/create).", params, parent)
+        super().__init__("Elicitation request — MCP Lens", f"{server} {what} ({via}).", params, parent)
         self.opener = opener
         self.opened_url: str | None = None
         message = params.get("message")

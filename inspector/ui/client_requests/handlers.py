@@ -16,7 +16,9 @@ from PySide6.QtWidgets import QWidget
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.core.client_handlers import ClientHandlers, elicitation_mode
 from inspector.core.errors import LensError
+from inspector.core.history import CallRecord
 from inspector.core.url_policy import check_url
+from inspector.core.url_required import required_elicitations
 from inspector.traffic.entry import Direction, Kind
 from inspector.ui.client_requests.elicitation_dialog import ElicitationDialog, UrlOpener, open_in_browser
 from inspector.ui.client_requests.request_dialog import RequestDialog
@@ -51,6 +53,9 @@ class ClientRequests(QObject):
         self.roots_panel.rootsChanged.connect(self._roots_edited)
         self.roots_panel.rootsChanged.connect(lambda uris: self.rootsCounted.emit(len(uris)))
         follow_era(session, self.roots_panel.mark_deprecated, "roots")
+        self._url_required: set[int] = set()  # calls whose -32042 elicitations were shown
+        self._showing: set[asyncio.Future[None]] = set()
+        session.callUpdated.connect(self._call_updated)
 
     def handlers(self) -> ClientHandlers:
         return ClientHandlers(sampling=self.sampling, elicitation=self.elicitation, roots=self.list_roots)
@@ -71,6 +76,35 @@ class ClientRequests(QObject):
         if elicitation_mode(params) == "url" and not (verdict := check_url(params.get("url"))).allowed:
             self._note(f"refused to open the URL of an elicitation request: {verdict.reason}")
         return await self._run(dialog, "elicitation request")
+
+    # -- error -32042: URL elicitation required -------------------------------------------------
+    def _call_updated(self, record: CallRecord) -> None:
+        """A call refused with -32042: show each URL elicitation its error carries, as a URL-mode request."""
+        if record.error is None or record.id in self._url_required:
+            return
+        elicitations = required_elicitations(record.error)
+        if elicitations:
+            self._url_required.add(record.id)
+            showing = asyncio.ensure_future(self._complete_first(record, elicitations))
+            self._showing.add(showing)
+            showing.add_done_callback(self._showing.discard)
+
+    async def _complete_first(self, record: CallRecord, elicitations: list[dict[str, Any]]) -> None:
+        for params in elicitations:
+            dialog = ElicitationDialog(
+                params,
+                server=self._server_name(),
+                opener=self.opener,
+                parent=self.dialog_parent,
+                via="error -32042 to your call of " + record.tool + ": URL elicitation required",
+            )
+            if (verdict := dialog.verdict) is not None and not verdict.allowed:
+                self._note(f"refused to open the URL of a -32042 URL elicitation: {verdict.reason}")
+            answer = await self._run(dialog, "URL elicitation (error -32042)")
+            if not isinstance(answer, dict) or answer.get("action") != "accept":
+                self.statusMessage.emit(f"{record.tool} needs that page first: it was not opened")
+                return
+        self.statusMessage.emit(f"Opened: once you are done on that page, call {record.tool} again")
 
     async def list_roots(self) -> list[dict[str, Any]]:
         return self.roots_panel.roots()
