@@ -34,22 +34,26 @@ async def _call(state: ProbeState, name: str, arguments: dict[str, Any]) -> tupl
         return "refused", exc
 
 
-def _stray(timeout: RequestTimeout) -> str:
-    """ " (the server answered with id X, which MCP Lens never sent (it sent id Y))" when it did; else ""."""
+def _stray(timeout: RequestTimeout, joined: str = "") -> str:
+    """ " (the server answered with id X, which MCP Lens never sent (it sent id Y))" when it did, or after
+    `joined` if given; else ""."""
     strays = timeout.details.get("unknown_ids")
-    return f" ({unknown_id_text(strays, timeout.details.get('sent_id'))})" if strays else ""
+    if not strays:
+        return ""
+    said = unknown_id_text(strays, timeout.details.get("sent_id"))
+    return f"{joined}{said}" if joined else f" ({said})"
 
 
 async def still_answering(state: ProbeState, what: str) -> None:
     """After a hang: does the server answer anything else? If not, `Crashed` ends the probes."""
     try:
         await state.conn.request("tools/list", None, handle=state.conn.new_handle("tools/list", state.options.timeout))
-    except RequestTimeout:
+    except RequestTimeout as exc:
         state.report.add(
             "error",
             "unresponsive",
             "$",
-            f"the server stopped answering after {what} hung (tools/list unanswered too)",
+            f"the server stopped answering after {what} hung (tools/list unanswered too{_stray(exc, ': ')})",
             "requests handled concurrently, or a hung one failing without blocking the rest",
             SECTION_LIFECYCLE,
         )

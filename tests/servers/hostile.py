@@ -19,7 +19,7 @@
   big-icon      a tool whose icon is a 20 MB data: URI
   many-tools    5,000 tools in one tools/list answer
   invalid-json  answers tools/list and tools/call with a cut JSON line (never a valid answer)
-  huge-line     a 20 MB line that is not JSON on stdout before its initialize answer
+  huge-line     a 30 MB line that is not JSON (a screen clear repeated in it) on stdout before its initialize answer
 Every line written to stdout is also appended to the file named by $HOSTILE_LOG, if set.
 """
 
