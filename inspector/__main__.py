@@ -23,22 +23,11 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.tap.cli import main as tap_main
 
         return tap_main(argv[1:])
-    if argv[:1] == ["run"]:
-        from inspector.checks.cli import main as run_main
+    if argv[:1] in (["run"], ["doctor"], ["tokens"]) or "--cli" in ours:
+        from inspector.cli.render import guarded_terminal
 
-        return run_main(argv[1:])
-    if argv[:1] == ["doctor"]:
-        from inspector.checks.doctor_cli import main as doctor_main
-
-        return doctor_main(argv[1:])
-    if argv[:1] == ["tokens"]:
-        from inspector.cli.tokens import main as tokens_main
-
-        return tokens_main(argv[1:])
-    if "--cli" in ours:
-        from inspector.cli.main import main as cli_main
-
-        return cli_main(argv)
+        with guarded_terminal():  # headless output: a server's text never drives the terminal
+            return headless(argv, ours)
     if argv[:1] == ["--demo-server"]:
         from inspector.demo.server import main as demo_main
 
@@ -54,6 +43,25 @@ def main(argv: list[str] | None = None) -> int:
     from inspector.app import main as app_main
 
     return app_main(argv)
+
+
+def headless(argv: list[str], ours: list[str]) -> int:
+    """`mcp-lens run`, `doctor`, `tokens` and `--cli`."""
+    if argv[:1] == ["run"]:
+        from inspector.checks.cli import main as run_main
+
+        return run_main(argv[1:])
+    if argv[:1] == ["doctor"]:
+        from inspector.checks.doctor_cli import main as doctor_main
+
+        return doctor_main(argv[1:])
+    if argv[:1] == ["tokens"]:
+        from inspector.cli.tokens import main as tokens_main
+
+        return tokens_main(argv[1:])
+    from inspector.cli.main import main as cli_main
+
+    return cli_main(argv)
 
 
 if __name__ == "__main__":

@@ -1,19 +1,54 @@
 """How the CLI prints: a result as JSON (``--format json``, the default) or as text, and an error as
-one JSON line on stderr. Server-sent strings are printed as they are; nothing here is a terminal UI."""
+one JSON line on stderr. Server-sent strings are printed as they are, except that nothing a terminal
+would obey reaches it: control, bidi and invisible characters are written as escapes (``\x1b``,
+``\u202e``; in JSON ``\u001b``, ``\u202e``), newlines and tabs of text kept (`inspector.content.visible`)."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+from inspector.content.visible import json_visible, terminal_safe, visible
 
 TextFormatter = Callable[[Any], str]
 
 
+class TerminalGuard:
+    """A text stream that writes through `terminal_safe`: whatever path a server's string takes to
+    stdout or stderr, a terminal never receives an escape sequence, NUL or bidi control from it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(terminal_safe(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding, buffer, …
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def guarded_terminal() -> Iterator[None]:
+    """Within: sys.stdout and sys.stderr go through `TerminalGuard` (restored after)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalGuard(saved[0]), TerminalGuard(saved[1])  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
 def fail(error: dict[str, Any], code: int) -> int:
     """Print `error` as one JSON line on stderr; returns `code` (the exit code)."""
-    sys.stderr.write(json.dumps(error, ensure_ascii=False, default=str) + "\n")
+    sys.stderr.write(json_visible(error, default=str) + "\n")
     return code
 
 
@@ -26,9 +61,9 @@ def finding_lines(findings: list[Any]) -> None:
 def show(args: Any, value: Any, text: TextFormatter) -> None:
     """Print `value` as JSON, or through `text` with ``--format text``."""
     if args.format == "json":
-        sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_visible(value, indent=2) + "\n")
     else:
-        sys.stdout.write(text(value).rstrip("\n") + "\n")
+        sys.stdout.write(visible(text(value).rstrip("\n")) + "\n")
     sys.stdout.flush()
 
 

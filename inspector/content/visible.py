@@ -63,6 +63,13 @@ def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
+def terminal_safe(text: str) -> str:
+    """`text` with every character a terminal would obey written as ``\\uXXXX`` (newlines, tabs and CRLF
+    kept): the last guard on what a headless command prints. Inside a JSON string the result is still
+    valid JSON for the same value."""
+    return text if _MULTI_LINE.search(text) is None else _MULTI_LINE.sub(_json_escape, text)
+
+
 def json_visible(value: Any, **dumps: Any) -> str:
     """`json.dumps(value, ensure_ascii=False, **dumps)` with bidi, C1 and invisible characters escaped too.
 

@@ -51,6 +51,7 @@ def tools() -> list[dict]:
     properties = {
         "query": {"type": "string", "title": corpus("prop title"), "description": corpus("prop description")},
         "choice": {"type": "string", "enum": [corpus("enum value"), SPOOF]},
+        "many": {"type": "array", "items": {"type": "string", "title": corpus("item title")}},
         corpus("prop name"): {"type": "boolean"},
     }
     output = {
@@ -68,7 +69,8 @@ def tools() -> list[dict]:
                 "type": "object",
                 "title": corpus("schema title"),
                 "properties": properties,
-                "required": [corpus("prop name")],  # left empty: the call asks about it in a message box
+                # left empty: the call asks about them in a message box (and the array's editor is built)
+                "required": [corpus("prop name"), "many"],
             },
             "outputSchema": output,
             "annotations": {"title": corpus("annotation title")},

@@ -6,9 +6,10 @@ import asyncio
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
 
 from inspector.auth.browser import check_browser_url
+from inspector.ui.widgets.plain_text import PlainLabel
 
 
 class AuthorizeDialog(QDialog):
@@ -19,7 +20,7 @@ class AuthorizeDialog(QDialog):
         self.setWindowTitle("Sign in — open the authorization page?")
         self.setObjectName("authorizeDialog")
         layout = QVBoxLayout(self)
-        intro = QLabel(
+        intro = PlainLabel(
             f"{server} asks you to sign in. MCP Lens will open this address in your browser; "
             "check that it is the sign-in page you expect:"
         )

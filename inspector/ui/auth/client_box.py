@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QL
 
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.config.store import ProfileStore
+from inspector.ui.widgets.plain_text import PlainLabel
 
 # (shown, profile.oauth_grant): the browser flow, or the client credentials grant (SEP-1046: a machine
 # client with a secret, or a private_key_jwt assertion signed from a PEM key)
@@ -67,8 +68,7 @@ class ClientBox(QGroupBox):
         row = QHBoxLayout()
         self.save_button = QPushButton("Save to profile")
         self.save_button.clicked.connect(self.save)
-        self.status = QLabel()
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status = PlainLabel()
         row.addWidget(self.save_button)
         row.addWidget(self.status, 1)
         form.addRow(row)

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -38,7 +37,7 @@ from inspector.auth.flows import supported_flows_text
 from inspector.config.profile import ServerProfile
 from inspector.ui.auth.authorize_dialog import ask_to_open
 from inspector.ui.auth.client_box import ClientBox
-from inspector.ui.widgets.plain_text import plain_tooltip
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 
 if TYPE_CHECKING:  # the auth modules import the SDK (~0.7 s): only once an HTTP server needs OAuth
     from inspector.auth.signin import ServerAuth
@@ -110,11 +109,11 @@ class AuthPanel(QWidget):
     # -- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
         layout = QVBoxLayout(self)
-        self.server_label = QLabel()
+        self.server_label = PlainLabel()
         self.server_label.setObjectName("authServer")
         self.server_label.setTextFormat(Qt.TextFormat.PlainText)
         self.server_label.setWordWrap(True)
-        self.state_label = QLabel()
+        self.state_label = PlainLabel()
         self.state_label.setObjectName("authState")
         self.state_label.setTextFormat(Qt.TextFormat.PlainText)
         self.state_label.setWordWrap(True)

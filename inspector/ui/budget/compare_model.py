@@ -11,6 +11,7 @@ from PySide6.QtGui import QFont
 from inspector.budget.breakdown import SHAPES, BudgetReport
 from inspector.ui.budget.common import fmt_share, fmt_window
 from inspector.ui.budget.pickers import SHAPE_LABELS
+from inspector.ui.widgets.plain_text import item_text, safe_tooltip
 
 LOADING, READY, FAILED = "loading", "ready", "failed"
 
@@ -105,18 +106,18 @@ class CompareModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column > 0 and key not in ("source", "status"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and column > 0 and key == "status":
-            return self.sources[column - 1].detail
+            return safe_tooltip(self.sources[column - 1].detail)
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if column == 0:
-            return self._row_label(kind, key)
+            return item_text(self._row_label(kind, key))
         source = self.sources[column - 1]
         if kind == "tool":
             total = self._costs[column - 1].get(key)
             if source.state != READY:
                 return ""
             return f"{total:,}" if total is not None else "— absent"
-        return self._summary(source, key)
+        return item_text(self._summary(source, key))
 
     def _summary(self, source: CompareSource, key: str) -> str:
         if key == "source":

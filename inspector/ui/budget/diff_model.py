@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor
 from inspector.budget.snapshot import SnapshotDiff, ToolChange
 from inspector.ui.budget.common import fmt_delta
 from inspector.ui.budget.table_base import RowsTableModel
+from inspector.ui.widgets.plain_text import item_text, safe_tooltip
 
 COLUMNS = ("Change", "Tool", "Old tokens", "New tokens", "Δ tokens", "What changed", "Breaking for callers")
 STATUS = {"added": "✚ added", "removed": "✖ removed", "changed": "✎ changed"}
@@ -42,14 +43,14 @@ class DiffModel(RowsTableModel):
         status, change = self.rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(status, change, column)
+            return item_text(self._text(status, change, column))
         if role == Qt.ItemDataRole.BackgroundRole and change.breaking:
             return BREAKING_BACKGROUND
         if role == Qt.ItemDataRole.TextAlignmentRole and 2 <= column <= 4:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and column >= 5:
             items = change.changes if column == 5 else change.breaking
-            return "\n".join(items) or None
+            return safe_tooltip("\n".join(items)) if items else None
         return None
 
     def _text(self, status: str, change: ToolChange, column: int) -> str:

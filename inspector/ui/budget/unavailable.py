@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from inspector.ui.widgets.plain_text import PlainLabel
 
 
 def unavailable_tab(error: BaseException) -> QWidget:
     widget = QWidget()
-    label = QLabel(f"The token budget is unavailable: {error}\nReinstall MCP Lens, or report this as a bug.")
+    label = PlainLabel(f"The token budget is unavailable: {error}\nReinstall MCP Lens, or report this as a bug.")
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     QVBoxLayout(widget).addWidget(label)

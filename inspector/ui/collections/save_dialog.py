@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.checks.collection import CollectionError, update
+from inspector.ui.widgets.plain_text import PlainLabel
 
 RECENT_KEY = "collections/recentFiles"  # most recent first
 FILTER = "Collections (*.json);;All files (*)"
@@ -88,7 +89,7 @@ class SaveToCollectionDialog(QDialog):
         name = str(params.get("name")) if method == "tools/call" and params.get("name") else method
         self.step_name = QLineEdit(name, self)
         self.step_name.setAccessibleName("Step name")
-        self.message = plain(QLabel(f"{method} on {server or 'the run’s one server'}", self))
+        self.message = plain(PlainLabel(f"{method} on {server or 'the run’s one server'}", self))
         self.message.setAccessibleName("Save to collection message")
         self.save_button = QPushButton("Save", self)
         self.save_button.setAccessibleName("Save the step")

@@ -32,6 +32,7 @@ from inspector.ui.servers.import_dialog import ImportDialog, ServersIO, ask, uni
 from inspector.ui.servers.inputs_dialog import ServerInputs
 from inspector.ui.servers.profile_dialog import ProfileDialog, profile_summary
 from inspector.ui.servers.tap_dialog import TapDialog, tap_menu_text
+from inspector.ui.widgets.plain_text import item_text, safe_tooltip
 
 STATES = ("disconnected", "connecting", "connected", "failed")
 STATE_COLORS = {"connecting": QColor("#d4a72c"), "connected": QColor("#2da44e"), "failed": QColor("#e5534b")}
@@ -310,8 +311,8 @@ class ServersPanel(QWidget):
         summary = "built-in demo server" if self.is_demo(profile) else profile_summary(profile)
         summary = f"not saved · {summary}" if self.is_unsaved(profile) else summary
         live = self.state_detail(name) or self.state(name)
-        item.setData(SUMMARY_ROLE, self.state_detail(name) or summary)
-        item.setToolTip(f"{name}\n{live}\n{summary}")
+        item.setData(SUMMARY_ROLE, item_text(self.state_detail(name) or summary))
+        item.setToolTip(safe_tooltip(f"{name}\n{live}\n{summary}"))
         unsaved = ", not saved" if self.is_unsaved(profile) else ""
         item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{name}, {live}{unsaved}")
 

@@ -10,12 +10,13 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.traffic.entry import Entry
 from inspector.traffic.rounds import round_words
 from inspector.ui.traffic.http_exchange import Exchange, exchange_text, find_exchange
 from inspector.ui.widgets.json_view import JsonView
+from inspector.ui.widgets.plain_text import PlainLabel
 
 TAB_JSON, TAB_RAW, TAB_HEADERS = range(3)
 _NOTES_MAX = 2000
@@ -84,8 +85,7 @@ class EntryDetail(QWidget):
         self.tabs.addTab(self.raw_view, "Raw")
         self.tabs.addTab(self.headers_view, "Headers")
         self.tabs.currentChanged.connect(self._fill_current)
-        self.notes = QLabel(self)
-        self.notes.setTextFormat(Qt.TextFormat.PlainText)
+        self.notes = PlainLabel(parent=self)
         self.notes.setWordWrap(True)
         self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notes.setAccessibleName("Entry notes")

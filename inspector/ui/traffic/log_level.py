@@ -16,6 +16,7 @@ from inspector.core import prompts
 from inspector.ui.removed_in_modern import DEPRECATED_MARK, is_modern
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
+from inspector.ui.widgets.plain_text import safe_tooltip
 
 UNSET = "server default"
 UNSET_MODERN = "no logs"  # 2026-07-28: a server sends no log message unless a request asks for a level
@@ -112,7 +113,7 @@ class LogLevelControl(QWidget):
     def _done(self, level: str, outcome: Any) -> None:
         if isinstance(outcome, BaseException):
             self.status.setText("✖")
-            self.status.setToolTip(f"logging/setLevel {level} failed: {error_text(outcome)}")
+            self.status.setToolTip(safe_tooltip(f"logging/setLevel {level} failed: {error_text(outcome)}"))
             previous = self.combo.findText(self.applied) if self.applied else 0
             self.combo.setCurrentIndex(max(previous, 0))
             return

@@ -33,15 +33,14 @@ from inspector.ui.traffic.http_exchange import entry_words
 from inspector.ui.traffic.model import BRIDGE_TRANSPORTS, COL_SERVER, TrafficModel, human_size
 from inspector.ui.traffic.resend_dialog import ResendDialog
 from inspector.ui.traffic.table import WholeRows, log_table
-from inspector.ui.widgets.plain_text import plain_tooltip
+from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 
 WIDE_LAYOUT_PX = 1000  # from this width the detail pane sits beside the log, not under it
 LOG_SHARE_WIDE, LOG_SHARE_STACKED = 0.68, 0.55
 
 
 def _label() -> QLabel:
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
+    label = PlainLabel()
     return label
 
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView,
 
 from inspector.content.visible import visible
 from inspector.core.findings import Finding
+from inspector.ui.widgets.plain_text import PlainLabel
 
 MAX_CELL = 300  # server strings are clipped in cells (the detail pane shows them whole)
 
@@ -93,8 +94,7 @@ class ItemList(QWidget):
         font = self.heading.font()
         font.setBold(True)
         self.heading.setFont(font)
-        self.status = QLabel("")
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status = PlainLabel("")
         self.status.setWordWrap(True)
         self.status.setStyleSheet("QLabel { color: #c0392b; }")
         self.status.hide()

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QT
 from inspector.schema import ArrayState, Kind, ObjectState, State, UnionState
 from inspector.ui.tools.form.common import MAX_ROWS, FormContext, plain_label
 from inspector.ui.tools.form.row import FieldRow
+from inspector.ui.widgets.plain_text import safe_title
 
 
 def _vbox(widget: QWidget, spacing: int = 4) -> QVBoxLayout:
@@ -191,7 +192,7 @@ class ArrayEditor(Container):
         self.rows: list[FieldRow] = []
         footer = QHBoxLayout()
         item = state.spec.items()
-        self.add_button = QPushButton(f"+ Add {item.title if item is not None and item.title else 'item'}")
+        self.add_button = QPushButton(safe_title(f"+ Add {item.title if item is not None and item.title else 'item'}"))
         self.add_button.clicked.connect(self._add)
         self.count = plain_label("", dim=True)
         footer.addWidget(self.add_button)

@@ -26,8 +26,9 @@ from PySide6.QtWidgets import (
 from inspector.config.files import write_atomic
 from inspector.content import Preview, extension_for, human_size
 from inspector.core.findings import Finding
-from inspector.ui.widgets.plain_text import clip
+from inspector.ui.widgets.plain_text import clip as clip  # (the listings import it from here)
 from inspector.ui.widgets.plain_text import plain_label as widgets_plain_label
+from inspector.ui.widgets.plain_text import shown
 
 MAX_FINDINGS_SHOWN = 30
 
@@ -107,7 +108,7 @@ class ErrorTile(QLabel):
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         size = f"\n{human_size(byte_size)}" if byte_size is not None else ""
-        self.setText(clip(reason) + size)
+        self.setText(shown(reason) + size)
         self.setStyleSheet(f"QLabel {{ {STYLES['error_tile']} }}")
         self.setMinimumHeight(56)
 
