@@ -112,8 +112,12 @@ class ViewerWindow(QMainWindow):
         if damaged := index.damaged:
             self._problems_told = len(damaged)
             text += f"; {len(damaged)} damaged line(s) left out, bytes kept in the file ({damaged[0].describe()[:160]})"
-        if ended is not None and (cut := index.cut_tail()) is not None:
-            text += f"; {cut.describe()}"
+        if self.caught_up and (cut := index.cut_tail()) is not None:
+            if ended is not None:
+                text += f"; {cut.describe()}"
+            else:
+                size = f"{len(cut.raw):,} bytes"
+                text += f"; line {cut.number} has no newline ({size}): cut off, unless still being written"
         self.statusBar().showMessage(text)
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -105,6 +105,21 @@ def test_a_bad_line_later_in_a_growing_record_is_skipped_and_said(qtbot, tmp_pat
         out.write(b"<b>garbage</b>\n")
     append(path, 5, 1)
     qtbot.waitUntil(lambda: window.view.model.rowCount() == 6, timeout=3000)
-    said = "1 damaged line(s) left out, bytes kept in the file (line 6"
+    said = "1 damaged line left out, bytes kept in the file (line 6"
     qtbot.waitUntil(lambda: said in window.statusBar().currentMessage())
+    window.close()
+
+
+def test_a_cut_last_line_is_said(qtbot, tmp_path: Path) -> None:
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(jsonl.header() + b"\n")
+    append(path, 1, 3)
+    with open(path, "ab") as out:
+        out.write(b'{"msg":{"jsonrpc":"2.0","id"')  # a writer stopped mid-line
+    window = ViewerWindow.open(path)
+    assert window is not None
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.view.model.rowCount() == 6, timeout=5000)
+    qtbot.waitUntil(lambda: "has no newline" in window.statusBar().currentMessage(), timeout=5000)
+    assert "line 8" in window.statusBar().currentMessage()
     window.close()
