@@ -64,6 +64,7 @@ DOCTOR = {
     "garbage": OK,
     "escapes": OK,
     "many-tools": OK,
+    "big-icon": OK,
     "huge-line": OK,
 }
 # tokens × big-icon is left out for now: 38 s and 1.2 GB today (issue 21 point 4, measured by tests/bench).
@@ -235,29 +236,14 @@ def test_the_tap_passes_the_servers_bytes_on_unchanged(run: Run, done: dict[str,
     assert result.stdout == result.server_wrote, _said(run, result)
 
 
-# -- needs the CLI's text sanitising (issue 21 point 1, another engineer's work: inspector/cli/render.py, the
-# doctor's and tokens' text renderers, `fail`'s JSON on stderr). These assertions are that work's, not the
-# runs': a failure here names a front that still passes a server's control characters to the terminal.
+# -- the CLI's text sanitising (issue 21 point 1, landed in ede7550: inspector/cli/render.py, the doctor's and
+# tokens' text renderers, `fail`'s JSON on stderr). A failure here is that guard's, not the runs': it names
+# a front that passes a server's control or bidi characters to the terminal.
 TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
 
-# Fronts whose text output still passes them (strict: an unexpected pass fails, so the mark goes when the work lands).
-AWAITING_SANITISING: set[str] = set()  # cli-list and cli-call:escapes pass since inspector/cli/render.py's guard
-AWAITING = pytest.mark.xfail(
-    strict=True,
-    reason="needs the CLI's text sanitising (issue 21 point 1, inspector/cli/render.py --format text); "
-    "when it lands this passes: empty AWAITING_SANITISING",
-)
-
-
-@pytest.mark.parametrize(
-    "run",
-    [pytest.param(r, marks=AWAITING) if r.key in AWAITING_SANITISING else r for r in RUNS if r.text_output],
-    ids=lambda run: run.key,
-)
-def test_text_output_passes_no_control_or_bidi_character__needs_cli_text_sanitising(
-    run: Run, done: dict[str, Done]
-) -> None:
+@pytest.mark.parametrize("run", [r for r in RUNS if r.text_output], ids=lambda run: run.key)
+def test_text_output_passes_no_control_or_bidi_character__cli_text_sanitising(run: Run, done: dict[str, Done]) -> None:
     result = done[run.key]
     for stream, data in (("stdout", result.stdout), ("stderr", result.stderr)):
         found = TERMINAL_CONTROLS.findall(data.decode(errors="replace"))
