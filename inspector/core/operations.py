@@ -6,6 +6,7 @@ A subclass supplies `request()` (send one JSON-RPC request, return the raw resul
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,6 +27,8 @@ from inspector.core.input_required import (
     is_input_required,
 )
 from inspector.traffic.store import TrafficStore
+
+THREADED_CHECK_TOOLS = 500  # a longer tool list is checked on a worker thread
 
 MAX_PAGES = 1000
 
@@ -269,7 +272,10 @@ class Operations:
                 findings.append(Finding(f"pagination does not end (cursor {cursor!r} repeats)", where, "a new cursor"))
                 break
             seen_cursors.add(cursor)
-        findings.extend(check_tools(tools))
+        if len(tools) > THREADED_CHECK_TOOLS:  # on a worker thread: the event loop (the window) keeps turning
+            findings.extend(await asyncio.to_thread(check_tools, tools))
+        else:
+            findings.extend(check_tools(tools))
         if self.era == "modern":
             findings.extend(header_findings(tools))
         self.tools = ToolListing(tools=tools, pages=pages, findings=findings)

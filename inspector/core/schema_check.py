@@ -3,10 +3,10 @@
 jsonschema's `check_schema` (the schema validated against its draft's meta-schema) costs 1.5–2 ms for a
 small tool schema: 10 s for a 5,000-tool server. Two shortcuts keep the answer the same:
 
-- `plainly_valid`: a structural walk that accepts only draft 2020-12 schemas made of the keywords in
-  `_KEYWORDS`, each with a value the meta-schema allows (a few µs). Anything else (another draft, an
-  unlisted keyword, a doubtful value) is left to the full check; it never says "valid" for a schema the
-  meta-schema rejects.
+- `plainly_valid`: a structural walk that accepts only draft 2020-12 schemas whose keywords it knows,
+  each with a value the meta-schema allows, plus keywords of no vocabulary (`x-…`: allowed with any
+  value) (a few µs). Anything else (another draft, `$id`, `$anchor`…, a doubtful value) is left to the
+  full check; it never says "valid" for a schema the meta-schema rejects.
 - `meta_problems`: the full check, cached by the schema's canonical JSON (a server's tools often share
   schemas, and a list is checked again on every refresh).
 """
@@ -23,6 +23,20 @@ DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 MAX_DEPTH = 40  # deeper schemas go to the full check
 MAX_CACHED_CHARS = 256 * 1024  # larger schemas are checked each time rather than kept in the cache
 TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+# Every keyword the draft 2020-12 meta-schemas define (its vocabularies and the top-level schema).
+META_KEYWORDS = frozenset(
+    {
+        *("$anchor", "$comment", "$defs", "$dynamicAnchor", "$dynamicRef", "$id", "$recursiveAnchor"),
+        *("$recursiveRef", "$ref", "$schema", "$vocabulary", "additionalProperties", "allOf", "anyOf"),
+        *("const", "contains", "contentEncoding", "contentMediaType", "contentSchema", "default"),
+        *("definitions", "dependencies", "dependentRequired", "dependentSchemas", "deprecated"),
+        *("description", "else", "enum", "examples", "exclusiveMaximum", "exclusiveMinimum", "format"),
+        *("if", "items", "maxContains", "maxItems", "maxLength", "maxProperties", "maximum", "minContains"),
+        *("minItems", "minLength", "minProperties", "minimum", "multipleOf", "not", "oneOf", "pattern"),
+        *("patternProperties", "prefixItems", "properties", "propertyNames", "readOnly", "required"),
+        *("then", "title", "type", "unevaluatedItems", "unevaluatedProperties", "uniqueItems", "writeOnly"),
+    }
+)
 _LOCAL_REF = re.compile(r"#(?:/[A-Za-z0-9_.~$-]*)*")
 
 
@@ -135,8 +149,9 @@ def plainly_valid(schema: Any, depth: int = 0) -> bool:
                 return False
             if not all(plainly_valid(v, depth + 1) for v in value.values()):
                 return False
-        else:
+        elif key in META_KEYWORDS:  # defined by the meta-schema, not checked here: $id, $anchor, …
             return False
+        # any other key is a keyword of no vocabulary: the meta-schema allows it with any value
     return True
 
 

@@ -63,7 +63,14 @@ def test_identical_invalid_schemas_are_validated_once(meta_checks: list[Any]) ->
 def test_an_unusual_schema_still_gets_the_full_check(meta_checks: list[Any]) -> None:
     findings = check_tools([tool(0, {"type": "object", "x-custom": 1, "minLength": -1})])
     assert [f.path for f in findings] == ["$.tools[0].inputSchema.minLength"]
-    assert len(meta_checks) == 1
+    assert check_tools([tool(1, {"type": "object", "$id": "urn:x", "properties": {}})]) == []
+    assert len(meta_checks) == 2
+
+
+def test_keywords_of_no_vocabulary_need_no_full_check(meta_checks: list[Any]) -> None:
+    schemas = [{"type": "object", "x-mcp-header": f"h{i}", "properties": {"a": {"x-order": i}}} for i in range(50)]
+    assert check_tools([tool(i, schema) for i, schema in enumerate(schemas)]) == []
+    assert meta_checks == []
 
 
 def test_a_bad_regex_is_not_plainly_valid() -> None:
