@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from PySide6.QtWidgets import QAbstractItemView
-from test_servers import SERVERS_FILE, add_stdio_server, answer, server_rows
+from test_servers import SERVERS_FILE, _box, add_stdio_server, answer, server_rows
 from test_tapped_sessions import DEMO, TapFile, rows, sessions_window, taps_folder, viewer_for
 from test_traffic import choose_file, shown_rows, viewer_window, without_blocking
 
@@ -50,6 +50,9 @@ def test_a_servers_file_that_is_not_utf8_asks_the_corrupt_file_question(lens) ->
     raw = '{"mcpServers": {"café": {"command": "x"}}}\n'.encode("latin-1")
     path.write_bytes(raw)
     lens.start(connected=False)
+    lens.wait(lambda: _box(lens, "Saved Servers Are Unreadable") is not None, what="the corrupt-file question")
+    said = _box(lens, "Saved Servers Are Unreadable").text()
+    assert "not UTF-8 text: byte 0xE9 at line 1, column 21" in said and "Back it up and start" in said
     answer(lens, "Saved Servers Are Unreadable", "Keep File")
     lens.wait_connected()
     assert lens.shows("Saved servers could not be read")
