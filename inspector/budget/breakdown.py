@@ -21,7 +21,7 @@ from inspector.budget.lints import LintMemo
 from inspector.budget.memo import IdentityMemo
 from inspector.budget.segments import Split, cut_member, split_safe
 from inspector.budget.shapes import LIST_FRAMES, SHAPES, dumps, member, property_descriptions, shape_members
-from inspector.budget.tokenizers import Tokenizer, figure_of
+from inspector.budget.tokenizers import Tokenizer, describe_figure, figure_of
 
 if TYPE_CHECKING:
     from inspector.budget.lints import Lint, LintOptions
@@ -156,7 +156,7 @@ class BudgetReport:
         return {
             "tokenizer": self.tokenizer,
             "tokenizer_label": self.tokenizer_label,
-            "exact": self.exact,
+            "exact": describe_figure(self)[0],  # exact for this shape's model family (never o200k for Claude)
             "figure": self.figure,
             "shape": self.shape,
             "total": self.total,

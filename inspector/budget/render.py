@@ -16,6 +16,7 @@ from typing import Any
 from inspector.budget.breakdown import PARTS, BudgetReport
 from inspector.budget.lints import Lint
 from inspector.budget.snapshot import SnapshotDiff
+from inspector.budget.tokenizers import figure_label
 
 SHAPE_NAMES = {"mcp": "MCP tools/list", "openai": "OpenAI tools", "anthropic": "Anthropic tools"}
 
@@ -71,7 +72,7 @@ def render_text(data: RenderInput) -> str:
         count = len(report.tools)
         lines.append(
             f"{safe(data.server)} — {count} tool{'s' if count != 1 else ''} · {SHAPE_NAMES[report.shape]} · "
-            f"{report.tokenizer_label or report.tokenizer}"
+            f"{figure_label(report)}"
         )
         width = max([4, *(len(safe(t.name)) for t in report.tools)])
         width = min(width, 48)
@@ -192,7 +193,7 @@ def _cell(text: Any) -> str:
 def render_markdown(data: RenderInput) -> str:
     lines: list[str] = [f"## Token budget: {_cell(data.server)}", ""]
     for report in data.reports:
-        lines.append(f"### {SHAPE_NAMES[report.shape]} — {_cell(report.tokenizer_label or report.tokenizer)}")
+        lines.append(f"### {SHAPE_NAMES[report.shape]} — {_cell(figure_label(report))}")
         lines.append("")
         lines.append("| Tool | Tokens | Description | Schema | Rest |")
         lines.append("| --- | ---: | ---: | ---: | ---: |")

@@ -64,6 +64,16 @@ def describe_figure(report: Any) -> tuple[bool, str]:
     return False, f"estimate — {(kind.label if kind is not None else tokenizer).split(' (')[0]}"
 
 
+def figure_label(report: Any) -> str:
+    """The tokenizer's label as a heading shows it, saying what the figure is: ``o200k_base — GPT-4o/…
+    (estimate)`` when an exact encoder counts Claude's shape, never its own "(exact)" there."""
+    label = str(getattr(report, "tokenizer_label", "") or getattr(report, "tokenizer", ""))
+    figure = str(getattr(report, "figure", "") or "")
+    if not figure or figure == "exact" or f"({figure})" in label:
+        return label
+    return f"{label.split(' (')[0]} ({figure})"
+
+
 class TokenizerError(RuntimeError):
     """A tokenizer could not be loaded or used; the message says why and what to do."""
 

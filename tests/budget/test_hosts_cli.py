@@ -66,3 +66,24 @@ def test_claude_code_view_json_csv_and_gates(tmp_path: Path, capsys: pytest.Capt
     assert main([*base, "--baseline", before]) == exit_codes.DIFF
     out = capsys.readouterr().out
     assert "(Claude Code view)" in out and "BREAKING" in out
+
+
+def test_an_openai_count_of_claudes_shape_is_never_called_exact(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The words of the Budget tab (`describe_figure`): o200k under the Anthropic shape or a Claude host is an
+    estimate, in every format (it said "exact" in the JSON and the text heading)."""
+    current = _tools_file(tmp_path, "now.json", TOOLS)
+    for extra in (["--shape", "anthropic"], ["--host", "claude-desktop"]):
+        assert main(["--tools-file", current, "--encoding", "o200k_base", *extra, "--format", "json"]) == exit_codes.OK
+        out = json.loads(capsys.readouterr().out)
+        report = out["reports"][0] if "reports" in out else out
+        assert report["exact"] is False and report["figure"] == "estimate", extra
+        for fmt in ("text", "markdown"):
+            assert main(["--tools-file", current, "--encoding", "o200k_base", *extra, "--format", fmt]) == exit_codes.OK
+            heading = next(
+                line for line in capsys.readouterr().out.splitlines() if "o200k" in line or "estimate" in line
+            )
+            assert "exact" not in heading and "estimate" in heading, (extra, fmt, heading)
+    assert main(["--tools-file", current, "--encoding", "o200k_base", "--format", "json"]) == exit_codes.OK
+    assert json.loads(capsys.readouterr().out)["reports"][0]["exact"] is True  # the MCP shape: exact
