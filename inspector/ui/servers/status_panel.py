@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit, 
 
 from inspector.config.store import ProfileStore
 from inspector.content.visible import visible
+from inspector.core.client_handlers import APP_CAPABILITIES, app_note
 from inspector.core.errors import describe_failure
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.plain_text import safe_tooltip, set_plain
@@ -119,6 +120,10 @@ class StatusPanel(QWidget):
         self.negotiation = _label("negotiation")
         self.supported = _label("supportedVersions")
         self.capabilities = _label("capabilities")
+        # What this app declares (it answers them); the CLI declares fewer, and both say so.
+        self.client = _label("clientCapabilities")
+        set_plain(self.client, f"{', '.join(APP_CAPABILITIES)} (--cli: fewer)")
+        self.client.setToolTip(safe_tooltip(app_note()))
         for label, name in (
             (self.state, "Connection state"),
             (self.server, "Server name and version"),
@@ -126,6 +131,7 @@ class StatusPanel(QWidget):
             (self.negotiation, "How the era was reached"),
             (self.supported, "Supported versions"),
             (self.capabilities, "Server capabilities"),
+            (self.client, "Client capabilities"),
         ):
             label.setAccessibleName(name)
         self.instructions = QPlainTextEdit(readOnly=True)
@@ -143,6 +149,7 @@ class StatusPanel(QWidget):
         form.addRow("How", self.negotiation)
         form.addRow("Versions", self.supported)
         form.addRow("Capabilities", self.capabilities)
+        form.addRow("We declare", self.client)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(form)
