@@ -79,11 +79,17 @@ class TapRecord:
 
 
 def _header(path: Path) -> dict[str, Any] | None:
+    """The header's tap meta; {} for a record whose first line is damaged (listed under its file name, its
+    entries still readable); None for a file that cannot be read or is another program's JSON."""
     try:
         with open(path, "rb") as stream:
-            head = json.loads(stream.readline())
-    except (OSError, ValueError):
+            first = stream.readline()
+    except OSError:
         return None
+    try:
+        head = json.loads(first)
+    except ValueError:
+        return {} if first.endswith(b"\n") else None  # no newline yet: a tap still writing its header
     if not isinstance(head, dict) or head.get("format") != "mcp-lens-traffic":
         return None
     tap = (head.get("meta") or {}).get("tap")
@@ -125,8 +131,16 @@ def tap_running(pid: int) -> bool:
     return b"tap" in argv
 
 
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 def list_records(folder: Path | None = None) -> list[TapRecord]:
-    """Every tap record in `folder` (default: `taps_dir()`), newest first. Unreadable files are skipped."""
+    """Every tap record in `folder` (default: `taps_dir()`), newest first. Unreadable files are skipped; a
+    record whose header line is damaged is listed under its file name."""
     folder = taps_dir() if folder is None else folder
     try:
         paths = [p for p in folder.iterdir() if p.name.endswith(SUFFIX) and p.is_file()]
@@ -150,7 +164,7 @@ def list_records(folder: Path | None = None) -> list[TapRecord]:
                 path=path,
                 name=str(head.get("name") or path.stem),
                 command=[str(c) for c in command] if isinstance(command, list) else [],
-                started=float(head.get("started") or 0.0),
+                started=float(head.get("started") or (0.0 if head else _mtime(path))),
                 pid=pid,
                 child_pid=child if isinstance(child, int) else None,
                 live=live,

@@ -120,3 +120,20 @@ def test_a_request_left_unanswered_when_the_server_exited_reads_no_answer(tmp_pa
     assert record.check_ended() and "exited" in (record.ended or "")
     assert record[0].status == "ok" and record[2].status.startswith("no answer") and record[2].flagged
     record.close()
+
+
+def test_a_tap_record_with_a_damaged_header_is_still_listed_and_opens(tmp_path) -> None:
+    from inspector.tap.paths import list_records
+
+    folder = tmp_path / "taps"
+    folder.mkdir()
+    path, _store = a_record(folder)
+    damage_line(path, 1, b'{"format": "mcp-lens-traffic", "vers\xff')
+    [listed] = list_records(folder)
+    assert listed.path == path and listed.name == path.stem and not listed.live
+    record = RecordStore(path)
+    record.update()
+    assert len(record) == 70 and [bad.number for bad in record.index.damaged] == [1]
+    record.close()
+    store, _meta, bad = jsonl.read(path)
+    assert len([e for e in store if e.transport != jsonl.BAD_LINE_TRANSPORT]) == 70 and bad[0].number == 1
