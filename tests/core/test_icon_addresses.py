@@ -4,17 +4,21 @@ too, and the refusal says why. Real loopback listeners must see no connection.""
 
 from __future__ import annotations
 
+import datetime
+import http.server
 import socket
+import ssl
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx2
 import pytest
 
 from inspector.core.icon_fetch import fetch_icon
 from inspector.core.icons import IconRefused
-from inspector.core.public_address import host_refusal, literal_address
+from inspector.core.public_address import host_refusal, literal_address, resolve
 
 PUBLIC = "93.184.215.14"
 
@@ -142,3 +146,74 @@ def test_ip_literals_in_every_spelling_the_resolver_reads() -> None:
     assert literal_address("[::1]") == "::1"
     assert literal_address("cafe.example") is None and literal_address("deadbeef") is None
     assert host_refusal("cdn.example", 443, public) == ""
+
+
+def self_signed(name: str, folder: Path) -> tuple[Path, Path]:
+    """A certificate for `name` (and its key), signed by itself: the client trusts exactly it."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return cert_path, key_path
+
+
+def test_the_address_the_connection_reached_is_checked_too(tmp_path: Path) -> None:
+    """A name that resolved to a public address when checked and reaches loopback when connected (DNS
+    rebinding): the answer is refused. Here the machine's own name plays it, with a real TLS server."""
+    name = socket.gethostname()
+    try:
+        reached = resolve(name, 443)
+    except OSError:
+        pytest.skip(f"{name} does not resolve here")
+    if name == "localhost" or reached != ["127.0.0.1"]:
+        pytest.skip(f"{name} resolves to {reached}, not to 127.0.0.1 alone")
+    cert, key = self_signed(name, tmp_path)
+    server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server_context.load_cert_chain(cert, key)
+    served: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            served.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", "8")
+            self.end_headers()
+            self.wfile.write(b"\x89PNG\r\n\x1a\n")
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.socket = server_context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        transport = httpx2.HTTPTransport(verify=ssl.create_default_context(cafile=str(cert)))
+        url = f"https://{name}:{server.server_address[1]}/i.png"
+        with pytest.raises(IconRefused, match=r"the connection reached 127\.0\.0\.1, a loopback address"):
+            fetch_icon(url, transport=transport, resolver=public, timeout=10, deadline=20)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert served == ["/i.png"], "the server was reached (the check is the connection's own address)"
