@@ -3,7 +3,8 @@
 The app is started on `tests/servers/hostile_text.py`, whose every string carries markup (an image on
 a FIFO, bold, a link), terminal escapes, NUL, bidi overrides and zero-width characters, and 1 MB
 strings. The journey uses every tab and pane a person would (a tool selected and called, a resource
-read, a prompt got, the log panes, a traffic row, the server panel, Budget), hovers every cell and
+read, a prompt got, an error, an elicitation and a sampling request, the log panes, a traffic row, the
+server panel, Budget), hovers every cell and
 widget whose tooltip carries server text, then walks every widget of every window: no label, tooltip,
 title, tab, item, header, message box or text view may hold server markup that Qt would take for rich
 text, nor a bidi control, NUL or escape shown raw; and nothing ever opened the FIFO (Qt loading the
@@ -43,6 +44,8 @@ from PySide6.QtWidgets import (
     QToolTip,
     QWidget,
 )
+
+from inspector.ui.client_requests.request_dialog import RequestDialog
 
 SERVER = REPO / "tests/servers/hostile_text.py"
 MARKUP = ("<img", "<b>", "<a href")  # server markup (our own escaped tooltips carry &lt;img)
@@ -201,6 +204,11 @@ def hover_everything(lens, fifo: FifoWatch, walk: Walk) -> int:
     return hovered
 
 
+def request_dialogs(lens) -> list[QWidget]:
+    """The open dialogs of requests the server sent us."""
+    return [w for w in lens.qapp.topLevelWidgets() if isinstance(w, RequestDialog) and w.isVisible()]
+
+
 def question(lens) -> QMessageBox:
     """The message box open now (waits for it)."""
 
@@ -249,6 +257,9 @@ def test_hostile_text_is_plain_everywhere_and_no_file_is_read(lens, tmp_path: Pa
         lens.click_item("Tool list", "fails")
         lens.click("Call  (Ctrl+Enter)")
         lens.wait(lambda: "error fails" in lens.texts(), 30_000, "the call's error")
+        lens.click_item("Tool list", "asks")
+        lens.click("Call  (Ctrl+Enter)")  # the server asks back: an elicitation and a sampling dialog stay open
+        lens.wait(lambda: len(request_dialogs(lens)) == 2, 30_000, "the elicitation and sampling dialogs")
 
         lens.tab("Resources")
         lens.click_item("Resource list", "resource title")
@@ -259,6 +270,15 @@ def test_hostile_text_is_plain_everywhere_and_no_file_is_read(lens, tmp_path: Pa
         lens.click_item("Prompt list", "prompt title")
         lens.click("Get prompt  (Ctrl+Enter)")
         lens.wait(lambda: "prompt message" in lens.texts(), 30_000, "the prompt's messages")
+
+        lens.tab("Doctor")
+        lens.click("Run doctor")  # its dialog lists the server's tools: walked while it is open
+        dialog = lens.find("Start", QAbstractButton).window()
+        for widget in (dialog, *dialog.findChildren(QWidget)):
+            walk.widget(widget)
+        lens.click("Start")
+        lens.wait(lambda: "Score " in lens.texts(), 60_000, "the doctor's report")
+        lens.click_item("Doctor findings", "stderr")
 
         lens.tab("Traffic")
         lens.click_item(lens.find("Traffic log", QAbstractItemView), "tools/call")

@@ -3,7 +3,8 @@
 ``python hostile_text.py FIFO``: every server-controlled string (server name, version, title and
 instructions; tool names, titles, descriptions, schema titles, descriptions, property names and enum
 values; results as text, embedded resource, resource link and structured content; log messages and
-their logger; resource and prompt names, titles and descriptions; error messages; stderr) carries
+their logger; resource and prompt names, titles and descriptions; error messages; an elicitation's
+message and field, a sampling request's messages and system prompt (calling "asks"); stderr) carries
 `corpus()`: HTML and Qt rich text (`<img src="file://FIFO">`, `<b>`, `<a href>`), terminal escapes
 (screen clear, an OSC 8 link, C1 CSI), NUL, bidi overrides and isolates, zero-width characters.
 FIFO should be a named pipe nobody writes to: whoever opens it to read it (Qt loading the image)
@@ -81,6 +82,7 @@ def tools() -> list[dict]:
             "inputSchema": {"type": "object"},
         },
         {"name": "fails", "description": "answers with an error", "inputSchema": {"type": "object"}},
+        {"name": "asks", "description": "asks the client (elicitation, sampling)", "inputSchema": {"type": "object"}},
     ]
 
 
@@ -124,6 +126,20 @@ def prompts() -> list[dict]:
     ]
 
 
+def ask_the_client() -> None:
+    """An elicitation and a sampling request, every string hostile (the call is answered once both are)."""
+    field = {"type": "string", "title": corpus("elicit title"), "description": corpus("elicit description")}
+    schema = {"type": "object", "properties": {"answer": field}}
+    elicit = {"mode": "form", "message": corpus("elicit message"), "requestedSchema": schema}
+    send({"jsonrpc": "2.0", "id": "elicit-1", "method": "elicitation/create", "params": elicit})
+    sample = {
+        "messages": [{"role": "user", "content": {"type": "text", "text": corpus("sampling message")}}],
+        "systemPrompt": corpus("system prompt"),
+        "maxTokens": 10,
+    }
+    send({"jsonrpc": "2.0", "id": "sample-1", "method": "sampling/createMessage", "params": sample})
+
+
 def answer(method: str, params: dict) -> dict | None:
     """The result for `method`, or None for an error."""
     if method == "initialize":
@@ -162,6 +178,8 @@ def answer(method: str, params: dict) -> dict | None:
 def main() -> None:
     sys.stderr.write(corpus("stderr") + "\n")
     sys.stderr.flush()
+    asked: list[object] = []  # the id of a call to "asks", answered when the client has answered us
+    answered: set[object] = set()
     for raw in sys.stdin:
         try:
             message = json.loads(raw)
@@ -171,7 +189,16 @@ def main() -> None:
         if method == "notifications/initialized":
             log(corpus("log at start"), corpus("logger"))
             continue
+        if method is None:  # the client's answer to one of our requests
+            answered.add(rpc_id)
+            if asked and {"elicit-1", "sample-1"} <= answered:
+                send({"jsonrpc": "2.0", "id": asked.pop(), "result": {"content": [{"type": "text", "text": "asked"}]}})
+            continue
         if rpc_id is None:
+            continue
+        if method == "tools/call" and (message.get("params") or {}).get("name") == "asks":
+            asked.append(rpc_id)
+            ask_the_client()
             continue
         params = message.get("params") or {}
         result = answer(method, params)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QScrollArea, QVBoxLay
 from inspector.apps import csp
 from inspector.apps.bridge import TRANSPORT, AppBridge
 from inspector.apps.ui_resource import UiResource, read_ui_resource, resource_uri
+from inspector.content.visible import visible
 from inspector.traffic.store import TrafficStore
 from inspector.ui.apps import engine
 from inspector.ui.apps.app_host import QtAppHost
@@ -168,7 +169,7 @@ class AppView(QWidget):
         if self.web is not None:
             self.scroll.hide()
         html = self.resource.html if self.resource is not None else None
-        self.source_text.setPlainText(html or "")
+        self.source_text.setPlainText(visible(html or ""))
         self.source_text.show()
 
     # -- what the app does -------------------------------------------------------------------

@@ -9,6 +9,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
 
 from inspector.auth.browser import check_browser_url
+from inspector.content.visible import visible
 from inspector.ui.widgets.plain_text import PlainLabel
 
 
@@ -29,7 +30,7 @@ class AuthorizeDialog(QDialog):
         layout.addWidget(intro)
         self.url_view = QPlainTextEdit()
         self.url_view.setReadOnly(True)
-        self.url_view.setPlainText(url)
+        self.url_view.setPlainText(visible(url))
         self.url_view.setMinimumSize(560, 110)
         layout.addWidget(self.url_view)
         buttons = QDialogButtonBox()

@@ -35,6 +35,7 @@ from inspector.auth.errors import AuthError
 from inspector.auth.events import AuthEvent
 from inspector.auth.flows import supported_flows_text
 from inspector.config.profile import ServerProfile
+from inspector.content.visible import visible
 from inspector.ui.auth.authorize_dialog import ask_to_open
 from inspector.ui.auth.client_box import ClientBox
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
@@ -329,7 +330,7 @@ class AuthPanel(QWidget):
         event = self._events[rows[0].row()]
         exchange = event.exchange
         if exchange is None:
-            self.detail.setPlainText(event.summary)
+            self.detail.setPlainText(visible(event.summary))
             return
         status = exchange.status if exchange.status is not None else (exchange.error or "no answer")
         text = f"{exchange.method} {exchange.url}\n"
@@ -338,7 +339,7 @@ class AuthPanel(QWidget):
         text += f"\n→ HTTP {status}\n"
         if exchange.response_body:
             text += f"\n{exchange.response_body}\n"
-        self.detail.setPlainText(text)
+        self.detail.setPlainText(visible(text))
 
     # -- actions -----------------------------------------------------------------------------
     def start(self, coro: Awaitable[Any]) -> asyncio.Future[Any]:

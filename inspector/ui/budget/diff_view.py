@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from inspector.budget.snapshot import SnapshotDiff, SnapshotError, load_snapshot
 from inspector.budget.tokenizers import figure_of
+from inspector.content.visible import visible
 from inspector.ui.budget.common import copy_buttons, fmt_delta, plain_label
 from inspector.ui.budget.diff_model import BREAKING, DiffModel
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
@@ -111,7 +112,7 @@ class DiffView(QWidget):
         if change.breaking:
             lines.append(f"{BREAKING} for callers:")
             lines += [f"  • {item}" for item in change.breaking]
-        self.detail.setPlainText("\n".join(lines))
+        self.detail.setPlainText(visible("\n".join(lines)))
 
     def _kind_changed(self) -> None:
         is_file = self.new_kind.currentData() == FILE

@@ -15,6 +15,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPlainTextEdit, QPushButton, QWidget
 
+from inspector.content.visible import visible
 from inspector.core.client_handlers import elicitation_mode
 from inspector.core.url_policy import UrlVerdict, check_url
 from inspector.ui.client_requests.request_dialog import RequestDialog, section_title
@@ -109,7 +110,7 @@ class ElicitationDialog(RequestDialog):
         url = params.get("url")
         self.verdict = verdict = check_url(url)
         self.body.addWidget(section_title("The full address", self))
-        self.url_view = QPlainTextEdit(url if isinstance(url, str) else repr(url))
+        self.url_view = QPlainTextEdit(visible(url if isinstance(url, str) else repr(url)))
         self.url_view.setReadOnly(True)
         self.url_view.setMaximumHeight(70)
         self.url_view.setObjectName("elicitationUrl")

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.content import human_size, preview, sniff_mime
+from inspector.content.visible import visible
 from inspector.core.client_handlers import Rejected
 from inspector.ui.client_requests.request_dialog import RequestDialog, section_title
 from inspector.ui.tools.results import ImageViewer, block_widget
@@ -139,7 +140,7 @@ class SamplingDialog(RequestDialog):
         system = params.get("systemPrompt")
         if isinstance(system, str):
             column.addWidget(section_title("System prompt", inner))
-            self.system_prompt = QPlainTextEdit(system)
+            self.system_prompt = QPlainTextEdit(visible(system))
             self.system_prompt.setReadOnly(True)
             self.system_prompt.setMaximumHeight(90)
             column.addWidget(self.system_prompt)

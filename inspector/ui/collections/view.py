@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from inspector.checks.collection import Collection, CollectionError, checked_expect, load, update
 from inspector.checks.runner import PASSED, Runner, StepResult
+from inspector.content.visible import visible
 from inspector.ui.collections.live import workspace_opener
 from inspector.ui.collections.save_dialog import FILTER, plain, recent_files, remember, save_call
 
@@ -173,7 +174,7 @@ class CollectionsView(QWidget):
         self.step_label.setText("\n".join(lines))
         self.assertions.setPlainText(json.dumps(step.expect, indent=2, ensure_ascii=False))
         self.assertion_message.setText("")
-        self.wire.setPlainText(wire_text(result) if result else "")
+        self.wire.setPlainText(visible(wire_text(result)) if result else "")
 
     def save_assertions(self) -> None:
         """The edited assertions, checked as the file loader checks them, into the file."""

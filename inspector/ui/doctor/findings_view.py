@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.checks.doctor import SEVERITIES, DoctorFinding, DoctorReport
+from inspector.content.visible import visible
+from inspector.ui.widgets.plain_text import item_text
 from inspector.ui.widgets.row_table import one_row_at_a_time
 
 COLUMNS = ("Severity", "Check", "JSON path", "Finding", "Expected", "Spec section")
@@ -81,12 +83,12 @@ class FindingsView(QWidget):
                 finding.section,
             )
             for column, text in enumerate(words):
-                self.table.setItem(row, column, QTableWidgetItem(text))
+                self.table.setItem(row, column, QTableWidgetItem(item_text(text)))
         self.detail.clear()
 
     def _selected(self) -> None:
         rows = {index.row() for index in self.table.selectedIndexes()}
         if len(rows) == 1 and (row := rows.pop()) < len(self.findings):
-            self.detail.setPlainText(detail_text(self.findings[row]))
+            self.detail.setPlainText(visible(detail_text(self.findings[row])))
         else:
             self.detail.clear()

@@ -33,6 +33,7 @@ from inspector.ui.doctor.findings_view import FindingsView
 from inspector.ui.doctor.tools_dialog import DoctorToolsDialog, read_only
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.traffic.session_files import show_error
+from inspector.ui.widgets.plain_text import PlainLabel
 
 PROBE_TIMEOUT = 5.0  # seconds for each probe, as `mcp-lens doctor --timeout` defaults
 FOLDER_KEY = "doctor/folder"  # where the last report was exported to
@@ -97,7 +98,7 @@ class DoctorTab(QWidget):
         bar.addStretch(1)
         bar.addWidget(self.export_json)
         bar.addWidget(self.export_junit)
-        self.score = QLabel("No report yet: press Run doctor.")
+        self.score = PlainLabel("No report yet: press Run doctor.")
         self.score.setAccessibleName("Doctor score")
         self.score.setTextFormat(Qt.TextFormat.PlainText)
         self.score.setWordWrap(True)

@@ -10,6 +10,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from inspector.ui.widgets.plain_text import item_text, window_title
+
 NEVER = "The doctor never calls a tool you did not tick."
 HOW = (
     "Each ticked tool is called with arguments its inputSchema rejects (to see the error it gives) and, "
@@ -41,7 +43,7 @@ class DoctorToolsDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("doctorToolsDialog")
-        self.setWindowTitle(f"Run the doctor on {server}")
+        self.setWindowTitle(window_title(f"Run the doctor on {server}"))
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.known = tools is not None
         layout = QVBoxLayout(self)
@@ -56,7 +58,7 @@ class DoctorToolsDialog(QDialog):
             name = str(tool.get("name"))
             safe = read_only(tool)
             why = "read-only (readOnlyHint: true)" if safe else "not marked read-only: may change something"
-            item = QListWidgetItem(f"{name} — {why}")
+            item = QListWidgetItem(item_text(f"{name} — {why}"))
             item.setData(Qt.ItemDataRole.UserRole, name)
             item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if safe else Qt.CheckState.Unchecked)

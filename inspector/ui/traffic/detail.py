@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QVBoxLayout, QWidget
 
+from inspector.content.visible import visible
 from inspector.traffic.entry import Entry
 from inspector.traffic.rounds import round_words
 from inspector.ui.traffic.http_exchange import Exchange, exchange_text, find_exchange
@@ -148,6 +149,6 @@ class EntryDetail(QWidget):
             if self.exchange is not None:
                 text = exchange_text(self.exchange)
                 extra = headers_text({"sse": http["sse"]}) if http and http.get("sse") else ""
-                self.headers_view.setPlainText(f"{text}\n\n{extra}" if extra else text)
+                self.headers_view.setPlainText(visible(f"{text}\n\n{extra}" if extra else text))
             else:
-                self.headers_view.setPlainText(headers_text(http) if http else "Not an HTTP entry.")
+                self.headers_view.setPlainText(visible(headers_text(http)) if http else "Not an HTTP entry.")
