@@ -159,6 +159,18 @@ def _read_for_update(path: Path) -> dict[str, Any]:
     return {}
 
 
+def damaged_note(path: Path | None = None) -> str | None:
+    """What is wrong with the calibration file, when it exists and cannot be read (None otherwise)."""
+    path = path or default_path()
+    try:
+        data = json.loads(read_utf8(path))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        return f"{path} cannot be read ({getattr(exc, 'reason', None) or exc})"
+    return None if isinstance(data, dict) else f"{path} is not a JSON object"
+
+
 def load_calibration(server: str, family: str, path: Path | None = None) -> Calibration | None:
     """The calibration saved for ``server`` and ctok ``family``, or None."""
     entry = _read(path or default_path()).get(server, {})

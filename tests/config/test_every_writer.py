@@ -30,7 +30,7 @@ def no_temp_files(folder: Path) -> bool:
 
 
 def test_calibration_is_user_only_merged_and_a_damaged_file_is_moved_aside(tmp_path: Path) -> None:
-    from inspector.budget.calibration import Calibration, load_calibration, save_calibration
+    from inspector.budget.calibration import Calibration, damaged_note, load_calibration, save_calibration
 
     path = tmp_path / "own" / "calibration.json"
 
@@ -43,7 +43,9 @@ def test_calibration_is_user_only_merged_and_a_damaged_file_is_moved_aside(tmp_p
     assert load_calibration("a", "v4.8", path) is not None and load_calibration("b", "v4.8", path) is not None
     damaged = path.read_bytes().replace(b'"a"', b'"caf\xe9"')
     path.write_bytes(damaged)
+    assert "not UTF-8" in (damaged_note(path) or "")
     save_calibration(calibration("c"), path)
+    assert damaged_note(path) is None
     [aside] = path.parent.glob("calibration.json.corrupt-*")
     assert aside.read_bytes() == damaged  # what it held can still be recovered
     assert load_calibration("c", "v4.8", path) is not None

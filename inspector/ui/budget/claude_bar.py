@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QWidget
 
-from inspector.budget.calibration import Calibration, Comparison, compare, save_calibration
+from inspector.budget.calibration import Calibration, Comparison, compare, damaged_note, save_calibration
 from inspector.ui.budget.common import compact_combo, plain_label
 
 CLAUDE = "claude"
@@ -121,8 +121,14 @@ class ClaudeBar(QWidget):
     def _save(self) -> None:
         if self.comparison is None or not self.server_key():
             return
-        path = save_calibration(Calibration.from_comparison(self.server_key(), self.comparison))
-        self.result.setText(f"{self.comparison.describe()} · saved as this server's calibration ({path.name})")
+        damaged = damaged_note()
+        try:
+            path = save_calibration(Calibration.from_comparison(self.server_key(), self.comparison))
+        except OSError as exc:
+            self.result.setText(f"Could not save the calibration: {exc.strerror or exc}")
+            return
+        moved = f" · {damaged}: moved aside as {path.name}.corrupt-<time>, a new file started" if damaged else ""
+        self.result.setText(f"{self.comparison.describe()} · saved as this server's calibration ({path.name}){moved}")
         self.comparison = None
         self.refresh()
         self.changed.emit()
