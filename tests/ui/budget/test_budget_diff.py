@@ -125,5 +125,6 @@ def test_saving_where_it_cannot_write_says_so(qtbot, window: MainWindow, tmp_pat
     assert pane.snapshots.save_dialog() is None  # nothing connected yet
     assert told and told[-1].startswith("Nothing to save")
     pane.set_tools([{"name": "a", "description": "A."}], "s")
-    assert pane.snapshots.save_to(tmp_path / "missing-folder" / "x.json") is None
-    assert told[-1].startswith("Could not save") and "missing-folder" in told[-1]
+    (tmp_path / "a-file").write_text("")  # a missing folder is created: a file where the folder goes is not
+    assert pane.snapshots.save_to(tmp_path / "a-file" / "x.json") is None
+    assert told[-1].startswith("Could not save") and "a-file" in told[-1]
