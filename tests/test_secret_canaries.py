@@ -44,6 +44,7 @@ def setup(tmp_path: Path, canaries: Canaries, canary_http: str) -> tuple[dict[st
     config = tmp_path / "input" / "mcp.json"
     config.parent.mkdir()
     servers = {"canary-stdio": canaries.stdio_entry(), "canary-http": canaries.http_entry(canary_http)}
+    servers["canary-gone"] = canaries.http_entry(f"http://127.0.0.1:{free_port()}/mcp")  # nothing listens
     config.write_text(json.dumps({"mcpServers": servers}, indent=2))
     out = tmp_path / "out"
     out.mkdir(mode=0o700)
@@ -77,6 +78,17 @@ def test_cli_error_of_a_server_dying_at_start_says_no_secret(setup, canaries: Ca
     result = run_lens(*args, "--record", str(out / "died.jsonl"), env={**env, "CANARY_EXIT": "1"})
     assert result.returncode != 0 and "canary server started with" in result.stderr, result.stderr
     assert_clean(canaries, tmp_path, result)
+
+
+def test_errors_of_an_unreachable_server_say_no_secret(setup, canaries: Canaries, tmp_path: Path) -> None:
+    env, config, out = setup
+    target = ["--config", str(config), "--server", "canary-gone", *canaries.input_args()]
+    cli = run_lens("--cli", *target, *CALL, "--record", str(out / "gone.jsonl"), env=env)
+    assert cli.returncode != 0 and "connect" in cli.stderr.lower(), cli.stderr
+    assert_clean(canaries, tmp_path, cli)
+    doctor = run_lens("doctor", *target, "--format", "json", "--output", str(out / "gone-doctor.json"), env=env)
+    assert "stopped answering" in (out / "gone-doctor.json").read_text(), doctor.stderr
+    assert_clean(canaries, tmp_path, doctor)
 
 
 def test_run_report_holds_no_secret(setup, canaries: Canaries, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import httpx2
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
-from inspector.config.redact import Redactor, profile_secrets, redact_url
+from inspector.config.redact import Redactor, profile_secrets
 from inspector.traffic.store import TrafficStore
 from inspector.transports.http_tap import TapTransport
 
@@ -102,7 +102,7 @@ class HttpTransport:
 
     def describe_exit(self) -> str:
         if self.gone_reason is not None:
-            return f"the server at {redact_url(self.url)} stopped answering ({self.gone_reason})"
+            return f"the server at {self.store.redactor.url(self.url)} stopped answering ({self.gone_reason})"
         if self.tap.last_error is not None:
             return f"the HTTP connection failed: {self.tap.last_error}"
         if self.tap.last_status is not None and self.tap.last_status >= 400:
