@@ -294,7 +294,7 @@ class MainWindow(QMainWindow):
         # Ctrl+Enter is each tab's run key (Call, Read, Get prompt): Connect takes Ctrl+Shift+Enter.
         self._action(server, "&Connect", self._connect_selected, "Ctrl+Shift+Return")
         self._action(server, "&Disconnect", lambda: self.session.disconnect(), "Ctrl+Shift+D")
-        self._action(server, "&Reconnect", lambda: self.session.reconnect(), "Ctrl+R")
+        self._action(server, "&Reconnect", self.reconnect, "Ctrl+R")
         ping = self._action(server, "&Ping", lambda: self.session.ping(), "Ctrl+Shift+P")
         self.ping_gate = RemovedAction(self.current.session, ping, "ping")  # legacy only: disabled with the reason
         server.addSeparator()
@@ -326,8 +326,18 @@ class MainWindow(QMainWindow):
         self.traffic.focus_filter()
 
     # -- connecting --------------------------------------------------------------------------
-    def connect_profile(self, profile: ServerProfile) -> None:
-        """Connect `profile` in its own space (made if need be) and show it; other sessions keep running."""
+    def reconnect(self) -> None:
+        """Server › Reconnect (Ctrl+R): the shown server again, with its settings as saved now (an edit made
+        since it connected applies, as Disconnect and Connect would); what the tabs show stays until replaced."""
+        profile = self.servers.profile_named(self.current.name)
+        if profile is None:
+            self.session.reconnect()
+            return
+        self.connect_profile(profile, fresh=False)
+
+    def connect_profile(self, profile: ServerProfile, *, fresh: bool = True) -> None:
+        """Connect `profile` in its own space (made if need be) and show it; other sessions keep running.
+        `fresh`: clear the tool list and result first (not for a reconnect)."""
         resolved = self.servers.inputs.resolved(profile, self.connect_profile)  # ${…} references filled in
         if resolved is None:  # asking for its ${input:…} values (connects once answered), or it cannot connect
             return
@@ -338,7 +348,7 @@ class MainWindow(QMainWindow):
         self.traffic.add_server(profile.name)
         self.servers.select(profile.name)
         self.settings.setValue("session/lastServer", profile.name)
-        space.connect_profile(resolved, profile, target)
+        space.connect_profile(resolved, profile, target, fresh=fresh)
 
     def disconnect_server(self, profile: ServerProfile) -> None:
         if (space := self.spaces.get(profile.name)) is not None:

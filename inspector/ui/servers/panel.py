@@ -330,6 +330,10 @@ class ServersPanel(QWidget):
             return self.save_unsaved()
         return self._open_dialog(profile)
 
+    def profile_named(self, name: str) -> ServerProfile | None:
+        """The profile listed as `name`, as saved now (the demo, the unsaved entry, or a saved server)."""
+        return self._find(name)
+
     def _find(self, name: str | None) -> ServerProfile | None:
         """The saved profile called `name` (the demo if none is), or the selection when `name` is None."""
         if name is None:

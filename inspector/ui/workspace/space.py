@@ -161,10 +161,14 @@ class SessionSpace(QObject):
         self._closing = asyncio.ensure_future(close())
 
     # -- connecting ----------------------------------------------------------------------------
-    def connect_profile(self, resolved: ServerProfile, profile: ServerProfile, cli_target: list[str]) -> None:
-        """Connect (or reconnect) this space's session to `resolved` (`profile` with its ${…} filled in)."""
+    def connect_profile(
+        self, resolved: ServerProfile, profile: ServerProfile, cli_target: list[str], *, fresh: bool = True
+    ) -> None:
+        """Connect (or reconnect) this space's session to `resolved` (`profile` with its ${…} filled in);
+        `fresh` clears the tool list and result first (a reconnect keeps them until the new list arrives)."""
         self.profile = profile
-        self.workbench.clear()
+        if fresh:
+            self.workbench.clear()
         self.workbench.history.cli_target = cli_target
         self.client_requests.show_profile(profile)
         self.session.connect_profile(resolved)
@@ -182,5 +186,5 @@ def sidebar_line(session: SessionController, state: str, detail: str) -> str:
         return f"connected · {era}" if era else "connected"
     if state == "failed":
         reason = detail.splitlines()[0].removeprefix("Not connected: ") if detail else "failed"
-        return f"error: {reason}"
+        return reason if reason.startswith("disconnected: ") else f"error: {reason}"  # a server that went away
     return "connecting…" if state == "connecting" else ""
