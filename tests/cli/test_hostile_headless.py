@@ -55,6 +55,7 @@ CLI_CALL = {
     "big-strings": OK,
     "huge": OK,
     "bad-output": OK,
+    "html": OK,  # markup in names, instructions, a log message during the call, stderr
 }
 DOCTOR = {
     "dies-at-start": CONNECTION,
@@ -141,7 +142,7 @@ def _argv(run: Run) -> list[str]:
     if run.front == "cli-list":
         return ["--cli", "--method", "tools/list", "--format", "text", "--request-timeout", wait, *server]
     if run.front == "cli-call":
-        tool = {"escapes": "rtl\u202eloot", "bad-output": "weather"}.get(run.mode, "work")
+        tool = {"escapes": "rtl\u202eloot", "bad-output": "weather", "html": "markup<b>"}.get(run.mode, "work")
         call = ["--method", "tools/call", "--tool-name", tool, "--format", "text", "--request-timeout", wait]
         return ["--cli", *call, *server]
     if run.front == "doctor":
