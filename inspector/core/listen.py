@@ -92,6 +92,9 @@ class ListenStream:
         if why := requires.refusal(LISTEN, self.conn.capabilities, self.conn.era):
             self._set("closed", why)
             return
+        if not self.uris and not listen_params([], self.conn.capabilities)["notifications"]:
+            self._set("closed", "not opened: the server declares no listChanged (Subscribe opens it for a resource)")
+            return
         await self._reopen(list(self.uris))
 
     async def subscribe(self, uri: str) -> None:

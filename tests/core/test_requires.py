@@ -15,6 +15,7 @@ from lens_support import git_repo, pypi_server_argv
 
 from inspector.config.profile import ServerProfile
 from inspector.core.client_handlers import ClientHandlers
+from inspector.core.listen import listen_params
 from inspector.core.requires import REQUIRES, refusal
 from inspector.core.session import CONNECTED, Session
 from inspector.traffic.entry import ERA_PROBE, FALLBACK, Direction, Kind
@@ -107,3 +108,13 @@ def test_auto_marks_its_era_probe_and_nothing_of_ours_is_an_error(
     refused = [e for e in store if e.probe == ERA_PROBE and e.direction is Direction.IN]
     assert refused and not any(e.flagged for e in refused)
     assert [e.text() for e in store if e.flagged] == []
+
+
+def test_listen_params_ask_only_for_what_was_declared() -> None:
+    caps = {"tools": {"listChanged": True}, "resources": {"subscribe": True, "listChanged": False}}
+    assert listen_params([], caps) == {"notifications": {"toolsListChanged": True}}
+    assert listen_params(["a://b"], caps)["notifications"] == {
+        "toolsListChanged": True,
+        "resourceSubscriptions": ["a://b"],
+    }
+    assert listen_params([], {"resources": {"subscribe": True}}) == {"notifications": {}}
