@@ -3,6 +3,7 @@ structured content with its outputSchema violations, and the raw result JSON one
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -148,7 +149,7 @@ class ResultView(QWidget):
         if not summary.previews:
             self.blocks_layout.addWidget(plain_label("(no content blocks)", self.content, style="note"))
         self._show_structured(summary)
-        self._set_raw(summary.raw_json, "Raw result JSON")
+        self._set_raw(lambda: summary.raw_json, "Raw result JSON")
         return summary
 
     def show_protocol_error(self, code: Any, message: Any, data: Any = None) -> None:
@@ -193,8 +194,19 @@ class ResultView(QWidget):
         self.state = state
         show_status(self.status_label, self.detail_label, state, title, detail)
 
-    def _set_raw(self, text: str, title: str) -> None:
-        self.raw_text = text
+    @property
+    def raw_text(self) -> str:
+        """The raw JSON shown under the toggle, built on first use (a big result's costs ~0.2 s)."""
+        if callable(self._raw_source):
+            self._raw_source = self._raw_source()
+        return self._raw_source
+
+    @raw_text.setter
+    def raw_text(self, text: str) -> None:
+        self._raw_source = text
+
+    def _set_raw(self, text: str | Callable[[], str], title: str) -> None:
+        self._raw_source = text
         self.raw_toggle.setText(title)
         self.raw_toggle.show()
 
