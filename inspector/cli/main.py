@@ -37,7 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return asyncio.run(_run(args, profile, process))
     except LensError as exc:
-        return fail(exc.to_json(), exc.exit_code)
+        from inspector.config.redact import Redactor
+
+        # The record already hides the profile's secrets; an error's words (a URL, a server's stderr) too.
+        return fail(Redactor.for_profile(profile).json(exc.to_json()), exc.exit_code)
     except KeyboardInterrupt:
         return fail({"error": "interrupted", "message": "interrupted by the user"}, exit_codes.INTERRUPTED)
 
