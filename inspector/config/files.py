@@ -22,10 +22,26 @@ FOLDER_MODE = 0o700
 def private_folder(folder: str | os.PathLike[str]) -> Path:
     """Create `folder` (and its parents) and make it user-only (0700). Returns it as a Path."""
     path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+    _make_folders(path)
     if os.name == "posix":
         os.chmod(path, FOLDER_MODE)
     return path
+
+
+def _make_folders(path: Path) -> None:
+    """Create `path` and each missing parent user-only (`mkdir(parents=True)` gives parents the umask's
+    mode); folders that exist are left as they are."""
+    missing = []
+    while not path.exists() and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=FOLDER_MODE)
+        except FileExistsError:
+            continue
+        if os.name == "posix":
+            os.chmod(folder, FOLDER_MODE)  # the umask may have taken bits away; never adds any
 
 
 def write_atomic(path: str | os.PathLike[str], payload: bytes | str, *, mode: int = FILE_MODE) -> Path:
@@ -46,7 +62,7 @@ def write_atomic(path: str | os.PathLike[str], payload: bytes | str, *, mode: in
         with open(target, "wb") as out:
             out.write(data)
         return target
-    target.parent.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+    _make_folders(target.parent)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
     while True:
         tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
@@ -73,7 +89,7 @@ def write_atomic(path: str | os.PathLike[str], payload: bytes | str, *, mode: in
 def open_private_append(path: str | os.PathLike[str], *, exclusive: bool = False) -> int:
     """An append-only, user-only file descriptor on `path` (created 0600; `exclusive`: never an existing one)."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True, mode=FOLDER_MODE)
+    _make_folders(target.parent)
     flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     if exclusive:
         flags |= os.O_EXCL

@@ -74,3 +74,17 @@ def test_write_atomic_to_a_pipe_writes_into_it(tmp_path):
     finally:
         os.close(reader)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_missing_parents_are_created_user_only_too(tmp_path):
+    os.chmod(tmp_path, 0o755)
+    old = os.umask(0o022)
+    try:
+        private_folder(tmp_path / "share" / "mcp-lens" / "taps")
+        write_atomic(tmp_path / "new" / "deeper" / "file.json", "x")
+        os.close(open_private_append(tmp_path / "append" / "inner" / "log"))
+    finally:
+        os.umask(old)
+    for folder in ("share", "share/mcp-lens", "share/mcp-lens/taps", "new", "new/deeper", "append", "append/inner"):
+        assert _mode(tmp_path / folder) == 0o700, folder
+    assert _mode(tmp_path) == 0o755  # an existing folder is left as it is
