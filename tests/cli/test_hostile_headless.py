@@ -22,6 +22,9 @@ import pytest
 from lens_support import HOSTILE, REPO
 
 from inspector.cli import exit_codes
+from inspector.tap.recorder import CONTINUED, NO_NEWLINE
+from inspector.traffic import jsonl
+from inspector.traffic.entry import Direction, Kind
 
 OK, CONNECTION, TIMEOUT = exit_codes.OK, exit_codes.CONNECTION, exit_codes.TIMEOUT
 RUN_TIMEOUT_S = 180  # per process: generous, the machine is shared
@@ -134,6 +137,7 @@ class Done:
     stdout: bytes
     stderr: bytes
     server_wrote: bytes  # every line the server wrote to stdout ($HOSTILE_LOG)
+    records: list[Path]  # the tap's traffic records
 
 
 def _argv(run: Run) -> list[str]:
@@ -172,7 +176,8 @@ def _execute(run: Run, folder: Path) -> Done:
         cwd=REPO,
         env=env,
     )
-    return Done(done.returncode, done.stdout, done.stderr, log.read_bytes() if log.exists() else b"")
+    records = sorted((folder / "data" / "mcp-lens" / "taps").glob("*.jsonl"))
+    return Done(done.returncode, done.stdout, done.stderr, log.read_bytes() if log.exists() else b"", records)
 
 
 @pytest.fixture(scope="module")
@@ -249,3 +254,16 @@ def test_text_output_passes_no_control_or_bidi_character__cli_text_sanitising(ru
     for stream, data in (("stdout", result.stdout), ("stderr", result.stderr)):
         found = TERMINAL_CONTROLS.findall(data.decode(errors="replace"))
         assert not found, f"{run.key} {stream} passes {sorted(set(found))!r} to the terminal\n" + _said(run, result)
+
+
+@pytest.mark.parametrize("run", [r for r in RUNS if r.front == "tap"], ids=lambda run: run.key)
+def test_the_taps_record_holds_what_the_server_wrote(run: Run, done: dict[str, Done]) -> None:
+    """Exact bytes in the record too, garbage and cut lines included (they are flagged, not dropped)."""
+    result = done[run.key]
+    assert len(result.records) == 1, _said(run, result)
+    store, _ = jsonl.load(result.records[0])
+    wrote = [e for e in store if e.direction is Direction.IN and e.kind not in (Kind.STDERR, Kind.LIFECYCLE)]
+    rebuilt = b"".join(e.raw + (b"" if {NO_NEWLINE, CONTINUED} & set(e.notes) else b"\n") for e in wrote)
+    assert rebuilt == result.server_wrote, _said(run, result)
+    if run.mode in ("garbage", "huge-line"):
+        assert any(e.kind is Kind.UNPARSABLE and e.flagged for e in wrote)
