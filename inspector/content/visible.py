@@ -18,10 +18,12 @@ from typing import Any
 # embeddings, overrides and isolates; word joiner and invisible operators; deprecated format characters;
 # Hangul fillers; the byte-order mark; interlinear annotations; lone surrogates; tag characters
 # (invisible look-alikes of ASCII).
-_INVISIBLE = (
-    "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
-    "\u3164\ufeff\uffa0\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f"
-)
+_RANGES = (
+    (0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x61C, 0x61C), (0x115F, 0x1160),
+    (0x180E, 0x180E), (0x200B, 0x200F), (0x2028, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB), (0xD800, 0xDFFF), (0xE0000, 0xE007F),
+)  # fmt: skip
+_INVISIBLE = "".join(chr(low) if low == high else f"{chr(low)}-{chr(high)}" for low, high in _RANGES)
 _MULTI_LINE = re.compile(f"[{_INVISIBLE}]|\r(?!\n)")
 _ONE_LINE = re.compile(f"[{_INVISIBLE}\t\n\r]")
 _IN_JSON = re.compile(f"[{_INVISIBLE}\r]")  # what json.dumps(ensure_ascii=False) leaves raw: C1, bidi, …
@@ -38,16 +40,34 @@ def escape_char(ch: str) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
+def _json_char(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+# str.translate tables (C speed however many characters match; a lone CR goes through the regex instead)
+_HIDDEN = [chr(code) for low, high in _RANGES for code in range(low, high + 1)]
+_SHOWN = {ord(ch): escape_char(ch) for ch in _HIDDEN}
+_SHOWN_ONE_LINE = {**_SHOWN, **{ord(ch): escape for ch, escape in _NAMED.items()}}
+_JSON = {ord(ch): _json_char(ch) for ch in [*_HIDDEN, "\r"]}
+
+
 def visible(text: Any, *, one_line: bool = False) -> str:
     """`text` with every control, bidi and invisible character shown as its escape.
 
     Newlines and tabs (and CR before LF) are kept, unless `one_line`: then they are escaped too.
     """
     value = text if isinstance(text, str) else str(text)
-    pattern = _ONE_LINE if one_line else _MULTI_LINE
-    if pattern.search(value) is None:
+    if one_line:
+        return value if _ONE_LINE.search(value) is None else value.translate(_SHOWN_ONE_LINE)
+    if _MULTI_LINE.search(value) is None:
         return value
-    return pattern.sub(lambda match: escape_char(match.group()), value)
+    if "\r" in value:  # CR before LF is kept, a lone one escaped
+        return _MULTI_LINE.sub(lambda match: escape_char(match.group()), value)
+    return value.translate(_SHOWN)
 
 
 def has_invisible(text: str) -> bool:
@@ -55,19 +75,15 @@ def has_invisible(text: str) -> bool:
     return _MULTI_LINE.search(text) is not None
 
 
-def _json_escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    code -= 0x10000
-    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-
-
 def terminal_safe(text: str) -> str:
     """`text` with every character a terminal would obey written as ``\\uXXXX`` (newlines, tabs and CRLF
     kept): the last guard on what a headless command prints. Inside a JSON string the result is still
     valid JSON for the same value."""
-    return text if _MULTI_LINE.search(text) is None else _MULTI_LINE.sub(_json_escape, text)
+    if _MULTI_LINE.search(text) is None:
+        return text
+    if "\r" in text:  # CR before LF is kept, a lone one escaped
+        return _MULTI_LINE.sub(lambda match: _json_char(match.group()), text)
+    return text.translate(_JSON)
 
 
 def json_visible(value: Any, **dumps: Any) -> str:
@@ -76,4 +92,4 @@ def json_visible(value: Any, **dumps: Any) -> str:
     Still valid JSON for the same value: only characters inside strings are written as ``\\uXXXX``.
     """
     text = json.dumps(value, ensure_ascii=False, **dumps)
-    return text if _IN_JSON.search(text) is None else _IN_JSON.sub(_json_escape, text)
+    return text if _IN_JSON.search(text) is None else text.translate(_JSON)
