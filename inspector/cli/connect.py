@@ -11,6 +11,7 @@ from typing import Any
 
 from inspector.cli.args import CliArgs, UsageError
 from inspector.transports.kinds import DEFAULT_URL_KIND
+from inspector.words import noun
 
 # Seconds between closing the server's stdin and SIGTERM. The answer is printed by then; servers
 # such as server-everything keep a timer alive for ~0.35 s after stdin closes.
@@ -42,7 +43,10 @@ def _profile_of(args: CliArgs) -> Any:
     from inspector.config.naming import command_name, url_name
 
     if args.server_url:
-        transport = args.transport or DEFAULT_URL_KIND
+        from inspector.config.profile import _infer_http_transport  # the import dialog's rule: …/sse is SSE
+
+        # as the official CLI: a URL ending in /sse is legacy SSE, any other Streamable HTTP
+        transport = args.transport or _infer_http_transport(args.server_url) or DEFAULT_URL_KIND
         name = url_name(args.server_url)
         return ServerProfile(name=name, transport=transport, url=args.server_url, headers=args.headers)
     if args.demo:
@@ -69,7 +73,8 @@ def _resolved(profile: Any, inputs: dict[str, str]) -> Any:
             named = ", ".join(describe_input(profile, i) for i in exc.inputs)
             flags = " ".join(f"--input {i}=VALUE" for i in exc.inputs)
             more = "".join(f"; {problem}" for problem in exc.problems)
-            raise UsageError(f"server {profile.name!r} needs input value(s) for {named}: pass {flags}{more}") from None
+            values = noun(len(exc.inputs), "value")
+            raise UsageError(f"server {profile.name!r} needs input {values} for {named}: pass {flags}{more}") from None
         raise UsageError(str(exc)) from None
 
 

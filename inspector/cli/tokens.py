@@ -245,9 +245,22 @@ async def _list_tools(args: TokensArgs, profile: Any, process: Any) -> tuple[lis
             listing = await conn.list_tools()
             for finding in listing.findings:
                 sys.stderr.write(json.dumps({"finding": finding.to_json()}, ensure_ascii=False) + "\n")
+            _say_capabilities(conn)
             return [t for t in listing.tools if isinstance(t, dict)], dict(conn.init)
     finally:
         print_stray_output(store)
+
+
+def _say_capabilities(conn: Any) -> None:
+    """On stderr: the client capabilities the app declares and this run does not (a server may list the app
+    more tools, and its Budget tab counts them)."""
+    from inspector.core.client_handlers import undeclared_note
+
+    handlers = getattr(conn, "handlers", None)
+    remedy = "The Budget tab counts the list the app is given."
+    note = undeclared_note(handlers.capabilities() if handlers is not None else [], remedy)
+    if note is not None:
+        sys.stderr.write(json.dumps({"notice": note}) + "\n")
 
 
 def _describe_source(profile: Any) -> str:

@@ -23,17 +23,18 @@ APP_CAPABILITIES = CAPABILITIES
 CAPABILITY_METHODS = {"sampling": "sampling/createMessage", "elicitation": "elicitation/create", "roots": "roots/list"}
 
 
-def undeclared_note(declared: list[str]) -> str | None:
+def undeclared_note(declared: list[str], remedy: str | None = None) -> str | None:
     """What the CLI says when it declares less than the app: some servers list tools (or offer features)
-    only to clients that declare these capabilities. None when it declares as much as the app."""
+    only to clients that declare these capabilities; `remedy` replaces the way to declare them. None when
+    it declares as much as the app."""
     missing = [name for name in APP_CAPABILITIES if name not in declared]
     if not missing:
         return None
     answers = ", ".join(f'"{CAPABILITY_METHODS[name]}"' for name in missing)
+    how = remedy or f"To declare one, answer it in --input-responses (a key {answers})"
     return (
         f"tools may be hidden: this CLI does not declare {', '.join(missing)}; the app does, and some servers "
-        f"list tools only to clients that declare them. To declare one, answer it in --input-responses "
-        f"(a key {answers})"
+        f"list tools only to clients that declare them. {how}"
     )
 
 

@@ -38,3 +38,10 @@ def test_everything_lists_more_tools_when_the_cli_declares_roots(everything: str
     answers.write_text(json.dumps({"roots/list": {"roots": [{"uri": "file:///tmp", "name": "tmp"}]}}))
     declared = run_lens("--cli", "node", everything, "--method", "tools/list", "--input-responses", str(answers))
     assert "get-roots-list" in _tools(declared)
+
+
+def test_tokens_says_the_app_may_be_given_more_tools(everything: str) -> None:
+    done = run_lens("tokens", "--format", "json", "--", "node", everything, "stdio")
+    assert done.returncode == 0, done.stderr
+    notices = [json.loads(line)["notice"] for line in done.stderr.splitlines() if line.startswith('{"notice"')]
+    assert notices and "does not declare sampling, elicitation, roots" in notices[0] and "Budget tab" in notices[0]

@@ -85,3 +85,17 @@ def test_cli_help_says_where_the_server_command_goes() -> None:
     assert done.returncode == 0, done.stderr
     usage = done.stdout.split("\n\n", 1)[0]
     assert "COMMAND" in usage and "-- COMMAND" in usage and "--method METHOD" in usage, usage
+
+
+def test_a_url_picks_its_transport_as_there_and_servers_are_named_as_in_the_app() -> None:
+    from inspector.cli.connect import profile_of
+
+    sse = profile_of(parse(["--method", "tools/list", "http://127.0.0.1:1/sse"]))
+    assert (sse.transport, sse.name) == ("sse", "127.0.0.1:1")
+    assert profile_of(parse(["--method", "tools/list", "http://127.0.0.1:1/mcp"])).transport == "http"
+    assert profile_of(parse(["--method", "tools/list", "--transport", "http", "http://h/sse"])).transport == "http"
+    assert profile_of(parse(["--method", "tools/list", "--demo"])).name == "Demo server"
+    command = profile_of(
+        parse(["--method", "tools/list", "--transport", "stdio", "node", "/x/server-everything/dist/index.js"])
+    )
+    assert (command.transport, command.name) == ("stdio", "server-everything")
