@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector.config.files import write_atomic
 from inspector.config.text_files import NotUtf8Error, read_utf8
+from inspector.words import noun
 
 if TYPE_CHECKING:
     from inspector.budget.breakdown import BudgetCounter
@@ -275,9 +276,9 @@ def _compare_schema(
         gone = [v for v in old_enum if v not in new_enum]
         extra = [v for v in new_enum if v not in old_enum]
         if gone:
-            breaking.append(f"{path}: enum value(s) removed: {', '.join(_show(v) for v in gone)}")
+            breaking.append(f"{path}: enum {noun(len(gone), 'value')} removed: {', '.join(_show(v) for v in gone)}")
         if extra:
-            changes.append(f"{path}: enum value(s) added: {', '.join(_show(v) for v in extra)}")
+            changes.append(f"{path}: enum {noun(len(extra), 'value')} added: {', '.join(_show(v) for v in extra)}")
     elif isinstance(new_enum, list) and old_enum is None:
         breaking.append(f"{path}: now restricted to an enum")
     if old.get("description") != new.get("description") and depth > 0:

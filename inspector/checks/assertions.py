@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.checks.jsonpath import PathError, get_path, parse_path
+from inspector.words import counted, noun
 
 
 class BadAssertion(ValueError):
@@ -156,15 +157,15 @@ def _content(spec: dict[str, Any], observed: Observed) -> Outcome:
         return False, f"expected content blocks, got {_got(observed)} without a content list"
     kind = spec.get("type")
     chosen = [b for b in blocks if kind is None or (isinstance(b, dict) and b.get("type") == kind)]
-    what = f"{kind} block(s)" if kind else "content block(s)"
+    what = f"{kind} block" if kind else "content block"
     if "count" in spec:
         if len(chosen) != spec["count"]:
-            return False, f"expected {spec['count']} {what}, got {len(chosen)}"
-        return True, f"{len(chosen)} {what}"
+            return False, f"expected {counted(spec['count'], what)}, got {len(chosen)}"
+        return True, counted(len(chosen), what)
     if not chosen:
         types = sorted({str(b.get("type")) for b in blocks if isinstance(b, dict)}) or ["none"]
-        return False, f"expected {what}, got {', '.join(types)}"
-    return True, f"{len(chosen)} {what}"
+        return False, f"expected {what}s, got {', '.join(types)}"
+    return True, counted(len(chosen), what)
 
 
 def _latency_under(spec: dict[str, Any], observed: Observed) -> Outcome:
@@ -211,7 +212,7 @@ def parse_assertion(spec: Any) -> tuple[str, Kind]:
     kind = KINDS[name]
     allowed = {"kind", *kind.fields, *(kind.optional or {})}
     if extra := set(spec) - allowed:
-        raise BadAssertion(f"{name}: unknown field(s) {', '.join(sorted(extra))}")
+        raise BadAssertion(f"{name}: unknown {noun(len(extra), 'field')} {', '.join(sorted(extra))}")
     for key, types in {**kind.fields, **(kind.optional or {})}.items():
         if key not in spec:
             if key in kind.fields:

@@ -18,6 +18,7 @@ from inspector.checks.assertions import BadAssertion, parse_assertion
 from inspector.config.files import folder_lock, write_atomic
 from inspector.config.redact import is_secret_env, is_secret_value
 from inspector.config.text_files import NotUtf8Error, read_utf8
+from inspector.words import noun
 
 FORMAT = "mcp-lens-collection"
 VERSION = 1
@@ -191,7 +192,7 @@ def _step(raw: Any, where: str) -> Step:
         raise CollectionError(f"{where} must be an object")
     unknown = set(raw) - set(_STEP_KEYS)
     if unknown:
-        raise CollectionError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        raise CollectionError(f"{where}: unknown {noun(len(unknown), 'key')} {', '.join(sorted(unknown))}")
     if not isinstance(raw.get("id"), str) or not raw["id"] or not isinstance(raw.get("method"), str):
         raise CollectionError(f'{where} needs a string "id" and "method"')
     params, expect, save = raw.get("params", {}), raw.get("expect", []), raw.get("save", {})

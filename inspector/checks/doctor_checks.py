@@ -23,6 +23,7 @@ from inspector.checks.doctor import (
     DoctorReport,
 )
 from inspector.core.findings import Finding
+from inspector.words import counted
 
 # The spec's rule (2025-11-25, from SEP-986): 1–128 characters of A-Z a-z 0-9 _ - . (a SHOULD).
 SPEC_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
@@ -102,7 +103,9 @@ def check_stdout(report: DoctorReport, store: Any) -> None:
             "error",
             "stdout",
             f"stdout line (traffic #{noise[0].seq})",
-            f"{len(noise)} line(s) on stdout are not JSON-RPC messages, the first: {first[:SAMPLE]!r}",
+            f"{counted(len(noise), 'line')} on stdout "
+            f"{'is not a JSON-RPC message' if len(noise) == 1 else 'are not JSON-RPC messages'}, "
+            f"the first: {first[:SAMPLE]!r}",
             "only JSON-RPC messages on stdout (logs go to stderr); a client may drop the connection",
             SECTION_STDIO,
         )
@@ -114,7 +117,7 @@ def check_stdout(report: DoctorReport, store: Any) -> None:
             "info",
             "stderr",
             "stderr",
-            f"{len(stderr)} line(s) on stderr, the last: {last[:SAMPLE]!r}",
+            f"{counted(len(stderr), 'line')} on stderr, the last: {last[:SAMPLE]!r}",
             "anything on stderr is allowed (hosts may show or drop it)",
             SECTION_STDIO,
         )

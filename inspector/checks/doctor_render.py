@@ -10,6 +10,7 @@ from collections.abc import Callable
 from xml.etree import ElementTree as ET
 
 from inspector.checks.doctor import SCORE_RULE, SEVERITIES, DoctorReport
+from inspector.words import counted
 
 
 def text(report: DoctorReport) -> str:
@@ -18,8 +19,8 @@ def text(report: DoctorReport) -> str:
     era = f"{report.era} {report.version}" if report.era else "not connected"
     lines = [
         f"mcp-lens doctor: {name} ({era})",
-        f"score {report.score}/100 — {counts['error']} error(s), {counts['warning']} warning(s), "
-        f"{counts['info']} note(s) — {len(report.ran)} checks in {report.seconds:.2f} s",
+        f"score {report.score}/100 — {counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
+        f"{counted(counts['info'], 'note')} — {counted(len(report.ran), 'check')} in {report.seconds:.2f} s",
         f"  ({SCORE_RULE})",
     ]
     for severity in SEVERITIES:

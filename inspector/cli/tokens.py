@@ -18,6 +18,7 @@ from inspector.cli.connect import connect, profile_of, spawn_early
 from inspector.cli.render import fail
 from inspector.cli.tokens_args import TokensArgs, parse
 from inspector.cli.tokens_host import print_host_table
+from inspector.words import counted
 
 
 class _TokenizerLoader:
@@ -184,7 +185,7 @@ def _gate(args: TokensArgs, reports: list[Any], diff: Any) -> int:
     if diff is not None and diff.breaking:
         breaking = [f"{c.name}: {b}" for c in (*diff.removed, *diff.changed) for b in c.breaking]
         return fail(
-            {"error": "breaking-change", "message": f"{len(breaking)} breaking change(s)", "breaking": breaking},
+            {"error": "breaking-change", "message": counted(len(breaking), "breaking change"), "breaking": breaking},
             exit_codes.DIFF,
         )
     if diff is not None and args.max_growth is not None and diff.growth() > args.max_growth:

@@ -21,6 +21,7 @@ from inspector.config.profile import HTTP_KEYS, STDIO_KEYS, ProfileError, Server
 from inspector.config.references import clean_declaration, needed_inputs
 from inspector.config.store import EXTRAS_KEY, apply_extras
 from inspector.config.text_files import NotUtf8Error, read_utf8
+from inspector.words import counted, noun
 
 FORMATS = ("claude-desktop", "claude-code", "cursor", "vscode", "mcp-lens", "generic")
 
@@ -118,7 +119,7 @@ def _apply_env_file(entry: dict[str, Any], base: Path, where: str) -> list[str]:
         return [f"{where}, field 'envFile': {file}: {exc.reason}; its variables are missing"]
     env = entry.get("env")
     entry["env"] = {**loaded, **env} if isinstance(env, dict) else loaded
-    return [f"{where}: loaded {len(loaded)} variable(s) from envFile {file} into env"]
+    return [f"{where}: loaded {counted(len(loaded), 'variable')} from envFile {file} into env"]
 
 
 def _entries(
@@ -168,7 +169,7 @@ def _entries(
             used = (STDIO_KEYS if profile.transport == "stdio" else HTTP_KEYS) | {"envFile"}
             ignored = sorted(k for k in entry if k not in used)
             if ignored:
-                warnings.append(f"{where}: ignored field(s) {', '.join(ignored)}")
+                warnings.append(f"{where}: ignored {noun(len(ignored), 'field')} {', '.join(ignored)}")
             yield name, profile
 
     return fmt, warnings, stream()

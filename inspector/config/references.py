@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from inspector.config.profile import ProfileError, ServerProfile
+from inspector.words import noun
 
 REFERENCE = re.compile(r"\$\{([^}]+)\}")
 _CLAUDE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$", re.DOTALL)
@@ -31,7 +32,7 @@ class Unresolved(ProfileError):
         parts = list(problems)
         if inputs:
             named = ", ".join(describe_input(profile, i) for i in inputs)
-            parts.insert(0, f"needs input value(s) for {named}")
+            parts.insert(0, f"needs input {noun(len(inputs), 'value')} for {named}")
         super().__init__("; ".join(parts), server=profile.name)
 
 

@@ -30,7 +30,7 @@ class CallRecord:
 
     tool: str
     arguments: dict[str, Any]
-    handle: RequestHandle
+    handle: RequestHandle | None  # None: a call run as a task (the Tasks tab follows it) or kept from before
     id: int = field(default_factory=lambda: next(_ids))
     started: float = field(default_factory=time.time)
     duration_ms: float | None = None
@@ -43,6 +43,9 @@ class CallRecord:
     round: int = 1
     waiting: bool = False
     answers: dict[str, Any] = field(default_factory=dict)
+    as_task: bool = False  # run as a task: its status and result are the Tasks tab's
+    earlier: bool = False  # kept from an earlier session (`history_file`): no error object, its text
+    error_text: str | None = None
 
     def finish(self, result: dict[str, Any] | None = None, error: LensError | None = None) -> None:
         self.duration_ms = (time.time() - self.started) * 1000.0
@@ -74,5 +77,6 @@ class CallRecord:
 
     @property
     def outcome_text(self) -> str:
-        """The outcome, with the number of rounds of a multi round-trip call."""
-        return f"{self.outcome} ({self.round} rounds)" if self.round > 1 else self.outcome
+        """The outcome, with the number of rounds of a multi round-trip call, and "task" for one run as a task."""
+        text = f"{self.outcome} ({self.round} rounds)" if self.round > 1 else self.outcome
+        return f"task · {text}" if self.as_task else text

@@ -23,6 +23,7 @@ from inspector.core.calls import RequestHandle
 from inspector.core.errors import ConnectFailed, LensError, RequestTimeout
 from inspector.core.operations import Event, Operations
 from inspector.traffic.entry import LISTENING, TEARDOWN, Direction, Entry, Kind
+from inspector.words import counted
 
 LISTEN = "subscriptions/listen"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
@@ -135,7 +136,7 @@ class ListenStream:
         kinds = [k.removesuffix("ListChanged") for k in LIST_CHANGED_KINDS if honored.get(k) is True]
         text = "listening for " + (", ".join(kinds) + " list changes" if kinds else "no list changes")
         if uris := self.honored_uris():
-            text += f" and {len(uris)} resource(s)"
+            text += f" and {counted(len(uris), 'resource')}"
         return text
 
     # -- opening and ending streams ----------------------------------------------------------

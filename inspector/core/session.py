@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,7 @@ from inspector.traffic.store import TrafficStore
 
 DISCONNECTED, CONNECTING, CONNECTED, FAILED = "disconnected", "connecting", "connected", "failed"
 RECOVER = "Server › Reconnect (Ctrl+R) once it is back."
+RESTART = "Server › Reconnect (Ctrl+R) starts it again."  # a stdio server: the app starts it itself
 
 
 class Hook:
@@ -293,7 +295,11 @@ class Session:
         if error.details.get("stopped"):  # an HTTP server that stopped answering: said first, in its words
             self._report(FAILED, f"disconnected: {error.details.get('reason')}\n{RECOVER}")
             return
-        self._report(FAILED, f"Not connected: {failure.title}. {RECOVER}\n{failure.detail}")
+        detail, code = failure.detail, error.details.get("server_exit")
+        if isinstance(code, int):  # the title says how the process ended: not said twice (stderr's lines stay)
+            detail = re.sub(rf"^[^\n]*?exited with code {code}(?: \([^)]*\))?[;:.]?\s*", "", detail)
+        recover = RESTART if self.profile is not None and self.profile.transport == "stdio" else RECOVER
+        self._report(FAILED, f"Not connected: {failure.title}. {recover}" + (f"\n{detail}" if detail else ""))
 
     def _set_state(self, state: str, detail: str) -> None:
         self.state, self.detail = state, detail

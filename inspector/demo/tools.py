@@ -258,6 +258,6 @@ def _emit_logs_tool(state: DemoState) -> Callable[..., Awaitable[str]]:
             await ctx.session.send_log_message(level, data, logger="mcp-lens-demo", related_request_id=ctx.request_id)
         skipped = len(levels) - len(sent)
         note = f"; skipped {skipped} below the requested level {minimum!r}" if skipped else ""
-        return f"Sent {len(sent)} log message(s){note}."
+        return f"Sent {len(sent)} log {'message' if len(sent) == 1 else 'messages'}{note}."
 
     return emit_logs

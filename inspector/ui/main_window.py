@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -37,6 +37,7 @@ from inspector.ui.removed_in_modern import RemovedAction
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.unsaved import ask_before_quit, save_copy, unsaved_names
 from inspector.ui.session import CONNECTED
+from inspector.ui.shortcuts_dialog import show_shortcuts
 from inspector.ui.taps.hook import show_tapped_sessions
 from inspector.ui.traffic.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.traffic.view import TrafficView
@@ -59,6 +60,7 @@ from inspector.ui.workspace.space import (
     SessionSpace,
     sidebar_line,
 )
+from inspector.words import counted
 
 # The bottom dock's first height in the 1280×860 first window: eight whole traffic rows beside a detail
 # pane of as many lines; the workbench keeps the rest (a result of a dozen lines below the form).
@@ -311,7 +313,19 @@ class MainWindow(QMainWindow):
         if self.budget_menu is not None:
             bar.addMenu(self.budget_menu)
         help_menu = bar.addMenu("&Help")
+        help_key = QKeySequence.StandardKey.HelpContents
+        self._action(help_menu, "&Keyboard shortcuts", lambda: show_shortcuts(self, self.panel_of), help_key)
         self._action(help_menu, "&About MCP Lens", lambda: show_about(self))
+
+    def panel_of(self, item: QObject | None) -> str:
+        """The title of the panel (tab, sidebar page, server list) that `item` belongs to; "" if none."""
+        pages: dict[QObject, str] = {w: title for space in self.spaces.values() for title, w in space.widgets.items()}
+        pages |= {panel.widget: panel.title for panel in self.panels} | {self.servers: "Servers"}
+        while item is not None:
+            if item in pages:
+                return f"{pages[item]} tab" if self.areas.get(pages[item]) is self.tabs else pages[item]
+            item = item.parent()
+        return ""
 
     def _set_reopen(self, on: bool) -> None:
         self.settings.setValue(REOPEN_KEY, bool(on))
@@ -416,7 +430,7 @@ class MainWindow(QMainWindow):
         except OSError as exc:
             show_error(self, "Export failed", f"Could not write {path}: {exc.strerror or exc}")
             return
-        self.statusBar().showMessage(f"Exported {count} entries to {path}", 8000)
+        self.statusBar().showMessage(f"Exported {counted(count, 'entry')} to {path}", 8000)
 
     def open_session(self) -> QFileDialog:
         """File › Open session: a file dialog (not blocking); the record opens read-only in its own window."""
@@ -505,6 +519,6 @@ def cli_target(profile: ServerProfile) -> list[str]:
             words += ["--cwd", safe.cwd]
         return [*words, *era_words, "--", safe.command, *safe.args]
     words = ["--server-url", safe.url, "--transport", safe.transport, *era_words]
-    for name, value in safe.headers.items():
+    for name, value in (safe.to_entry().get("headers") or {}).items():  # the bearer token's header too
         words += ["--header", f"{name}: {value}"]
     return words

@@ -20,6 +20,8 @@ from typing import Any
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
+from inspector.words import counted
+
 ECHO_TEXT = "MCP Lens self-test ✓"
 IMAGE_SIZE = 48
 TONE_SECONDS = 0.5
@@ -95,7 +97,7 @@ class SelfTest:
             raise SelfTestFailure(f"connection failed: {session.detail}")
         tools = self.window.workbench.tools
         await wait_for(lambda: tools.model.rowCount() > 0, self.step_timeout, "the tool list")
-        return f"{tools.model.rowCount()} tools from {' '.join([profile.command, *profile.args])}"
+        return f"{counted(tools.model.rowCount(), 'tool')} from {' '.join([profile.command, *profile.args])}"
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> Any:
         workbench = self.window.workbench

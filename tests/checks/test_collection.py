@@ -41,8 +41,8 @@ def test_assertions_pass_and_fail_with_reasons() -> None:
         ({"kind": "contains", "path": "$.result.content[0].text", "value": "h"}, ok, True, 'contains "h"'),
         ({"kind": "contains", "path": "$.result.a.b[0]", "value": {"c": 2}}, ok, False, "does not contain"),
         ({"kind": "matches", "path": "$.result.content[0].text", "pattern": "^h.$"}, ok, True, "matches"),
-        ({"kind": "content", "type": "text", "count": 1}, ok, True, "1 text block(s)"),
-        ({"kind": "content", "type": "image"}, ok, False, "expected image block(s), got text"),
+        ({"kind": "content", "type": "text", "count": 1}, ok, True, "1 text block"),
+        ({"kind": "content", "type": "image"}, ok, False, "expected image blocks, got text"),
         ({"kind": "latency_under", "ms": 500}, error, False, "took 900 ms, expected under 500 ms"),
         ({"kind": "output_schema"}, ok, False, "declares no outputSchema"),
     ]

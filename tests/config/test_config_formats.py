@@ -117,7 +117,7 @@ def test_vscode_settings_json_and_missing_env_file(tmp_path: Path) -> None:
     assert result.format == "vscode"
     assert result.profiles[0].command == "x"
     assert any("cannot read" in w and "missing.env" in w for w in result.warnings)
-    assert any("ignored field(s) sandboxEnabled" in w for w in result.warnings)
+    assert any("ignored field sandboxEnabled" in w for w in result.warnings)
 
 
 @pytest.mark.parametrize(

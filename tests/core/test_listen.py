@@ -61,7 +61,7 @@ def test_modern_listen_stream_gets_counter_updates_and_list_changes(transport: s
     assert state == "listening"
     assert honored == {"toolsListChanged": True, "promptsListChanged": True, "resourcesListChanged": True}
     assert described == "listening for tools, prompts, resources list changes"
-    assert seen["subscribed"] == ([COUNTER], "listening for tools, prompts, resources list changes and 1 resource(s)")
+    assert seen["subscribed"] == ([COUNTER], "listening for tools, prompts, resources list changes and 1 resource")
     counter_updates = [p for p in seen["updates"] if p.get("uri") == COUNTER]
     assert len(counter_updates) >= 2, seen["updates"]
     assert seen["list_changed"], "deleting a note announces a resource list change on the stream"

@@ -30,6 +30,7 @@ from inspector.ui.budget.engine import Counters, describe_error, figure_words, o
 from inspector.ui.budget.fetch import FetchError, fetch_tools
 from inspector.ui.budget.host_picker import report_for
 from inspector.ui.widgets.layout_parts import named_splitter
+from inspector.words import noun
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
@@ -245,7 +246,8 @@ class CompareView(QWidget):
             report = ready[0].reports.get(self.pane.shape()) if isinstance(ready[0].reports, dict) else None
             figure = f" ({figure_words(report)})" if report is not None else ""
             self.message.setText(
-                f"{len(ready)} source(s) counted with {counted}{figure}; tool rows show tokens in the chosen shape, "
+                f"{len(ready)} {noun(len(ready), 'source')} counted with {counted}{figure}; "
+                "tool rows show tokens in the chosen shape, "
                 "“— absent” where a server has no such tool."
             )
 

@@ -19,6 +19,7 @@ from inspector.budget.hosts import HostFinding, host_diff, host_view
 from inspector.budget.lints import Lint
 from inspector.budget.snapshot import SnapshotDiff, diff_tools
 from inspector.ui.budget.common import compact_combo, fmt_share, fmt_window
+from inspector.words import counted
 
 NO_HOST = ""
 SETTING = "budget/host"
@@ -145,7 +146,8 @@ def host_totals_text(report: HostReport, window: int, how: str) -> str:
         else f"{abs(delta):,} {'fewer' if delta < 0 else 'more'} than the raw tools/list ({report.raw_total:,})"
     )
     return (
-        f"{len(report.tools)} tools · {report.grand_total:,} tokens as {report.host_label} sends them · {change}"
+        f"{counted(len(report.tools), 'tool')} · {counted(report.grand_total, 'token', grouped=True)} as "
+        f"{report.host_label} sends them · {change}"
         f" · {fmt_share(report.share(window))} of a {fmt_window(window)} window · {how}"
     )
 

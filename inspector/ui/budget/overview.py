@@ -67,7 +67,9 @@ class BudgetOverview(QWidget):
         left_layout.addWidget(self.table, 1)
         left_layout.addWidget(Legend())  # below the table, on a row of its own: one line even when narrow
 
-        self.top = named_splitter("budgetTop", left, self.chart, sizes=[780, 340], stretch=(3, 2))
+        self.top = named_splitter(
+            "budgetTop", left, self.chart, sizes=[800, 260], stretch=(3, 1)
+        )  # every column fits at 1024 px
         self.split = named_splitter(
             "budgetSplit", self.top, self.lints, sizes=[420, 170], vertical=True, stretch=(3, 1)
         )

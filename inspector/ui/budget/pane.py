@@ -41,6 +41,7 @@ from inspector.ui.budget.overview import BudgetOverview
 from inspector.ui.budget.pickers import SHAPE_LABELS, BudgetPickers
 from inspector.ui.session import SessionController
 from inspector.ui.widgets.plain_text import plain_tooltip
+from inspector.words import counted
 
 SHORT_VIEW = 48  # px: the least height of a list or text box in the pane
 
@@ -58,7 +59,8 @@ def totals_text(report: BudgetReport, tools: int, window: int) -> str:
     overhead = f" + {report.overhead:,} fixed tool-use overhead" if report.overhead else ""
     share = fmt_share(report.share(window))
     return (
-        f"{tools} tools · {report.total:,} tokens as {SHAPE_LABELS.get(report.shape, report.shape)}{overhead}"
+        f"{counted(tools, 'tool')} · {counted(report.total, 'token', grouped=True)} as "
+        f"{SHAPE_LABELS.get(report.shape, report.shape)}{overhead}"
         f" · {share} of a {fmt_window(window)} window · {how}"
     )
 

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from inspector.budget.snapshot import Snapshot, SnapshotError, save_snapshot
 from inspector.ui.widgets.plain_text import plain_message_box
+from inspector.words import counted
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
@@ -66,7 +67,7 @@ class SnapshotActions:
             )
             return None
         self.pane.settings.setValue("budget/snapshotDir", str(path.parent))
-        self.pane.status.setText(f"saved {len(self.pane.tools)} tools to {path.name}")
+        self.pane.status.setText(f"saved {counted(len(self.pane.tools), 'tool')} to {path.name}")
         self.pane.diff.remember(path)
         return path
 

@@ -21,6 +21,7 @@ from inspector.core.url_policy import UrlVerdict, check_url
 from inspector.ui.client_requests.request_dialog import RequestDialog, section_title
 from inspector.ui.tools.form import ToolForm
 from inspector.ui.tools.results.common import STYLES, plain_label
+from inspector.words import counted
 
 UrlOpener = Callable[[str], bool]
 
@@ -91,6 +92,8 @@ class ElicitationDialog(RequestDialog):
         self.accept_button.clicked.connect(self.accept_form)
         self.buttons.addWidget(self.accept_button)
         QShortcut(QKeySequence("Ctrl+Return"), self, self.accept_form)
+        if fields := self.form.fields():
+            fields[0].setFocus()  # the dialog opens with the cursor in its first field
         self.resize(620, 640)
 
     def accept_form(self) -> bool:
@@ -99,7 +102,8 @@ class ElicitationDialog(RequestDialog):
             return False
         issues = self.form.validate()
         if issues:
-            self.show_banner(f"Fix {len(issues)} problem(s) before accepting (shown at the fields).", "tool_error")
+            problems = counted(len(issues), "problem")
+            self.show_banner(f"Fix {problems} before accepting (shown at the fields).", "tool_error")
             return False
         content = self.form.arguments()
         self.resolve({"action": "accept", "content": content if isinstance(content, dict) else {}})

@@ -25,6 +25,7 @@ from inspector.ui.client_requests.request_dialog import RequestDialog
 from inspector.ui.client_requests.roots_panel import RootsPanel, root_entries
 from inspector.ui.client_requests.sampling_dialog import SamplingDialog
 from inspector.ui.removed_in_modern import deprecated_note, follow_era
+from inspector.words import counted
 
 if TYPE_CHECKING:
     from inspector.ui.servers.panel import ServersPanel
@@ -158,7 +159,7 @@ class ClientRequests(QObject):
             profile.roots = list(uris)
             saved = self._save(profile)
         if not self.session.live:
-            self.roots_panel.status.setText(f"{len(uris)} root(s), {saved}; sent on the next connection.")
+            self.roots_panel.status.setText(f"{counted(len(uris), 'root')}, {saved}; sent on the next connection.")
             return
         self._notifying = asyncio.ensure_future(self._notify(len(uris), saved))
 
@@ -183,9 +184,9 @@ class ClientRequests(QObject):
         try:
             await self.session.notify_roots_changed()
         except (LensError, Exception) as exc:  # a closed transport: say so, never crash the window
-            self.roots_panel.status.setText(f"{count} root(s), {saved}; the server was not told: {exc}")
+            self.roots_panel.status.setText(f"{counted(count, 'root')}, {saved}; the server was not told: {exc}")
             return
-        self.roots_panel.status.setText(f"{count} root(s), {saved}; sent notifications/roots/list_changed.")
+        self.roots_panel.status.setText(f"{counted(count, 'root')}, {saved}; sent notifications/roots/list_changed.")
 
 
 __all__ = ["ClientRequests", "root_entries"]

@@ -29,6 +29,7 @@ from inspector.checks.runner import PASSED, Runner, StepResult
 from inspector.content.visible import visible
 from inspector.ui.collections.live import workspace_opener
 from inspector.ui.collections.save_dialog import FILTER, plain, recent_files, remember, save_call
+from inspector.words import counted
 
 MARKS = {"passed": "✓", "failed": "✗", "unreachable": "⚠"}
 
@@ -220,7 +221,7 @@ class CollectionsView(QWidget):
     def _start(self, collection: Collection) -> None:
         if self.task is not None or not collection.steps:
             return
-        self.running.setText(f"Running {len(collection.steps)} step(s)…")
+        self.running.setText(f"Running {counted(len(collection.steps), 'step')}…")
         self.task = asyncio.ensure_future(self._run(collection))
         self._update_buttons()
 

@@ -34,6 +34,7 @@ from inspector.ui.doctor.tools_dialog import DoctorToolsDialog, read_only
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.traffic.session_files import show_error
 from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.words import counted
 
 PROBE_TIMEOUT = 5.0  # seconds for each probe, as `mcp-lens doctor --timeout` defaults
 FOLDER_KEY = "doctor/folder"  # where the last report was exported to
@@ -49,8 +50,9 @@ def summary(report: DoctorReport) -> str:
     era = f"{report.era} {report.version or ''}".strip() if report.era else "not connected"
     name = str(report.server.get("name") or report.target)
     return (
-        f"Score {report.score}/100 — {counts['error']} error(s), {counts['warning']} warning(s), "
-        f"{counts['info']} note(s) — {name} ({era}), {len(report.ran)} checks in {report.seconds:.2f} s"
+        f"Score {report.score}/100 — {counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
+        f"{counted(counts['info'], 'note')} — {name} ({era}), "
+        f"{counted(len(report.ran), 'check')} in {report.seconds:.2f} s"
     )
 
 

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QCompleter, QLineEdit
 
 from inspector.ui.tools.form.tool_form import ToolForm
 from inspector.ui.widgets.async_tasks import TaskSet
+from inspector.words import counted
 
 DEBOUNCE_MS = 200
 
@@ -67,7 +68,7 @@ class FieldCompleter(QObject):
         values = [v for v in getattr(outcome, "values", []) if v != self.edit.text()]
         self.model.setStringList(values)
         more = " (more exist)" if getattr(outcome, "has_more", False) else ""
-        self.edit.setToolTip(f"{len(values)} suggestion(s) from the server{more}" if values else "")
+        self.edit.setToolTip(f"{counted(len(values), 'suggestion')} from the server{more}" if values else "")
         if values and self.edit.hasFocus():
             self.completer.complete()
 

@@ -25,6 +25,7 @@ from inspector.ui.tools.results.outcome_header import (
 from inspector.ui.tools.results.resource_blocks import EmbeddedResourceWidget, ResourceLinkWidget
 from inspector.ui.tools.results.text_block import TextPane
 from inspector.ui.widgets.mime_highlight import MimeHighlighter
+from inspector.words import counted
 
 ROLE_STYLES = {
     "user": "background:#1f6feb; color:#ffffff; border-radius:4px; padding:2px 8px; font-weight:bold;",
@@ -78,7 +79,7 @@ class PromptMessagesView(QWidget):
         count = len(messages)
         detail = [f"{count} message{'s' if count != 1 else ''}", f"{outcome.elapsed_ms:.0f} ms"]
         if outcome.findings:
-            detail.append(f"{len(outcome.findings)} finding(s)")
+            detail.append(counted(len(outcome.findings), "finding"))
         self._status("tool_error" if outcome.findings else "ok", f"✓ {outcome.name}", " · ".join(detail))
         if outcome.findings:
             holder = QWidget(self.content)

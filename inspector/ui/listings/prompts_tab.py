@@ -26,6 +26,7 @@ from inspector.ui.widgets.layout_parts import bare_column, named_splitter, title
 from inspector.ui.widgets.plain_text import set_message
 from inspector.ui.widgets.run_keys import RunKeyFilter
 from inspector.ui.widgets.splitter_memory import remember
+from inspector.words import counted
 
 
 def _prompt_row(item: dict[str, Any]) -> list[str]:
@@ -97,8 +98,10 @@ class PromptsTab(ListingTab):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.split)
-        self.run_keys = RunKeyFilter(self, self.get_current)  # Ctrl+Enter inside the tab
-        QShortcut(QKeySequence("F5"), self, self.refresh, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.run_keys = RunKeyFilter(self, self.get_current, "Get the selected prompt")  # Ctrl+Enter inside the tab
+        within = Qt.ShortcutContext.WidgetWithChildrenShortcut
+        refresh = QShortcut(QKeySequence("F5"), self, self.refresh, context=within)
+        refresh.setWhatsThis("List prompts again")  # Help › Keyboard shortcuts
         self.show_prompt(None)
 
     # -- connection --------------------------------------------------------------------------
@@ -130,7 +133,7 @@ class PromptsTab(ListingTab):
             return
         self.prompts.set_items(outcome.items, _prompt_row, outcome.findings, keep=lambda item: item.get("name"))
         self.note_icons(self.prompts)
-        pages = f" · {outcome.pages} pages" if outcome.pages > 1 else ""
+        pages = f" · {counted(outcome.pages, 'page')}" if outcome.pages > 1 else ""
         self.list_status.setText(f"listed at {time.strftime('%H:%M:%S')}{pages}")
         self.listings += 1
 
@@ -157,7 +160,7 @@ class PromptsTab(ListingTab):
         arguments = prompts.prompt_arguments(self.prompt)
         required = sum(1 for a in arguments if a.get("required") is True)
         self.args_note.setText(
-            f"{len(arguments)} argument(s), {required} required (marked *). Values are sent as strings."
+            f"{counted(len(arguments), 'argument')}, {required} required (marked *). Values are sent as strings."
             if arguments
             else "This prompt takes no arguments."
         )

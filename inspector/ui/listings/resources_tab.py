@@ -37,6 +37,7 @@ from inspector.ui.widgets.item_list import ItemList
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter, title_label
 from inspector.ui.widgets.run_keys import RunKeyFilter
 from inspector.ui.widgets.splitter_memory import remember
+from inspector.words import counted
 
 SUBSCRIBED_MARK = "●"
 
@@ -148,8 +149,10 @@ class ResourcesTab(ListingTab):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addWidget(self.split, 1)
-        self.run_keys = RunKeyFilter(self, self.read_current)  # Ctrl+Enter inside the tab
-        QShortcut(QKeySequence("F5"), self, self.refresh, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.run_keys = RunKeyFilter(self, self.read_current, "Read the selected resource")  # Ctrl+Enter inside the tab
+        within = Qt.ShortcutContext.WidgetWithChildrenShortcut
+        refresh = QShortcut(QKeySequence("F5"), self, self.refresh, context=within)
+        refresh.setWhatsThis("List resources and templates again")  # Help › Keyboard shortcuts
         self._choose(None, None)
 
     # -- connection --------------------------------------------------------------------------
@@ -215,7 +218,7 @@ class ResourcesTab(ListingTab):
             target.set_items(outcome.items, row, outcome.findings, keep=lambda item: item.get(key))
             self.note_icons(target)
             if outcome.pages > 1:
-                target.heading.setText(f"{target.heading.text()} · {outcome.pages} pages")
+                target.heading.setText(f"{target.heading.text()} · {counted(outcome.pages, 'page')}")
         for uri in self.subscribed:
             self.resources.mark("uri", uri, 1, SUBSCRIBED_MARK)
         self._pending -= 1
@@ -340,7 +343,8 @@ class ResourcesTab(ListingTab):
         self.copy_cli_button.setEnabled(bool(uri))
         count, last = self.updates.get(uri or "", (0, 0.0))
         if count:
-            self.updates_label.setText(f"{count} update(s), last at {time.strftime('%H:%M:%S', time.localtime(last))}")
+            last_at = time.strftime("%H:%M:%S", time.localtime(last))
+            self.updates_label.setText(f"{counted(count, 'update')}, last at {last_at}")
         else:
             self.updates_label.setText("no updates yet" if uri in self.subscribed else "")
 

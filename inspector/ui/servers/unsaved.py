@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from inspector.config.profile import ProfileError
 from inspector.ui.servers.import_dialog import message_box
+from inspector.words import counted
 
 if TYPE_CHECKING:
     from inspector.ui.servers.panel import ServersPanel
@@ -44,7 +45,7 @@ def ask_before_quit(panel: ServersPanel, quit_now: Callable[[], None]) -> QMessa
     listed = ", ".join(repr(name) for name in names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
     path = panel.store.path
     text = (
-        f"{len(names)} server change(s) are not saved to {path} ({listed}): "
+        f"{counted(len(names), 'server change')} {'is' if len(names) == 1 else 'are'} not saved to {path} ({listed}): "
         + ("the file could not be read and was kept as it is." if panel.io.load_error else "saving it failed.")
         + f"\n\n{SAVE_COPY} writes them to {path.name}.unsaved-<time> beside it (the file itself is left "
         "untouched); you can import that copy later."

@@ -16,6 +16,7 @@ from inspector.traffic import jsonl
 from inspector.ui.taps.records import TapSession
 from inspector.ui.traffic.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.traffic.viewer_window import ViewerWindow
+from inspector.words import counted
 
 
 def add_export(viewer: ViewerWindow, session: TapSession, settings: QSettings) -> QToolButton:
@@ -50,5 +51,5 @@ def export_shown(viewer: ViewerWindow, session: TapSession, path: Path) -> int:
     except OSError as exc:
         show_error(viewer, "Export failed", f"Could not write {path}: {exc.strerror or exc}")
         return 0
-    viewer.statusBar().showMessage(f"Exported {count} entries to {path}", 10000)
+    viewer.statusBar().showMessage(f"Exported {counted(count, 'entry')} to {path}", 10000)
     return count

@@ -17,6 +17,7 @@ from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tasks.model import TaskTableModel, status_text
 from inspector.ui.tools.results import ResultView
 from inspector.ui.tools.results.common import plain_label
+from inspector.ui.widgets.fit_columns import fit_columns
 from inspector.ui.widgets.layout_parts import named_splitter
 
 FORM_WORDS = {LEGACY: "2025-11-25 tasks (experimental core)", MODERN: "2026-07-28 tasks extension"}
@@ -25,6 +26,7 @@ FORM_WORDS = {LEGACY: "2025-11-25 tasks (experimental core)", MODERN: "2026-07-2
 class TasksPane(QWidget):
     statusMessage = Signal(str)
     countChanged = Signal(int)  # tasks still running
+    taskChanged = Signal(object)  # TrackedTask: started, moved on or finished (the Tools tab's History follows)
 
     def __init__(self, session: SessionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -44,6 +46,7 @@ class TasksPane(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.setColumnWidth(0, 250)
+        fit_columns(self.table)  # every column in sight in a narrow window
         self.form_label = plain_label(wrap=True)  # wraps: the tab fits a narrow window
         self.form_label.setAccessibleName("Task support")
         self.answer_button = QPushButton("Answer input…")
@@ -161,6 +164,7 @@ class TasksPane(QWidget):
         if task is self.selected():
             self._show_selected()
         self.countChanged.emit(sum(1 for t in self.model.rows if not t.done))
+        self.taskChanged.emit(task)
 
     def selected(self) -> TrackedTask | None:
         row = self.table.selectionModel().currentIndex().row()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.config.redact import REDACTED
 from inspector.core.history import CallRecord
 from inspector.traffic.commands import cli_line
 from inspector.ui.tools.form.common import plain_label
@@ -128,6 +129,7 @@ class HistoryView(QWidget):
     editRequested = Signal(object)  # CallRecord
     recordSelected = Signal(object)  # CallRecord
     saveRequested = Signal(object)  # CallRecord: "Save to collection…"
+    copied = Signal(str)  # what "Copy as CLI" copied, for the status bar (a redacted secret said)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -203,10 +205,24 @@ class HistoryView(QWidget):
         self._emit(self.recordSelected)
 
     def copy_cli(self) -> str | None:
+        """Copy as `mcp-lens --cli`: the server as configured (every header; a secret's value redacted,
+        and `copied` says so), then the call."""
         record = self.selected()
         if record is None:
             return None
         text = cli_line(self.cli_target, "tools/call", {"name": record.tool, "arguments": record.arguments})
         if text is not None:
             QGuiApplication.clipboard().setText(text)
+            hidden = sorted({_named(word) for word in self.cli_target or () if REDACTED in word})
+            note = f"; {', '.join(hidden)}: the value is redacted, put it back before running" if hidden else ""
+            self.copied.emit(f"Copied an mcp-lens --cli command{note}")
         return text
+
+
+def _named(word: str) -> str:
+    """What a target word sets: a header's name ("Authorization: …"), a variable's ("KEY=…"), or the word."""
+    for separator in (":", "="):
+        name, found, _value = word.partition(separator)
+        if found and name and " " not in name:
+            return name
+    return word

@@ -14,6 +14,7 @@ from inspector.core.icons import icons_of
 from inspector.core.tasks import task_support
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.plain_text import TITLE_CHARS, plain_tooltip, shown
+from inspector.words import counted
 
 ICON_SIDE = 18  # the server's icon beside each tool's name
 HINTS = (
@@ -186,7 +187,7 @@ class ToolList(QWidget):
         self._reselect(keep)
         flagged = sum(1 for row in self.model.all if row.findings)
         extra = f", {flagged} with findings" if flagged else ""
-        self.count.setText(f"{len(self.model.all)} tools{extra}")
+        self.count.setText(f"{counted(len(self.model.all), 'tool')}{extra}")
 
     def fitting_width(self) -> int:
         """The width at which every row shows whole (the view's frame, margins and scroll bar included)."""

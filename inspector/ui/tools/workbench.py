@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDoubleSpinBox,
@@ -18,7 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.config.redact import Redactor
 from inspector.core.history import CallRecord
+from inspector.core.history_file import load_history, save_history
 from inspector.core.resources import ReadOutcome, check_read_result
 from inspector.core.tasks import task_support
 from inspector.ui.apps.app_tab import AppTab
@@ -32,7 +35,7 @@ from inspector.ui.tools.results import ResultView
 from inspector.ui.tools.results.common import plain_label
 from inspector.ui.tools.tool_list import ToolList, ToolRow
 from inspector.ui.widgets.icon_images import IconSource
-from inspector.ui.widgets.layout_parts import bare_column, buddy_label, named_splitter
+from inspector.ui.widgets.layout_parts import bare_column, buddy_label, named_splitter, scrolled
 from inspector.ui.widgets.run_keys import RunKeyFilter
 from inspector.ui.widgets.splitter_memory import remember
 
@@ -40,6 +43,8 @@ FORM_SHARE = 0.68  # the most of the height beside the tool list that the form s
 MIN_FORM_SHARE = 0.4  # ... and the least, however short the form
 APP_FORM_SHARE = 0.3  # while an MCP App shows below, the form side gives it the height (until the user drags)
 TOOL_LIST_SHARE = 0.4  # the tool list widens to show whole names, up to this share of the tab's width
+FORMS_KEPT = 50  # the forms of the tools last shown, each as the user left it (this server, this session)
+NO_TOOL = "Choose a tool in the list: its arguments form shows here, with Call below."
 
 
 class ToolWorkbench(QWidget):
@@ -51,7 +56,14 @@ class ToolWorkbench(QWidget):
         self.settings = settings
         self.row: ToolRow | None = None
         self.form: ToolForm | None = None
+        self.forms: dict[str, ToolForm] = {}  # tool name → its form as last left, the most recent last
         self.shown_record: CallRecord | None = None
+        self._task_calls: list[CallRecord] = []  # calls run as tasks, until their task is known
+        self._task_records: dict[int, CallRecord] = {}  # TrackedTask.local_id → its History record
+        self.history_file: Path | None = None  # where this server's History is kept (`keep_history`)
+        self.history_redactor = Redactor()
+        self._history_save = QTimer(self, singleShot=True, interval=500)  # a burst of calls: one write
+        self._history_save.timeout.connect(self._save_history)
         self.question: QMessageBox | None = None  # the open "problems with the arguments" question
         self.confirm = self._ask_destructive  # replaceable, so tests can answer for the user
 
@@ -61,6 +73,8 @@ class ToolWorkbench(QWidget):
         self.tools.use_icons(icons)
         self.header.use_icons(icons)
         self.form_box = QVBoxLayout()
+        self.no_tool = plain_label(NO_TOOL, wrap=True, style="note")
+        self.no_tool.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.call_button = QPushButton("Call  (Ctrl+Enter)")
         self.call_button.setObjectName("callButton")
         self.timeout = QDoubleSpinBox(minimum=0.5, maximum=86_400, value=60, suffix=" s", decimals=1)
@@ -98,14 +112,15 @@ class ToolWorkbench(QWidget):
 
         self.tools.toolSelected.connect(self.show_tool)
         self.call_button.clicked.connect(self.call_current)
-        self.run_keys = RunKeyFilter(self, self.call_current)  # Ctrl+Enter inside the tab
+        self.run_keys = RunKeyFilter(self, self.call_current, "Call the selected tool")  # Ctrl+Enter inside the tab
         session.callUpdated.connect(self._on_call)
         session.toolsChanged.connect(self.set_listing)
         session.stateChanged.connect(self._update_call_button)
         self.history.rerunRequested.connect(self.rerun)
         self.history.rerunWithAnswersRequested.connect(self.rerun_with_answers)
         self.history.editRequested.connect(self.edit)
-        self.history.recordSelected.connect(self._show_record)
+        self.history.recordSelected.connect(lambda record: self._show_record(record, switch=False))
+        self.history.copied.connect(self.statusMessage)
         self.history.saveRequested.connect(self.save_to_collection)
         self.result.saveRequested.connect(lambda: self.shown_record and self.save_to_collection(self.shown_record))
         self.result.readResourceRequested.connect(self.read_resource)
@@ -128,12 +143,20 @@ class ToolWorkbench(QWidget):
         options.addWidget(self.ask_first)
         options.addWidget(self.task_note)
         options.addStretch(1)
+        # The header and the form scroll together above a Call row that stays put at the bottom of the form
+        # side: a two-line title, a progress row or a short window never moves Call under the pointer, and a
+        # long description never raises the window's minimum height.
+        form_side, form_layout = bare_column()
+        form_layout.addWidget(self.header)
+        form_layout.addWidget(self.no_tool, 1)
+        form_layout.addLayout(self.form_box, 1)
+        self.form_scroll = scrolled(form_side)
+        self.form_scroll.setObjectName("formSide")
         top, top_layout = bare_column()
-        top_layout.addWidget(self.header)
-        top_layout.addLayout(self.form_box, 1)
+        top_layout.addWidget(self.form_scroll, 1)
+        top_layout.addWidget(self.calls)  # calls in flight: above the Call row, which stays where it is
         top_layout.addLayout(call_bar)
         top_layout.addWidget(self.options_row)
-        top_layout.addWidget(self.calls)
         self.result_page, page = bare_column()
         page.setSpacing(0)
         page.addWidget(self.result_caption)
@@ -174,6 +197,27 @@ class ToolWorkbench(QWidget):
             self.share_height()
         return super().eventFilter(watched, event)
 
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab from the tool list goes to the form's first field, from its last field to Call (Qt's
+        order would pass Call and the whole result area first: the form is made after them)."""
+        fields = self.form.fields() if self.form is not None else []
+        focus = self.focusWidget()
+        target = None
+        if next and fields and focus is self.tools.view:
+            target = fields[0]
+        elif next and fields and focus is fields[-1]:
+            target = self.call_button
+        elif not next and fields and focus is self.call_button:
+            target = fields[-1]
+        elif not next and fields and focus is fields[0]:
+            target = self.tools.view
+        if target is None or not target.isEnabled():
+            return super().focusNextPrevChild(next)
+        if target in fields:
+            self.form_scroll.ensureWidgetVisible(target)
+        target.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+        return True
+
     def share_height(self) -> None:
         """Until the user drags the splitter: the form side gets what the form needs, between
         `MIN_FORM_SHARE` and `FORM_SHARE` of the height (`APP_FORM_SHARE` while an app shows below);
@@ -186,11 +230,19 @@ class ToolWorkbench(QWidget):
         if self.lower.currentWidget() is self.app_tab:
             share = APP_FORM_SHARE
         elif self.form is not None and self.form.isVisible():
-            needed = sizes[0] - self.form.scroll.viewport().height() + self.form.view.sizeHint().height() + 8
+            needed = sizes[0] - self.form_scroll.height() + self._form_side_needs()
             share = min(FORM_SHARE, max(MIN_FORM_SHARE, needed / total))
         top = round(total * share)
         if top != sizes[0]:
             self.right.setSizes([top, total - top])
+
+    def _form_side_needs(self) -> int:
+        """The height the header and the whole form take (from size hints: the form may not be laid out yet)."""
+        assert self.form is not None
+        header = self.header.sizeHint().height() if self.header.isVisible() else 0
+        tabs = self.form.tabs.tabBar().sizeHint().height() + 4 * self.form.scroll.frameWidth()
+        spacing = self.form_scroll.widget().layout().spacing()
+        return header + spacing + tabs + self.form.view.sizeHint().height() + 8
 
     def clear(self) -> None:
         self.tools.clear()
@@ -227,34 +279,57 @@ class ToolWorkbench(QWidget):
         self.options_row.setVisible(not self.ask_first.isHidden() or not self.task_note.isHidden())
 
     def show_tool(self, row: ToolRow | None) -> None:
-        """Show a tool's form; a re-listed tool whose schema did not change keeps what was typed."""
+        """Show a tool's form. Each tool keeps its own form for the session (what was typed, the JSON
+        tab, unparsed input), as long as its schema does not change; a re-listed tool keeps it too."""
         same = self.row is not None and row is not None and self.row.name == row.name
         if same and self.form is not None and _schema(self.row) == _schema(row):
             self.row = row
             return
         self.row = row
         if self.form is not None:
-            self.form_box.removeWidget(self.form)
-            self.form.deleteLater()
+            self.form.hide()
             self.form = None
         self.header.show_row(row)
+        self.no_tool.setVisible(row is None)
         self._caption()
         self._update_call_button()
         if row is None:
             self.ask_first.hide()
             self._update_task_choice()
             return
-        schema = _schema(row)
-        self.form = ToolForm(schema if isinstance(schema, dict) else None)
-        self.form.setObjectName("toolForm")
-        self.form_box.addWidget(self.form, 1)
-        QTimer.singleShot(0, self, self.share_height)  # once the new form is laid out
+        self.form = self._form_for(row)
+        self.form.show()
+        self.form_scroll.widget().layout().activate()  # the splitter settles now, not under the user's typing
+        self.share_height()
+        QTimer.singleShot(0, self, self.share_height)  # again once the new form is laid out
         self.as_task.setChecked(False)
         self._update_task_choice()
         destructive = "destructive" in row.badges
         self.ask_first.setVisible(destructive)
         self._update_options_row()
         self.ask_first.setChecked(destructive and self._ask_setting(row.name))
+
+    def _form_for(self, row: ToolRow) -> ToolForm:
+        """The tool's form as it was left, or a new one (for a new tool, or one whose schema changed)."""
+        schema = _schema(row)
+        schema = schema if isinstance(schema, dict) else None
+        form = self.forms.pop(row.name, None)
+        if form is not None and form.schema != schema:
+            self._drop(form)
+            form = None
+        if form is None:
+            form = ToolForm(schema)
+            form.setObjectName("toolForm")
+            form.hide()
+            self.form_box.addWidget(form, 1)
+        self.forms[row.name] = form
+        while len(self.forms) > FORMS_KEPT:
+            self._drop(self.forms.pop(next(iter(self.forms))))
+        return form
+
+    def _drop(self, form: ToolForm) -> None:
+        self.form_box.removeWidget(form)
+        form.deleteLater()
 
     # -- calling -----------------------------------------------------------------------------
     def call_current(self) -> CallRecord | None:
@@ -295,7 +370,10 @@ class ToolWorkbench(QWidget):
         max_total = self.max_total.value() or None
         args = arguments if isinstance(arguments, dict) else {}
         if not self.as_task.isHidden() and self.as_task.isChecked() and self.run_task is not None:
-            self.run_task(name, args)
+            if self.run_task(name, args):  # the Tasks tab runs it; History lists it, and its outcome once known
+                record = CallRecord(name, args, handle=None, as_task=True)
+                self._task_calls.append(record)
+                self.history.update_call(record)
             return None
         timeout = self.timeout.value()
         record = self.session.call_tool(name, args, timeout=timeout, max_total=max_total, replay=replay)
@@ -323,11 +401,52 @@ class ToolWorkbench(QWidget):
         self.history.update_call(record)
         if record.done and record is self.shown_record:
             self._show_record(record)
+        if record.done:
+            self._history_save.start()
 
-    def _show_record(self, record: CallRecord) -> None:
+    def task_changed(self, task: Any) -> None:
+        """A task moved on (the Tasks tab's): the History row of the call that started it follows."""
+        record = self._task_records.get(task.local_id)
+        if record is None:
+            record = next((r for r in self._task_calls if r.tool == task.tool and r.arguments == task.arguments), None)
+            if record is None:
+                return
+            self._task_calls.remove(record)
+            self._task_records[task.local_id] = record
+        if task.done and not record.done:
+            record.finish(task.result, task.error)
+            if task.status not in ("completed",) and task.error is None:
+                record.outcome = task.status  # failed, cancelled: the task's own word
+            del self._task_records[task.local_id]
+            self._history_save.start()
+        self.history.update_call(record)
+
+    def keep_history(self, path: Path, redactor: Redactor) -> None:
+        """Keep this server's History in `path` (redacted with `redactor`); the first time, list the calls
+        kept there from earlier sessions."""
+        first = self.history_file is None
+        self.history_file, self.history_redactor = path, redactor
+        if first:
+            for record in reversed(load_history(path)):  # oldest first: the newest ends on top
+                self.history.update_call(record)
+
+    def _save_history(self) -> None:
+        if self.history_file is None:
+            return
+        try:
+            save_history(self.history_file, self.history.records, self.history_redactor)
+        except OSError as exc:
+            self.statusMessage.emit(f"History not saved to {self.history_file}: {exc.strerror or exc}")
+
+    def _show_record(self, record: CallRecord, *, switch: bool = True) -> None:
+        """Show a call's result in the Result tab, and that tab unless `switch` is False (a row picked in
+        History: the History tab stays, with Re-run and Copy as CLI at hand)."""
         self.shown_record = record
         self._caption()
         if not record.done:
+            self.result.clear()
+            return
+        if record.earlier and record.result is None:  # from an earlier session, its result not kept
             self.result.clear()
             return
         tool = self.tools.model.all and next((r.tool for r in self.tools.model.all if r.name == record.tool), None)
@@ -335,11 +454,12 @@ class ToolWorkbench(QWidget):
             self.result.show_result(record.result, tool, elapsed_ms=record.duration_ms)
         elif record.error is not None:  # the server's JSON-RPC error, or a failure on our side said as such
             self.result.show_error(record.error)
-        self.lower.setCurrentWidget(self.result_page)
+        if switch:
+            self.lower.setCurrentWidget(self.result_page)
         tools = [r.tool for r in self.tools.model.all if isinstance(r.tool, dict)]
         has_app = self.app_tab.show_call(record, tool, tools)
         self.lower.setTabVisible(self.lower.indexOf(self.app_tab), has_app)
-        if has_app:
+        if has_app and switch:
             self.lower.setCurrentWidget(self.app_tab)
 
     def save_to_collection(self, record: CallRecord) -> None:
@@ -360,8 +480,15 @@ class ToolWorkbench(QWidget):
         if record is None:
             self.result_caption.hide()
             return
-        called = time.strftime("%H:%M:%S", time.localtime(record.started))
+        when = "%Y-%m-%d %H:%M:%S" if record.earlier else "%H:%M:%S"
+        called = time.strftime(when, time.localtime(record.started))
         text = f"Result of {record.tool} · called at {called}" if record.done else f"Calling {record.tool}…"
+        if record.as_task and record.result is None and record.error is None:
+            text = f"{record.tool} runs as a task ({record.outcome}): its status and result are in the Tasks tab"
+        elif record.earlier:
+            text += " · an earlier session"
+            if record.result is None:
+                text += f": {record.error_text}" if record.error_text else ": its result was not kept"
         if self.row is not None and self.row.name != record.tool:
             text += " (not the selected tool)"
         self.result_caption.setText(text)

@@ -52,7 +52,7 @@ def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTabl
         if sample is not None:
             width = max(metrics.horizontalAdvance(sample), metrics.horizontalAdvance(name)) + 16
             header.resizeSection(column, width)
-    return table
+    return table  # `one_row_at_a_time` made the columns fit: the sizes above are what each gets when there is room
 
 
 class WholeRows(QWidget):

@@ -20,6 +20,7 @@ from inspector.traffic.record_store import RecordStore
 from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.session_files import show_error
 from inspector.ui.traffic.view import TrafficView
+from inspector.words import counted
 
 FIRST_SLICE_S = 0.15  # indexed before the window shows: more than a screenful
 SLICE_S = 0.03  # indexed per timer tick while catching up (the UI stays responsive between slices)
@@ -43,6 +44,9 @@ class ViewerWindow(QMainWindow):
         self.store = store
         self.view = TrafficView(store, self, read_only=True)  # type: ignore[arg-type]
         self.view.model.flush()
+        for name in self.meta.get("servers") or ():  # a record of several servers: their column and filter
+            if isinstance(name, str):
+                self.view.add_server(name)
         self.setCentralWidget(self.view)
         self.setWindowTitle(f"{self.path.name} — MCP Lens (read-only)")
         self.resize(1100, 700)
@@ -98,20 +102,21 @@ class ViewerWindow(QMainWindow):
     def _say(self) -> None:
         count = len(self.store)
         if not isinstance(self.store, RecordStore):
-            self.statusBar().showMessage(f"{count:,} entries from {self.path}")
+            self.statusBar().showMessage(f"{counted(count, 'entry', grouped=True)} from {self.path}")
             return
         index = self.store.index
         ended = self.store.ended
         if ended is not None:
-            text = f"{count:,} entries from {self.path}; {ended}"
+            text = f"{counted(count, 'entry', grouped=True)} from {self.path}; {ended}"
         elif self.caught_up:
-            text = f"{count:,} entries from {self.path}; new entries appear as the record grows"
+            text = f"{counted(count, 'entry', grouped=True)} from {self.path}; new entries appear as the record grows"
         else:
             size = max(1, index.file_size())
-            text = f"Reading {self.path}: {count:,} entries so far ({100 * index.end // size}%)"
+            text = f"Reading {self.path}: {counted(count, 'entry', grouped=True)} so far ({100 * index.end // size}%)"
         if damaged := index.damaged:
             self._problems_told = len(damaged)
-            text += f"; {len(damaged)} damaged line(s) left out, bytes kept in the file ({damaged[0].describe()[:160]})"
+            first = damaged[0].describe()[:160]
+            text += f"; {counted(len(damaged), 'damaged line')} left out, bytes kept in the file ({first})"
         if self.caught_up and (cut := index.cut_tail()) is not None:
             if ended is not None:
                 text += f"; {cut.describe()}"

@@ -25,9 +25,10 @@ def is_run_key(event: QEvent) -> bool:
 class RunKeyFilter(QObject):
     """Installed on a tab: Ctrl+Enter anywhere inside it calls `action`."""
 
-    def __init__(self, tab: QObject, action: Callable[[], None]) -> None:
+    def __init__(self, tab: QObject, action: Callable[[], None], what: str = "Run the tab's main action") -> None:
         super().__init__(tab)
         self.action = action
+        self.what = what  # for Help › Keyboard shortcuts
         tab.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

@@ -16,8 +16,10 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QWidget
 
 from inspector.config.profile import ServerProfile
+from inspector.config.redact import Redactor
 from inspector.config.store import ProfileStore
 from inspector.core.errors import LensError
+from inspector.core.history_file import history_path
 from inspector.traffic.store import SeqCounter, TrafficStore
 from inspector.ui.auth.panel import AuthPanel
 from inspector.ui.budget import budget_panel
@@ -84,7 +86,7 @@ class SessionSpace(QObject):
         bar.insertWidget(bar.count() - 1, self.log_level)  # before its Clear button
         self.widgets: dict[str, QWidget] = {
             SERVER: scrolled(self.status_panel),
-            ROOTS: self.client_requests.roots_panel,
+            ROOTS: scrolled(self.client_requests.roots_panel),  # scrolls: the sidebar stays short
             TOOLS: self.workbench,
             RESOURCES: self.resources_tab,
             PROMPTS: self.prompts_tab,
@@ -116,6 +118,7 @@ class SessionSpace(QObject):
         self.workbench.task_form, self.workbench.run_task = self.tasks_pane.form, self.tasks_pane.start
         self.tasks_pane.statusMessage.connect(lambda text: say(text, 8000))
         self.tasks_pane.countChanged.connect(self._tasks_counted)
+        self.tasks_pane.taskChanged.connect(self.workbench.task_changed)  # a call run as a task, in History
         self.auth_panel.wantsAttention.connect(lambda: self.wantsAttention.emit(self, AUTH))
         session.stateChanged.connect(self._on_state)
         session.connected.connect(self.status_panel.show_connection)
@@ -170,6 +173,8 @@ class SessionSpace(QObject):
         if fresh:
             self.workbench.clear()
         self.workbench.history.cli_target = cli_target
+        redactor = Redactor.for_profile(resolved).merge(self.session.store.redactor)
+        self.workbench.keep_history(history_path(profile.name), redactor)  # History outlives a restart
         self.client_requests.show_profile(profile)
         self.session.connect_profile(resolved)
 

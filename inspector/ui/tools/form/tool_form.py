@@ -16,9 +16,9 @@ import copy
 import json
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QPlainTextEdit, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPlainTextEdit, QScrollArea, QTabBar, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.schema import MISSING, Issue, build, checked, validate
 from inspector.ui.tools.form.common import plain_label, set_dim
@@ -108,6 +108,18 @@ class ToolForm(QWidget):
         if self._json_value is not MISSING:
             return copy.deepcopy(self._json_value)
         return self.state.to_arguments()
+
+    def fields(self) -> list[QWidget]:
+        """The form's input widgets in their Tab order (not the Form/JSON tabs or the scroll area)."""
+        found: list[QWidget] = []
+        widget = self.nextInFocusChain()
+        while widget is not self and self.isAncestorOf(widget):
+            focusable = bool(widget.focusPolicy() & Qt.FocusPolicy.TabFocus) and widget.isEnabled()
+            frame = isinstance(widget, QTabBar | QScrollArea) or widget.focusProxy() is not None
+            if focusable and widget.isVisibleTo(self) and not frame:
+                found.append(widget)
+            widget = widget.nextInFocusChain()
+        return found
 
     def set_arguments(self, arguments: Any) -> list[Issue]:
         """Show these arguments (history re-run); returns what the form could not show."""

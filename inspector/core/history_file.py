@@ -1,0 +1,103 @@
+"""The call history of each server, kept across restarts: one small JSON file per server under
+``$XDG_DATA_HOME/mcp-lens/history/`` (0700 folder, 0600 files, written whole and atomically), the
+newest `KEPT` calls, redacted like traffic records (the server's secrets by value, URLs' passwords),
+a result kept only while it is small."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from inspector.config.files import private_folder, write_atomic
+from inspector.config.redact import Redactor
+from inspector.core.history import PENDING, CallRecord
+
+VERSION = 1
+KEPT = 200  # calls per server
+RESULT_BYTES = 32_000  # a bigger result is left out (the call's arguments and outcome are kept)
+ARGUMENTS_BYTES = 64_000  # arguments bigger than this are left out too (the call is still listed)
+TOTAL_BYTES = 2_000_000  # past this, older calls' results are left out: the file stays small
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def history_dir(env: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    data = env.get("XDG_DATA_HOME", "")
+    base = Path(data) if data and os.path.isabs(data) else Path(env.get("HOME") or Path.home()) / ".local/share"
+    return base / "mcp-lens" / "history"
+
+
+def history_path(server: str, env: Mapping[str, str] | None = None) -> Path:
+    """The file of the server called `server` (its name made safe, plus a hash: two names never share one)."""
+    safe = _UNSAFE.sub("_", server).strip("._-")[:40] or "server"
+    digest = hashlib.sha256(server.encode("utf-8")).hexdigest()[:10]
+    return history_dir(env) / f"{safe}-{digest}.json"
+
+
+def _small(value: Any, limit: int) -> Any:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
+    return value if len(text.encode("utf-8")) <= limit else None
+
+
+def record_entry(record: CallRecord, redactor: Redactor) -> dict[str, Any]:
+    """One finished call as the file keeps it (redacted)."""
+    arguments = _small(record.arguments, ARGUMENTS_BYTES)
+    return {
+        "tool": redactor.text(record.tool),
+        "arguments": redactor.json(arguments) if arguments is not None else None,
+        "started": record.started,
+        "duration_ms": record.duration_ms,
+        "outcome": record.outcome,
+        "rounds": record.round,
+        "as_task": record.as_task,
+        "result": redactor.json(_small(record.result, RESULT_BYTES)) if record.result is not None else None,
+        "error": redactor.text(record.error.message) if record.error is not None else None,
+    }
+
+
+def save_history(path: Path, records: list[CallRecord], redactor: Redactor) -> None:
+    """Write the newest `KEPT` finished calls of `records` (newest first) to `path`."""
+    done = [record_entry(r, redactor) for r in records if r.outcome != PENDING][:KEPT]
+    total = 0
+    for entry in done:
+        total += len(json.dumps(entry, ensure_ascii=False))
+        if total > TOTAL_BYTES:
+            total -= len(json.dumps(entry.pop("result"), ensure_ascii=False))
+            entry["result"] = None
+    private_folder(path.parent)
+    write_atomic(path, json.dumps({"version": VERSION, "calls": done}, ensure_ascii=False, indent=1))
+
+
+def load_history(path: Path) -> list[CallRecord]:
+    """The calls kept in `path`, newest first, as records (a damaged file or entry is skipped)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    calls = data.get("calls") if isinstance(data, dict) else None
+    records = []
+    for entry in calls if isinstance(calls, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("tool"), str):
+            continue
+        arguments = entry.get("arguments")
+        record = CallRecord(entry["tool"], arguments if isinstance(arguments, dict) else {}, handle=None)
+        record.started = float(entry.get("started") or 0.0)
+        duration = entry.get("duration_ms")
+        record.duration_ms = float(duration) if isinstance(duration, int | float) else None
+        record.outcome = str(entry.get("outcome") or "ok")
+        record.round = int(entry.get("rounds") or 1)
+        record.as_task = bool(entry.get("as_task"))
+        record.result = entry.get("result") if isinstance(entry.get("result"), dict) else None
+        record.earlier = True
+        error = entry.get("error")
+        record.error_text = error if isinstance(error, str) else None
+        records.append(record)
+    return records[:KEPT]

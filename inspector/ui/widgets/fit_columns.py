@@ -1,0 +1,109 @@
+"""Columns that fit their view: when the columns' widths add up to more than the view shows, the wide
+ones give way (never below their header's text) so that every column, the last one included, stays in
+sight; when the view widens again they go back to the widths they had (or the user gave them)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle
+
+
+class ColumnFitter(QObject):
+    """Keeps the Interactive columns of `view`'s horizontal header within its viewport."""
+
+    def __init__(self, view: QAbstractItemView, header: QHeaderView) -> None:
+        super().__init__(view)
+        self.view, self.header = view, header
+        self.wanted: dict[int, int] = {}  # the width each column has when there is room (set or dragged)
+        self._fitting = False
+        self.stretch_last = header.stretchLastSection()  # the fitter stretches it (Qt keeps a floor of its own)
+        header.setStretchLastSection(False)
+        header.sectionResized.connect(self._resized)
+        header.sectionCountChanged.connect(lambda *_: self.fit())
+        view.viewport().installEventFilter(self)
+
+    def floor(self, section: int) -> int:
+        """The least width of a column: its header's text whole, with the header's margins and sort arrow."""
+        header = self.header
+        text = str(header.model().headerData(section, Qt.Orientation.Horizontal) or "") if header.model() else ""
+        margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        arrow = header.fontMetrics().height() if header.isSortIndicatorShown() else 0
+        return max(header.minimumSectionSize(), header.fontMetrics().horizontalAdvance(text) + 2 * margin + arrow + 4)
+
+    def _movable(self, section: int) -> bool:
+        header = self.header
+        return (
+            not header.isSectionHidden(section)
+            and header.sectionResizeMode(section) == QHeaderView.ResizeMode.Interactive
+            and not (self.stretch_last and section == self._last())
+        )
+
+    def _stretches(self, section: int) -> bool:
+        return self.header.sectionResizeMode(section) == QHeaderView.ResizeMode.Stretch
+
+    def _last(self) -> int:
+        """The last shown column (the one a header stretches)."""
+        header = self.header
+        return header.logicalIndex(header.count() - 1 - _hidden_at_end(header))
+
+    def _resized(self, section: int, _old: int, new: int) -> None:
+        if not self._fitting and new > 0 and self._movable(section):
+            self.wanted[section] = new
+            self.fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self.fit()
+        return False
+
+    def fit(self) -> None:
+        header = self.header
+        room = self.view.viewport().width()
+        if room <= 0 or header.count() == 0:
+            return
+        movable = [s for s in range(header.count()) if self._movable(s)]
+        for section in movable:
+            self.wanted.setdefault(section, header.sectionSize(section))
+        others = [s for s in range(header.count()) if not header.isSectionHidden(s) and s not in movable]
+        stretched = self._last() if self.stretch_last else -1
+        fixed = sum(self.floor(s) if s == stretched or self._stretches(s) else header.sectionSize(s) for s in others)
+        sizes = {s: max(self.wanted[s], self.floor(s)) for s in movable}
+        excess = fixed + sum(sizes.values()) - room
+        give = {s: sizes[s] - self.floor(s) for s in movable}
+        spare = sum(give.values())
+        if excess > 0 and spare > 0:
+            share = min(1.0, excess / spare)
+            sizes = {s: sizes[s] - int(give[s] * share + 0.999) for s in movable}
+        if stretched >= 0:
+            used = sum(sizes.values()) + sum(header.sectionSize(s) for s in others if s != stretched)
+            used -= sum(header.sectionSize(s) - self.floor(s) for s in others if self._stretches(s))
+            sizes[stretched] = max(self.floor(stretched), room - used)
+        self._fitting = True
+        try:
+            for section, size in sizes.items():
+                if header.sectionSize(section) != size:
+                    header.resizeSection(section, size)
+        finally:
+            self._fitting = False
+
+
+def _hidden_at_end(header: QHeaderView) -> int:
+    count = 0
+    for visual in range(header.count() - 1, -1, -1):
+        if not header.isSectionHidden(header.logicalIndex(visual)):
+            break
+        count += 1
+    return count
+
+
+def fit_columns(view: QAbstractItemView) -> ColumnFitter:
+    """Make `view`'s columns fit its width (see the module's docstring); the fitter lives as long as the view.
+    Once per view: a second call returns the first fitter (two would each take the other's fitting for a
+    user's resize)."""
+    for child in view.children():
+        if isinstance(child, ColumnFitter):
+            return child
+    header = view.horizontalHeader() if hasattr(view, "horizontalHeader") else view.header()
+    fitter = ColumnFitter(view, header)
+    fitter.fit()
+    return fitter

@@ -1,0 +1,290 @@
+"""Layout as a test (issue 22, point 5): the window and its dialogs at the sizes people use.
+
+Three servers in the workspace (so the traffic log shows its Server column), at 1024×700 and 1280×860:
+nothing off-screen, no clipped text in any visible label or header section, the window's minimum
+size bounded by what the README claims (fits 800×700), and Tab from the tool list to the form to Call.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from journey_support import strip_mnemonic
+from lens_support import REPO
+from PySide6 import QtGui
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QKeySequence, QTextDocument
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
+    QDialog,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QStyle,
+    QTableWidget,
+    QWidget,
+)
+from test_workspace import announced, open_server, save_servers
+
+SIZES = ((1024, 700), (1280, 860))
+FITS = (800, 700)  # the README: "fits 800×700"
+OTHERS = ("second demo", "third demo")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+def three_servers(lens: Any) -> None:
+    """The demo plus two more demo servers, all connected: the traffic log shows its Server column."""
+    demo = {"command": sys.executable, "args": ["-m", "inspector.demo"], "env": {"PYTHONPATH": str(REPO)}}
+    save_servers(lens, {name: demo for name in OTHERS})
+    lens.start()
+    for name in OTHERS:
+        open_server(lens, name)
+        lens.wait(lambda n=name: announced(lens, n).startswith(f"{n}, connected"), 30_000, f"{name} connected")
+    lens.click_item("Servers", "Demo server")
+    lens.wait(lambda: "Demo server: connected" in lens.status(), what="the demo shown")
+
+
+def call_button(lens: Any) -> QPushButton:
+    """The shown server's Call button."""
+    return next(w for w in lens.widgets(QPushButton) if w.objectName() == "callButton")
+
+
+def inside_a_scrolled_viewport(widget: QWidget, top: QWidget) -> bool:
+    """In a scroll area's viewport: it may lie outside the window until scrolled to (the area is checked)."""
+    parent = widget.parentWidget()
+    while parent is not None and parent is not top:
+        grand = parent.parentWidget()
+        if isinstance(grand, QAbstractScrollArea) and parent is grand.viewport():
+            return True
+        parent = grand
+    return False
+
+
+def off_screen(top: QWidget) -> list[str]:
+    """Every visible widget that its window or one of its parents cuts off (a widget in a scroll area's
+    viewport is left to the scroll area: it may lie outside until scrolled to)."""
+    found = []
+    for widget in top.findChildren(QWidget):
+        if not widget.isVisible() or widget.isWindow() or inside_a_scrolled_viewport(widget, top):
+            continue
+        rect = QRect(widget.mapTo(top, QPoint(0, 0)), widget.size())
+        bounds, parent = top.rect(), widget.parentWidget()
+        while parent is not None and parent is not top:
+            bounds = bounds.intersected(QRect(parent.mapTo(top, QPoint(0, 0)), parent.size()))
+            parent = parent.parentWidget()
+        if not bounds.contains(rect):
+            found.append(f"{describe(widget)} at {rect.getRect()} cut to {bounds.getRect()}")
+    return found
+
+
+def describe(widget: QWidget) -> str:
+    text = widget.text() if isinstance(widget, QLabel | QPushButton) else ""
+    return f"{type(widget).__name__} {widget.objectName() or widget.accessibleName()!r} {text[:60]!r}"
+
+
+def elides_itself(label: QLabel) -> bool:
+    """A label that paints its own (elided) text: clipping is its purpose."""
+    return type(label).paintEvent is not QLabel.paintEvent
+
+
+def label_text_width(label: QLabel) -> int:
+    text = label.text()
+    rich = label.textFormat() == Qt.TextFormat.RichText or (
+        label.textFormat() == Qt.TextFormat.AutoText and QtGui.Qt.mightBeRichText(text)
+    )
+    if rich:
+        document = QTextDocument()
+        document.setDefaultFont(label.font())
+        document.setDocumentMargin(0)
+        document.setHtml(text)
+        return round(document.idealWidth())
+    metrics = label.fontMetrics()
+    return max(metrics.horizontalAdvance(line) for line in text.split("\n"))
+
+
+def clipped(top: QWidget) -> list[str]:
+    """Visible labels and header sections whose text is wider than the room they have."""
+    found = []
+    for label in top.findChildren(QLabel):
+        if not label.isVisible() or not label.text() or label.wordWrap() or elides_itself(label):
+            continue
+        if not label.pixmap().isNull():
+            continue
+        room = label.contentsRect().width() - 2 * label.margin()
+        if label.indent() > 0:
+            room -= label.indent()
+        if label_text_width(label) > room + 1:
+            found.append(f"{describe(label)}: {label_text_width(label)} px of text in {room} px")
+    for header in top.findChildren(QHeaderView):
+        if not header.isVisible() or header.orientation() != Qt.Orientation.Horizontal:
+            continue
+        model = header.model()
+        margin = header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        view = header.parentWidget()
+        for section in range(header.count()):
+            if header.isSectionHidden(section):
+                continue
+            text = str(model.headerData(section, Qt.Orientation.Horizontal) or "")
+            need = header.fontMetrics().horizontalAdvance(text) + 2 * margin
+            if text and header.sectionSize(section) < need:
+                found.append(f"header {text!r} of {describe(view)}: {header.sectionSize(section)} px < {need}")
+            right = header.sectionViewportPosition(section) + header.sectionSize(section)
+            if text and right > header.width() + 1:
+                found.append(f"column {text!r} of {describe(view)} ends at {right} px, past {header.width()}")
+    return found
+
+
+def visit(lens: Any, check: Any) -> dict[str, list[str]]:
+    """Show every page of every tab area of the main window in turn; what `check` finds on each."""
+    window = lens.window
+    found: dict[str, list[str]] = {}
+    for area in (window.sidebar, window.tabs, window.bottom):
+        shown = area.currentIndex()
+        for index in range(area.count()):
+            area.setCurrentIndex(index)
+            lens.qtbot.wait(50)
+            if problems := check(window):
+                found[area.tabText(index)] = problems
+        area.setCurrentIndex(shown)
+    return found
+
+
+def report(problems: dict[str, dict[str, list[str]]]) -> str:
+    """One line per problem, each seen once (the same one shows on every page)."""
+    lines: dict[str, list[str]] = {}
+    for kind, pages in problems.items():
+        for page, found in pages.items():
+            for line in found:
+                lines.setdefault(f"{kind}: {line}", []).append(page)
+    return "\n".join(f"{line} (on {', '.join(pages)})" for line, pages in lines.items())
+
+
+def at_size(lens: Any, width: int, height: int) -> None:
+    window = lens.window
+    window.resize(width, height)
+    lens.wait(lambda: (window.width(), window.height()) == (width, height), what=f"the window at {width}×{height}")
+    lens.qtbot.wait(100)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_window_at_the_sizes_people_use(lens, size: tuple[int, int]) -> None:
+    three_servers(lens)
+    lens.click_item("Tool list", "Echo (echo)")
+    at_size(lens, *size)
+    name = f"layout-{size[0]}x{size[1]}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    lens.window.grab().save(str(ARTIFACTS / f"{name}.png"))
+    problems = {"off-screen": visit(lens, off_screen), "clipped": visit(lens, clipped)}
+    assert not any(problems.values()), report(problems)
+
+
+def test_the_minimum_size_fits_800_by_700(lens) -> None:
+    three_servers(lens)
+    window = lens.window
+    for tool in ("Echo (echo)", "(book_table)", "Research a topic"):
+        lens.click_item("Tool list", tool)
+        window.resize(*FITS)
+        lens.qtbot.wait(100)
+        visit(lens, lambda _w: [])
+        hint = window.minimumSizeHint().expandedTo(window.minimumSize())
+        assert hint.width() <= FITS[0] and hint.height() <= FITS[1], (tool, hint)
+        assert (window.width(), window.height()) == FITS, (tool, window.size())
+
+
+def test_dialogs_fit_and_show_their_text_whole(lens) -> None:
+    three_servers(lens)
+    at_size(lens, 1024, 700)
+    opened = {}
+
+    def check_dialog(what: str, open_it: Any) -> None:
+        before = {w for w in QApplication.topLevelWidgets() if w.isVisible()}
+        open_it()
+        lens.wait(
+            lambda: any(
+                isinstance(w, QDialog) and w.isVisible() and w not in before for w in QApplication.topLevelWidgets()
+            ),
+            what=f"the {what} dialog",
+        )
+        dialog = next(
+            w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible() and w not in before
+        )
+        lens.qtbot.wait(100)
+        problems = off_screen(dialog) + clipped(dialog)
+        if dialog.width() > 1024 or dialog.height() > 700:
+            problems.append(f"{dialog.width()}×{dialog.height()} is larger than the window's screen")
+        if problems:
+            opened[what] = problems
+        dialog.close()
+
+    check_dialog("About", lambda: lens.menu("Help", "About MCP Lens"))
+    check_dialog("Keyboard shortcuts", lambda: lens.menu("Help", "Keyboard shortcuts"))
+    check_dialog("Add server", lambda: lens.click("Add server"))
+    lens.click_item("Traffic log", "tools/list")
+    check_dialog("Re-send", lambda: lens.click("Re-send"))
+    order_coffee(lens)
+    check_dialog("elicitation", lambda: lens.click(call_button(lens)))
+    assert not opened, "\n".join(f"{what}: {line}" for what, lines in opened.items() for line in lines)
+
+
+def test_tab_goes_from_the_tool_list_to_the_form_then_to_call(lens) -> None:
+    three_servers(lens)
+    at_size(lens, 1280, 860)
+    lens.click_item("Tool list", "Echo (echo)")
+    tools = lens.find("Tool list")
+    tools.setFocus()
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    field = QApplication.focusWidget()
+    assert isinstance(field, QLineEdit) and field.accessibleName() == "message", describe(field)
+    QTest.keyClick(field, Qt.Key.Key_Tab)  # echo's form has one field: then Call
+    assert QApplication.focusWidget() is call_button(lens), describe(QApplication.focusWidget())
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is field, describe(QApplication.focusWidget())
+
+
+def test_help_lists_every_shortcut_of_the_menus_and_the_tabs(lens) -> None:
+    three_servers(lens)
+    lens.menu("Help", "Keyboard shortcuts")
+    table = lens.find("Keyboard shortcuts", QTableWidget)
+    rows = {tuple(table.item(r, c).text() for c in range(3)) for r in range(table.rowCount())}
+    listed = {(keys, what) for keys, what, _where in rows}
+    for menu in lens.window.menuBar().findChildren(QMenu):
+        for action in menu.actions():
+            for key in action.shortcuts():
+                keys = key.toString(QKeySequence.SequenceFormat.NativeText)
+                assert any(keys in k and strip_mnemonic(action.text()).rstrip("…") in w for k, w in listed), (
+                    keys,
+                    action.text(),
+                )
+    assert ("Ctrl+Return", "Call the selected tool", "Tools tab") in rows
+    assert ("F5", "List resources and templates again", "Resources tab") in rows
+    assert any(what == "Copy message" and where == "Traffic" for _k, what, where in rows), rows
+
+
+def order_coffee(lens: Any) -> None:
+    """The demo's order_coffee with a drink typed: a call asks for input (an elicitation form) mid-call."""
+    lens.click_item("Tool list", "order_coffee")
+    lens.type("drink", "latte")
+
+
+def test_the_elicitation_dialog_opens_with_its_first_field_focused(lens) -> None:
+    three_servers(lens)
+    order_coffee(lens)
+    lens.click(call_button(lens))
+    lens.wait(
+        lambda: any(isinstance(w, QDialog) and w.isVisible() for w in QApplication.topLevelWidgets()),
+        30_000,
+        "the elicitation dialog",
+    )
+    dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible())
+    lens.wait(
+        lambda: isinstance(QApplication.focusWidget(), QLineEdit) and dialog.isAncestorOf(QApplication.focusWidget()),
+        what=f"a field of the dialog focused (focus on {QApplication.focusWidget()!r})",
+    )
+    assert QApplication.focusWidget().accessibleName() == "name"

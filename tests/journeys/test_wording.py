@@ -1,0 +1,20 @@
+"""What the app says, said once and right (issue 22): a killed stdio server, counted nouns."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from PySide6.QtWidgets import QLabel
+from test_connection import demo_pid
+
+
+def test_a_killed_stdio_server_is_said_once_and_how_the_app_starts_it_again(lens) -> None:
+    lens.start()
+    os.kill(demo_pid(lens), signal.SIGKILL)
+    state = lens.find("Connection state", QLabel)
+    lens.wait(lambda: "Not connected" in state.text(), 15_000, "the server panel says not connected")
+    text = state.text()
+    assert text.count("exited with code -9") == 1, text
+    assert "once it is back" not in text, text  # the app starts a stdio server itself: nothing to wait for
+    assert "Reconnect (Ctrl+R) starts it again" in text, text
