@@ -89,11 +89,22 @@ def _prompt_options(params: dict[str, Any]) -> list[str] | None:
     if not isinstance(arguments, dict):
         return None
     for key, value in arguments.items():
-        pair = f"{key}={value}"
-        if not isinstance(value, str) or not is_pair(pair):
+        if not isinstance(value, str) or not is_pair(f"{key}={value}"):
             return None
-        options += ["--prompt-args", pair]
+        options += ["--prompt-args", f"{key}={_prompt_word(value)}"]
     return options
+
+
+def _prompt_word(value: str) -> str:
+    """`value` as a `--prompt-args` word: the CLI JSON-coerces it and sends the result as a string (as the
+    official CLI does), so a value that coercion would change (``007``, ``"x"``) goes JSON-quoted."""
+    try:
+        coerced = json.loads(value)
+    except ValueError:
+        return value
+    if isinstance(coerced, str) and coerced == value:
+        return value
+    return json.dumps(value, ensure_ascii=False)
 
 
 def cli_line(target: Sequence[str] | None, method: str, params: Any) -> str | None:

@@ -99,3 +99,16 @@ def test_a_url_picks_its_transport_as_there_and_servers_are_named_as_in_the_app(
         parse(["--method", "tools/list", "--transport", "stdio", "node", "/x/server-everything/dist/index.js"])
     )
     assert (command.transport, command.name) == ("stdio", "server-everything")
+
+
+def test_copied_prompt_arguments_parse_back_to_the_same_strings() -> None:
+    """`--prompt-args` values are JSON-coerced then sent as strings (as there): "copy as command" quotes a
+    value that coercion would change, so the copied line sends what the app sent."""
+    import shlex
+
+    from inspector.traffic.commands import cli_line
+
+    arguments = {"code": "007", "n": "1.50", "flag": "true", "text": "hi there", "quoted": '"x"', "obj": '{"a": 1}'}
+    line = cli_line(["--demo"], "prompts/get", {"name": "p", "arguments": arguments})
+    assert line is not None
+    assert parse(shlex.split(line)[2:]).prompt_args == arguments
