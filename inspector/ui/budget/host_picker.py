@@ -145,9 +145,11 @@ def host_totals_text(report: HostReport, window: int, how: str) -> str:
         if delta == 0
         else f"{abs(delta):,} {'fewer' if delta < 0 else 'more'} than the raw tools/list ({report.raw_total:,})"
     )
+    prefix = next((h[: -len(raw)] for h, raw in report.raw_names.items() if h != raw and h.endswith(raw)), "")
+    named = f" (named {prefix}…)" if prefix else ""  # the table elides the prefix: say it once here
     return (
         f"{counted(len(report.tools), 'tool')} · {counted(report.grand_total, 'token', grouped=True)} as "
-        f"{report.host_label} sends them · {change}"
+        f"{report.host_label} sends them{named} · {change}"
         f" · {fmt_share(report.share(window))} of a {fmt_window(window)} window · {how}"
     )
 

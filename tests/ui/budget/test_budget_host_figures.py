@@ -48,6 +48,7 @@ def test_claude_code_view_agrees_with_the_cli(qtbot, window: MainWindow) -> None
     assert all(name.startswith("mcp__Demo_server__") for name in {c.name for c in report.tools})
     assert (report.grand_total, report.raw_total) == (cli["total"], cli["raw_total"])
     assert f"{report.grand_total:,} tokens" in pane.totals.text()
+    assert "(named mcp__Demo_server__…)" in pane.totals.text()  # the table elides the prefix; the total says it
     # The same words for what the figure is: an OpenAI encoder under a Claude host is an estimate.
     assert "estimate" in pane.totals.text() and cli["exact"] is False and cli["figure"] == "estimate"
     text = tokens("--host", "claude-code", "--encoding", "o200k_base").stdout
