@@ -2,13 +2,14 @@
 
 The app is started on `tests/servers/hostile_text.py`, whose every string carries markup (an image on
 a FIFO, bold, a link), terminal escapes, NUL, bidi overrides and zero-width characters, and 1 MB
-strings. The journey uses every tab and pane a person would (a tool selected and called, a resource
-read, a prompt got, an error, an elicitation and a sampling request, the log panes, a traffic row, the
-server panel, Budget), hovers every cell and
-widget whose tooltip carries server text, then walks every widget of every window: no label, tooltip,
-title, tab, item, header, message box or text view may hold server markup that Qt would take for rich
-text, nor a bidi control, NUL or escape shown raw; and nothing ever opened the FIFO (Qt loading the
-image would have read it on the UI thread: a hang).
+strings. The journey uses every tab and pane a person would (a tool selected and called after its
+problems dialog, an error, an elicitation and a sampling request, a resource read, a prompt got, the
+doctor and its tools dialog, the log panes, a traffic row, the server panel, Budget), hovers every cell
+and widget that has a tooltip, then walks every widget of every window: no label, tooltip, title, tab,
+item, header, message box or text view may hold server markup that Qt would take for rich text, nor a
+bidi control, NUL or escape shown raw; and nothing may ever open the FIFO (Qt loading the image reads
+it on the UI thread: before the fix the Notifications tooltip did, and the window would have hung).
+Editable fields are walked too: what the server suggests (defaults, enum items) is shown visibly.
 """
 
 from __future__ import annotations

@@ -53,6 +53,7 @@ def tools() -> list[dict]:
         "query": {"type": "string", "title": corpus("prop title"), "description": corpus("prop description")},
         "choice": {"type": "string", "enum": [corpus("enum value"), SPOOF]},
         "many": {"type": "array", "items": {"type": "string", "title": corpus("item title")}},
+        "either": {"anyOf": [{"type": "string", "title": corpus("variant a")}, {"type": "number", "title": "b"}]},
         corpus("prop name"): {"type": "boolean"},
     }
     output = {
@@ -71,7 +72,7 @@ def tools() -> list[dict]:
                 "title": corpus("schema title"),
                 "properties": properties,
                 # left empty: the call asks about them in a message box (and the array's editor is built)
-                "required": [corpus("prop name"), "many"],
+                "required": [corpus("prop name"), "many", "either"],
             },
             "outputSchema": output,
             "annotations": {"title": corpus("annotation title")},

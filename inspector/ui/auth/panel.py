@@ -38,7 +38,7 @@ from inspector.config.profile import ServerProfile
 from inspector.content.visible import visible
 from inspector.ui.auth.authorize_dialog import ask_to_open
 from inspector.ui.auth.client_box import ClientBox
-from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
+from inspector.ui.widgets.plain_text import PlainLabel, item_text, plain_tooltip
 
 if TYPE_CHECKING:  # the auth modules import the SDK (~0.7 s): only once an HTTP server needs OAuth
     from inspector.auth.signin import ServerAuth
@@ -315,7 +315,7 @@ class AuthPanel(QWidget):
             event.summary,
         )
         for column, text in enumerate(cells):
-            item = QTableWidgetItem(text)
+            item = QTableWidgetItem(item_text(text))
             item.setToolTip(plain_tooltip("Step", event.summary) if column == 2 else "")
             if not event.ok:
                 item.setForeground(Qt.GlobalColor.red)

@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from inspector.core.tasks import TrackedTask
+from inspector.ui.widgets.plain_text import item_text
 
 COLUMNS = ("Task", "Tool", "Status", "Status message", "TTL", "Poll", "Created")
 NO_INDEX = QModelIndex()
@@ -73,7 +74,7 @@ class TaskTableModel(QAbstractTableModel):
         if not index.isValid() or index.row() >= len(self.rows):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return cell(self.rows[index.row()], index.column())
+            return item_text(cell(self.rows[index.row()], index.column()))  # status messages are server text
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

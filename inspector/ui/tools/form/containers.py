@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QT
 from inspector.schema import ArrayState, Kind, ObjectState, State, UnionState
 from inspector.ui.tools.form.common import MAX_ROWS, FormContext, plain_label
 from inspector.ui.tools.form.row import FieldRow
-from inspector.ui.widgets.plain_text import safe_title
+from inspector.ui.widgets.plain_text import item_text, safe_title
 
 
 def _vbox(widget: QWidget, spacing: int = 4) -> QVBoxLayout:
@@ -277,7 +277,7 @@ class UnionEditor(Container):
         self.state, self.ctx, self.row = state, ctx, row
         layout = _vbox(self)
         self.picker = QComboBox()
-        self.picker.addItems(list(state.spec.variant_labels))
+        self.picker.addItems([item_text(label) for label in state.spec.variant_labels])
         self.picker.setToolTip("Variant")
         self.picker.activated.connect(self._picked)
         self.about = plain_label("", dim=True, wrap=True)
