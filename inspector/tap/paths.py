@@ -19,6 +19,7 @@ from typing import Any
 
 from inspector.config.files import open_private_append, private_folder
 from inspector.config.pids import pid_alive
+from inspector.traffic.jsonl import RecordFormatError, decode_entry
 
 SUFFIX = ".jsonl"
 EXITED_PREFIX = "process exited"  # the raw text of the last lifecycle entry a tap writes
@@ -84,16 +85,25 @@ def _header(path: Path) -> dict[str, Any] | None:
     try:
         with open(path, "rb") as stream:
             first = stream.readline()
+            second = stream.readline(_TAIL_BYTES)
     except OSError:
         return None
     try:
         head = json.loads(first)
-    except ValueError:
-        return {} if first.endswith(b"\n") else None  # no newline yet: a tap still writing its header
+    except ValueError:  # a record still if an entry follows (not a tap writing its header, not garbage)
+        return {} if _is_entry(second) else None
     if not isinstance(head, dict) or head.get("format") != "mcp-lens-traffic":
         return None
     tap = (head.get("meta") or {}).get("tap")
     return tap if isinstance(tap, dict) else None
+
+
+def _is_entry(line: bytes) -> bool:
+    try:
+        decode_entry(line.rstrip(b"\n"))
+    except RecordFormatError:
+        return False
+    return line.endswith(b"\n")
 
 
 def _last_line(path: Path) -> bytes:
@@ -139,8 +149,8 @@ def _mtime(path: Path) -> float:
 
 
 def list_records(folder: Path | None = None) -> list[TapRecord]:
-    """Every tap record in `folder` (default: `taps_dir()`), newest first. Unreadable files are skipped; a
-    record whose header line is damaged is listed under its file name."""
+    """Every tap record in `folder` (default: `taps_dir()`), newest first. Unreadable files and other files
+    are skipped; a record whose header line is damaged (an entry follows it) is listed under its file name."""
     folder = taps_dir() if folder is None else folder
     try:
         paths = [p for p in folder.iterdir() if p.name.endswith(SUFFIX) and p.is_file()]
