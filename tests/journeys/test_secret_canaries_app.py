@@ -109,6 +109,7 @@ def test_no_file_the_app_writes_holds_a_secret(lens, server: str, canaries: Cana
     choose_file(lens, export)
     lens.wait(export.exists, what="the export")
     collection = out / "collection.json"
+    lens.tab("Result")
     save_shown_call(lens, collection)
     save_current(lens)
     assert lens.quit() == 0
