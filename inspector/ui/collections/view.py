@@ -205,8 +205,13 @@ class CollectionsView(QWidget):
             self.assertion_message.setText(f"Not saved: step {step_id} is no longer in {self.path.name}.")
 
     def save_request(self, method: str, params: dict[str, Any], server: str | None) -> None:
-        """The traffic log's "Save to collection…" for a request sent to `server`."""
-        save_call(self, self.settings, method, params, server)
+        """The traffic log's "Save to collection…" for a request sent to `server` (how to reach it recorded,
+        so `mcp-lens run` reaches a server that is no saved profile)."""
+        from inspector.checks.collection import reach_of
+
+        space = self.spaces.get(server) if server else None
+        profile = getattr(getattr(space, "session", None), "profile", None)
+        save_call(self, self.settings, method, params, server, reach=reach_of(profile) if profile is not None else None)
 
     # -- running ------------------------------------------------------------------------------
     def run_all(self) -> None:
