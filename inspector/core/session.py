@@ -293,7 +293,7 @@ class Session:
         if error.details.get("server_exit") is None:  # a process exit is in the record already
             self.store.record_failure("client", f"connection lost: {failure.detail}", "connection lost")
         if error.details.get("stopped"):  # an HTTP server that stopped answering: said first, in its words
-            self._report(FAILED, f"disconnected: {error.details.get('reason')}\n{RECOVER}")
+            self._report(FAILED, f"disconnected: {error.details.get('reason')}. {RECOVER}")
             return
         detail, code = failure.detail, error.details.get("server_exit")
         if isinstance(code, int):  # the title says how the process ended: not said twice (stderr's lines stay)

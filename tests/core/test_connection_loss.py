@@ -21,7 +21,7 @@ from inspector.core.errors import (
     exit_title,
 )
 from inspector.core.history import CANCELLED, CRASHED, LOST, TIMEOUT, CallRecord
-from inspector.core.session import CONNECTED, FAILED, Session
+from inspector.core.session import CONNECTED, FAILED, RECOVER, Session
 from inspector.core.targets import make_transport
 from inspector.traffic.store import TrafficStore
 
@@ -122,7 +122,8 @@ def test_a_killed_http_server_reads_disconnected_while_idle(everything: str, era
         if server.poll() is None:
             server.kill()
     assert state == FAILED
-    assert detail.splitlines()[0] == f"disconnected: the server at {url} stopped answering (connection refused)"
+    said = f"the server at {url} stopped answering (connection refused)"
+    assert detail.splitlines()[0] == f"disconnected: {said}. {RECOVER}"
     assert lost == [f"connection lost: the server at {url} stopped answering (connection refused)"]
 
 

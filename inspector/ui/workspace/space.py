@@ -30,7 +30,7 @@ from inspector.ui.listings.resources_tab import ResourcesTab
 from inspector.ui.removed_in_modern import follow_era
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.status_panel import StatusPanel, ping_text
-from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.session import CONNECTED, RECOVER, SessionController
 from inspector.ui.tasks.pane import TasksPane
 from inspector.ui.tools.workbench import ToolWorkbench
 from inspector.ui.traffic.log_level import LogLevelControl
@@ -191,5 +191,7 @@ def sidebar_line(session: SessionController, state: str, detail: str) -> str:
         return f"connected · {era}" if era else "connected"
     if state == "failed":
         reason = detail.splitlines()[0].removeprefix("Not connected: ") if detail else "failed"
-        return reason if reason.startswith("disconnected: ") else f"error: {reason}"  # a server that went away
+        if reason.startswith("disconnected: "):  # a server that went away: why, without how to come back
+            return reason.removesuffix(f" {RECOVER}").removesuffix(".")
+        return f"error: {reason}"
     return "connecting…" if state == "connecting" else ""
