@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from inspector.ui.taps.records import LIVE, TapSession, list_sessions, taps_folder
 from inspector.ui.traffic.model import human_size
-from inspector.ui.widgets.plain_text import plain_tooltip
+from inspector.ui.widgets.plain_text import item_text, plain_tooltip
 from inspector.ui.widgets.row_table import one_row_at_a_time
 
 REFRESH_MS = 2000  # the slow timer beside the folder watcher (a live record's size, a tap that died)
@@ -125,7 +125,8 @@ class TappedSessionsWindow(QWidget):
         self.sessions = sessions
         self.table.setRowCount(len(sessions))
         for row, session in enumerate(sessions):
-            for column, text in enumerate(_row(session)):
+            for column, raw in enumerate(_row(session)):
+                text = item_text(raw)  # names from the host's config and the record: one visible line
                 item = self.table.item(row, column)
                 if item is None:
                     item = QTableWidgetItem(text)
@@ -133,7 +134,7 @@ class TappedSessionsWindow(QWidget):
                 elif item.text() != text:
                     item.setText(text)
                 if column in (0, 1):  # the host's words: after our own title line, shown literally
-                    item.setToolTip(plain_tooltip(COLUMNS[column], text))
+                    item.setToolTip(plain_tooltip(COLUMNS[column], raw))
         if selected is not None:
             self._select(selected.path)
         elif sessions and self.table.currentRow() < 0:
