@@ -21,6 +21,7 @@ from inspector.ui.taps.records import TapSession
 from inspector.ui.taps.rotation import RotationWatcher
 from inspector.ui.taps.window import TappedSessionsWindow
 from inspector.ui.traffic.viewer_window import ViewerWindow
+from inspector.ui.widgets.plain_text import window_title
 
 _WINDOW = "tapped_sessions_window"  # the one list window of a main window, kept as a Qt child
 
@@ -60,7 +61,7 @@ def open_record(window: Any, session: TapSession, path: Path | None = None) -> V
     if isinstance(settings := getattr(window, "settings", None), QSettings):
         add_export(viewer, session, settings)
     part = f" (part {session.parts.index(path) + 1} of {len(session.parts)})" if len(session.parts) > 1 else ""
-    viewer.setWindowTitle(f"{path.name} — {session.name}{part} — MCP Lens (read-only)")
+    viewer.setWindowTitle(window_title(f"{path.name} — {session.name}{part} — MCP Lens (read-only)"))
     if isinstance(getattr(window, "viewers", None), list):
         viewers = window.viewers
         viewers.append(viewer)
