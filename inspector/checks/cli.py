@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shlex
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -19,6 +20,7 @@ from inspector.cli import exit_codes
 from inspector.cli.args import CliArgs, UsageError, add_target_options, split_argv, target_args
 from inspector.cli.render import fail
 from inspector.config.files import write_atomic
+from inspector.content.visible import visible
 from inspector.traffic.cli_vocabulary import TARGET_OPTIONS
 
 FORMATS = ("text", "json", "junit")
@@ -143,6 +145,9 @@ def _saved_profile(name: str, recorded: Mapping[str, Any] | None = None) -> Any:
             profile = ServerProfile.from_entry(name, recorded[name], source="the collection's servers")
         except ProfileError as exc:
             raise UsageError(f"the collection's entry for {name!r} is not a server: {exc}") from None
+        how = profile.url if profile.transport != "stdio" else shlex.join([profile.command, *profile.args])
+        # said, since the file (not a profile the user saved) names what is started
+        sys.stderr.write(f"{name}: no saved profile; reached as the collection records it: {visible(how)}\n")
     elif name == demo_profile().name:
         profile = demo_profile()
     else:

@@ -50,7 +50,12 @@ def test_the_collection_records_how_to_reach_an_unsaved_server(tmp_path, no_prof
     collection.servers["server-everything"] = entry
     collection.save(path)
     assert main([str(path), "--format", "json"]) == exit_codes.OK, capsys.readouterr()
-    assert [s["status"] for s in json.loads(capsys.readouterr().out)["steps"]] == ["passed"]
+    out = capsys.readouterr()
+    assert [s["status"] for s in json.loads(out.out)["steps"]] == ["passed"]
+    # the file, not a profile the user saved, names what is started: said on stderr
+    assert (
+        f"server-everything: no saved profile; reached as the collection records it: node {everything} stdio" in out.err
+    )
 
 
 def test_a_collection_without_servers_keeps_its_bytes(tmp_path) -> None:
