@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from journey_support import shown_text
 from PySide6.QtWidgets import QAbstractItemView
 from test_servers import SERVERS_FILE, _box, add_stdio_server, answer, server_rows
 from test_tapped_sessions import DEMO, TapFile, rows, sessions_window, taps_folder, viewer_for
@@ -40,6 +41,8 @@ def test_a_record_with_a_bad_line_opens_with_its_intact_rows_and_names_the_line(
     assert all(row["Status"] == "ok" for row in shown_rows(log))
     lens.wait(lambda: "line 31" in viewer.statusBar().currentMessage(), what="the bad line is named")
     assert "damaged" in viewer.statusBar().currentMessage()
+    kept = lens.find("Damaged lines", top=viewer)  # stays in view when a menu hint takes the status bar
+    assert shown_text(kept) == "⚠ 1 damaged line: 31" and "\\xff\\xfe" in kept.toolTip()
     viewer.close()
     assert lens.quit() == 0
 

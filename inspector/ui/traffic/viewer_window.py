@@ -20,6 +20,7 @@ from inspector.traffic.record_store import RecordStore
 from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.session_files import show_error
 from inspector.ui.traffic.view import TrafficView
+from inspector.ui.widgets.plain_text import plain_label, plain_tooltip
 from inspector.words import counted
 
 FIRST_SLICE_S = 0.15  # indexed before the window shows: more than a screenful
@@ -52,6 +53,12 @@ class ViewerWindow(QMainWindow):
         self.resize(1100, 700)
         self.caught_up = not isinstance(store, RecordStore)
         self._problems_told = 0
+        # The record's damaged lines, kept in view (a status message gives way to menu hints): the count
+        # and numbers, each line's reason and first bytes in the tooltip.
+        self.damaged_label = plain_label(parent=self, one_line=True)
+        self.damaged_label.setAccessibleName("Damaged lines")
+        self.damaged_label.hide()
+        self.statusBar().addPermanentWidget(self.damaged_label)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.grow)
@@ -115,6 +122,7 @@ class ViewerWindow(QMainWindow):
             text = f"Reading {self.path}: {counted(count, 'entry', grouped=True)} so far ({100 * index.end // size}%)"
         if damaged := index.damaged:
             self._problems_told = len(damaged)
+            self._show_damaged(damaged)
             first = damaged[0].describe()[:160]
             text += f"; {counted(len(damaged), 'damaged line')} left out, bytes kept in the file ({first})"
         if self.caught_up and (cut := index.cut_tail()) is not None:
@@ -124,6 +132,13 @@ class ViewerWindow(QMainWindow):
                 size = f"{len(cut.raw):,} bytes"
                 text += f"; line {cut.number} has no newline ({size}): cut off, unless still being written"
         self.statusBar().showMessage(text)
+
+    def _show_damaged(self, damaged: list[jsonl.BadLine]) -> None:
+        numbers = ", ".join(str(bad.number) for bad in damaged[:12]) + (", …" if len(damaged) > 12 else "")
+        self.damaged_label.setText(f"⚠ {counted(len(damaged), 'damaged line')}: {numbers}")
+        details = "\n".join(f"{bad.describe()}\n    {bad.raw[:80]!r}" for bad in damaged[:30])
+        self.damaged_label.setToolTip(plain_tooltip("Left out of the log, kept in the file as they are", details))
+        self.damaged_label.show()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop reading; the file is closed with the window (its rows may repaint until then)."""
