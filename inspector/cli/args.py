@@ -95,15 +95,18 @@ def split_argv(
             break
         name = arg.split("=", 1)[0] if arg.startswith("--") else arg
         if name in options:
-            ours.append(arg)
+            if options[name] and name != arg:  # --option=value: two words, so more values may follow
+                ours.extend([name, arg.split("=", 1)[1]])
+            else:
+                ours.append(arg)
             if options[name] and "=" not in arg:
                 if i + 1 >= len(argv):
                     raise UsageError(f"{arg} needs a value")
                 ours.append(argv[i + 1])
                 i += 1
-                while takes_more is not None and i + 1 < len(argv) and takes_more(name, argv[i + 1]):
-                    ours.append(argv[i + 1])
-                    i += 1
+            while options[name] and takes_more is not None and i + 1 < len(argv) and takes_more(name, argv[i + 1]):
+                ours.append(argv[i + 1])  # --tool-arg a=1 b=2, or --tool-arg=a=1 b=2
+                i += 1
         else:
             target.append(arg)
         i += 1

@@ -15,6 +15,10 @@ def test_several_tool_args_after_one_flag_stay_ours() -> None:
     args = parse(["node", "server.js", "--method", "tools/call", "--tool-name", "get-sum", "--tool-arg", "a=2", "b=3"])
     assert args.target == ["node", "server.js"]
     assert args.tool_args == {"a": 2, "b": 3}
+    args = parse(
+        ["node", "s.js", "--method", "tools/call", "--tool-name", "t", "--tool-arg=a=2", "b=3", "--format=text"]
+    )
+    assert (args.target, args.tool_args, args.format) == (["node", "s.js"], {"a": 2, "b": 3}, "text")
 
 
 def test_values_are_json_as_there() -> None:
