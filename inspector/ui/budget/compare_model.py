@@ -71,10 +71,10 @@ class CompareModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return "" if section == 0 else self.sources[section - 1].label
+            return "" if section == 0 else item_text(self.sources[section - 1].label)
         if role == Qt.ItemDataRole.ToolTipRole and section > 0:
             source = self.sources[section - 1]
-            return f"{source.label}\n{source.kind}: {source.key or 'the connected server'}"
+            return safe_tooltip(f"{source.label}\n{source.kind}: {source.key or 'the connected server'}")
         return None
 
     def _shape_label(self, shape: str) -> str:
