@@ -20,6 +20,7 @@ from inspector.content.visible import visible
 LABEL_CHARS = 2000  # server strings longer than this are cut in labels (the raw JSON has them whole)
 TOOLTIP_CHARS = 2000  # a 1 MB tooltip stalls the window: past this a tooltip is cut
 TITLE_CHARS = 200  # tab, button, action and window titles
+MESSAGE_CHARS = 20_000  # a message box's text (a question may quote the whole arguments it would send)
 
 
 def clip(text: str, limit: int = LABEL_CHARS) -> str:
@@ -108,9 +109,9 @@ def window_title(text: Any, *, limit: int = TITLE_CHARS) -> str:
 def set_message(box: QMessageBox, text: Any, informative: Any = "") -> None:
     """Set a message box's text (and informative text) as plain text: the format first, then the text."""
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(shown(text))
+    box.setText(shown(text, limit=MESSAGE_CHARS))
     if informative:
-        box.setInformativeText(shown(informative))
+        box.setInformativeText(shown(informative, limit=MESSAGE_CHARS))
 
 
 def plain_message_box(
