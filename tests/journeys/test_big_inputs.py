@@ -1,0 +1,40 @@
+"""Big inputs as a person meets them (issue 21, point 4): a 1 MB tool description and a large result,
+served by `tests/servers/big.py`, in the app as launched. Timing lives in tests/bench/bench_big_inputs.py;
+these check what is shown: a short description with the whole text one click away, and the beginning
+of a big result with the rest on demand."""
+
+from __future__ import annotations
+
+import sys
+
+from lens_support import REPO
+from PySide6.QtWidgets import QDialog, QPlainTextEdit
+
+BIG = [sys.executable, str(REPO / "tests/servers/big.py")]
+
+
+def test_a_1_mb_description_is_short_in_the_header_and_whole_in_its_own_view(lens) -> None:
+    lens.start("--", *BIG, "description")
+    lens.click_item("Tool list", "long_description", timeout=30_000)
+    lens.wait_text("more characters]", timeout=30_000)
+    assert len(lens.texts()) < 100_000, "no label holds the megabyte"
+    lens.click("Show full description")
+    dialog = next(w for w in lens.qapp.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible())
+    view = lens.find("Full description", QPlainTextEdit, top=dialog)
+    assert isinstance(view, QPlainTextEdit) and len(view.toPlainText()) == 1_000_000
+    dialog.close()
+
+
+def test_a_big_result_shows_its_beginning_and_the_rest_on_demand(lens) -> None:
+    lens.start("--", *BIG, "result", "3000000")
+    lens.click_item("Tool list", "big_result", timeout=30_000)
+    lens.click("Call  (Ctrl+Enter)")
+    lens.wait_text("Showing the first 200,000 of", timeout=60_000)
+    lens.click("Show all (2.9 MB)")
+    lens.wait(
+        lambda: not lens.shows("Loading…") and not lens.shows("Showing the first"),
+        timeout=60_000,
+        what="the whole result appended",
+    )
+    pane = max(lens.widgets(QPlainTextEdit), key=lambda edit: len(edit.toPlainText()))
+    assert len(pane.toPlainText()) > 2_900_000
