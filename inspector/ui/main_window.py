@@ -62,9 +62,9 @@ from inspector.ui.workspace.space import (
 )
 from inspector.words import counted
 
-# The bottom dock's first height in the 1280×860 first window: eight whole traffic rows beside a detail
+# The bottom dock's first height in the 1280×860 first window: ten whole traffic rows beside a detail
 # pane of as many lines; the workbench keeps the rest (a result of a dozen lines below the form).
-FIRST_RUN_DOCK_HEIGHT = 250
+FIRST_RUN_DOCK_HEIGHT = 320
 
 SIDEBAR, TABS, BOTTOM = "sidebar", "tabs", "bottom"  # under the server list, the middle, the bottom dock
 TRAFFIC = "Traffic"

@@ -177,11 +177,23 @@ def at_size(lens: Any, width: int, height: int) -> None:
 def test_the_window_at_the_sizes_people_use(lens, size: tuple[int, int]) -> None:
     three_servers(lens)
     lens.click_item("Tool list", "Echo (echo)")
+    lens.tab("Resources")  # a resource chosen: its URI, the list's counter
+    lens.click_item("Resource list", "demo://data/settings.json")
+    lens.tab("Tools")
+    lens.click_item("Traffic log", "tools/list")  # an entry selected: the detail's header
     at_size(lens, *size)
     name = f"layout-{size[0]}x{size[1]}"
     ARTIFACTS.mkdir(exist_ok=True)
     lens.window.grab().save(str(ARTIFACTS / f"{name}.png"))
-    problems = {"off-screen": visit(lens, off_screen), "clipped": visit(lens, clipped)}
+
+    def stays(window: QWidget) -> list[str]:
+        return (
+            []
+            if (window.width(), window.height()) == size
+            else [f"the window grew to {window.width()}×{window.height()}"]
+        )
+
+    problems = {"off-screen": visit(lens, off_screen), "clipped": visit(lens, clipped), "size": visit(lens, stays)}
     assert not any(problems.values()), report(problems)
 
 

@@ -18,3 +18,13 @@ def test_a_killed_stdio_server_is_said_once_and_how_the_app_starts_it_again(lens
     assert text.count("exited with code -9") == 1, text
     assert "once it is back" not in text, text  # the app starts a stdio server itself: nothing to wait for
     assert "Reconnect (Ctrl+R) starts it again" in text, text
+
+
+def test_the_selected_entry_line_never_names_an_entry_the_filter_hides(lens) -> None:
+    lens.start()
+    lens.click_item("Traffic log", "tools/list")
+    selected = lens.find("Selected entry", QLabel)
+    lens.wait(lambda: "tools/list" in selected.text(), what="the selected entry described")
+    lens.type("Traffic filter", "server/discover")
+    lens.wait(lambda: "tools/list" not in selected.text(), what=f"the line follows the filter: {selected.text()!r}")
+    assert "hidden by the filter" in selected.text(), selected.text()

@@ -34,7 +34,7 @@ from inspector.ui.tools.form.tool_form import ToolForm
 from inspector.ui.tools.results.common import clip, plain_label
 from inspector.ui.widgets.async_tasks import error_text
 from inspector.ui.widgets.item_list import ItemList
-from inspector.ui.widgets.layout_parts import bare_column, named_splitter, title_label
+from inspector.ui.widgets.layout_parts import bare_column, named_splitter, scrolled, title_label
 from inspector.ui.widgets.run_keys import RunKeyFilter
 from inspector.ui.widgets.splitter_memory import remember
 from inspector.words import counted
@@ -141,7 +141,8 @@ class ResourcesTab(ListingTab):
         column.addLayout(copies)
         self.view = ResourceContentsView()
         self.view.readResourceRequested.connect(self.read)
-        right = named_splitter("resourceDetail", detail, self.view, sizes=[300, 600], vertical=True)
+        # The detail scrolls: in a short window its wrapped labels and two rows of buttons would overflow it.
+        right = named_splitter("resourceDetail", scrolled(detail), self.view, sizes=[300, 600], vertical=True)
         self.split = named_splitter("resourcesSplitter", lists, right, sizes=[420, 780], stretch=(0, 1))
         for key, splitter in (("lists", lists), ("detail", right), ("main", self.split)):
             remember(self.settings, f"resources/splitter/{key}", splitter)

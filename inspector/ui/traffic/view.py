@@ -288,6 +288,8 @@ class TrafficView(QWidget):
         if entry is not None and self.model.total() and self.select_seq(entry.seq):
             return
         self._on_selection()
+        if entry is not None and self.detail.entry is None:  # the line under the log never names a hidden entry
+            self.say(f"#{entry.seq} is hidden by the filter: no entry selected")
         if self._follow:
             self.table.scrollToBottom()
 
