@@ -14,7 +14,7 @@ from inspector.core import resources
 from inspector.core.errors import ConnectFailed
 from inspector.core.history import CallRecord
 from inspector.core.operations import ToolListing
-from inspector.core.session import CONNECTED, CONNECTING, DISCONNECTED, FAILED, RECOVER, Session
+from inspector.core.session import CONNECTED, CONNECTING, DISCONNECTED, FAILED, RESTART, Session
 from inspector.traffic.entry import Direction
 from inspector.traffic.store import TrafficStore
 
@@ -105,7 +105,7 @@ def test_a_server_that_dies_is_failed_with_the_reason_and_reconnect_recovers() -
         assert record is not None
         await until(lambda: session.state == FAILED)
         await until(lambda: record.done)
-        assert session.detail.startswith("Not connected:") and RECOVER in session.detail
+        assert session.detail.startswith("Not connected:") and RESTART in session.detail
         assert "3" in session.detail, session.detail  # the exit code
         assert record.error is not None, "the call in flight ends with the connection"
         assert not session.live and heard.states == [CONNECTING, CONNECTED, FAILED]
