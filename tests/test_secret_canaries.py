@@ -107,11 +107,14 @@ def test_run_report_holds_no_secret(setup, canaries: Canaries, tmp_path: Path) -
 
 @pytest.mark.parametrize("server", ["canary-stdio", "canary-http"])
 def test_tokens_says_no_secret(server: str, setup, canaries: Canaries, tmp_path: Path) -> None:
-    env, config, _ = setup
-    result = run_lens("tokens", "--config", str(config), "--server", server, *canaries.input_args(), env=env)
+    env, config, out = setup
+    snapshot = out / "snapshot.json"
+    args = ["tokens", "--config", str(config), "--server", server, *canaries.input_args(), "--save", str(snapshot)]
+    result = run_lens(*args, env=env)
     assert result.returncode == 0, result.stderr
-    assert "echo" in result.stdout
+    assert "echo" in result.stdout and "echo" in snapshot.read_text()
     assert_clean(canaries, tmp_path, result)
+    assert not loose_permissions([snapshot])
 
 
 @pytest.mark.parametrize("server", ["canary-stdio", "canary-http"])
