@@ -5,6 +5,7 @@ shows the new era, and no error entry comes from a request MCP Lens sent on its 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,10 @@ def test_an_outside_server_from_connect_to_reconnect_after_an_edit(
         30_000,
         "the tool call is answered",
     )
+    for tab in ("Resources", "Prompts"):  # their lists, asked for only if the server declares them
+        lens.tab(tab)
+        lens.wait(lambda: re.search(r"listed at|does not declare", lens.texts()), 30_000, f"the {tab} tab listed")
+    lens.tab("Tools")
     lens.qtbot.wait(1500)  # what the server says after it started (list_changed, logs) arrives meanwhile
     first_era = "legacy" if "legacy" in lens.status() else "modern"  # what auto found, as the status bar says
 
