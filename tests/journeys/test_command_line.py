@@ -165,6 +165,7 @@ def test_import_keeps_references_and_resolves_them_at_connect(lens, everything, 
     config = write_vscode_config(lens.home / ".config" / "Code" / "User" / "mcp.json", everything)
     lens.start()
     lens.click("Import servers")
+    lens.click(lens.find("Other file…", top=dialog(lens, "Import Servers From")))  # the file dialog, as for any file
     picker = dialog(lens, "Import Servers")
     lens.type(lens.find("File name:", QLineEdit, top=picker), config.name)
     lens.click(lens.find("Open", top=picker))

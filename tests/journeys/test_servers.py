@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QLineEdit, QListWidget, QMessageBox
+from PySide6.QtWidgets import QComboBox, QDialog, QListWidget, QMessageBox
 
 SERVERS_FILE = Path(".config/mcp-lens/servers.json")
 
@@ -149,12 +149,9 @@ def test_import_a_claude_desktop_config(lens, everything) -> None:
     }
     config.write_text(json.dumps({"mcpServers": entries, "globalShortcut": ""}))
     lens.start()
-    lens.click("Import servers")
-    picker = dialog(lens, "Import Servers")
-    assert isinstance(picker, QFileDialog)
-    lens.type(lens.find("File name:", QLineEdit, top=picker), config.name)  # the picker opens in its folder
-    lens.click(lens.find("Open", top=picker))
-    lens.wait(lambda: not isinstance(_dialog(lens, "Import Servers"), QFileDialog), what="the file is read")
+    lens.click("Import servers")  # Claude Desktop's file is where it keeps it: offered, one click away
+    sources = dialog(lens, "Import Servers From")
+    lens.click(lens.find("Import from Claude Desktop: ~/.config/Claude/claude_desktop_config.json", top=sources))
     found = dialog(lens, "Import Servers")  # the servers found in the file, to tick
     lens.wait_text("Found 2 servers")
     lens.click(lens.find("Import", top=found))

@@ -33,6 +33,7 @@ from inspector.config.files import write_atomic
 from inspector.config.formats import ImportResult, export_file, load_servers
 from inspector.config.locations import client_config_folders, import_start_folder
 from inspector.config.profile import ProfileError, ServerProfile
+from inspector.ui.servers.import_sources import ImportSources, found_host_configs
 from inspector.ui.servers.profile_dialog import ERROR_STYLE, profile_summary
 from inspector.ui.tools.form.common import plain_label
 from inspector.ui.widgets.plain_text import plain_message_box, plain_tooltip
@@ -306,7 +307,18 @@ class ServersIO:
         dialog.open()
         return dialog
 
-    def choose_import_file(self) -> QFileDialog:
+    def choose_import_file(self) -> QDialog:
+        """Import…: the hosts' config files found on this computer, each one click away (`ImportSources`),
+        or, when there is none, the file dialog (`choose_other_file`). Window-modal, not blocking."""
+        found = found_host_configs()
+        if not found:
+            return self.choose_other_file()
+        sources = ImportSources(found, self.import_file, self.choose_other_file, self.panel)
+        sources.finished.connect(sources.deleteLater)
+        sources.open()
+        return sources
+
+    def choose_other_file(self) -> QFileDialog:
         """Ask for a file to import (window-modal, not blocking), starting where Claude Desktop (or another
         client) keeps its config, with those folders in the sidebar; the import dialog follows."""
         folders = [folder for _client, folder in client_config_folders() if folder.is_dir()]
