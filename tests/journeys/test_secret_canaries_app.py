@@ -20,13 +20,16 @@ from pathlib import Path
 import pytest
 from canary_support import CANARY_SERVER, Canaries, leaked_text, leaks, loose_permissions
 from lens_support import REPO, free_port, serve
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QToolButton
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTableWidget, QToolButton
 from test_collections import save_shown_call
 from test_command_line import save_current
-from test_servers import SERVERS_FILE, dialog
+from test_servers import SERVERS_FILE, dialog, type_here
 from test_tapped_sessions import copy_from_menu
 from test_traffic import call, choose_file, click_row
+from test_workspace import announced, open_server
 
 DESCRIPTIONS = {"setting": "Plain setting", "custom": "Custom header"}
 
@@ -122,3 +125,59 @@ def test_no_file_the_app_writes_holds_a_secret(lens, server: str, canaries: Cana
     assert not {"input-env", "input-header"} & set(canaries.found_in(servers_file.read_bytes()))
     assert not loose_permissions([export, collection, servers_file])
     assert not loose_permissions([lens.home / ".config" / "mcp-lens"])
+
+
+def add_variable(lens, box, name: str, value: str) -> None:
+    """The Environment table: Add variable opens the name's editor; Right then F2 edits the value."""
+    lens.click(lens.find("Add variable", top=box))
+    type_here(box, name)
+    table = lens.find("Environment", QTableWidget, top=box)
+    row = table.rowCount() - 1
+    lens.wait(lambda: table.currentRow() == row and table.currentColumn() == 0, what="the name committed")
+    QTest.keyClick(table, Qt.Key.Key_Right)
+    QTest.keyClick(table, Qt.Key.Key_F2)
+    lens.wait(lambda: box.focusWidget() is not table, what="the value's editor opens")
+    type_here(box, value)
+    lens.wait(lambda: table.item(row, 1).text() == value, what="the value committed")
+
+
+def test_a_server_added_in_the_dialog_keeps_its_secrets_to_servers_json(lens, canaries: Canaries, tmp_path) -> None:
+    """Values typed into the Add Server dialog (a secret-named and an unknown-named variable, a DSN, flags)
+    are the configuration: servers.json (0600) keeps them; nothing else MCP Lens writes may."""
+    out = tmp_path / "out"
+    out.mkdir(mode=0o700)
+    entry = canaries.stdio_entry()
+    lens.start()
+    lens.click("Add server")
+    box = dialog(lens, "Add Server")
+    lens.type(lens.find("Name", top=box), "added canary")
+    lens.type(lens.find("Command", top=box), entry["command"])
+    for arg in entry["args"]:
+        lens.click(lens.find("Add argument", top=box))
+        type_here(box, arg)
+    for name in ("DB_PASS", "SERVICE_OPTION", "DATABASE_URL"):
+        add_variable(lens, box, name, entry["env"][name])
+    lens.click(lens.find("OK", top=box))
+    lens.wait(lambda: not box.isVisible(), what="the Add Server dialog closes")
+    servers_file = lens.home / SERVERS_FILE
+    lens.wait(lambda: servers_file.exists() and b"DB_PASS" in servers_file.read_bytes(), what="the server saved")
+    assert not loose_permissions([servers_file])
+
+    open_server(lens, "added canary")
+    lens.wait(lambda: announced(lens, "added canary").startswith("added canary, connected"), 30_000, what="connected")
+    call(lens, "Echo (echo)", message="hello-added")
+    lens.wait(lambda: any(e.direction == "in" and b"hello-added" in e.raw for e in lens.wire()), what="the answer")
+    request = next(e for e in lens.wire() if e.direction == "out" and b"hello-added" in e.raw)
+    log = lens.find("Traffic log", QAbstractItemView)
+    command = copied(lens, log, request.seq, "Copy as mcp-lens --cli")
+    assert "hello-added" in command and not leaked_text(canaries, command), command
+    export = out / "added.jsonl"
+    lens.menu("File", "Export session…")
+    choose_file(lens, export)
+    lens.wait(export.exists, what="the export")
+    assert lens.quit() == 0
+
+    assert {"env-dbpass", "env-unknown", "dsn", "arg-apikey"} <= set(canaries.found_in(servers_file.read_bytes()))
+    assert b"started pid" in export.read_bytes()
+    assert not leaks(canaries, [lens.home, out], allowed={servers_file: "the user's own server configuration"})
+    assert not loose_permissions([export, servers_file, lens.home / ".config" / "mcp-lens"])
