@@ -34,6 +34,7 @@ class ListingTab(QWidget):
         self.settings = settings
         self.tasks = TaskSet(self)
         self.stale = True  # list again when next shown
+        self.in_flight = False  # a listing is running: a list_changed meanwhile queues one more (`end_listing`)
         self.listings = 0  # completed refreshes, for tests and the status line
         self.cli_target: Callable[[], list[str] | None] = lambda: None  # set by the window
         self.icons = IconSource.of(session)
@@ -50,6 +51,7 @@ class ListingTab(QWidget):
 
     def watch_session(self) -> None:
         self.session.stateChanged.connect(self._on_state)
+        self.session.stateChanged.connect(self._forget_flight)
         self.session.serverEvent.connect(self._on_event)
         self._on_state(self.session.state, "")
 
@@ -73,10 +75,22 @@ class ListingTab(QWidget):
             self.refresh()
 
     def list_changed(self) -> None:
-        """The server's list changed: list again now if the tab is visible, else when it is next shown."""
+        """The server's list changed: list again now if the tab is visible, else when it is next shown. A burst
+        of them is coalesced: while a listing runs, they queue one more listing after it (`end_listing`)."""
         self.stale = True
-        if self.isVisible():
+        if self.isVisible() and not self.in_flight:
             self.refresh()
+
+    def end_listing(self) -> None:
+        """A listing ended (listed or failed): list once more if the server said its list changed meanwhile."""
+        self.in_flight = False
+        self.refresh_button.setEnabled(self.requester is not None)
+        if self.stale and self.isVisible() and self.requester is not None:
+            self.refresh()
+
+    def _forget_flight(self, *_state: object) -> None:
+        """A new connection (or none): whatever was listing belongs to the old one."""
+        self.in_flight = False
 
     def begin_listing(self) -> Any:
         """The session to list on, with the status saying so; None (and why) when there is nothing to list."""
@@ -89,6 +103,7 @@ class ListingTab(QWidget):
             return None
         self.list_status.setText("Listing…")
         self.refresh_button.setEnabled(False)
+        self.in_flight = True
         return conn
 
     def _page_listed(self, pages: int, items: int) -> None:

@@ -125,17 +125,18 @@ class PromptsTab(ListingTab):
         self.tasks.start(prompts.list_prompts(conn, on_page=self._page_listed), self._listed)
 
     def _listed(self, outcome: Any) -> None:
-        self.refresh_button.setEnabled(self.requester is not None)
         if isinstance(outcome, BaseException):
             self.prompts.set_items([], _prompt_row)
             self.prompts.set_status(error_text(outcome))
             self.list_status.setText("")
+            self.end_listing()
             return
         self.prompts.set_items(outcome.items, _prompt_row, outcome.findings, keep=lambda item: item.get("name"))
         self.note_icons(self.prompts)
         pages = f" · {counted(outcome.pages, 'page')}" if outcome.pages > 1 else ""
         self.list_status.setText(f"listed at {time.strftime('%H:%M:%S')}{pages}")
         self.listings += 1
+        self.end_listing()
 
     # -- the chosen prompt -------------------------------------------------------------------
     def show_prompt(self, prompt: Any) -> None:

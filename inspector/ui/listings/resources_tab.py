@@ -225,8 +225,8 @@ class ResourcesTab(ListingTab):
         self._pending -= 1
         if self._pending <= 0:
             self.listings += 1
-            self.refresh_button.setEnabled(self.requester is not None)
             self.list_status.setText(f"listed at {time.strftime('%H:%M:%S')}")
+            self.end_listing()
 
     def _filter_changed(self, text: str) -> None:
         self.resources.apply_filter(text)
