@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import webbrowser
 from urllib.parse import urlsplit
 
 from inspector.auth.errors import AuthError, UnsafeURL
@@ -21,6 +20,8 @@ def check_browser_url(url: str) -> str:
 
 def open_in_browser(url: str) -> None:
     """Open `url` in the system browser after `check_browser_url`; raise if no browser could open it."""
+    import webbrowser
+
     checked = check_browser_url(url)
     if not webbrowser.open(checked):
         raise AuthError(

@@ -9,19 +9,22 @@ browser, waits for the loopback redirect, then connects again.
 from __future__ import annotations
 
 import sys
-import webbrowser
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from inspector.auth.applies import wants_oauth  # noqa: F401  # re-exported for the CLI
+from inspector.auth.applies import oauth_from_the_start, wants_oauth  # noqa: F401  # wants_oauth: for the CLI
 from inspector.auth.browser import check_browser_url
 from inspector.auth.errors import AuthRequired
-from inspector.auth.signin import ServerAuth
 from inspector.core.errors import LensError
+
+if TYPE_CHECKING:
+    from inspector.auth.signin import ServerAuth
 
 
 def terminal_opener(url: str) -> None:
     """Show the URL first, then try the browser; without one the user opens the URL by hand."""
     check_browser_url(url)
+    import webbrowser
+
     sys.stderr.write(f"mcp-lens: this server needs a sign-in. Authorization URL:\n  {url}\n")
     if not webbrowser.open(url):
         sys.stderr.write("mcp-lens: no browser could be started: open the URL above yourself.\n")
@@ -37,21 +40,39 @@ class AuthedConnection:
         self.store = store
         self.stored_only = stored_only
         self.timeouts = timeouts
-        self.auth = auth or ServerAuth(profile)
+        # The OAuth stack (the SDK's provider, pydantic models, storage) loads only when it can matter:
+        # an OAuth setting or stored credentials, else the server's first 401.
+        self.auth = auth
+        if self.auth is None and oauth_from_the_start(profile):
+            self.auth = self._load_auth()
         self.relist_on_change = True
         self._conn: Any = None
+
+    def _load_auth(self) -> ServerAuth:
+        from inspector.auth.signin import ServerAuth
+
+        return ServerAuth(self.profile)
 
     async def _open(self) -> Any:
         from inspector.core.connection import Connection
         from inspector.core.targets import make_transport
 
-        transport = make_transport(self.profile, self.store, auth=self.auth.provider)
+        auth = self.auth.provider if self.auth is not None else None
+        transport = make_transport(self.profile, self.store, auth=auth)
         conn = Connection(transport, **{"era": self.profile.protocol_era, **self.timeouts})
         conn.relist_on_change = self.relist_on_change
         self._conn = await conn.__aenter__()
         return self._conn
 
     async def __aenter__(self) -> Any:
+        if self.auth is None:
+            since = self.store.next_seq
+            try:
+                return await self._open()
+            except LensError:
+                if not _answered_401(self.store, since):
+                    raise
+            self.auth = self._load_auth()  # the server asked: try again with stored tokens, then sign in
         try:
             return await self._open()
         except LensError:
@@ -70,3 +91,13 @@ class AuthedConnection:
     async def __aexit__(self, *exc_info: object) -> None:
         if self._conn is not None:
             await self._conn.__aexit__(*exc_info)
+
+
+def _answered_401(store: Any, since: int) -> bool:
+    """Whether the server answered HTTP 401 to a request recorded from seq `since` on."""
+    from inspector.traffic.entry import Kind
+
+    return any(
+        entry.seq >= since and entry.kind == Kind.HTTP_META and (entry.http or {}).get("status") == 401
+        for entry in store
+    )

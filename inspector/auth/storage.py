@@ -8,17 +8,15 @@ later run can refresh without rediscovering. `ServerTokenStorage` is the SDK's `
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import os
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken, ProtectedResourceMetadata
 
+from inspector.auth.applies import default_auth_dir, keyring_may_hold, record_key
 from inspector.config.files import private_folder, write_atomic
 
 KEYRING_SERVICE = "mcp-lens-oauth"
@@ -32,18 +30,6 @@ class Backend(Protocol):
     def load(self, key: str) -> dict[str, Any] | None: ...
     def save(self, key: str, record: dict[str, Any]) -> None: ...
     def delete(self, key: str) -> None: ...
-
-
-def default_auth_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """`auth/` beside the profiles file: `$XDG_CONFIG_HOME/mcp-lens/auth` (or the platform's config folder)."""
-    from inspector.config.store import default_path
-
-    return default_path(environ=environ).parent / "auth"
-
-
-def record_key(server_url: str) -> str:
-    """A stable file-name-safe key for a server URL (the URL itself is stored inside the record)."""
-    return hashlib.sha256(server_url.strip().encode()).hexdigest()[:32]
 
 
 class FileBackend:
@@ -119,7 +105,7 @@ class KeyringBackend:
 
 def open_backend(folder: Path | str | None = None, *, use_keyring: bool = True) -> Backend:
     """The keyring if the optional `keyring` package has a real backend; else 0600 files."""
-    if use_keyring and os.environ.get("MCP_LENS_NO_KEYRING") != "1":
+    if use_keyring and keyring_may_hold():
         try:
             import keyring
             from keyring.backends import fail
