@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,6 +46,7 @@ MIN_FORM_SHARE = 0.4  # ... and the least, however short the form
 APP_FORM_SHARE = 0.3  # while an MCP App shows below, the form side gives it the height (until the user drags)
 TOOL_LIST_SHARE = 0.4  # the tool list widens to show whole names, up to this share of the tab's width
 FORMS_KEPT = 50  # the forms of the tools last shown, each as the user left it (this server, this session)
+PRELOAD_THREAD = "preload-jsonschema"
 NO_TOOL = "Choose a tool in the list: its arguments form shows here, with Call below."
 
 
@@ -182,6 +185,8 @@ class ToolWorkbench(QWidget):
     def set_listing(self, listing: Any) -> None:
         self.tools.set_listing(listing)
         self.fit_tool_list()
+        if getattr(listing, "tools", None):
+            preload_schema_checker()
 
     def fit_tool_list(self) -> None:
         """Widen the tool list so whole names show (up to `TOOL_LIST_SHARE`), unless the user sized it."""
@@ -535,3 +540,15 @@ class ToolWorkbench(QWidget):
 
 def _schema(row: ToolRow | None) -> Any:
     return row.tool.get("inputSchema") if row is not None and isinstance(row.tool, dict) else None
+
+
+def preload_schema_checker() -> None:
+    """Import jsonschema on a worker thread once a server lists tools: the form checks a tool's schema
+    when the tool is first selected, and importing jsonschema there (~100 ms) stalled the window."""
+    if "jsonschema.validators" in sys.modules or any(t.name == PRELOAD_THREAD for t in threading.enumerate()):
+        return
+
+    def load() -> None:
+        import jsonschema.validators  # noqa: F401
+
+    threading.Thread(target=load, name=PRELOAD_THREAD, daemon=True).start()
