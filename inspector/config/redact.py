@@ -28,7 +28,12 @@ _SECRET_WORDS = frozenset(
     {"pass", "pwd", "pat", "sig", "signature", "auth", "authorization", "sid", "dsn", "jwt", "bearer", "otp", "creds"}
     | {"cred", "pin", "apikey", "passphrase", "sas", "hmac", "csrf", "xsrf"}
 )
-_NOT_SECRET_NAMES = frozenset({"PWD", "OLDPWD"})  # the shell's working directories
+# The shell's working directories and the desktop session's own variables (a tap inherits them all):
+# names that look secret, values that are not ("ubuntu", "wayland", a socket's path).
+_NOT_SECRET_NAMES = frozenset(
+    {"PWD", "OLDPWD", "DESKTOP_SESSION", "GDMSESSION", "SESSION_MANAGER", "DBUS_SESSION_BUS_ADDRESS"}
+    | {"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "XAUTHORITY"}
+)
 # The protocol's own session ids (Streamable HTTP's header, legacy SSE's endpoint query): issued by the
 # server, not a credential of the user's, and what a debugger and Copy as curl need to show.
 _PROTOCOL_SESSION = frozenset({"mcp-session-id", "session_id", "sessionid"})
@@ -57,7 +62,7 @@ def is_secret_name(name: str) -> bool:
     """True for a name (env variable, header, flag, query parameter, argument) that looks like it holds
     a secret: `*TOKEN*`, `*KEY*`, `*SECRET*`, `*PASSWORD*`, `*SESSION*`, or a word such as `PASS`, `PAT`,
     `SIG`, `AUTH`, `DSN` (`DB_PASS`, `GH_PAT`, `X-Auth`)."""
-    if name.upper() in _NOT_SECRET_NAMES:
+    if name.upper() in _NOT_SECRET_NAMES or name.upper().startswith("XDG_"):
         return False
     if _SECRET_NAME.search(name):
         return True

@@ -27,9 +27,30 @@ def test_secret_names(name: str) -> None:
     assert is_secret_name(name)
 
 
-@pytest.mark.parametrize("name", ["PATH", "PWD", "OLDPWD", "author", "compass", "region", "LANG", "PYTHONPATH"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "PATH",
+        "PWD",
+        "OLDPWD",
+        "author",
+        "compass",
+        "region",
+        "LANG",
+        "PYTHONPATH",
+        "XDG_SESSION_TYPE",
+        "DESKTOP_SESSION",
+        "SSH_AUTH_SOCK",
+    ],
+)
 def test_plain_names(name: str) -> None:
     assert not is_secret_name(name)
+
+
+def test_a_taps_environment_gives_its_secrets_not_the_desktops() -> None:
+    environ = {"GH_PAT": "pat value 123", "DESKTOP_SESSION": "ubuntu", "XDG_SESSION_TYPE": "wayland", "HOME": "/h"}
+    r = Redactor.for_environment(environ, ["server", "--api-key", "flag value 456"])
+    assert r.text("pat value 123 ubuntu wayland /h flag value 456") == f"{REDACTED} ubuntu wayland /h {REDACTED}"
 
 
 def test_session_header_is_secret() -> None:
