@@ -75,6 +75,22 @@ def needed_inputs(profile: ServerProfile) -> list[str]:
     return ids
 
 
+def unset_variables(profile: ServerProfile, environ: Mapping[str, str]) -> list[str]:
+    """The environment variables the profile's references need that `environ` lacks (`${env:NAME}`, and
+    `${NAME}` without a default), in order of first use."""
+    names: list[str] = []
+    for text in _strings(profile):
+        for match in REFERENCE.finditer(text):
+            token = match.group(1)
+            kind, _, arg = token.partition(":")
+            name = arg if kind == "env" and arg else None
+            if name is None and (claude := _CLAUDE.match(token)) and claude.group(2) is None:
+                name = claude.group(1)
+            if name and name not in environ and name not in names:
+                names.append(name)
+    return names
+
+
 def resolve_text(
     text: str, environ: Mapping[str, str], inputs: Mapping[str, str], used: list[str] | None = None
 ) -> tuple[str, list[str], list[str]]:

@@ -26,7 +26,14 @@ from PySide6.QtWidgets import (
 
 from inspector.config.input_secrets import InputSecrets
 from inspector.config.profile import ServerProfile
-from inspector.config.references import Unresolved, has_references, input_declaration, needed_inputs, resolve_profile
+from inspector.config.references import (
+    Unresolved,
+    has_references,
+    input_declaration,
+    needed_inputs,
+    resolve_profile,
+    unset_variables,
+)
 from inspector.ui.servers.import_dialog import message_box
 from inspector.ui.tools.form.common import plain_label
 
@@ -36,12 +43,20 @@ NO_KEYRING = "No keyring is available here: the values are used until MCP Lens q
 class InputsDialog(QDialog):
     """One field per input (masked for `password: true`, a list for `pickString`); `values()` once accepted."""
 
-    def __init__(self, profile: ServerProfile, ids: list[str], keyring: bool, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        profile: ServerProfile,
+        ids: list[str],
+        keyring: bool,
+        parent: QWidget | None = None,
+        variables: list[str] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Server Inputs")
         self.setMinimumWidth(460)
         self.ids = ids
         self.fields: dict[str, QLineEdit | QComboBox] = {}
+        self.variables: dict[str, QLineEdit] = {}  # unset environment variables, typed for this connection
         intro = plain_label(
             f"The server “{profile.name}” needs these values: its config asks for them each time it starts. "
             "They are never written to the server list.",
@@ -49,6 +64,15 @@ class InputsDialog(QDialog):
             parent=self,
         )
         form = QFormLayout()
+        for name in variables or ():
+            edit = QLineEdit(self)
+            edit.setEchoMode(QLineEdit.EchoMode.Password)  # most are tokens: masked
+            edit.setAccessibleName(name)
+            edit.setToolTip(f"${{env:{name}}} / ${{{name}}}: not set in MCP Lens's environment")
+            text = plain_label(f"{name} (not set; for this connection only):", wrap=True, parent=self)
+            text.setBuddy(edit)
+            form.addRow(text, edit)
+            self.variables[name] = edit
         for input_id in ids:
             decl = input_declaration(profile, input_id)
             label = str(decl.get("description") or input_id)
@@ -60,7 +84,8 @@ class InputsDialog(QDialog):
             form.addRow(text, field)
             self.fields[input_id] = field
         self.remember = QCheckBox("Remember in the keyring", self)
-        self.remember.setEnabled(keyring)
+        self.remember.setEnabled(keyring and bool(ids))
+        self.remember.setVisible(bool(ids))  # environment variables typed here are never kept
         self.remember.setToolTip("Keep the values in the system keyring for the next start" if keyring else NO_KEYRING)
         self.note = plain_label("" if keyring else NO_KEYRING, wrap=True, parent=self)
         self.note.setVisible(not keyring)
@@ -94,6 +119,10 @@ class InputsDialog(QDialog):
             edit.setText(decl["default"])
         return edit
 
+    def variable_values(self) -> dict[str, str]:
+        """The unset environment variables as typed (for this connection only)."""
+        return {name: edit.text() for name, edit in self.variables.items()}
+
     def values(self) -> dict[str, str]:
         return {
             input_id: field.currentData() if isinstance(field, QComboBox) else field.text()
@@ -109,6 +138,7 @@ class ServerInputs:
         self.secrets = secrets if secrets is not None else InputSecrets()
         self._values: dict[tuple[str, str], str] = {}  # (server, input id) → value, for this window only
         self._copies: dict[int, tuple[ServerProfile, ServerProfile]] = {}  # id(profile) → (profile, resolved)
+        self._once: dict[str, dict[str, str]] = {}  # server → unset variables typed for its next connection
         self.dialog: InputsDialog | None = None
 
     def resolved(self, profile: ServerProfile, retry: Callable[[ServerProfile], None]) -> ServerProfile | None:
@@ -116,13 +146,15 @@ class ServerInputs:
         if not has_references(profile):
             return profile
         known = {i: v for i in needed_inputs(profile) if (v := self._value(profile.name, i)) is not None}
+        environ = {**os.environ, **self._once.pop(profile.name, {})}  # typed values: this connection only
         try:
-            resolved = resolve_profile(profile, os.environ, known)
+            resolved = resolve_profile(profile, environ, known)
         except Unresolved as exc:
-            if exc.problems:
-                self._explain(exc)
+            unset = unset_variables(profile, environ)
+            if any(not p.startswith("environment variable ") for p in exc.problems):
+                self._explain(exc)  # a reference no one can answer here
             else:
-                self._ask(profile, exc.inputs, retry)
+                self._ask(profile, exc.inputs, retry, unset)
             return None
         kept = self._copies.get(id(profile))
         if kept is not None and kept[0] is profile and kept[1] == resolved:
@@ -134,12 +166,16 @@ class ServerInputs:
         value = self._values.get((server, input_id))
         return value if value is not None else self.secrets.get(server, input_id)
 
-    def _ask(self, profile: ServerProfile, ids: list[str], retry: Callable[[ServerProfile], None]) -> None:
+    def _ask(
+        self, profile: ServerProfile, ids: list[str], retry: Callable[[ServerProfile], None], unset: list[str]
+    ) -> None:
         if self.dialog is not None:
             self.dialog.reject()
-        dialog = self.dialog = InputsDialog(profile, ids, self.secrets.available, self.parent)
+        dialog = self.dialog = InputsDialog(profile, ids, self.secrets.available, self.parent, unset)
 
         def answered() -> None:
+            if typed := dialog.variable_values():
+                self._once[profile.name] = typed
             for input_id, value in dialog.values().items():
                 self._values[(profile.name, input_id)] = value
                 if dialog.remember.isChecked():
@@ -147,6 +183,7 @@ class ServerInputs:
             retry(profile)
 
         dialog.accepted.connect(answered)
+        dialog.finished.connect(lambda *_: self.dialog is dialog and setattr(self, "dialog", None))  # deleted next
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 

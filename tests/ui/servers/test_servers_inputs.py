@@ -83,14 +83,25 @@ def test_remember_keeps_the_value_in_the_keyring(panel: ServersPanel) -> None:
     assert resolved is not None and resolved.env == {"K": "kept"} and fresh.dialog is None
 
 
-def test_an_unset_variable_is_explained_and_nothing_connects(panel: ServersPanel, qtbot, monkeypatch) -> None:
+def test_an_unset_variable_is_asked_for_masked_and_cancel_connects_nothing(
+    panel: ServersPanel, qtbot, monkeypatch
+) -> None:
     monkeypatch.delenv("LENS_UNSET_VAR", raising=False)
     inputs = ServerInputs(panel, InputSecrets(detect=False))
     broken = ServerProfile(name="b", command="node", env={"T": "${env:LENS_UNSET_VAR}"})
     assert inputs.resolved(broken, lambda _p: pytest.fail("connected")) is None
+    assert inputs.dialog is not None and list(inputs.dialog.variables) == ["LENS_UNSET_VAR"]
+    assert inputs.dialog.variables["LENS_UNSET_VAR"].echoMode() == QLineEdit.EchoMode.Password
+    inputs.dialog.reject()  # cancelled: nothing connects, nothing is kept
+
+
+def test_a_reference_no_one_can_answer_is_explained_and_nothing_connects(panel: ServersPanel, qtbot) -> None:
+    inputs = ServerInputs(panel, InputSecrets(detect=False))
+    broken = ServerProfile(name="b", command="node", env={"T": "${command:pickFile}"})
+    assert inputs.resolved(broken, lambda _p: pytest.fail("connected")) is None
     qtbot.waitUntil(lambda: isinstance(QApplication.activeModalWidget(), QMessageBox))
     box = QApplication.activeModalWidget()
-    assert "LENS_UNSET_VAR" in box.text() and "placeholder is never sent" in box.text()
+    assert "command:pickFile" in box.text() and "placeholder is never sent" in box.text()
     box.accept()
 
 
