@@ -41,7 +41,13 @@ def _profile_of(args: CliArgs) -> Any:
         return _resolved(profile, args.inputs)
     # Named as the app names the same server (a host's tool prefix, a collection's step, a report use it).
     from inspector.config.naming import command_name, url_name
+    from inspector.transports.kinds import TRANSPORT_KINDS
 
+    wanted = TRANSPORT_KINDS[args.transport].needs if args.transport else None
+    if wanted == "url" and not args.server_url:
+        raise UsageError(f"--transport {args.transport} applies to a server URL, not to a command")
+    if wanted is not None and wanted != "url" and args.server_url:
+        raise UsageError(f"--transport {args.transport} applies to a command, not to a server URL")
     if args.server_url:
         from inspector.config.profile import _infer_http_transport  # the import dialog's rule: …/sse is SSE
 

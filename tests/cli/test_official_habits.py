@@ -116,3 +116,17 @@ def test_copied_prompt_arguments_parse_back_to_the_same_strings() -> None:
     line = cli_line(["--demo"], "prompts/get", {"name": "p", "arguments": arguments})
     assert line is not None
     assert parse(shlex.split(line)[2:]).prompt_args == arguments
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["--transport", "stdio", "--server-url", "http://127.0.0.1:9/mcp"], "--transport stdio"),
+        (["--transport", "sse", "node", "x.js"], "--transport sse"),
+    ],
+)
+def test_a_transport_that_does_not_fit_the_target_is_a_usage_error(words: list[str], said: str) -> None:
+    from inspector.cli.connect import profile_of
+
+    with pytest.raises(UsageError, match=said):
+        profile_of(parse(["--method", "tools/list", *words]))
