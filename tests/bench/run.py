@@ -1,7 +1,13 @@
-"""Run every benchmark and print one table: ``python tests/bench/run.py [--quick] [NAME…]``.
+"""Run every benchmark and print one table: ``python tests/bench/run.py [--quick] [--save] [--compare] [NAME…]``.
 
 It reports and never asserts: a missed target still exits 0; a benchmark that crashes exits 1.
 NAME picks benchmarks by module name (e.g. ``roundtrip``).
+
+- ``--save``: write this run's rows, per module, with date, load average and machine to
+  ``tests/bench/baseline.json`` (committed; modules not run keep their saved run) — see `memory.py`.
+- ``--compare``: print each figure against the saved one; a ratio that moved by more than 25 % is marked.
+- ``--readme``: rewrite the README's Performance table from the saved file (alone: without running
+  anything; with ``--save``: after saving this run).
 """
 
 from __future__ import annotations
@@ -12,7 +18,8 @@ import time
 import traceback
 from pathlib import Path
 
-from common import Row
+import memory
+from common import Row, quick
 
 BENCH = Path(__file__).resolve().parent
 MODULES = (
@@ -27,6 +34,8 @@ MODULES = (
     "bench_tap",
     "bench_records",
     "bench_big_inputs",
+    "bench_http_official",
+    "bench_tokens_tools",
 )
 HEADERS = ("name", "figure", "unit", "baseline", "ratio", "target", "verdict")
 
@@ -55,20 +64,38 @@ def print_table(rows: list[Row]) -> None:
 
 def main(argv: list[str]) -> int:
     wanted = [a for a in argv if not a.startswith("-")]
+    if "--readme" in argv and "--save" not in argv:
+        memory.write_readme(MODULES)
+        return 0
     rows: list[Row] = []
+    by_module: dict[str, list[Row]] = {}
+    saved: dict[str, dict] = {}
     crashed: list[str] = []
     for name in MODULES:
         if wanted and not any(w in name for w in wanted):
             continue
-        started = time.perf_counter()
+        started, load_before = time.perf_counter(), memory.load()
         try:
-            rows.extend(importlib.import_module(name).run())
+            got = importlib.import_module(name).run()
         except Exception:
             traceback.print_exc()
             crashed.append(name)
-        print(f"[{name}: {time.perf_counter() - started:.1f} s]", file=sys.stderr, flush=True)
+            continue
+        finally:
+            print(f"[{name}: {time.perf_counter() - started:.1f} s]", file=sys.stderr, flush=True)
+        rows.extend(got)
+        by_module[name] = got
+        loads = [load_before, memory.load()]
+        if got:  # a benchmark that skipped (a missing tool) keeps its last saved run
+            saved[name] = memory.entry(got, loads, time.perf_counter() - started, quick())
     print_table(rows)
     sys.stdout.flush()
+    if "--compare" in argv:
+        memory.compare(by_module)
+    if "--save" in argv and saved:
+        memory.save(saved)
+        if "--readme" in argv:
+            memory.write_readme(MODULES)
     if crashed:
         print(f"crashed: {', '.join(crashed)}", file=sys.stderr)
     return 1 if crashed else 0
