@@ -213,13 +213,16 @@ def _parser() -> argparse.ArgumentParser:
         usage="mcp-lens --cli [options] (COMMAND [ARG ...] | URL | --server-url URL | --config FILE [--server NAME]"
         " | --demo) --method METHOD [options]\n       mcp-lens --cli [options] --method METHOD -- COMMAND [ARG ...]",
         description="Connect to an MCP server, run one method, print the result. The server is a command that "
-        "starts it over stdio (its words may come before or after our options; words we do not know are the "
-        "command's, and after -- every word is), a URL, --config/--server, or --demo.",
+        "starts it over stdio (its words may come before or after our options: words we do not know are the "
+        "command's; after -- every word is, unless the command came first, then our options follow --, as in the "
+        "official Inspector CLI), a URL, --config/--server, or --demo.",
         epilog=CLI_EPILOG,
     )
     p.add_argument("--cli", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--demo", action="store_true", help="target the embedded demo server")
-    p.add_argument("--method", choices=METHODS, help="required, as in the official CLI: one of %(choices)s")
+    p.add_argument(
+        "--method", choices=METHODS, metavar="METHOD", help="required, as in the official CLI: one of %(choices)s"
+    )
     p.add_argument("--tool-name")
     p.add_argument(
         "--tool-arg",
