@@ -95,13 +95,16 @@ def resolve_text(
     text: str, environ: Mapping[str, str], inputs: Mapping[str, str], used: list[str] | None = None
 ) -> tuple[str, list[str], list[str]]:
     """`text` with its references resolved; (text, input ids missing, other problems). The values put in
-    are appended to `used`, if given."""
+    from the environment or the inputs are appended to `used`, if given (a `${NAME:-default}`'s default is
+    written in the config, no secret)."""
     missing: list[str] = []
     problems: list[str] = []
 
     def sub(match: re.Match[str]) -> str:
         value = resolve(match)
-        if used is not None and value != match.group(0):
+        claude = _CLAUDE.match(match.group(1))
+        defaulted = claude is not None and claude.group(1) not in environ
+        if used is not None and value != match.group(0) and not defaulted:
             used.append(value)
         return value
 

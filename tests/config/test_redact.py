@@ -132,6 +132,12 @@ def test_reference_values_are_secret_values() -> None:
     assert "secret_values" not in json.dumps(resolved.to_entry())
 
 
+def test_a_references_default_is_no_secret_value() -> None:
+    profile = ServerProfile("s", command="srv", env={"MODE": "${MODE:-production}", "KEY_ID": "${KEY_ID}"})
+    resolved = resolve_profile(profile, {"KEY_ID": "key id value"}, {})
+    assert resolved.secret_values == ("key id value",)
+
+
 def test_redacted_profile_hides_unknown_names_by_shape() -> None:
     profile = ServerProfile("s", command="srv", env={"SERVICE_OPTION": "CANARY-ENV-0123456789abcdef", "MODE": "fast"})
     assert profile.redacted().env == {"SERVICE_OPTION": REDACTED, "MODE": "fast"}
