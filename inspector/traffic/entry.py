@@ -33,6 +33,7 @@ ERA_PROBE = "era probe"  # auto: server/discover first, to learn the server's er
 FALLBACK = "fallback"  # what auto sends after its probe was refused (initialize)
 TEARDOWN = "teardown"  # a stream MCP Lens ends itself (the listen stream at disconnect)
 PROBE_KIND = "probe"  # the Kind filter's word for them
+_FLAG_KINDS = (Kind.UNPARSABLE, Kind.ERROR)
 
 
 def is_flagged(
@@ -90,6 +91,8 @@ class Entry:
     @property
     def flagged(self) -> bool:
         """Whether the entry deserves attention (see `is_flagged`)."""
+        if self.probe is None and not self.notes:  # most entries: decided without the call
+            return self.kind in _FLAG_KINDS or self.is_tool_error or self.parse_error is not None
         return is_flagged(self.kind, self.is_tool_error, self.parse_error, self.notes, self.probe)
 
     @property
