@@ -29,12 +29,14 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStyle,
     QTableWidget,
+    QTabWidget,
     QWidget,
 )
 from test_workspace import announced, open_server, save_servers
 
 SIZES = ((1024, 700), (1280, 860))
 FITS = (800, 700)  # the README: "fits 800×700"
+APP_HEIGHT = {(800, 700): 200, (1024, 700): 200, (1280, 860): 310}  # the least an MCP App gets (150/257 before)
 OTHERS = ("second demo", "third demo")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
@@ -300,3 +302,20 @@ def test_the_elicitation_dialog_opens_with_its_first_field_focused(lens) -> None
         what=f"a field of the dialog focused (focus on {QApplication.focusWidget()!r})",
     )
     assert QApplication.focusWidget().accessibleName() == "name"
+
+
+@pytest.mark.parametrize("size", [FITS, *SIZES], ids=[f"{w}x{h}" for w, h in [FITS, *SIZES]])
+def test_the_app_view_gets_a_useful_height(lens, size: tuple[int, int]) -> None:
+    from inspector.ui.apps.web_view import SandboxedAppView
+
+    lens.start()
+    at_size(lens, *size)
+    lens.click_item("Tool list", "show_dice")
+    lens.key("Ctrl+Return", lens.find("Tool list"))
+    lens.wait_text("App running (mcp-lens-demo-dice): initialised", timeout=30_000)
+    lens.find("App", SandboxedAppView)
+    lens.qtbot.wait(200)
+    tabs = next(w for w in lens.widgets(QTabWidget) if w.objectName() == "resultTabs")
+    shown = tabs.currentWidget().height()  # the App tab's page: what the app is given on screen
+    least = APP_HEIGHT[size]
+    assert tabs.tabText(tabs.currentIndex()) == "App" and shown >= least, f"{shown} px at {size} (< {least})"

@@ -43,7 +43,7 @@ from inspector.ui.widgets.splitter_memory import remember
 
 FORM_SHARE = 0.68  # the most of the height beside the tool list that the form side takes (until the user drags)
 MIN_FORM_SHARE = 0.4  # ... and the least, however short the form
-APP_FORM_SHARE = 0.3  # while an MCP App shows below, the form side gives it the height (until the user drags)
+APP_FORM_SHARE = 0.2  # while an MCP App shows below, the form side (it scrolls) keeps a fifth (until the user drags)
 TOOL_LIST_SHARE = 0.4  # the tool list widens to show whole names, up to this share of the tab's width
 FORMS_KEPT = 50  # the forms of the tools last shown, each as the user left it (this server, this session)
 PRELOAD_THREAD = "preload-jsonschema"
@@ -155,6 +155,7 @@ class ToolWorkbench(QWidget):
         form_layout.addLayout(self.form_box, 1)
         self.form_scroll = scrolled(form_side)
         self.form_scroll.setObjectName("formSide")
+        self.form_scroll.setMinimumHeight(2 * self.fontMetrics().height())  # a squeezed form scrolls: an app gets more
         top, top_layout = bare_column()
         top_layout.addWidget(self.form_scroll, 1)
         top_layout.addWidget(self.calls)  # calls in flight: above the Call row, which stays where it is
@@ -474,7 +475,7 @@ class ToolWorkbench(QWidget):
 
         tool = next((r.tool for r in self.tools.model.all if r.name == record.tool), None)
         profile = self.session.profile
-        params = {"name": record.tool, "arguments": record.arguments}
+        params = self.history_redactor.json({"name": record.tool, "arguments": record.arguments})  # no secret saved
         server = profile.name if profile is not None else None
         reach = reach_of(profile) if profile is not None else None  # an unsaved server still runs in `mcp-lens run`
         save_call(self, self.settings, "tools/call", params, server, result=record.result, tool=tool, reach=reach)
