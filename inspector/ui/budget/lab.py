@@ -5,10 +5,12 @@ Edits live only here. Nothing is ever sent to the server; copy the result into t
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
@@ -28,6 +30,7 @@ from inspector.budget.breakdown import BudgetReport
 from inspector.content.visible import visible
 from inspector.ui.budget.common import compact_combo, copy_text, fmt_delta, plain_label
 from inspector.ui.budget.engine import Counters, describe_error, figure_words, offline_or_fallback
+from inspector.ui.budget.host_picker import report_for
 from inspector.ui.budget.lab_fields import TOOL_DESCRIPTION, Path, description_paths, read_at, with_text
 from inspector.ui.budget.lints_view import LintsView
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
 
 DEBOUNCE_MS = 100
+BACKGROUND_TOOLS = 300  # a longer list's first count runs on a worker thread (~1 s for 5,000 tools)
 NOTICE = (
     "Edits stay in this window: MCP Lens never changes the server. "
     "Copy the description or the tool's JSON into your server's code."
@@ -56,6 +60,7 @@ class DescriptionLab(QWidget):
         self.last_ms = 0.0
         self._loading = False
         self._dirty = True
+        self._base_job: asyncio.Future[None] | None = None
 
         notice = plain_label("Note: " + NOTICE, wrap=True)
         notice.setObjectName("labNotice")
@@ -252,6 +257,8 @@ class DescriptionLab(QWidget):
         started = time.perf_counter()
         try:
             counter = self.counters.get(name)
+            if self.base is None and len(self.tools) > BACKGROUND_TOOLS and self._count_base_later(counter):
+                return
             if self.base is None:
                 self.base = self.pane.count(counter, self.tools)
             self.current = self.pane.count(counter, self.edited_tools())
@@ -272,6 +279,39 @@ class DescriptionLab(QWidget):
         tool_name = str(tool.get("name"))
         self.lints.set_lints([lint for lint in self.current.lints if lint.tool == tool_name])
         self.preview.setPlainText(visible(self.tool_json()))
+
+    def _count_key(self) -> tuple[str, str, tuple[str, str, int]]:
+        """What a count depends on besides the list: the tokenizer, the shape, the host."""
+        return offline_or_fallback(self.pane.tokenizer_name()), self.pane.shape(), self.pane.host_context()
+
+    def _count_base_later(self, counter: Any) -> bool:
+        """Count a big list's unedited state on a worker thread (the edits' recounts then reuse its cached
+        pieces, a few ms); `update_counts` runs again once it is back. False without a running loop."""
+        if self._base_job is not None and not self._base_job.done():
+            return True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        tools, key = self.tools, self._count_key()
+        shape, context = key[1], key[2]
+        self.timing.setText(f"counting {len(tools):,} tools…")
+
+        async def count() -> None:
+            try:
+                report = await loop.run_in_executor(None, lambda: report_for(counter, tools, shape, *context))
+            except Exception as exc:  # a tokenizer that cannot load, a broken list
+                if shiboken6.isValid(self):
+                    self.description_count.setText(f"could not count: {describe_error(exc)}")
+                return
+            if not shiboken6.isValid(self):  # the window closed meanwhile
+                return
+            if tools is self.tools and self.base is None and self._count_key() == key:
+                self.base = report
+            self.update_counts()
+
+        self._base_job = asyncio.ensure_future(count())
+        return True
 
 
 def _compare(now: int, was: int) -> str:
