@@ -86,7 +86,10 @@ def test_no_file_the_app_writes_holds_a_secret(lens, server: str, canaries: Cana
     answer_input(lens, DESCRIPTIONS[key], canaries.inputs()[key])
     lens.wait_connected()
 
-    call(lens, "Echo (echo)", message="hello-canary")
+    # The user pastes a secret of this server into a tool's argument: known by value, it is hidden in
+    # everything written (record, export, History, the collection's step) like any other spelling of it.
+    secret = canaries["x-session"] if server == "canary-http" else canaries["env-dbpass"]
+    call(lens, "Echo (echo)", message=f"hello-canary {secret}")
     lens.wait(lambda: any(e.direction == "in" and b"hello-canary" in e.raw for e in lens.wire()), what="the answer")
     request = next(e for e in lens.wire() if e.direction == "out" and b"hello-canary" in e.raw)
 
@@ -115,9 +118,13 @@ def test_no_file_the_app_writes_holds_a_secret(lens, server: str, canaries: Cana
     lens.tab("Result")
     save_shown_call(lens, collection)
     save_current(lens)
+    kept = lens.home / ".local" / "share" / "mcp-lens" / "history"  # History is kept across restarts
+    lens.wait(lambda: list(kept.glob("*.json")), 30_000, what="History saved")
+    history = list(kept.glob("*.json"))
     assert lens.quit() == 0
 
-    assert b"hello-canary" in export.read_bytes() and b"echo" in collection.read_bytes()
+    assert b"hello-canary" in export.read_bytes() and b"hello-canary" in collection.read_bytes()
+    assert b"hello-canary" in history[0].read_bytes()
     servers_file = lens.home / SERVERS_FILE
     # The user's configuration: what they typed may stay there, the inputs dialog's answers may not.
     allowed = {servers_file: "the user's own server configuration"}

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.config.redact import REDACTED
+from inspector.config.redact import REDACTED, Redactor
 from inspector.core.history import CallRecord
 from inspector.traffic.commands import cli_line
 from inspector.ui.tools.form.common import plain_label
@@ -135,6 +135,7 @@ class HistoryView(QWidget):
         super().__init__(parent)
         self.records: list[CallRecord] = []
         self.cli_target: list[str] | None = None
+        self.redactor = Redactor()  # the server's secrets, hidden in what Copy as CLI copies
         self.table = QTableWidget(0, len(self.COLUMNS))
         self.table.setObjectName("callHistory")
         self.table.setAccessibleName("Call history")
@@ -210,7 +211,8 @@ class HistoryView(QWidget):
         record = self.selected()
         if record is None:
             return None
-        text = cli_line(self.cli_target, "tools/call", {"name": record.tool, "arguments": record.arguments})
+        params = self.redactor.json({"name": record.tool, "arguments": record.arguments})
+        text = cli_line(self.cli_target, "tools/call", params)
         if text is not None:
             QGuiApplication.clipboard().setText(text)
             hidden = sorted({_named(word) for word in self.cli_target or () if REDACTED in word})

@@ -174,6 +174,7 @@ class SessionSpace(QObject):
             self.workbench.clear()
         self.workbench.history.cli_target = cli_target
         redactor = Redactor.for_profile(resolved).merge(self.session.store.redactor)
+        self.workbench.history.redactor = redactor  # its Copy as CLI, and Save to collection (`history_redactor`)
         self.workbench.keep_history(history_path(profile.name), redactor)  # History outlives a restart
         self.client_requests.show_profile(profile)
         self.session.connect_profile(resolved)
