@@ -75,17 +75,38 @@ def _uncancel() -> None:
 
 
 def _open(profile: ServerProfile, store: TrafficStore, auth: Any, timeout: float, handlers: Any) -> Any:
-    """The `Connection` for `profile` (not entered yet). The SDK import is slow: only when needed."""
-    from inspector.core.connection import Connection
-    from inspector.core.targets import make_transport
+    """The `Connection` for `profile` (not entered yet). The SDK import is slow: only when needed, and a
+    stdio server is started first, so its own start-up overlaps that import (the first connection's)."""
+    process = _spawn_early(profile)
+    try:
+        from inspector.core.connection import Connection
+        from inspector.core.targets import make_transport
 
-    return Connection(
-        make_transport(profile, store, auth=auth),
-        connect_timeout=timeout,
-        handlers=handlers,
-        era=profile.protocol_era,
-        remembered_era=profile.learned_era,
-    )
+        return Connection(
+            make_transport(profile, store, process=process, auth=auth),
+            connect_timeout=timeout,
+            handlers=handlers,
+            era=profile.protocol_era,
+            remembered_era=profile.learned_era,
+        )
+    except BaseException:
+        if process is not None:
+            process.kill()
+            process.wait()
+        raise
+
+
+def _spawn_early(profile: ServerProfile) -> Any:
+    """The started server process of a stdio profile, or None (not stdio, or it could not start: the
+    transport then tries again and reports why, as it always has)."""
+    if profile.transport != "stdio":
+        return None
+    from inspector.transports.process import SpawnError, StdioCommand, spawn
+
+    try:
+        return spawn(StdioCommand.from_profile(profile))
+    except (SpawnError, ValueError):
+        return None
 
 
 class Session:
