@@ -210,6 +210,20 @@ def request_dialogs(lens) -> list[QWidget]:
     return [w for w in lens.qapp.topLevelWidgets() if isinstance(w, RequestDialog) and w.isVisible()]
 
 
+def suggestions(lens) -> QAbstractItemView:
+    """The completion pop-up once it lists the server's suggestions."""
+
+    def shown() -> list[QAbstractItemView]:
+        return [
+            view
+            for view in lens.widgets(QAbstractItemView)
+            if view.window().windowType() == Qt.WindowType.Popup and view.model().rowCount() >= 2
+        ]
+
+    lens.wait(lambda: bool(shown()), 30_000, "the server's suggestions")
+    return shown()[0]
+
+
 def question(lens) -> QMessageBox:
     """The message box open now (waits for it)."""
 
@@ -258,9 +272,6 @@ def test_hostile_text_is_plain_everywhere_and_no_file_is_read(lens, tmp_path: Pa
         lens.click_item("Tool list", "fails")
         lens.click("Call  (Ctrl+Enter)")
         lens.wait(lambda: "error fails" in lens.texts(), 30_000, "the call's error")
-        lens.click_item("Tool list", "asks")
-        lens.click("Call  (Ctrl+Enter)")  # the server asks back: an elicitation and a sampling dialog stay open
-        lens.wait(lambda: len(request_dialogs(lens)) == 2, 30_000, "the elicitation and sampling dialogs")
 
         lens.tab("Resources")
         lens.click_item("Resource list", "resource title")
@@ -271,6 +282,16 @@ def test_hostile_text_is_plain_everywhere_and_no_file_is_read(lens, tmp_path: Pa
         lens.click_item("Prompt list", "prompt title")
         lens.click("Get prompt  (Ctrl+Enter)")
         lens.wait(lambda: "prompt message" in lens.texts(), 30_000, "the prompt's messages")
+        lens.window.activateWindow()  # back from the message box: the window has the keyboard again
+        lens.wait(lambda: lens.qapp.activeWindow() is lens.window, 10_000, "the window is active")
+        lens.type("topic", "o")  # the server's completions pop up under the field (both hold an "o")
+        walk.widget(suggestions(lens))
+        lens.key("Escape")
+
+        lens.tab("Tools")
+        lens.click_item("Tool list", "asks")
+        lens.click("Call  (Ctrl+Enter)")  # the server asks back: an elicitation and a sampling dialog stay open
+        lens.wait(lambda: len(request_dialogs(lens)) == 2, 30_000, "the elicitation and sampling dialogs")
 
         lens.tab("Doctor")
         lens.click("Run doctor")  # its dialog lists the server's tools: walked while it is open

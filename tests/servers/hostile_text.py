@@ -4,7 +4,8 @@
 instructions; tool names, titles, descriptions, schema titles, descriptions, property names and enum
 values; results as text, embedded resource, resource link and structured content; log messages and
 their logger; resource and prompt names, titles and descriptions; error messages; an elicitation's
-message and field, a sampling request's messages and system prompt (calling "asks"); stderr) carries
+message and field, a sampling request's messages and system prompt (calling "asks"); completion
+values; stderr) carries
 `corpus()`: HTML and Qt rich text (`<img src="file://FIFO">`, `<b>`, `<a href>`), terminal escapes
 (screen clear, an OSC 8 link, C1 CSI), NUL, bidi overrides and isolates, zero-width characters.
 FIFO should be a named pipe nobody writes to: whoever opens it to read it (Qt loading the image)
@@ -145,7 +146,7 @@ def answer(method: str, params: dict) -> dict | None:
     """The result for `method`, or None for an error."""
     if method == "initialize":
         info = {"name": corpus("server name"), "version": corpus("version"), "title": corpus("server title")}
-        capabilities = {"tools": {}, "resources": {}, "prompts": {}, "logging": {}}
+        capabilities = {"tools": {}, "resources": {}, "prompts": {}, "logging": {}, "completions": {}}
         return {
             "protocolVersion": params.get("protocolVersion"),
             "capabilities": capabilities,
@@ -171,6 +172,8 @@ def answer(method: str, params: dict) -> dict | None:
     if method == "prompts/get":
         message = {"role": "user", "content": {"type": "text", "text": corpus("prompt message")}}
         return {"description": corpus("prompt get description"), "messages": [message]}
+    if method == "completion/complete":
+        return {"completion": {"values": [corpus("completion"), SPOOF], "hasMore": False}}
     if method in ("logging/setLevel", "ping"):
         return {}
     return None

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from PySide6.QtCore import QObject, QStringListModel, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import QCompleter, QLineEdit
 
+from inspector.content.visible import visible
 from inspector.ui.tools.form.tool_form import ToolForm
 from inspector.ui.widgets.async_tasks import TaskSet
 from inspector.words import counted
@@ -18,13 +19,21 @@ DEBOUNCE_MS = 200
 Fetch = Callable[[str, str, dict[str, str]], Coroutine[Any, Any, Any]]
 
 
+class Suggestions(QStringListModel):
+    """The server's values: shown with control and bidi characters visible, completed as sent (EditRole)."""
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        value = super().data(index, role)
+        return visible(value, one_line=True) if role == Qt.ItemDataRole.DisplayRole and value else value
+
+
 class FieldCompleter(QObject):
     """One line edit's completer: each edit (after `DEBOUNCE_MS`) asks the server; stale answers are dropped."""
 
     def __init__(self, edit: QLineEdit, name: str, fetch: Fetch, context: Callable[[], dict[str, str]]) -> None:
         super().__init__(edit)
         self.edit, self.name, self._fetch, self._context = edit, name, fetch, context
-        self.model = QStringListModel(self)
+        self.model = Suggestions(self)
         self.completer = QCompleter(self.model, self)
         self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.completer.setFilterMode(Qt.MatchFlag.MatchContains)  # the server already matched
