@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import urllib.request
 from collections.abc import AsyncIterator, Iterable
@@ -20,7 +21,7 @@ from inspector.transports.http_tap import TapTransport
 
 CONNECT_TIMEOUT = 30.0
 READ_TIMEOUT = 300.0
-LIVENESS_S = 2.0  # how often an open connection checks that the server still accepts connections
+LIVENESS_S = 2.0  # how often an open connection to a local server checks it still accepts connections
 
 
 @runtime_checkable
@@ -161,8 +162,9 @@ class HttpTransport:
         host = httpx2.URL(self.url).host
         if urllib.request.getproxies() and not urllib.request.proxy_bypass(host):
             return
+        interval = LIVENESS_S if _local(host) else LIVENESS_S * 5  # a remote server is asked less often
         while self.gone_reason is None:
-            await asyncio.sleep(LIVENESS_S)
+            await asyncio.sleep(interval)
             await self._check()
 
     @asynccontextmanager
@@ -180,6 +182,16 @@ class HttpTransport:
         finally:
             for task in (watcher, *self._checks):
                 task.cancel()
+
+
+def _local(host: str) -> bool:
+    """A server on this machine (where a killed one is the common case, and a connect costs nothing)."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def quiet_sdk_tracebacks() -> None:
