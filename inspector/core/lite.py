@@ -265,12 +265,27 @@ class LiteConnection(Operations):
         self.emit("notification", method=method, params=params)
 
     async def _answer(self, message: dict[str, Any]) -> None:
-        """Server-to-client requests: answer ping; refuse what this client did not declare."""
+        """Server-to-client requests: answer ping, and what the handlers declare (sampling, elicitation,
+        roots: the CLI's --input-responses file); refuse the rest."""
+        from inspector.core.client_handlers import Rejected
+
         reply: dict[str, Any] = {"jsonrpc": "2.0", "id": message.get("id")}
-        if message.get("method") == "ping":
-            reply["result"] = {}
-        else:
-            reply["error"] = {"code": METHOD_NOT_FOUND, "message": f"the CLI does not handle {message.get('method')}"}
+        method = message.get("method")
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        handlers = getattr(self, "handlers", None)
+        try:
+            if method == "ping":
+                reply["result"] = {}
+            elif method == "roots/list" and handlers is not None and handlers.roots is not None:
+                reply["result"] = {"roots": await handlers.roots()}
+            elif method == "sampling/createMessage" and handlers is not None and handlers.sampling is not None:
+                reply["result"] = await handlers.sampling(params)
+            elif method == "elicitation/create" and handlers is not None and handlers.elicitation is not None:
+                reply["result"] = await handlers.elicitation(params)
+            else:
+                reply["error"] = {"code": METHOD_NOT_FOUND, "message": f"the CLI does not handle {method}"}
+        except Rejected as exc:
+            reply["error"] = {"code": exc.code, "message": exc.message}
         with suppress(ConnectFailed):
             await self._send(reply)
 

@@ -45,3 +45,16 @@ def test_tokens_says_the_app_may_be_given_more_tools(everything: str) -> None:
     assert done.returncode == 0, done.stderr
     notices = [json.loads(line)["notice"] for line in done.stderr.splitlines() if line.startswith('{"notice"')]
     assert notices and "does not declare sampling, elicitation, roots" in notices[0] and "Budget tab" in notices[0]
+
+
+def test_what_the_cli_declares_it_answers_over_stdio(everything: str, tmp_path: Path) -> None:
+    """server-everything asks the client for its roots once it is declared: the lean stdio client answers
+    from the file (it refused: "the CLI does not handle roots/list")."""
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({"roots/list": {"roots": [{"uri": "file:///tmp", "name": "tmp"}]}}))
+    called = run_lens(
+        "--cli", "node", everything, "stdio", "--method", "tools/call", "--tool-name", "get-roots-list",
+        "--input-responses", str(answers), "--format", "text",
+    )  # fmt: skip
+    assert called.returncode == 0, called.stderr
+    assert "file:///tmp" in called.stdout
