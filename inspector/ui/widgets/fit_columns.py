@@ -46,9 +46,10 @@ class ColumnFitter(QObject):
         header = self.header
         return header.logicalIndex(header.count() - 1 - _hidden_at_end(header))
 
-    def _resized(self, section: int, _old: int, new: int) -> None:
+    def _resized(self, section: int, old: int, new: int) -> None:
         if not self._fitting and new > 0 and self._movable(section):
-            self.wanted[section] = new
+            if old > 0 or section not in self.wanted:  # a column shown again keeps the width it wanted
+                self.wanted[section] = new
             self.fit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
