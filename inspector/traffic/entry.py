@@ -26,7 +26,9 @@ class Kind(StrEnum):
 
 
 LISTENING = "listening"  # an open subscriptions/listen stream (2026-07-28): a state, not a problem
-INFO_NOTES = frozenset({LISTENING})
+# a message that carried a secret of the server's profile: recorded with it replaced (never the wire's bytes)
+SECRETS_HIDDEN = "secret values hidden as <redacted> (the wire carried them)"
+INFO_NOTES = frozenset({LISTENING, SECRETS_HIDDEN})
 # MCP Lens's own probes, fallbacks and teardown (`Entry.probe` says which): their own kind in the log's
 # Kind filter. A refusal is the answer a probe asks for, so it is no flag; a broken answer still is.
 ERA_PROBE = "era probe"  # auto: server/discover first, to learn the server's era

@@ -10,7 +10,7 @@ from typing import Any
 
 from inspector.config.redact import Redactor
 from inspector.traffic.classify import classify
-from inspector.traffic.entry import Direction, Entry, Kind
+from inspector.traffic.entry import SECRETS_HIDDEN, Direction, Entry, Kind
 
 AppendListener = Callable[[Entry], None]
 ClearListener = Callable[[], None]
@@ -146,9 +146,11 @@ class TrafficStore:
     ) -> Entry:
         """Record one JSON-RPC message exactly as it crossed the wire; classify and correlate it (a request
         pairs with the answer of the same transport). `source` overrides the store's for this entry."""
-        raw = self.redactor.data(raw)
+        wire, raw = raw, self.redactor.data(raw)
         c = classify(raw)
         entry = self._new(direction, transport, c.kind, raw, http=http, notes=tuple(notes or ()))
+        if raw is not wire and raw != wire:  # the log never passes changed bytes off as the wire's
+            entry.note(SECRETS_HIDDEN)
         if source is not None:
             entry.source = source
         entry.parse_error = c.parse_error

@@ -59,3 +59,19 @@ def test_http_entries_and_curl_hide_query_and_header_secrets(demo_http: str) -> 
     assert "tools/list" in text and "curl" in curls and "<redacted>" in curls
     for secret in ("query-token-1", "region-value-2", "session-value-3", "signature-value-4", "plain-input-5"):
         assert secret not in text and secret not in curls, secret
+
+
+def test_a_message_recorded_with_a_secret_hidden_says_so_without_being_flagged() -> None:
+    """The log shows exact bytes; where a profile's secret was replaced, the entry says the wire differed."""
+    from inspector.config.redact import Redactor
+    from inspector.traffic.entry import SECRETS_HIDDEN, Direction
+
+    store = TrafficStore()
+    store.protect(Redactor(["canary-secret-value-7"]))
+    plain = store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
+    hidden = store.record_message(
+        Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"k":"canary-secret-value-7"}}'
+    )
+    assert plain.notes == ()
+    assert hidden.notes == (SECRETS_HIDDEN,) and b"canary-secret-value-7" not in hidden.raw
+    assert not hidden.flagged
