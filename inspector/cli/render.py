@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from inspector.content.visible import json_visible, terminal_safe, visible
+from inspector.content.visible import json_visible, json_visible_pieces, terminal_safe, visible
 
 TextFormatter = Callable[[Any], str]
 
@@ -61,10 +61,34 @@ def finding_lines(findings: list[Any]) -> None:
 def show(args: Any, value: Any, text: TextFormatter) -> None:
     """Print `value` as JSON, or through `text` with ``--format text``."""
     if args.format == "json":
-        sys.stdout.write(json_visible(value, indent=2) + "\n")
+        write_pieces(sys.stdout, json_visible_pieces(value, indent=2))
+        sys.stdout.write("\n")
     else:
         sys.stdout.write(visible(text(value).rstrip("\n")) + "\n")
     sys.stdout.flush()
+
+
+WRITE_BYTES = 1 << 20  # printed in writes of about this many characters
+
+
+def write_pieces(stream: TextIO, pieces: Iterable[str]) -> None:
+    """Write `pieces` (JSON text: no raw CR to keep beside its LF) in writes of about `WRITE_BYTES`: small
+    pieces gathered, a huge one (a 50 MB string) sliced, so no second copy of the whole text is encoded."""
+    batch: list[str] = []
+    size = 0
+    for piece in pieces:
+        if len(piece) > WRITE_BYTES:
+            stream.write("".join(batch))
+            batch, size = [], 0
+            for start in range(0, len(piece), WRITE_BYTES):
+                stream.write(piece[start : start + WRITE_BYTES])
+            continue
+        batch.append(piece)
+        size += len(piece)
+        if size >= WRITE_BYTES:
+            stream.write("".join(batch))
+            batch, size = [], 0
+    stream.write("".join(batch))
 
 
 def text_initialize(init: dict[str, Any]) -> str:

@@ -10,7 +10,9 @@ Newlines and tabs are kept unless the text must stay on one line.
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Iterator
 from typing import Any
 
 # C0 controls but tab, newline and CR (a lone CR is escaped), DEL and C1; soft hyphen; Arabic letter
@@ -84,6 +86,55 @@ def terminal_safe(text: str) -> str:
     if "\r" in text:  # CR before LF is kept, a lone one escaped
         return _MULTI_LINE.sub(lambda match: _json_char(match.group()), text)
     return text.translate(_JSON)
+
+
+LONG_STRING = 1 << 20  # a string this long is encoded in slices of this length
+
+
+def json_visible_pieces(value: Any, **dumps: Any) -> Iterator[str]:
+    """`json_visible`'s text in pieces, never whole: a 50 MB result is printed without a second 50 MB
+    string (and its encoded bytes) beside the value. A long string is encoded a slice at a time (JSON
+    escapes each character on its own, so the slices' escapes join into the whole one's)."""
+    long: list[str] = []
+    token = os.urandom(8).hex()  # a server's own text cannot name a stand-in
+    value = _stand_ins(value, long, token)
+    stand_in = re.compile(r'"\\u0000' + token + r"-(\d+)\\u0000\"")
+    for piece in json.JSONEncoder(ensure_ascii=False, **dumps).iterencode(value):
+        if not long or token not in piece:
+            yield _json_safe(piece)
+            continue
+        at = 0
+        for found in stand_in.finditer(piece):
+            yield _json_safe(piece[at : found.start()])
+            yield from _long_string(long[int(found.group(1))])
+            at = found.end()
+        yield _json_safe(piece[at:])
+
+
+def _json_safe(text: str) -> str:
+    return text if _IN_JSON.search(text) is None else text.translate(_JSON)
+
+
+def _long_string(text: str) -> Iterator[str]:
+    yield '"'
+    for start in range(0, len(text), LONG_STRING):
+        yield _json_safe(json.dumps(text[start : start + LONG_STRING], ensure_ascii=False)[1:-1])
+    yield '"'
+
+
+def _stand_ins(value: Any, long: list[str], token: str) -> Any:
+    """`value` with each string value of `LONG_STRING` characters or more replaced by a short stand-in
+    naming its place in `long` (which holds it). Containers are copied, strings never."""
+    if isinstance(value, str):
+        if len(value) < LONG_STRING:
+            return value
+        long.append(value)
+        return f"\x00{token}-{len(long) - 1}\x00"
+    if isinstance(value, dict):
+        return {key: _stand_ins(item, long, token) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_stand_ins(item, long, token) for item in value]
+    return value
 
 
 def json_visible(value: Any, **dumps: Any) -> str:
