@@ -35,6 +35,7 @@ MODULES = (
     "bench_records",
     "bench_big_inputs",
     "bench_http_official",
+    "bench_cli_memory",
     "bench_tokens_tools",
 )
 HEADERS = ("name", "figure", "unit", "baseline", "ratio", "target", "verdict")
