@@ -1,9 +1,10 @@
 """The benchmark's memory: the saved figures (`baseline.json`), the comparison, and the README's table.
 
 `run.py --save` stores each benchmark module's rows with the date, load average and machine of its run
-(a module run again replaces its own entry; the others keep theirs), `--compare` prints every figure of
-this run against the saved one and marks a ratio that moved by more than `MOVED`, and `--readme`
-rewrites the README's Performance table (between `START` and `END`) from the saved file.
+as soon as it finishes (a module run again replaces its own entry; the others keep theirs), `--compare`
+prints every figure of this run against the saved one and marks a ratio that moved by more than
+`MOVED`, and `--readme` rewrites the README's Performance table (between `START` and `END`) from the
+saved file.
 """
 
 from __future__ import annotations
@@ -94,9 +95,9 @@ def moved(old: float | None, new: float | None) -> float | None:
     return new / old - 1.0
 
 
-def compare(current: dict[str, list[Row]]) -> int:
-    """Print this run's figures against the saved ones; return how many moved by more than `MOVED`."""
-    saved = read()
+def compare(current: dict[str, list[Row]], saved: dict[str, Any]) -> int:
+    """Print this run's figures against `saved` (what `read()` gave before this run saved anything);
+    return how many ratios moved by more than `MOVED`."""
     print(f"\nagainst {BASELINE.relative_to(ROOT)} (a ratio that moved by more than {MOVED:.0%} is marked):")
     lines = [("name", "saved", "now", "change", "")]
     flagged = 0

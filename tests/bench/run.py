@@ -70,7 +70,8 @@ def main(argv: list[str]) -> int:
         return 0
     rows: list[Row] = []
     by_module: dict[str, list[Row]] = {}
-    saved: dict[str, dict] = {}
+    saved: set[str] = set()
+    before = memory.read()  # --compare: against the run saved before this one
     crashed: list[str] = []
     for name in MODULES:
         if wanted and not any(w in name for w in wanted):
@@ -87,16 +88,15 @@ def main(argv: list[str]) -> int:
         rows.extend(got)
         by_module[name] = got
         loads = [load_before, memory.load()]
-        if got:  # a benchmark that skipped (a missing tool) keeps its last saved run
-            saved[name] = memory.entry(got, loads, time.perf_counter() - started, quick())
+        if got and "--save" in argv:  # saved as each finishes; one that skipped keeps its last saved run
+            memory.save({name: memory.entry(got, loads, time.perf_counter() - started, quick())})
+            saved.add(name)
     print_table(rows)
     sys.stdout.flush()
     if "--compare" in argv:
-        memory.compare(by_module)
-    if "--save" in argv and saved:
-        memory.save(saved)
-        if "--readme" in argv:
-            memory.write_readme(MODULES)
+        memory.compare(by_module, before)
+    if "--readme" in argv and saved:
+        memory.write_readme(MODULES)
     if crashed:
         print(f"crashed: {', '.join(crashed)}", file=sys.stderr)
     return 1 if crashed else 0
