@@ -7,6 +7,7 @@ the SDK.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from inspector.cli.args import CliArgs, UsageError
@@ -130,7 +131,11 @@ def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
     from inspector.auth.cli import AuthedConnection, wants_oauth
     from inspector.core.connection import Connection
     from inspector.core.targets import make_transport
+    from inspector.transports.http import USERINFO_DROPPED, without_overridden_userinfo
 
+    headers = {**profile.headers, **({"Authorization": ""} if profile.bearer_token else {})}
+    if without_overridden_userinfo(profile.url, headers) is not None:
+        sys.stderr.write(f"mcp-lens: {USERINFO_DROPPED}\n")
     if wants_oauth(profile):
         conn = AuthedConnection(profile, store, stored_only=args.stored_auth_only, handlers=handlers, **timeouts)
     else:

@@ -16,6 +16,7 @@ from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
 from inspector.config.redact import Redactor, profile_secrets
+from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 from inspector.transports.http_tap import TapTransport
 
@@ -31,6 +32,24 @@ class RoutesOwnRequests(Protocol):
     `inspector.auth` is one; the transport never imports it, its caller passes it in as `auth`."""
 
     def route_wire(self, mcp_tap: TapTransport, store: TrafficStore) -> httpx2.AsyncBaseTransport: ...
+
+
+USERINFO_DROPPED = (
+    "the URL's user:password is not sent: the configured Authorization header is used instead "
+    "(httpx would replace it with Basic auth from the URL)"
+)
+
+
+def without_overridden_userinfo(url: str, headers: dict[str, str]) -> str | None:
+    """`url` without its ``user:password@`` when `headers` configure an Authorization header (the user's
+    header wins: httpx would replace it with Basic auth from the URL); None when nothing is dropped."""
+    if not any(name.lower() == "authorization" for name in headers):
+        return None
+    scheme, sep, rest = url.partition("://")
+    authority, slash, path = rest.partition("/")
+    if not sep or "@" not in authority:
+        return None
+    return f"{scheme}://{authority.rpartition('@')[2]}{slash}{path}"
 
 
 class HttpSecrets(NamedTuple):
@@ -71,6 +90,9 @@ class HttpTransport:
         # The URL's query values and password, secret headers, the references' values: hidden in every entry.
         known = HttpSecrets(url, self.headers, secret_headers, tuple(secret_values))
         store.protect(Redactor(profile_secrets(known), secret_headers=secret_headers))
+        if (stripped := without_overridden_userinfo(url, self.headers)) is not None:
+            self.url = stripped
+            store.record(Direction.META, kind, Kind.LIFECYCLE, USERINFO_DROPPED.encode())
         self.tap = TapTransport(
             store,
             kind,
