@@ -14,6 +14,9 @@ from common import BENCH, PYTHON, ROOT, Row, median, quick
 
 BIG = ROOT / "tests/servers/big.py"
 TARGET = 2.0
+# Argued anew (README): reading one JSON-RPC line holds its bytes, their decoded text and the parsed value
+# at once, ~3x the payload for any stdlib client; ours should cost no more than the raw script's.
+FLOOR_TARGET = 1.05
 WRAPPER = """
 import atexit, runpy, sys
 def peak():
@@ -65,7 +68,15 @@ def run() -> list[Row]:
             f"<= {TARGET:g}x payload",
             ours_mb <= TARGET * payload,
         ),
-        Row("  the same (vs raw stdlib script, the floor)", ours_mb, "MB", raw_mb, ours_mb / raw_mb),
+        Row(
+            "  the same (vs raw stdlib script, the floor)",
+            ours_mb,
+            "MB",
+            raw_mb,
+            ours_mb / raw_mb,
+            f"<= {FLOOR_TARGET:g}x floor",
+            ours_mb <= FLOOR_TARGET * raw_mb,
+        ),
     ]
 
 

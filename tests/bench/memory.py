@@ -175,8 +175,9 @@ def table(order: tuple[str, ...]) -> str:
         for row in run["rows"]:
             verdict = "" if row["ok"] is None else ("yes" if row["ok"] else "**no**")
             base = "" if row["baseline"] is None else f"{_num(row['baseline'])} {row['unit']}"
+            ratio = "" if row["ratio"] is None else _num(row["ratio"])
             out.append(
-                f"| {_cell(row['name'])} | {_num(row['figure'])} {row['unit']} | {base} | {_num(row['ratio'])} "
+                f"| {_cell(row['name'])} | {_num(row['figure'])} {row['unit']} | {base} | {ratio} "
                 f"| {_cell(row['target'])} | {verdict} |"
             )
     lines = [
