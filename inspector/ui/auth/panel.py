@@ -254,7 +254,8 @@ class AuthPanel(QWidget):
         if self.profile is None:
             self.server_label.setText("No server selected.")
         else:
-            self.server_label.setText(f"{self.profile.name} — {self.profile.url or self.profile.command}")
+            where = self.profile.url or self.profile.command
+            self.server_label.setText(f"{item_text(self.profile.name)} — {item_text(where)}")
         if auth is None:
             why = "uses a static Authorization header" if self.profile is not None and self.profile.url else ""
             self.state_label.setText(

@@ -30,6 +30,7 @@ from inspector.ui.budget.engine import Counters, describe_error, figure_words, o
 from inspector.ui.budget.fetch import FetchError, fetch_tools
 from inspector.ui.budget.host_picker import report_for
 from inspector.ui.widgets.layout_parts import named_splitter
+from inspector.ui.widgets.plain_text import item_text
 from inspector.words import noun
 
 if TYPE_CHECKING:
@@ -120,7 +121,8 @@ class CompareView(QWidget):
     def add_profile(self, profile: Any) -> CompareSource:
         """A saved server's list: from its live session when it has one, else by connecting briefly."""
         live = self.pane.live_tools(profile.name)
-        source = CompareSource(profile.name, "profile", profile.name, detail=f"connecting to {profile.name}…")
+        shown = item_text(profile.name)  # a name from a config file: one visible line
+        source = CompareSource(shown, "profile", profile.name, detail=f"connecting to {shown}…")
         self.model.sources.append(source)
         if live is not None:
             self._set_tools(source, live, "its live session (no second connection)")
@@ -138,7 +140,7 @@ class CompareView(QWidget):
         except (SnapshotError, OSError) as exc:
             self._fail(source, describe_error(exc))
         else:
-            source.label = f"{snapshot.server} @ {snapshot.taken_at[:16]}"
+            source.label = item_text(f"{snapshot.server} @ {snapshot.taken_at[:16]}")
             self._set_tools(source, snapshot.tools, f"snapshot {path.name}")
         return source
 
@@ -157,7 +159,7 @@ class CompareView(QWidget):
         """The connected server's list changed (list_changed or a new connection)."""
         source = next((s for s in self.model.sources if s.kind == "current"), None)
         if source is not None:
-            source.label = self.pane.server
+            source.label = item_text(self.pane.server)
             self._set_tools(source, self.pane.tools, "connected")
 
     def settings_changed(self) -> None:
@@ -193,7 +195,7 @@ class CompareView(QWidget):
             self._fail(source, describe_error(exc))
             return
         if source in self.model.sources:
-            source.label = profile.name if name == profile.name else f"{profile.name} ({name})"
+            source.label = item_text(profile.name if name == profile.name else f"{profile.name} ({name})")
             self._set_tools(source, tools, "listed, then disconnected")
 
     def _set_tools(self, source: CompareSource, tools: list[dict[str, Any]], detail: str) -> None:

@@ -40,7 +40,7 @@ from inspector.ui.budget.host_picker import (
 from inspector.ui.budget.overview import BudgetOverview
 from inspector.ui.budget.pickers import SHAPE_LABELS, BudgetPickers
 from inspector.ui.session import SessionController
-from inspector.ui.widgets.plain_text import plain_tooltip
+from inspector.ui.widgets.plain_text import item_text, plain_tooltip
 from inspector.words import counted
 
 SHORT_VIEW = 48  # px: the least height of a list or text box in the pane
@@ -209,15 +209,15 @@ class BudgetPane(QWidget):
 
     def _on_state(self, state: str, _detail: str) -> None:
         if state != "connected" and self.tools:
-            self.server_label.setText(f"{self.server} (last list; {state})")
+            self.server_label.setText(f"{item_text(self.server)} (last list; {state})")
 
     def set_tools(self, tools: list[dict[str, Any]], server: str) -> None:
         same_server = server == self.server
         if not same_server:
             self.claude.server_changed()
         self.tools, self.server = tools, server
-        self.server_label.setText(server)
-        self.server_label.setToolTip(plain_tooltip("Server", server))
+        self.server_label.setText(item_text(server))  # a name from a config file: one visible line
+        self.server_label.setToolTip(plain_tooltip("Server", item_text(server)))
         self.recompute()
         self.lab.set_tools(tools, keep_edits=same_server)
         self.compare.current_changed()

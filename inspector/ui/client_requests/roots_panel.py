@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.ui.tools.results.common import plain_label
+from inspector.ui.widgets.plain_text import item_text
 
 
 class RootError(ValueError):
@@ -142,7 +143,7 @@ class RootsPanel(QWidget):
         for uri in uris:
             self._append(uri)
         self._loading = False
-        self.title.setText(f"Roots for {owner}")
+        self.title.setText(f"Roots for {item_text(owner)}")
         self.status.setText("")
         self._update_buttons()
 

@@ -33,7 +33,7 @@ from inspector.ui.doctor.findings_view import FindingsView
 from inspector.ui.doctor.tools_dialog import DoctorToolsDialog, read_only
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.traffic.session_files import show_error
-from inspector.ui.widgets.plain_text import PlainLabel
+from inspector.ui.widgets.plain_text import PlainLabel, item_text
 from inspector.words import counted
 
 PROBE_TIMEOUT = 5.0  # seconds for each probe, as `mcp-lens doctor --timeout` defaults
@@ -48,7 +48,7 @@ INTRO = (
 def summary(report: DoctorReport) -> str:
     counts = report.counts()
     era = f"{report.era} {report.version or ''}".strip() if report.era else "not connected"
-    name = str(report.server.get("name") or report.target)
+    name = item_text(report.server.get("name") or report.target)
     return (
         f"Score {report.score}/100 — {counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
         f"{counted(counts['info'], 'note')} — {name} ({era}), "
@@ -200,7 +200,7 @@ class DoctorTab(QWidget):
         self.export_json.setEnabled(self.report is not None and not busy)
         self.export_junit.setEnabled(self.report is not None and not busy)
         if busy:
-            self.score.setText(f"Running the doctor on {self.profile().name}…")
+            self.score.setText(f"Running the doctor on {item_text(self.profile().name)}…")
         elif not keep_score:
             self.score.setText(summary(self.report) if self.report else "No report yet: press Run doctor.")
         if not busy:

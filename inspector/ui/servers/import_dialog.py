@@ -36,7 +36,7 @@ from inspector.config.profile import ProfileError, ServerProfile
 from inspector.ui.servers.import_sources import ImportSources, found_host_configs
 from inspector.ui.servers.profile_dialog import ERROR_STYLE, profile_summary
 from inspector.ui.tools.form.common import plain_label
-from inspector.ui.widgets.plain_text import plain_message_box, plain_tooltip
+from inspector.ui.widgets.plain_text import item_text, plain_message_box, plain_tooltip
 
 if TYPE_CHECKING:
     from inspector.ui.servers.panel import ServersPanel
@@ -75,8 +75,10 @@ class ImportDialog(QDialog):
             new_name = unique_name(profile.name, taken)
             taken.add(new_name)
             imported = profile.clone(name=new_name)
-            text = new_name if new_name == profile.name else f"{new_name}   (renamed from {profile.name})"
-            item = QListWidgetItem(f"{text}\n{profile_summary(imported)}")
+            text = item_text(new_name)  # a config file can come from anyone: its names are shown as plain text
+            text = text if new_name == profile.name else f"{text}   (renamed from {item_text(profile.name)})"
+            item = QListWidgetItem(f"{text}\n{item_text(profile_summary(imported))}")
+            item.setToolTip(plain_tooltip(new_name, profile_summary(imported)))
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked)
             item.setData(_PROFILE_ROLE, imported)

@@ -36,6 +36,7 @@ from inspector.config.references import (
 )
 from inspector.ui.servers.import_dialog import message_box
 from inspector.ui.tools.form.common import plain_label
+from inspector.ui.widgets.plain_text import item_text
 
 NO_KEYRING = "No keyring is available here: the values are used until MCP Lens quits and are not kept."
 
@@ -58,7 +59,7 @@ class InputsDialog(QDialog):
         self.fields: dict[str, QLineEdit | QComboBox] = {}
         self.variables: dict[str, QLineEdit] = {}  # unset environment variables, typed for this connection
         intro = plain_label(
-            f"The server “{profile.name}” needs these values: its config asks for them each time it starts. "
+            f"The server “{item_text(profile.name)}” needs these values: its config asks for them each time it starts. "
             "They are never written to the server list.",
             wrap=True,
             parent=self,

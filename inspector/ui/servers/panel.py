@@ -89,6 +89,11 @@ class ServerItemDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+def _name(item: QListWidgetItem) -> str:
+    """The name of the server an item shows (its text is the name made visible)."""
+    return item.data(PROFILE_ROLE).name
+
+
 def _alpha(color: QColor, alpha: int) -> QColor:
     out = QColor(color)
     out.setAlpha(alpha)
@@ -235,7 +240,7 @@ class ServersPanel(QWidget):
         self._refreshing = True  # the list is rebuilt: one selectionChanged at the end, if it moved
         self.list.clear()
         for profile in self.profiles():
-            item = QListWidgetItem(profile.name)
+            item = QListWidgetItem(item_text(profile.name))  # a name from a config file: one visible line
             item.setData(PROFILE_ROLE, profile)
             item.setData(DEMO_ROLE, profile is self.demo)
             self.list.addItem(item)
@@ -253,7 +258,7 @@ class ServersPanel(QWidget):
 
     def select(self, name: str) -> bool:
         for i in range(self.list.count()):
-            if self.list.item(i).text() == name:
+            if _name(self.list.item(i)) == name:
                 self.list.setCurrentRow(i)
                 return True
         return False
@@ -293,7 +298,7 @@ class ServersPanel(QWidget):
         self._states[name] = state
         self._details[name] = detail
         for i in range(self.list.count()):
-            if self.list.item(i).text() == name:
+            if _name(self.list.item(i)) == name:
                 self._paint_state(self.list.item(i))
         self._update_actions()
 
@@ -305,16 +310,16 @@ class ServersPanel(QWidget):
         return self._details.get(name, "")
 
     def _paint_state(self, item: QListWidgetItem) -> None:
-        name = item.text()
+        name = _name(item)
         item.setData(STATE_ROLE, self.state(name))
         profile = item.data(PROFILE_ROLE)
         summary = "built-in demo server" if self.is_demo(profile) else profile_summary(profile)
         summary = f"not saved · {summary}" if self.is_unsaved(profile) else summary
         live = self.state_detail(name) or self.state(name)
         item.setData(SUMMARY_ROLE, item_text(self.state_detail(name) or summary))
-        item.setToolTip(safe_tooltip(f"{name}\n{live}\n{summary}"))
+        item.setToolTip(safe_tooltip("\n".join(item_text(line) for line in (name, live, summary))))
         unsaved = ", not saved" if self.is_unsaved(profile) else ""
-        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{name}, {live}{unsaved}")
+        item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{item_text(name)}, {item_text(live)}{unsaved}")
 
     # -- editing -------------------------------------------------------------------------
     def add_profile(self) -> ProfileDialog:
@@ -396,7 +401,7 @@ class ServersPanel(QWidget):
         if profile is None or self.is_demo(profile) or profile.name not in self.store:
             return False
         if confirm:
-            question = f"Delete the server {profile.name!r}?\n\nThis cannot be undone."
+            question = f"Delete the server “{item_text(profile.name)}”?\n\nThis cannot be undone."
             ask(self, "Delete Server", question, "Delete", lambda yes: yes and self._delete(profile.name))
             return True
         self._delete(profile.name)

@@ -28,6 +28,7 @@ from inspector.config.profile import ServerProfile
 from inspector.tap import install
 from inspector.tap.hosts import HostEntry, entries, matching_entries
 from inspector.ui.tools.form.common import plain_label
+from inspector.ui.widgets.plain_text import item_text
 
 JSON_FILTER = "JSON files (*.json *.jsonc);;All files (*)"
 
@@ -98,7 +99,7 @@ class TapDialog(QDialog):
         for entry in found:
             client = f"{entry.client} — " if entry.client else ""
             state = " (tapped)" if entry.tapped else ""
-            self.hosts.addItem(f"{client}{entry.path} — server {entry.server!r}{state}", entry)
+            self.hosts.addItem(item_text(f"{client}{entry.path} — server “{entry.server}”{state}"), entry)
         self.hosts.blockSignals(False)
         self.show_plan()
 

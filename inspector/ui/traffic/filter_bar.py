@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEd
 from inspector.apps.bridge import TRANSPORT as APP_TRANSPORT
 from inspector.traffic.entry import PROBE_KIND, Direction, Kind
 from inspector.traffic.filter import TrafficFilter
+from inspector.ui.widgets.plain_text import item_text
 
 DIRECTIONS = [
     ("All directions", None),
@@ -88,7 +89,7 @@ class TrafficFilterBar(QWidget):
     def add_server(self, name: str) -> None:
         """Offer `name` in the server filter (the filter shows once there are two)."""
         if self.server_combo.findData(name) < 0:
-            self.server_combo.addItem(name, name)
+            self.server_combo.addItem(item_text(name), name)  # a name from a config file
         self.server_combo.setVisible(self.server_combo.count() > 2)
 
     def servers(self) -> list[str]:

@@ -134,7 +134,7 @@ class ServerOutputPane(QWidget):
             text = visible(entry.raw.decode("utf-8", "replace").rstrip())
             self._batch.add(f"{clock(entry.wall)}  {SOURCE_STDERR:<6}  {text}")
         elif entry.kind is Kind.LIFECYCLE:
-            text = visible(entry.raw.decode("utf-8", "replace"))
+            text = visible(entry.raw.decode("utf-8", "replace"), one_line=True)  # one line: a command's words
             self._batch.add(f"{clock(entry.wall)}  {SOURCE_LENS:<6}  {text}")
 
     def _flush(self, lines: list[str]) -> None:
