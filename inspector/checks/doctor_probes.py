@@ -21,7 +21,7 @@ from inspector.checks.doctor import (
     ConnectionFactory,
     DoctorReport,
 )
-from inspector.checks.doctor_state import Crashed, ProbeState
+from inspector.checks.doctor_state import Crashed, ProbeState, failed
 from inspector.checks.doctor_tool_probes import check_invalid_arguments, check_structured, check_unknown_tool
 from inspector.core.errors import LensError, ProtocolError, RequestTimeout
 
@@ -82,7 +82,7 @@ async def check_ping(state: ProbeState) -> None:
             await state.request("ping")
         except (ProtocolError, RequestTimeout) as exc:
             state.report.add(
-                "error", "ping", "$", f"ping failed: {exc.message}", "an empty result, promptly", SECTION_PING
+                "error", "ping", "$", failed("ping", exc.message), "an empty result, promptly", SECTION_PING
             )
             return
         times.append((time.perf_counter() - started) * 1000)

@@ -20,6 +20,12 @@ from inspector.checks.doctor import (
 from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
 
 
+def failed(method: str, message: str) -> str:
+    """`METHOD failed: why`, the method said once (the connection's message may already name it)."""
+    said = f"{method} failed: "
+    return message if message.startswith(said) else f"{said}{message}"
+
+
 class Crashed(Exception):
     """The server is gone (or stopped answering); later probes are skipped."""
 
@@ -144,7 +150,7 @@ class ProbeState:
                 "error",
                 method,
                 "$",
-                f"{method} failed: {exc.message}",
+                failed(method, exc.message),
                 f"a {key} list (the capability is declared)",
                 section,
             )

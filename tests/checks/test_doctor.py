@@ -72,6 +72,13 @@ def test_each_planted_fault_is_found_and_named(
     assert errors <= {check, "unresponsive"}, report["findings"]
 
 
+def test_a_failed_list_says_its_method_once(capsys: pytest.CaptureFixture[str]) -> None:
+    _code, report = _doctor_json(capsys, "--timeout", "5", "--no-budget", *FAULTS, "no-templates")
+    failed = [f["message"] for f in report["findings"] if f["check"] == "resources/templates/list"]
+    assert failed and failed[0].startswith("resources/templates/list failed: "), report["findings"]
+    assert failed[0].count("resources/templates/list failed") == 1, failed[0]
+
+
 def test_a_healthy_server_passes_fail_on_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = _doctor_json(capsys, "--no-budget", "--fail-on", "error", *FAULTS, "healthy")
     assert code == exit_codes.OK and report["counts"]["error"] == 0 and report["era"] == "legacy"

@@ -5,7 +5,8 @@
 Faults: ``healthy`` (none), ``stdout-noise`` (a log line on stdout), ``invalid-schema`` (an inputSchema
 that is not a valid JSON Schema), ``unbuildable-schema`` (valid, but our form cannot express it),
 ``endless-pages`` (tools/list always has a new nextCursor), ``crash-unknown-tool`` (exits on a call of
-an unknown tool), ``hang-unknown-tool`` (never answers a call of an unknown tool).
+an unknown tool), ``hang-unknown-tool`` (never answers a call of an unknown tool), ``no-templates``
+(declares resources but answers resources/templates/list with an error).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ FAULTS = (
     "endless-pages",
     "crash-unknown-tool",
     "hang-unknown-tool",
+    "no-templates",
 )
 
 ECHO = {
@@ -87,9 +89,12 @@ def main(fault: str) -> None:
             if fault == "hang-unknown-tool":
                 threading.Event().wait()  # stops reading stdin too: the client's timeout must end it
             return None  # answered with a JSON-RPC error
+        if method == "resources/list" and fault == "no-templates":
+            return {"resources": []}
         return None
 
-    serve(answer, name=f"doctor-faults-{fault}", capabilities={"tools": {}})
+    capabilities: dict[str, Any] = {"tools": {}, **({"resources": {}} if fault == "no-templates" else {})}
+    serve(answer, name=f"doctor-faults-{fault}", capabilities=capabilities)
 
 
 if __name__ == "__main__":
