@@ -86,7 +86,7 @@ class TopToolsChart(QWidget):
         self.costs: list[ToolCost] = []
         self.title = "Biggest tools"
         self.elide = Qt.TextElideMode.ElideMiddle  # ElideLeft while a host prefixes every name alike
-        self.setMinimumHeight(110)
+        self.setMinimumHeight(80)  # the title and three bars: the Budget tab fits a 1024×700 window
 
     def set_costs(self, costs: list[ToolCost], title: str = "Biggest tools") -> None:
         self.costs = sorted(costs, key=lambda cost: cost.total, reverse=True)[: self.limit]

@@ -35,6 +35,7 @@ from inspector.ui.budget.lab_fields import TOOL_DESCRIPTION, Path, description_p
 from inspector.ui.budget.lints_view import LintsView
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter
 from inspector.ui.widgets.plain_text import item_text
+from inspector.words import counted
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
@@ -295,7 +296,7 @@ class DescriptionLab(QWidget):
             return False
         tools, key = self.tools, self._count_key()
         shape, context = key[1], key[2]
-        self.timing.setText(f"counting {len(tools):,} tools…")
+        self.timing.setText(f"counting {counted(len(tools), 'tool', grouped=True)}…")
 
         async def count() -> None:
             try:
