@@ -76,12 +76,19 @@ def render_text(data: RenderInput) -> str:
         )
         width = max([4, *(len(safe(t.name)) for t in report.tools)])
         width = min(width, 48)
-        lines.append(f"  {'tokens':>8} {'descr':>7} {'schema':>7} {'rest':>6}  tool")
-        for tool in sorted(report.tools, key=lambda t: -t.total):
-            lines.append(
-                f"  {tool.total:>8,} {tool.description_tokens:>7,} {tool.schema_tokens:>7,} {tool.rest_tokens:>6,}  "
-                f"{safe(tool.name)[:width]}"
-            )
+        tools = sorted(report.tools, key=lambda t: -t.total)
+        figures = [
+            (f"{t.total:,}", f"{t.description_tokens:,}", f"{t.schema_tokens:,}", f"{t.rest_tokens:,}") for t in tools
+        ]
+        titles = ("tokens", "descr", "schema", "rest")
+        widths = [
+            max([minimum, len(title), *(len(row[i]) for row in figures)])
+            for i, (title, minimum) in enumerate(zip(titles, (8, 7, 7, 6), strict=True))
+        ]  # each column as wide as its widest figure
+        lines.append("  " + " ".join(f"{title:>{w}}" for title, w in zip(titles, widths, strict=True)) + "  tool")
+        for tool, row in zip(tools, figures, strict=True):
+            cells = " ".join(f"{cell:>{w}}" for cell, w in zip(row, widths, strict=True))
+            lines.append(f"  {cells}  {safe(tool.name)[:width]}")
         overhead = f" + {report.overhead:,} overhead = {report.grand_total:,}" if report.overhead else ""
         lines.append(
             f"  total {report.total:,} tokens{overhead} · {_pct(report.share(data.window))} of {data.window_label}"
