@@ -98,8 +98,9 @@ def apply_extras(profile: ServerProfile, extras: Any, *, source: str | None = No
     profile.learned_era = learned if learned in ("legacy", "modern") else None
 
 
+NOT_READ = "not saved: this file could not be read, and MCP Lens never writes over a file it could not read"
 _CHANGED_MEANWHILE = (
-    "refusing to save: another program changed the file and it no longer parses ({}); fix or move it, then save again"
+    "not saved: another program changed the file and it no longer parses ({}); fix or move it, then save again"
 )
 
 
@@ -249,11 +250,7 @@ class ProfileStore:
     def save(self) -> None:
         """Merge with the file under the folder lock and write it atomically, user-only (`config.files`)."""
         if not self._loaded:
-            raise ProfileError(
-                "refusing to save: the file was not loaded successfully (call load(), or backup_corrupt() "
-                "if it is corrupt)",
-                source=str(self.path),
-            )
+            raise ProfileError(NOT_READ, source=str(self.path))
         for profile in self._profiles.values():
             profile.validate()
         private_folder(self.path.parent)

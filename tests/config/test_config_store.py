@@ -165,7 +165,7 @@ def test_corrupt_file_is_never_overwritten(tmp_path: Path) -> None:
     assert str(path) in str(info.value)
     assert "line 3, column 26" in str(info.value)
     store.add(ServerProfile("new", command="y"))
-    with pytest.raises(ProfileError, match="refusing to save"):
+    with pytest.raises(ProfileError, match="not saved"):
         store.save()
     assert path.read_text() == broken
 
@@ -184,14 +184,14 @@ def test_invalid_entry_in_store_names_server_and_field(tmp_path: Path) -> None:
     store = ProfileStore(path)
     with pytest.raises(ProfileError, match=r"servers\.json, server 'bad', field 'env\.N': expected a string"):
         store.load()
-    with pytest.raises(ProfileError, match="refusing to save"):
+    with pytest.raises(ProfileError, match="not saved"):
         store.save()
 
 
 def test_save_without_load_refuses(tmp_path: Path) -> None:
     path = tmp_path / "servers.json"
     path.write_text('{"mcpServers": {"keep": {"command": "x"}}}')
-    with pytest.raises(ProfileError, match="refusing to save"):
+    with pytest.raises(ProfileError, match="not saved"):
         ProfileStore(path).save()
     assert "keep" in path.read_text()
 
@@ -244,7 +244,7 @@ def test_a_file_that_is_not_utf8_is_a_profile_error_never_overwritten(tmp_path: 
         store.load()
     assert "not UTF-8" in str(info.value) and where in str(info.value) and str(path) in str(info.value)
     store.add(ServerProfile("new", command="y"))
-    with pytest.raises(ProfileError, match="refusing to save"):
+    with pytest.raises(ProfileError, match="not saved"):
         store.save()
     assert path.read_bytes() == raw
     backup = store.backup_corrupt()
@@ -257,6 +257,6 @@ def test_a_file_turned_non_utf8_by_another_program_is_not_overwritten(store: Pro
     damaged = store.path.read_bytes().replace(b'"x"', b'"x\xe9"')
     store.path.write_bytes(damaged)
     store.add(ServerProfile("b", command="y"))
-    with pytest.raises(ProfileError, match=r"refusing to save.*not UTF-8"):
+    with pytest.raises(ProfileError, match=r"not saved.*not UTF-8"):
         store.save()
     assert store.path.read_bytes() == damaged

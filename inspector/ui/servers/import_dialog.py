@@ -260,6 +260,17 @@ class ServersIO:
             reason = f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
             self.save_error = reason
             self._update_banner()
+            if self.load_error is not None and not isinstance(exc, OSError):
+                self.error(
+                    "Could Not Save Servers",
+                    f"Your change is kept in this window but not saved: the saved server list ({store.path}) "
+                    "could not be read when MCP Lens started, and MCP Lens does not write over a file it could "
+                    "not read.\n\nTo keep your servers, either fix the file and restart MCP Lens, or press Back "
+                    "Up and Start Empty above the server list: the file is renamed (nothing is deleted) and the "
+                    "servers you added are saved in a new one. If you quit first, MCP Lens offers to save them "
+                    "as a copy.",
+                )
+                return False
             if self.load_error is not None:
                 advice = "The saved file could not be read earlier: fix it and restart, or press Back Up and Start "
                 advice += "Empty (the servers you added are kept)."

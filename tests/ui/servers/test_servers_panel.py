@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication
-from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QMessageBox
 
 from inspector.config.formats import load_servers
 from inspector.config.profile import ServerProfile
@@ -333,6 +333,29 @@ def test_corrupt_store_is_backed_up_only_when_asked(qtbot, store_path: Path) -> 
     assert not again.load()  # the backup follows the answer
     qtbot.waitUntil(lambda: not store_path.exists())
     assert again.names() == ["Demo server"] and again.io.load_error is None
+
+
+def test_a_server_added_after_keep_file_is_explained_in_plain_words(qtbot, store_path: Path) -> None:
+    """Issue 21: the warning spoke of load() and backup_corrupt() and named the file twice."""
+    store_path.parent.mkdir(parents=True)
+    store_path.write_bytes(b'{"mcpServers": {"caf\xe9": {"command": "node"}}}')  # Latin-1, not UTF-8
+    panel = ServersPanel(ProfileStore(store_path), ServerProfile(name="Demo server", command="python"))
+    qtbot.addWidget(panel)
+    answer_next_box("Keep File")
+    assert not panel.load()
+    qtbot.waitUntil(lambda: QApplication.activeModalWidget() is None)
+    seen: list[str] = []
+    answer_next_box("OK", seen)
+    dialog = panel.add_profile()
+    dialog.name_edit.setText("added-while-kept")
+    dialog.command_edit.setText("python3")
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    qtbot.waitUntil(lambda: bool(seen))
+    text = seen[0]
+    for internal in ("load()", "backup_corrupt", "refusing", "call "):
+        assert internal not in text, text
+    assert text.count(str(store_path)) <= 1, text
+    assert "added-while-kept" in panel.names() and "Back Up and Start Empty" in text and "quit" in text, text
 
 
 def test_an_export_without_secrets_is_user_only_too(panel: ServersPanel, tmp_path: Path) -> None:
