@@ -14,6 +14,7 @@ import os
 import shlex
 import sys
 from collections.abc import Mapping
+from contextlib import suppress
 from typing import Any
 
 from inspector.cli import exit_codes
@@ -63,18 +64,21 @@ def main(argv: list[str] | None = None) -> int:
         ours, target = split_argv(argv[1:], _OPTIONS)
         ns = _parser().parse_args(ours)
         args = target_args(ns, target)
-        missing = [name for name in env_references(collection) if name not in os.environ]
+        values = reference_answers(args, collection)
+        missing = [name for name in env_references(collection) if name not in values]
         if missing:
             named = ", ".join("${" + name + "}" for name in missing)
-            raise UsageError(f"the collection needs {named}: set it in the environment")
-        opener, one_server = _opener(args, collection.servers)
+            raise UsageError(
+                f"the collection needs {named}: give it with --input NAME=VALUE or set it in the environment"
+            )
+        opener, one_server = _opener(args, collection.servers, values)
     except (UsageError, CollectionError, ValueError) as exc:
         return fail({"error": "usage", "message": str(exc)}, exit_codes.USAGE)
     from inspector.checks.report import RENDERERS, summary
     from inspector.checks.runner import FAILED, UNREACHABLE, Runner
 
     try:
-        run = asyncio.run(Runner(opener, one_server=one_server).run(collection))
+        run = asyncio.run(Runner(opener, env=values, one_server=one_server).run(collection))
     except KeyboardInterrupt:
         return exit_codes.INTERRUPTED
     text = RENDERERS[ns.format](run)
@@ -92,19 +96,41 @@ def main(argv: list[str] | None = None) -> int:
     return exit_codes.CONNECTION if run.count(UNREACHABLE) else exit_codes.OK
 
 
-def _opener(args: CliArgs, recorded: Mapping[str, Any] | None = None) -> tuple[Any, bool]:
+def reference_answers(args: CliArgs, collection: Any) -> dict[str, str]:
+    """The values of the collection's ``${NAME}`` references: `--input NAME=VALUE` first, then the
+    environment, then the saved profiles of its servers (the names `secret_references` gives their secrets)."""
+    from inspector.checks.secret_references import reference_values
+    from inspector.config.references import Unresolved, resolve_profile
+    from inspector.config.store import ProfileStore
+
+    store = ProfileStore()
+    try:
+        store.load()
+    except (OSError, ValueError):
+        return {**os.environ, **args.inputs}
+    names = [args.server] if args.server else [step.server for step in collection.steps]
+    profiles = []
+    for name in dict.fromkeys(n for n in names if n and n in store):
+        with suppress(Unresolved):
+            profiles.append(resolve_profile(store.get(name), os.environ, args.inputs))
+    return {**reference_values(profiles), **os.environ, **args.inputs}
+
+
+def _opener(
+    args: CliArgs, recorded: Mapping[str, Any] | None = None, values: Mapping[str, str] | None = None
+) -> tuple[Any, bool]:
     """(a function from a step's server name and a traffic store to an unopened connection, whether
     every step goes to one server). A name that is no saved profile is reached as the collection
-    recorded it (`recorded`), or is the demo."""
+    recorded it (`recorded`, its references filled from `values`), or is the demo."""
     from inspector.cli.connect import connect, profile_of
 
     if args.target or args.server_url or args.config or args.demo:
         profile = profile_of(args)
         return (lambda _name, store: connect(args, profile, store, None)), True
     if args.server:  # no --config: a saved profile's name
-        chosen = _saved_profile(args.server, recorded)
+        chosen = _saved_profile(args.server, recorded, values)
         return (lambda _name, store: connect(args, chosen, store, None)), True
-    return (lambda name, store: connect(args, _saved_profile(name, recorded), store, None)), False
+    return (lambda name, store: connect(args, _saved_profile(name, recorded, values), store, None)), False
 
 
 def profile_opener(known: Mapping[str, Any]) -> Any:
@@ -126,9 +152,14 @@ def profile_opener(known: Mapping[str, Any]) -> Any:
     return open_step
 
 
-def _saved_profile(name: str, recorded: Mapping[str, Any] | None = None) -> Any:
+def _saved_profile(
+    name: str, recorded: Mapping[str, Any] | None = None, values: Mapping[str, str] | None = None
+) -> Any:
     """The saved server profile `name`, else the server as the collection recorded it (`recorded`), else
-    the demo by its name; its ``${…}`` references resolved. `UsageError` if none of them."""
+    the demo by its name; its ``${…}`` references resolved (from `values`, else the environment).
+    `UsageError` if none of them, or if the recorded entry holds `<redacted>` (never sent)."""
+    from inspector.checks.runner import refused_redacted
+    from inspector.checks.secret_references import redacted_fields
     from inspector.config.profile import ProfileError, ServerProfile
     from inspector.config.references import Unresolved, resolve_profile
     from inspector.config.store import ProfileStore
@@ -141,6 +172,8 @@ def _saved_profile(name: str, recorded: Mapping[str, Any] | None = None) -> Any:
     if name in store:
         profile = store.get(name)
     elif recorded and name in recorded:
+        if hidden := redacted_fields(recorded[name]):
+            raise UsageError(f"the collection's entry for server {name!r}: {refused_redacted(hidden)}")
         try:
             profile = ServerProfile.from_entry(name, recorded[name], source="the collection's servers")
         except ProfileError as exc:
@@ -156,6 +189,6 @@ def _saved_profile(name: str, recorded: Mapping[str, Any] | None = None) -> Any:
             f"no saved server profile named {name!r} ({known}), and the collection records no way to reach it"
         )
     try:
-        return resolve_profile(profile, os.environ, {})
+        return resolve_profile(profile, os.environ if values is None else values, {})
     except Unresolved as exc:
         raise UsageError(str(exc)) from None

@@ -1,8 +1,10 @@
 """A collection: a named list of saved requests (steps), each with its assertions, in a versioned,
 diff-friendly JSON file (fixed key order, indent 2, trailing newline, byte-stable across load/save).
 
-Secrets are never stored: `add_step` writes ``${UPPER_SNAKE}`` in place of a secret-looking argument.
-At run time ``${VAR}`` comes from the environment and ``${steps.ID.VAR}`` from an earlier step's saved value.
+Secrets are never stored, nor `<redacted>` in their place: `add_step` writes ``${NAME}`` for a value of the
+server's secrets (`secret_references`: the same name in its recorded entry and in every step) and for a
+secret-looking argument. At run time ``${NAME}`` comes from `--input`, the environment or the saved
+profile, and ``${steps.ID.VAR}`` from an earlier step's saved value.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.checks.assertions import BadAssertion, parse_assertion
+from inspector.checks.secret_references import env_name, reach_entry, with_references
 from inspector.config.files import folder_lock, write_atomic
 from inspector.config.redact import is_secret_env, is_secret_value
 from inspector.config.text_files import NotUtf8Error, read_utf8
@@ -86,13 +89,19 @@ class Collection:
         name: str = "",
         expect: list[dict[str, Any]] | None = None,
         reach: dict[str, Any] | None = None,
+        secrets: Mapping[str, str] | None = None,
     ) -> tuple[Step, list[str]]:
-        """Append a step; secret-looking argument values become ``${VAR}`` references. `reach` is how to
-        reach `server` (its mcp.json entry, secrets already redacted), recorded in `servers`.
-        Returns the step and one sentence per value replaced."""
+        """Append a step; the server's secret values (`secrets`: value → name, `secret_references`) and
+        secret-looking argument values become ``${NAME}`` references. `reach` is how to reach `server`
+        (`reach_of`), recorded in `servers`. Returns the step and one sentence per value replaced."""
         if server is not None and reach:
             self.servers[server] = dict(reach)
         notes: list[str] = []
+        if secrets:
+            params = with_references(params, secrets)
+            ours = set(secrets.values())
+            for ref in dict.fromkeys(n for n in _references(params) if n in ours):
+                notes.append(f"a secret of the server's: saved as ${{{ref}}}; give {ref} to run")
         taken = {s.id for s in self.steps}
         number = len(self.steps) + 1
         while f"s{number}" in taken:
@@ -107,12 +116,6 @@ class Collection:
         )
         self.steps.append(step)
         return step, notes
-
-
-def env_name(key: str) -> str:
-    """``apiKey`` → ``API_KEY``, ``x-auth-token`` → ``X_AUTH_TOKEN``."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key)
-    return re.sub(r"[^A-Za-z0-9]+", "_", spaced).strip("_").upper() or "SECRET"
 
 
 def _without_secrets(value: Any, notes: list[str], path: str) -> Any:
@@ -216,16 +219,9 @@ def _step(raw: Any, where: str) -> Step:
 
 
 def reach_of(profile: Any) -> dict[str, Any]:
-    """How a collection reaches `profile`'s server: its mcp.json entry with every secret redacted and a
-    redacted env value or header written as a ``${VAR}`` reference (set it in the environment to run)."""
-    from inspector.config.redact import REDACTED
-
-    entry = profile.redacted().to_entry()
-    for part in ("env", "headers"):
-        values = entry.get(part)
-        if isinstance(values, dict):
-            entry[part] = {k: ("${" + env_name(k) + "}" if REDACTED in str(v) else v) for k, v in values.items()}
-    return entry
+    """How a collection reaches `profile`'s (resolved) server: its mcp.json entry with each secret (URL
+    password and query values, headers, env, flags) as a ``${NAME}`` reference (`reach_entry`)."""
+    return reach_entry(profile)
 
 
 def env_references(collection: Collection) -> list[str]:

@@ -20,6 +20,7 @@ from typing import Any
 from inspector.checks.assertions import Observed, evaluate, needs_tool
 from inspector.checks.collection import Collection, CollectionError, Step, env_references, resolve
 from inspector.checks.jsonpath import PathError, get_path
+from inspector.checks.secret_references import redacted_fields
 from inspector.core.errors import ConnectFailed, LensError, ProtocolError
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import SeqCounter, TrafficStore
@@ -130,6 +131,8 @@ class Runner:
             params = resolve(step.params, self.env, saved)
         except CollectionError as exc:
             return StepResult(step, FAILED, str(exc))
+        if hidden := redacted_fields(params, "params"):  # a placeholder of ours is never sent
+            return StepResult(step, FAILED, refused_redacted(hidden))
         expect = step.expect or _IMPLICIT
         tool = None
         since: int | None = None
@@ -202,6 +205,14 @@ class Runner:
 
             self._counter = BudgetCounter(get_tokenizer(DEFAULT_TOKENIZER))
         return self._counter.report([t for t in tools if isinstance(t, dict)], "mcp").grand_total
+
+
+def refused_redacted(fields: list[str]) -> str:
+    """Why a step or server that still holds `<redacted>` (a file saved by an older version) is not sent."""
+    return (
+        f"not sent: {', '.join(fields)} holds <redacted>, a secret hidden when the collection was saved (its "
+        "value is not in the file): replace it with a ${NAME} reference and give NAME with --input or the environment"
+    )
 
 
 def _error_from_wire(wire: list[WireItem]) -> dict[str, Any] | None:

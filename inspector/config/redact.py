@@ -176,8 +176,13 @@ def redact_headers(headers: Mapping[str, str], extra: Iterable[str] = ()) -> dic
 
 
 def redact_dsn(text: str) -> str:
-    """`text` with the password of every `scheme://user:password@host` in it replaced."""
-    return _URL_WITH_PASSWORD.sub(lambda m: m.group(0)[: m.start(1) - m.start(0)] + REDACTED + "@", text)
+    """`text` with the password of every `scheme://user:password@host` in it replaced (a `${…}` reference
+    is no password: kept)."""
+
+    def hide(m: re.Match[str]) -> str:
+        return m.group(0) if is_placeholder(m.group(1)) else m.group(0)[: m.start(1) - m.start(0)] + REDACTED + "@"
+
+    return _URL_WITH_PASSWORD.sub(hide, text)
 
 
 def url_passwords(text: str) -> list[str]:

@@ -3,7 +3,7 @@ query, and its headers, one JSON line per request in the file LOG.
 
     python tests/servers/header_log.py PORT LOG
 
-For the tests of what goes on the wire (a `<redacted>` or a canary must never arrive; a configured
+For the tests of what goes on the wire, bodies too (a `<redacted>` or a canary must never arrive; a configured
 `Authorization` header must win over the URL's user:password).
 """
 
@@ -17,7 +17,8 @@ from mcp.server.mcpserver import MCPServer
 
 
 class HeaderLog:
-    """ASGI middleware: appends {"target": path?query, "headers": [[name, value], …]} for each request."""
+    """ASGI middleware: appends {"target": path?query, "headers": [[name, value], …]} for each request,
+    and {"body": text} for each piece of a request's body."""
 
     def __init__(self, app, log: str) -> None:
         self.app, self.log = app, log
@@ -28,7 +29,15 @@ class HeaderLog:
             headers = [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"]]
             with open(self.log, "a", encoding="utf-8") as out:
                 out.write(json.dumps({"target": target, "headers": headers}) + "\n")
-        await self.app(scope, receive, send)
+
+        async def logged_receive():
+            message = await receive()
+            if message.get("type") == "http.request" and message.get("body"):
+                with open(self.log, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({"body": message["body"].decode("utf-8", "replace")}) + "\n")
+            return message
+
+        await self.app(scope, logged_receive, send)
 
 
 def main() -> None:

@@ -4,11 +4,13 @@ the run only, as ``mcp-lens run`` does."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
 from inspector.checks.cli import profile_opener
 from inspector.checks.runner import Opener
+from inspector.checks.secret_references import reference_values
 from inspector.core.errors import ConnectFailed
 
 
@@ -51,6 +53,13 @@ def workspace_opener(spaces: Mapping[str, Any]) -> Opener:
         return headless(name, store)
 
     return open_session
+
+
+def reference_env(spaces: Mapping[str, Any]) -> dict[str, str]:
+    """What fills a collection's ``${NAME}`` references in Run all: the environment, else the secrets of
+    the workspace's connected servers under the names Save to collection gave them (`secret_references`)."""
+    profiles = [space.session.profile for space in spaces.values() if getattr(space.session, "profile", None)]
+    return {**reference_values(profiles), **os.environ}
 
 
 class LiveProfiles(Mapping[str, Any]):

@@ -67,9 +67,10 @@ class SaveToCollectionDialog(QDialog):
         expect: list[dict[str, Any]],
         parent: QWidget | None = None,
         reach: dict[str, Any] | None = None,  # how `run` reaches the server: its entry, secrets as ${VAR}
+        secrets: dict[str, str] | None = None,  # the server's secret values → their ${NAME} (`secret_references`)
     ) -> None:
         super().__init__(parent)
-        self.reach = reach
+        self.reach, self.secrets = reach, secrets
         self.setWindowTitle("Save to collection")
         self.setAccessibleName("Save to collection")
         self.settings, self.method, self.params, self.server, self.expect = settings, method, params, server, expect
@@ -139,6 +140,7 @@ class SaveToCollectionDialog(QDialog):
                     name=self.step_name.text().strip(),
                     expect=self.expect,
                     reach=self.reach,
+                    secrets=self.secrets,
                 ),
             )
         except CollectionError as exc:
@@ -167,10 +169,12 @@ def save_call(
     result: dict[str, Any] | None = None,
     tool: dict[str, Any] | None = None,
     reach: dict[str, Any] | None = None,
+    secrets: dict[str, str] | None = None,
 ) -> SaveToCollectionDialog:
-    """Open the dialog (not blocking) for one call; `reach` is how to reach `server` (`reach_of`)."""
+    """Open the dialog (not blocking) for one call; `reach` is how to reach `server` (`reach_of`),
+    `secrets` its secret values' reference names (`secret_references`)."""
     expect = default_expect(method, result, tool)
-    dialog = SaveToCollectionDialog(settings, method, params, server, expect, parent, reach=reach)
+    dialog = SaveToCollectionDialog(settings, method, params, server, expect, parent, reach=reach, secrets=secrets)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.open()
     return dialog

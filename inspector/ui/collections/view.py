@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from inspector.checks.collection import Collection, CollectionError, checked_expect, load, update
 from inspector.checks.runner import PASSED, Runner, StepResult
 from inspector.content.visible import visible
-from inspector.ui.collections.live import workspace_opener
+from inspector.ui.collections.live import reference_env, workspace_opener
 from inspector.ui.collections.save_dialog import FILTER, plain, recent_files, remember, save_call
 from inspector.words import counted
 
@@ -208,10 +208,12 @@ class CollectionsView(QWidget):
         """The traffic log's "Save to collection…" for a request sent to `server` (how to reach it recorded,
         so `mcp-lens run` reaches a server that is no saved profile)."""
         from inspector.checks.collection import reach_of
+        from inspector.checks.secret_references import secret_references
 
         space = self.spaces.get(server) if server else None
         profile = getattr(getattr(space, "session", None), "profile", None)
-        save_call(self, self.settings, method, params, server, reach=reach_of(profile) if profile is not None else None)
+        reach, secrets = (reach_of(profile), secret_references(profile)) if profile is not None else (None, None)
+        save_call(self, self.settings, method, params, server, reach=reach, secrets=secrets)
 
     # -- running ------------------------------------------------------------------------------
     def run_all(self) -> None:
@@ -232,7 +234,7 @@ class CollectionsView(QWidget):
 
     async def _run(self, collection: Collection) -> None:
         try:
-            run = await Runner(workspace_opener(self.spaces)).run(collection)
+            run = await Runner(workspace_opener(self.spaces), env=reference_env(self.spaces)).run(collection)
         except asyncio.CancelledError:
             self.running.setText("Cancelled.")
             return

@@ -471,14 +471,28 @@ class ToolWorkbench(QWidget):
     def save_to_collection(self, record: CallRecord) -> None:
         """Save to collection…: the call as a collection step (a dialog asks which file and name)."""
         from inspector.checks.collection import reach_of
+        from inspector.checks.secret_references import secret_references, with_references
         from inspector.ui.collections.save_dialog import save_call
 
         tool = next((r.tool for r in self.tools.model.all if r.name == record.tool), None)
         profile = self.session.profile
-        params = self.history_redactor.json({"name": record.tool, "arguments": record.arguments})  # no secret saved
+        # the server's secrets as ${NAME} references (as in its recorded entry), any other secret redacted
+        secrets = secret_references(profile) if profile is not None else {}
+        raw = {"name": record.tool, "arguments": record.arguments}
+        params = self.history_redactor.json(with_references(raw, secrets))
         server = profile.name if profile is not None else None
         reach = reach_of(profile) if profile is not None else None  # an unsaved server still runs in `mcp-lens run`
-        save_call(self, self.settings, "tools/call", params, server, result=record.result, tool=tool, reach=reach)
+        save_call(
+            self,
+            self.settings,
+            "tools/call",
+            params,
+            server,
+            result=record.result,
+            tool=tool,
+            reach=reach,
+            secrets=secrets,
+        )
 
     def _caption(self) -> None:
         """Name the tool (and the time of the call) whose result is shown, so it is never taken for another's."""
