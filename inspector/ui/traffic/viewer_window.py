@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QMainWindow, QWidget
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolButton, QWidget
 
 from inspector.traffic import jsonl
 from inspector.traffic.record_store import RecordStore
 from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.session_files import show_error
 from inspector.ui.traffic.view import TrafficView
-from inspector.ui.widgets.plain_text import plain_label, plain_tooltip
+from inspector.ui.widgets.plain_text import plain_message_box, plain_tooltip, safe_title
 from inspector.words import counted
 
 FIRST_SLICE_S = 0.15  # indexed before the window shows: more than a screenful
@@ -54,11 +54,18 @@ class ViewerWindow(QMainWindow):
         self.caught_up = not isinstance(store, RecordStore)
         self._problems_told = 0
         # The record's damaged lines, kept in view (a status message gives way to menu hints): the count
-        # and numbers, each line's reason and first bytes in the tooltip.
-        self.damaged_label = plain_label(parent=self, one_line=True)
+        # and numbers; each line's reason and first bytes in the tooltip and one click away.
+        self.damaged_label = QToolButton(self)
+        self.damaged_label.setAutoRaise(True)
         self.damaged_label.setAccessibleName("Damaged lines")
+        self.damaged_label.clicked.connect(self.show_damaged)
         self.damaged_label.hide()
         self.statusBar().addPermanentWidget(self.damaged_label)
+        close = QAction("Close", self)  # Ctrl+W (Escape clears the log's filter)
+        close.setShortcuts(QKeySequence.StandardKey.Close)
+        close.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        close.triggered.connect(self.close)
+        self.addAction(close)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.grow)
@@ -108,39 +115,67 @@ class ViewerWindow(QMainWindow):
 
     def _say(self) -> None:
         count = len(self.store)
+        entries = f"{counted(count, 'entry', grouped=True)} from {self.path.name}"
         if not isinstance(self.store, RecordStore):
-            self.statusBar().showMessage(f"{counted(count, 'entry', grouped=True)} from {self.path}")
+            self._show(entries)
             return
         index = self.store.index
         ended = self.store.ended
         if ended is not None:
-            text = f"{counted(count, 'entry', grouped=True)} from {self.path}; {ended}"
+            text = f"{entries}; {ended}"
         elif self.caught_up:
-            text = f"{counted(count, 'entry', grouped=True)} from {self.path}; new entries appear as the record grows"
+            text = f"{entries}; new entries appear as the record grows"
         else:
             size = max(1, index.file_size())
-            text = f"Reading {self.path}: {counted(count, 'entry', grouped=True)} so far ({100 * index.end // size}%)"
+            text = (
+                f"Reading {self.path.name}: {counted(count, 'entry', grouped=True)} so far ({100 * index.end // size}%)"
+            )
         if damaged := index.damaged:
             self._problems_told = len(damaged)
             self._show_damaged(damaged)
-            first = damaged[0].describe()[:160]
-            text += f"; {counted(len(damaged), 'damaged line')} left out, bytes kept in the file ({first})"
+            more = " and more" if len(damaged) > 1 else ""
+            text += f"; line {damaged[0].number}{more} damaged: left out, kept in the file (⚠ for details)"
         if self.caught_up and (cut := index.cut_tail()) is not None:
             if ended is not None:
                 text += f"; {cut.describe()}"
             else:
                 size = f"{len(cut.raw):,} bytes"
                 text += f"; line {cut.number} has no newline ({size}): cut off, unless still being written"
+        self._show(text)
+
+    def _show(self, text: str) -> None:
+        """The status line (short: the file's name), and the whole of it with the file's path in its tooltip."""
         self.statusBar().showMessage(text)
+        self.statusBar().setToolTip(plain_tooltip(str(self.path), text))
 
     def _show_damaged(self, damaged: list[jsonl.BadLine]) -> None:
         numbers = ", ".join(str(bad.number) for bad in damaged[:12]) + (", …" if len(damaged) > 12 else "")
-        self.damaged_label.setText(f"⚠ {counted(len(damaged), 'damaged line')}: {numbers}")
-        details = "\n".join(f"{bad.describe()}\n    {bad.raw[:80]!r}" for bad in damaged[:30])
-        self.damaged_label.setToolTip(plain_tooltip("Left out of the log, kept in the file as they are", details))
+        self.damaged_label.setText(safe_title(f"⚠ {counted(len(damaged), 'damaged line')}: {numbers}"))
+        self.damaged_label.setToolTip(
+            plain_tooltip("Left out of the log, kept in the file as they are", _details(damaged))
+        )
         self.damaged_label.show()
+
+    def show_damaged(self) -> QMessageBox | None:
+        """The damaged lines, each with its reason and first bytes, in a message box (not blocking)."""
+        damaged = self.store.index.damaged if isinstance(self.store, RecordStore) else []
+        if not damaged:
+            return None
+        text = (
+            f"{counted(len(damaged), 'damaged line')} of {self.path} left out of the log, kept in the file as they are:"
+        )
+        box = plain_message_box(QMessageBox.Icon.Warning, "Damaged lines", text, self, informative=_details(damaged))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        return box
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop reading; the file is closed with the window (its rows may repaint until then)."""
         self._timer.stop()
         super().closeEvent(event)
+
+
+def _details(damaged: list[jsonl.BadLine]) -> str:
+    """Each damaged line's reason and first bytes (the first 30)."""
+    more = f"\n… and {counted(len(damaged) - 30, 'more line')}" if len(damaged) > 30 else ""
+    return "\n".join(f"{bad.describe()}\n    {bad.raw[:80]!r}" for bad in damaged[:30]) + more

@@ -58,7 +58,7 @@ def test_a_bad_entry_line_opens_and_is_said(qtbot, tmp_path: Path) -> None:
     window = ViewerWindow.open(path)
     assert window is not None
     qtbot.addWidget(window)
-    assert len(window.store) == 0 and "line 2 is damaged" in window.statusBar().currentMessage()
+    assert len(window.store) == 0 and "line 2 damaged" in window.statusBar().currentMessage()
     window.close()
 
 
