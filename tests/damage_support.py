@@ -56,6 +56,16 @@ def apply_damage(data: bytes, ops: list[tuple]) -> bytes:
     return data
 
 
+def first_difference(original: bytes, damaged: bytes) -> int:
+    """The offset of the first byte the damage changed (where the intact prefix ends)."""
+    same = 0
+    for a, b in zip(original, damaged, strict=False):
+        if a != b:
+            return same
+        same += 1
+    return same
+
+
 def _latin1(data: bytes, at: float) -> bytes:
     def reencode(chunk: bytes) -> bytes:
         return chunk.decode("utf-8", "surrogateescape").encode("latin-1", "replace")

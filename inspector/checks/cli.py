@@ -28,7 +28,7 @@ FORMATS = ("text", "json", "junit")
 _OPTIONS: dict[str, bool] = {**TARGET_OPTIONS, "--format": True, "--output": True, "-o": True}
 EPILOG = exit_codes.describe(
     (exit_codes.OK, "every step passed"),
-    (exit_codes.USAGE, "usage, an unreadable collection, or a ${VAR} not set"),
+    (exit_codes.USAGE, "usage, an unreadable collection (a damaged one's intact steps run first), or a ${VAR} not set"),
     (exit_codes.CONNECTION, "a step's server could not be reached (and no assertion failed)"),
     (exit_codes.ASSERTION_FAILED, "an assertion failed"),
 )
@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"the collection needs {named}: give it with --input NAME=VALUE or set it in the environment"
             )
         opener, one_server = _opener(args, collection.servers, values)
+        for note in collection.damage:  # a damaged file: its intact steps run, what was lost is said
+            sys.stderr.write(f"mcp-lens run: {argv[0]}: {visible(note)}\n")
     except (UsageError, CollectionError, ValueError) as exc:
         return fail({"error": "usage", "message": str(exc)}, exit_codes.USAGE)
     from inspector.checks.report import RENDERERS, summary
@@ -93,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     if run.count(FAILED):
         return exit_codes.ASSERTION_FAILED
-    return exit_codes.CONNECTION if run.count(UNREACHABLE) else exit_codes.OK
+    if run.count(UNREACHABLE):
+        return exit_codes.CONNECTION
+    return exit_codes.USAGE if collection.damage else exit_codes.OK  # steps were lost: not a pass
 
 
 def reference_answers(args: CliArgs, collection: Any) -> dict[str, str]:

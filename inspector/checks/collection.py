@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from inspector.checks.assertions import BadAssertion, parse_assertion
+from inspector.checks.collection_salvage import salvage
 from inspector.checks.secret_references import env_name, reach_entry, with_references
 from inspector.config.files import folder_lock, write_atomic
 from inspector.config.redact import is_secret_env, is_secret_value
-from inspector.config.text_files import NotUtf8Error, read_utf8
+from inspector.config.text_files import NotUtf8Error, decode_utf8
 from inspector.words import noun
 
 FORMAT = "mcp-lens-collection"
@@ -61,6 +62,8 @@ class Collection:
     # How to reach a step's server that is not a saved profile (a server opened from the command line): its
     # name → its mcp.json entry, secrets redacted. A saved profile of the same name wins; absent when empty.
     servers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Read from a damaged file: what was wrong and what was lost, one sentence each (not saved; `update` refuses).
+    damage: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": self.name}
@@ -135,17 +138,54 @@ def _without_secrets(value: Any, notes: list[str], path: str) -> Any:
 
 
 def load(path: str | Path) -> Collection:
+    """The collection in `path`. A damaged file (cut, corrupted, partly not UTF-8) opens with its intact
+    steps and `damage` saying what was lost, where (`collection_salvage`); `CollectionError` when nothing
+    of it is a readable collection step."""
     try:
-        data = json.loads(read_utf8(path))
-    except NotUtf8Error as exc:
-        raise CollectionError(f"cannot read collection {path}: {exc.reason}") from None
-    except json.JSONDecodeError as exc:
-        raise CollectionError(
-            f"cannot read collection {path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
-    except (OSError, ValueError) as exc:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
         raise CollectionError(f"cannot read collection {path}: {exc}") from None
-    return from_json(data, str(path))
+    try:
+        return from_json(json.loads(decode_utf8(raw, source=str(path))), str(path))
+    except NotUtf8Error as exc:
+        problem = exc.reason
+    except json.JSONDecodeError as exc:
+        problem = f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+    except ValueError as exc:  # a CollectionError too: a step (or the header) that is not what we write
+        problem = str(exc).removeprefix(f"{path}: ")
+    collection = _salvaged(raw, str(path), problem)
+    if collection is None:
+        raise CollectionError(f"cannot read collection {path}: {problem}")
+    return collection
+
+
+def _salvaged(raw: bytes, source: str, problem: str) -> Collection | None:
+    """The intact steps of a damaged collection file, its damage said; None if no step is intact."""
+    found = salvage(raw)
+    if found is None or (found.header is None and FORMAT.encode() not in raw):
+        return None
+    header = found.header or {}
+    if found.header is not None and (header.get("format") != FORMAT or header.get("version") != VERSION):
+        return None
+    damage = [f"damaged: {problem}"]
+    if found.header is None:
+        damage.append("its header (name, how to reach its servers) could not be read")
+    collection = Collection(name=str(header.get("name") or Path(source).stem), damage=damage)
+    servers = header.get("servers", {})
+    if isinstance(servers, dict):
+        collection.servers = {str(k): v for k, v in servers.items() if isinstance(v, dict)}
+    for line, raw_step in found.steps:
+        try:
+            step = _step(raw_step, f"line {line}")
+        except CollectionError as exc:
+            damage.append(f"{exc}: that step is left out")
+            continue
+        if collection.step(step.id) is not None:
+            damage.append(f"line {line}: a second step {step.id!r} is left out")
+            continue
+        collection.steps.append(step)
+    damage += found.lost
+    return collection if collection.steps else None
 
 
 def update[T](path: str | Path, change: Callable[[Collection], T]) -> tuple[Collection, T]:
@@ -157,6 +197,11 @@ def update[T](path: str | Path, change: Callable[[Collection], T]) -> tuple[Coll
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     with folder_lock(target.parent):
         collection = load(target) if target.exists() else Collection(name=target.stem)
+        if collection.damage:
+            raise CollectionError(
+                f"{target} is damaged ({collection.damage[0]}): not changed, so that what it holds is not lost; "
+                "save to a new file"
+            )
         result = change(collection)
         collection.save(target)
     return collection, result

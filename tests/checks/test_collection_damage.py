@@ -1,11 +1,13 @@
-"""Property-based: a collection file cut, corrupted and re-encoded at random is opened or refused with a
-message naming the file (never a Traceback), and a save into a damaged file refuses and changes nothing."""
+"""Property-based: a collection file cut, corrupted and re-encoded at random opens with every step that
+lies whole before the damage (the damage said, by line), or is refused with a message naming the file
+(never a Traceback); a save into a damaged file refuses and changes nothing."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from damage_support import apply_damage, damages
+from damage_support import apply_damage, damages, first_difference
 from hypothesis import HealthCheck, given, settings
 
 from inspector.checks.collection import Collection, CollectionError, load, update
@@ -15,7 +17,7 @@ SETTINGS = settings(
 )
 
 
-def a_collection() -> bytes:
+def a_collection(steps: int = 3) -> Collection:
     collection = Collection("smoke ✓")
     collection.add_step("tools/list", {}, server="Demo server", expect=[{"kind": "success"}])
     collection.add_step(
@@ -24,19 +26,40 @@ def a_collection() -> bytes:
     collection.add_step(
         "resources/read", {"uri": "demo://zoë"}, expect=[{"kind": "contains", "path": "$", "value": "ü"}]
     )
-    return collection.dumps().encode()
+    for number in range(3, steps):
+        collection.add_step("tools/call", {"name": "echo", "arguments": {"message": f"n{number}"}}, name=f"#{number}")
+    return collection
+
+
+def step_ends(data: bytes, collection: Collection) -> list[int]:
+    """Where each step's object ends in the file as written."""
+    ends, pos = [], 0
+    for step in collection.steps:
+        text = json.dumps(step.to_json(), indent=2, ensure_ascii=False).replace("\n", "\n    ").encode()
+        pos = data.index(text, pos) + len(text)
+        ends.append(pos)
+    return ends
 
 
 @SETTINGS
 @given(ops=damages())
-def test_a_damaged_collection_opens_or_is_refused_in_words_and_a_save_never_overwrites_it(tmp_path: Path, ops) -> None:
-    damaged = apply_damage(a_collection(), ops)
+def test_a_damaged_collection_keeps_every_step_before_the_damage_and_a_save_never_overwrites_it(
+    tmp_path: Path, ops
+) -> None:
+    original = a_collection(6)
+    data = original.dumps().encode()
+    damaged = apply_damage(data, ops)
     path = tmp_path / "smoke.json"
     path.write_bytes(damaged)
+    intact_before = first_difference(data, damaged)
+    whole = [
+        s.to_json() for s, end in zip(original.steps, step_ends(data, original), strict=True) if end <= intact_before
+    ]
     try:
         opened = load(path)
     except CollectionError as exc:
         assert str(path) in str(exc) or path.name in str(exc)
+        assert not whole, f"refused, though steps {[s['id'] for s in whole]} lie whole before the damage: {exc}"
         try:
             update(path, lambda c: c.add_step("ping", {}))
         except CollectionError:
@@ -45,6 +68,61 @@ def test_a_damaged_collection_opens_or_is_refused_in_words_and_a_save_never_over
             raise AssertionError("a save replaced a collection it could not read")
         assert path.read_bytes() == damaged
         return
+    shown = [s.to_json() for s in opened.steps]
+    assert all(step in shown for step in whole), (whole, shown, opened.damage)
+    if opened.damage:  # opened from what was intact: said, and never overwritten
+        assert opened.damage[0].startswith("damaged: ")
+        try:
+            update(path, lambda c: c.add_step("ping", {}))
+        except CollectionError as exc:
+            assert "damaged" in str(exc) and "new file" in str(exc)
+        else:
+            raise AssertionError("a save replaced a damaged collection")
+        assert path.read_bytes() == damaged
+        return
     steps = len(opened.steps)
     merged, _ = update(path, lambda c: c.add_step("ping", {}))
     assert len(load(path).steps) == steps + 1 == len(merged.steps)
+
+
+def test_a_collection_cut_after_three_steps_opens_with_them_and_says_where(tmp_path: Path) -> None:
+    collection = a_collection(5)
+    data = collection.dumps().encode()
+    cut = data[: step_ends(data, collection)[2] + 40]  # three whole steps, then part of the fourth
+    path = tmp_path / "cut.json"
+    path.write_bytes(cut)
+    opened = load(path)
+    assert [s.id for s in opened.steps] == ["s1", "s2", "s3"]
+    assert opened.name == "smoke ✓" and opened.damage[0].startswith("damaged: invalid JSON at line")
+    assert any("what followed step s3 is lost" in note and "line " in note for note in opened.damage), opened.damage
+
+
+def test_a_damaged_step_in_the_middle_loses_only_that_step(tmp_path: Path) -> None:
+    collection = a_collection(5)
+    data = collection.dumps().encode()
+    ends = step_ends(data, collection)
+    broken = data[: ends[1] - 30] + b"\xff{{" + data[ends[1] - 30 :]  # inside step s2
+    path = tmp_path / "middle.json"
+    path.write_bytes(broken)
+    opened = load(path)
+    assert [s.id for s in opened.steps] == ["s1", "s3", "s4", "s5"]
+    assert any("what followed step s1 is lost" in note for note in opened.damage), opened.damage
+
+
+def test_run_runs_the_intact_steps_of_a_cut_collection_says_what_was_lost_and_does_not_pass(tmp_path: Path) -> None:
+    import sys
+
+    from lens_support import run_lens
+
+    from inspector.cli import exit_codes
+
+    collection = Collection("cut")
+    for number in range(5):
+        collection.add_step("tools/call", {"name": "echo", "arguments": {"message": f"m{number}"}})
+    data = collection.dumps().encode()
+    path = tmp_path / "cut.json"
+    path.write_bytes(data[: step_ends(data, collection)[2] + 25])
+    result = run_lens("run", str(path), "--format", "json", "--", sys.executable, "-m", "inspector.demo")
+    assert result.returncode == exit_codes.USAGE, result.stdout + result.stderr
+    assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["passed"] * 3
+    assert "what followed step s3 is lost" in result.stderr and "invalid JSON at line" in result.stderr

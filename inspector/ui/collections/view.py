@@ -136,6 +136,11 @@ class CollectionsView(QWidget):
         self.path, self.collection = path, collection
         remember(self.settings, path)
         self.file_label.setText(f"{collection.name} — {path}")
+        if self.task is None:
+            self.running.setText("")
+        if collection.damage:  # opened from what was intact: said, steps lost named by line
+            shown = counted(len(collection.steps), "intact step")
+            self.running.setText(f"{path.name}: {shown} shown. " + " ".join(f"{d}." for d in collection.damage))
         row = max(self.steps.currentRow(), 0)
         self._fill()
         if collection.steps:
