@@ -11,8 +11,8 @@ from lens_support import REPO
 
 sys.path.insert(0, str(REPO / "tests/bench"))
 
-import memory  # noqa: E402
-from common import Row  # noqa: E402
+import memory
+from common import Row
 
 
 @pytest.fixture
