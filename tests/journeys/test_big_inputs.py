@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from lens_support import REPO
+from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QDialog, QPlainTextEdit
 
 BIG = [sys.executable, str(REPO / "tests/servers/big.py")]
@@ -23,6 +24,21 @@ def test_a_1_mb_description_is_short_in_the_header_and_whole_in_its_own_view(len
     view = lens.find("Full description", QPlainTextEdit, top=dialog)
     assert isinstance(view, QPlainTextEdit) and len(view.toPlainText()) == 1_000_000
     dialog.close()
+
+
+def test_a_description_without_break_points_leaves_its_buttons_and_the_form_in_view(lens) -> None:
+    """Issue 21: 100-letter runs widened the detail pane past the window; More and Show full description
+    were reachable only by scrolling sideways, the form shrank to a sliver."""
+    lens.start("--", *BIG, "runs")
+    lens.window.resize(1024, 700)
+    lens.click_item("Tool list", "long_description", timeout=30_000)
+    lens.wait_text("more characters]", timeout=30_000)
+    window = lens.window.rect()
+    for name in ("Show full description", "More", "Call  (Ctrl+Enter)"):
+        button = lens.find(name)
+        where = QRect(button.mapTo(lens.window, QPoint(0, 0)), button.size())
+        assert window.contains(where), f"{name!r} at {where} is outside the window {window}"
+        assert button.visibleRegion().boundingRect().size() == button.size(), f"{name!r} is scrolled out of view"
 
 
 def test_a_big_result_shows_its_beginning_and_the_rest_on_demand(lens) -> None:

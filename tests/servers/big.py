@@ -7,6 +7,7 @@ Modes:
 - ``tools [N]``: N tools (default 5,000), each with its own small, valid input schema.
 - ``description [BYTES]``: a few tools, one (``long_description``) with a description of BYTES
   (default 1 MB) of words and newlines.
+- ``runs [BYTES]``: the same tools, ``long_description``'s BYTES made of 100-letter runs (no break point).
 - ``result [BYTES]``: a tool ``big_result`` answering with a JSON text block of about BYTES
   (default 50 MB), and ``small_result`` answering with a few hundred bytes.
 - ``icon [BYTES]``: a few tools, one (``big_icon``) whose ``data:`` PNG icon is about BYTES long
@@ -105,6 +106,8 @@ def build_tools() -> list[dict[str, Any]]:
     tools = [plain_tool("alpha"), plain_tool("beta"), plain_tool("gamma")]
     if MODE == "description":
         tools.append(plain_tool("long_description", long_text(SIZE or 1_000_000)))
+    elif MODE == "runs":
+        tools.append(plain_tool("long_description", ("A" * 100 + "<b>x</b>") * ((SIZE or 1_000_000) // 108)))
     elif MODE == "result":
         tools.append(plain_tool("big_result", "Answers with a very large JSON text block."))
         tools.append(plain_tool("small_result", "Answers with a small JSON text block."))

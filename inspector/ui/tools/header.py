@@ -8,9 +8,10 @@ read-only plain-text view, which lays out only what is on screen."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtGui import QPixmap
+from PySide6.QtGui import QAction, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
+    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -58,7 +59,10 @@ class ToolHeader(QWidget):
         self.badges.setEnabled(False)  # dim: a property of the tool, read at a glance
         self.description = plain_label()
         self.description.setWordWrap(True)
-        self.description.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        # Its width hint is never taken: a run of letters with no break point (a server's, or a long word)
+        # would otherwise widen the pane past the window and push More out of sight; what does not fit is
+        # cut at the label's edge, the whole text one click away.
+        self.description.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.description.installEventFilter(self)
         self.more = QToolButton(autoRaise=True, text="More")
         self.more.setCheckable(True)
@@ -70,7 +74,7 @@ class ToolHeader(QWidget):
         self.findings.setWordWrap(True)
         self.findings.setStyleSheet("color: #c0392b;")
         self.title.setWordWrap(True)
-        self.title.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)  # a long name, too
         self.badges.setWordWrap(False)
         title_row = QHBoxLayout()
         title_row.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
@@ -127,10 +131,19 @@ class ToolHeader(QWidget):
         view.setReadOnly(True)
         view.setAccessibleName("Full description")
         view.setPlainText(visible(self.row.description))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
+        buttons.rejected.connect(dialog.close)
+        close = QAction("Close", dialog)  # Ctrl+W; Escape is the dialog's own
+        close.setShortcuts(QKeySequence.StandardKey.Close)
+        close.triggered.connect(dialog.close)
+        dialog.addAction(close)
         layout = QVBoxLayout(dialog)
         layout.addWidget(view)
+        layout.addWidget(buttons)
         dialog.resize(760, 560)
         dialog.show()
+        dialog.activateWindow()  # the keys work at once, without a click into it first
+        view.setFocus()
 
     def _clamp(self) -> None:
         """Show at most `DESCRIPTION_LINES` lines of the description unless "More" is on."""
