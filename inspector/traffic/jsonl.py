@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from inspector.config.files import open_private_append, write_atomic
+from inspector.config.text_files import wide_encoding, wide_refusal
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
 
@@ -102,11 +103,22 @@ def encode_entry(entry: Entry, *, splice: bool = True) -> bytes:
     return json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()
 
 
+def line_problem(line: bytes, exc: ValueError) -> str:
+    """Why a record line does not read: not UTF-8 (the byte and its column named), or not JSON."""
+    if isinstance(exc, UnicodeDecodeError):
+        bad = line[exc.start : exc.end] or line[exc.start : exc.start + 1]
+        return (
+            f"not UTF-8 text: byte {' '.join(f'0x{b:02X}' for b in bad)} at column {exc.start + 1} "
+            "(saved as Latin-1 or another encoding?); records are UTF-8"
+        )
+    return f"not a JSON line: {exc}"
+
+
 def decode_entry(line: bytes) -> Entry:
     try:
         obj = json.loads(line)
     except ValueError as exc:
-        raise RecordFormatError(f"not a JSON line: {exc}") from exc
+        raise RecordFormatError(line_problem(line, exc)) from exc
     if not isinstance(obj, dict):
         raise RecordFormatError("entry line is not a JSON object")
     if "msg" in obj:
@@ -187,6 +199,8 @@ def read(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any], li
     bad: list[BadLine] = []
     with open(path, "rb") as stream:
         first = stream.readline()
+        if wide := wide_encoding(first):
+            raise RecordFormatError(wide_refusal("record", wide))  # not a file of damaged lines
         try:
             head, head_error = read_header(first), None
         except RecordFormatError as exc:  # a record still, if entries follow

@@ -23,8 +23,9 @@ from array import array
 from itertools import pairwise
 from typing import Any
 
+from inspector.config.text_files import wide_encoding, wide_refusal
 from inspector.traffic.entry import Direction, Kind, is_flagged
-from inspector.traffic.jsonl import BadLine, RecordFormatError, read_header
+from inspector.traffic.jsonl import BadLine, RecordFormatError, line_problem, read_header
 
 SPLICED = 1  # the message's exact bytes are in the line (after '{"msg":')
 FLAGGED = 2  # `Entry.flagged`
@@ -195,6 +196,8 @@ class RecordIndex:
         `max_seconds`); returns how many entries were added. Raises `RecordFormatError` only for a
         bad header."""
         deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+        if self.end == 0 and (wide := wide_encoding(os.pread(self.fd, 64, 0))):
+            raise RecordFormatError(wide_refusal("record", wide))  # not a file of damaged lines
         before = len(self.offsets)
         limit = math.inf if max_lines is None else max_lines
         fd = self.fd
@@ -349,7 +352,7 @@ class RecordIndex:
         try:
             obj = json.loads(line)
         except ValueError as exc:
-            self._bad(number, f"not a JSON line: {exc}", line)
+            self._bad(number, line_problem(line, exc), line)
             return None, 0, 0
         if not isinstance(obj, dict):
             self._bad(number, "entry line is not a JSON object", line)

@@ -126,3 +126,14 @@ def test_run_runs_the_intact_steps_of_a_cut_collection_says_what_was_lost_and_do
     assert result.returncode == exit_codes.USAGE, result.stdout + result.stderr
     assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["passed"] * 3
     assert "what followed step s3 is lost" in result.stderr and "invalid JSON at line" in result.stderr
+
+
+def test_a_utf16_collection_is_refused_naming_its_encoding(tmp_path: Path) -> None:
+    path = tmp_path / "wide.json"
+    path.write_bytes(a_collection().dumps().encode("utf-16"))
+    try:
+        load(path)
+    except CollectionError as exc:
+        assert "this file is UTF-16 LE; files are UTF-8: re-save it as UTF-8" in str(exc), exc
+    else:
+        raise AssertionError("a UTF-16 collection was read")
