@@ -103,6 +103,10 @@ class RemoteIcons:
     def get(self, url: str) -> Outcome | None:
         return self._done.get(url)
 
+    def refusals(self) -> dict[str, str]:
+        """The URLs fetched and refused, each with its reason."""
+        return {url: str(outcome) for url, outcome in self._done.items() if isinstance(outcome, IconRefused)}
+
     def pending(self, url: str) -> bool:
         return url in self._pending
 

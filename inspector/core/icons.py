@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_to_bytes, urlsplit
 
+from inspector.core.public_address import literal_refusal
+
 MAX_DECODED_BYTES = 256 * 1024  # a decoded icon larger than this is refused
 MAX_SRC_CHARS = MAX_DECODED_BYTES * 3 + 1024  # percent-encoding takes up to three characters a byte
 MAX_URL_CHARS = 2048
@@ -183,6 +185,14 @@ def remote_host(src: str) -> str | None:
 
 
 def remote_hosts(items: Iterable[Any]) -> list[str]:
-    """The hosts of the fetchable https icons of `items` (dicts with `icons`), sorted, each once."""
+    """The hosts of the fetchable https icons of `items` (dicts with `icons`) that may be offered (not
+    loopback or private by their form: `never_fetched`), sorted, each once."""
     hosts = {host for item in items for icon in icons_of(item) if (host := remote_host(icon.src))}
-    return sorted(hosts)
+    return sorted(host for host in hosts if not literal_refusal(host))
+
+
+def never_fetched(items: Iterable[Any]) -> list[str]:
+    """One word per https icon of `items` whose host is never contacted by its form alone: its kind of
+    address ("loopback", "private", …)."""
+    hosts = (remote_host(icon.src) for item in items for icon in icons_of(item))
+    return [kind for host in hosts if host and (kind := literal_refusal(host))]

@@ -59,6 +59,21 @@ def literal_address(host: str) -> str | None:
     return None
 
 
+def literal_refusal(host: str) -> str:
+    """The kind of address `host` names by its form alone ("loopback", "private", …), never contacted;
+    "" when only resolving it can tell (a name, or a public IP literal)."""
+    name = host.strip("[]").rstrip(".").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return "loopback"
+    literal = literal_address(name)
+    kind = not_public(literal) if literal is not None else ""
+    return (
+        "not public"
+        if kind.startswith("not ")
+        else kind.removeprefix("an ").removeprefix("a ").removesuffix(" address")
+    )
+
+
 def host_refusal(host: str, port: int, resolver: Resolver = resolve) -> str:
     """Why `host` is never contacted, in words; "" when every address it reaches is public."""
     name = host.strip("[]").rstrip(".").lower()

@@ -17,8 +17,8 @@ import httpx2
 import pytest
 
 from inspector.core.icon_fetch import fetch_icon
-from inspector.core.icons import IconRefused
-from inspector.core.public_address import host_refusal, literal_address, resolve
+from inspector.core.icons import IconRefused, never_fetched, remote_hosts
+from inspector.core.public_address import host_refusal, literal_address, literal_refusal, resolve
 
 PUBLIC = "93.184.215.14"
 
@@ -217,3 +217,26 @@ def test_the_address_the_connection_reached_is_checked_too(tmp_path: Path) -> No
         server.shutdown()
         server.server_close()
     assert served == ["/i.png"], "the server was reached (the check is the connection's own address)"
+
+
+@pytest.mark.parametrize(
+    ("host", "kind"),
+    [
+        ("localhost", "loopback"),
+        ("a.localhost", "loopback"),
+        ("127.1", "loopback"),
+        ("0x7f000001", "loopback"),
+        ("[::1]", "loopback"),
+        ("10.0.0.1", "private"),
+        ("192.168.1.2", "private"),
+        ("0.0.0.0", "unspecified"),
+        ("169.254.1.1", "link-local"),
+        ("8.8.8.8", ""),
+        ("icons.example", ""),  # a name: only resolving it can tell
+    ],
+)
+def test_a_host_is_never_offered_when_its_form_alone_refuses_it(host: str, kind: str) -> None:
+    assert literal_refusal(host) == kind
+    icons = [{"icons": [{"src": f"https://{host}/i.png"}]}]
+    assert remote_hosts(icons) == ([] if kind else [host.strip("[]")])
+    assert never_fetched(icons) == ([kind] if kind else [])

@@ -15,7 +15,8 @@ from inspector.content.visible import visible
 from inspector.core.client_handlers import APP_CAPABILITIES, app_note
 from inspector.core.errors import describe_failure
 from inspector.ui.widgets.icon_images import IconSource
-from inspector.ui.widgets.plain_text import safe_tooltip, set_plain
+from inspector.ui.widgets.plain_text import plain_tooltip, safe_tooltip, set_plain
+from inspector.words import counted
 
 ICON_SIDE = 20  # the server's icon beside its name
 MAX_HOSTS_SHOWN = 5
@@ -95,6 +96,21 @@ def remote_question(hosts: list[str]) -> str:
     shown = ", ".join(hosts[:MAX_HOSTS_SHOWN]) + (", …" if len(hosts) > MAX_HOSTS_SHOWN else "")
     count = f"{len(hosts)} host{'s' if len(hosts) != 1 else ''}"
     return f"This server's icons are on the web ({count}: {shown}). Load them?"
+
+
+def never_note(kinds: list[str]) -> str:
+    """What is said of the icons on addresses never contacted (the words of `literal_refusal`)."""
+    verb = "is" if len(kinds) == 1 else "are"
+    return (
+        f"{counted(len(kinds), 'icon')} {verb} on addresses MCP Lens never fetches from "
+        f"({', '.join(sorted(set(kinds)))}): not loaded"
+    )
+
+
+def refused_note(refused: dict[str, str]) -> str:
+    """What is said of remote icons whose fetch was refused: how many, and the first reason."""
+    reason = next(iter(refused.values())).removeprefix("the icon is not fetched: ")
+    return f"{counted(len(refused), 'icon')} not loaded: {reason}"
 
 
 class StatusPanel(QWidget):
@@ -219,8 +235,14 @@ class StatusPanel(QWidget):
         self.server_icon.setPixmap(found.pixmap(ICON_SIDE, ICON_SIDE) if found is not None else QPixmap())
         self.server_icon.setVisible(found is not None)
         hosts = icons.hosts() if icons is not None and live and not icons.allowed else []
-        set_plain(self.remote_note, remote_question(hosts) if hosts else "")
-        self.remote_note.setVisible(bool(hosts))
+        never = icons.never() if icons is not None and live else []
+        refused = icons.refused() if icons is not None and live and icons.allowed else {}
+        said = [remote_question(hosts) if hosts else "", never_note(never) if never else ""]
+        said.append(refused_note(refused) if refused else "")
+        set_plain(self.remote_note, " ".join(part for part in said if part))
+        details = "\n".join(f"{url}: {why}" for url, why in refused.items())
+        self.remote_note.setToolTip(plain_tooltip("Remote icons not loaded", details) if refused else "")
+        self.remote_note.setVisible(any(said))
         self.load_remote.setVisible(bool(hosts))
 
     def _allow_remote(self) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QIcon, QImage, QImageReader, QPainter, QPixmap
@@ -20,7 +21,8 @@ from PySide6.QtSvg import QSvgRenderer
 from inspector.config.store import ProfileStore
 from inspector.core.icon_fetch import RemoteIcons
 from inspector.core.icon_svg import sanitize_svg
-from inspector.core.icons import IconBytes, IconRefused, decode_data_url, icons_of, rank, remote_hosts
+from inspector.core.icons import IconBytes, IconRefused, decode_data_url, icons_of, never_fetched, rank, remote_hosts
+from inspector.core.public_address import literal_refusal
 from inspector.ui.widgets.async_tasks import TaskSet
 
 MAX_SIDE = 1024  # a raster icon larger than this on either side is not decoded
@@ -91,6 +93,7 @@ class IconSource(QObject):
         self.tasks = TaskSet(self)
         self._images: dict[tuple[str, int], QIcon | None] = {}
         self._hosts: dict[str, list[str]] = {}
+        self._never: dict[str, list[str]] = {}  # per kind: one word per icon on a loopback or private host
         self._asked: set[str] = set()  # remote URLs whose fetch was started
         state_changed = getattr(session, "stateChanged", None)
         if state_changed is not None:
@@ -128,20 +131,29 @@ class IconSource(QObject):
     # -- what the window shows ----------------------------------------------------------------
     def note(self, kind: str, items: Iterable[Any]) -> None:
         """Remember the remote icon hosts of what a list shows (`kind`: "tools", "resources", …)."""
-        hosts = remote_hosts(items)
-        if self._hosts.get(kind, []) != hosts:
-            self._hosts[kind] = hosts
+        items = list(items)
+        hosts, never = remote_hosts(items), never_fetched(items)
+        if self._hosts.get(kind, []) != hosts or self._never.get(kind, []) != never:
+            self._hosts[kind], self._never[kind] = hosts, never
             self.hostsChanged.emit()
 
     def forget(self) -> None:
         """A new connection: the hosts noted so far belong to the last one."""
-        if self._hosts:
-            self._hosts = {}
+        if self._hosts or self._never:
+            self._hosts, self._never = {}, {}
             self.hostsChanged.emit()
 
     def hosts(self) -> list[str]:
         """Every remote icon host noted, sorted."""
         return sorted({host for hosts in self._hosts.values() for host in hosts})
+
+    def never(self) -> list[str]:
+        """One word per icon noted on an address never contacted ("loopback", "private", …)."""
+        return [kind for kinds in self._never.values() for kind in kinds]
+
+    def refused(self) -> dict[str, str]:
+        """The remote icons fetched and refused (after resolution, or by what answered): URL → why."""
+        return self.remote.refusals()
 
     def icon(self, item: Any, side: int = 16) -> QIcon | None:
         """The best icon of `item` (a dict with `icons`) we can show now at `side` pixels; starts the fetch
@@ -157,8 +169,8 @@ class IconSource(QObject):
                     found = self._draw(decode_data_url(candidate.src), side)
                 except IconRefused:
                     found = None
-            elif not self.allowed:
-                continue
+            elif not self.allowed or literal_refusal(urlsplit(candidate.src).hostname or ""):
+                continue  # not allowed, or on an address never contacted (said in the status panel)
             else:
                 outcome = self.remote.get(candidate.src)
                 if outcome is None:

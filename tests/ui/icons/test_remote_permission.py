@@ -39,3 +39,26 @@ def test_allowing_remote_icons_is_remembered_for_a_saved_server(qtbot, window, i
     qtbot.waitUntil(lambda: window.session.state == "connected", timeout=30_000)
     qtbot.wait(300)
     assert not panel.load_remote.isVisible()  # allowed already: not asked again
+
+
+PRIVATE = ServerProfile(name="Private", command=sys.executable, args=[str(REPO / "tests/servers/private_icons.py")])
+
+
+def test_private_hosts_are_never_offered_and_a_refused_fetch_says_why(qtbot, window) -> None:
+    """Issue 21: loopback and private hosts were offered ("11 hosts: 0.0.0.0, 0x7f000001, 10.0.0.1, …"),
+    and after Load nothing was fetched from them, and nothing said why."""
+    connect(qtbot, window, PRIVATE)
+    panel = window.status_panel
+    qtbot.waitUntil(lambda: panel.load_remote.isVisible(), timeout=10_000)
+    note = panel.remote_note.text()
+    assert "(1 host: icons.invalid)" in note, note
+    assert "4 icons are on addresses MCP Lens never fetches from (loopback, private): not loaded" in note, note
+    for host in ("127.0.0.1", "0x7f000001", "localhost", "10.0.0.1"):
+        assert host not in note.split("never fetches")[0], note
+
+    source = IconSource.of(window.session)
+    QTest.mouseClick(panel.load_remote, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "1 icon not loaded: " in panel.remote_note.text(), timeout=30_000)
+    assert panel.remote_note.isVisible() and not panel.load_remote.isVisible()
+    assert source.remote.fetched == ["https://icons.invalid/icon4.png"]
+    assert "https://icons.invalid/icon4.png" in panel.remote_note.toolTip()
