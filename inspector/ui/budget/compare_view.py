@@ -30,7 +30,7 @@ from inspector.ui.budget.engine import Counters, describe_error, figure_words, o
 from inspector.ui.budget.fetch import FetchError, fetch_tools
 from inspector.ui.budget.host_picker import report_for
 from inspector.ui.widgets.layout_parts import named_splitter
-from inspector.ui.widgets.plain_text import item_text
+from inspector.ui.widgets.plain_text import item_text, safe_title
 from inspector.words import noun
 
 if TYPE_CHECKING:
@@ -261,7 +261,7 @@ class CompareView(QWidget):
             self.profile_menu.addAction("No saved servers").setEnabled(False)
         for profile in profiles:
             live = " (connected)" if self.pane.live_tools(profile.name) is not None else ""
-            action = self.profile_menu.addAction(profile.name.replace("&", "&&") + live)  # "&" is not a mnemonic here
+            action = self.profile_menu.addAction(safe_title(profile.name) + live)  # visible, "&" no mnemonic
             action.triggered.connect(lambda _=False, p=profile: self.add_profile(p))
 
     def _choose_snapshot(self) -> None:

@@ -20,7 +20,7 @@ from inspector.traffic.record_store import RecordStore
 from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.session_files import show_error
 from inspector.ui.traffic.view import TrafficView
-from inspector.ui.widgets.plain_text import plain_message_box, plain_tooltip, safe_title
+from inspector.ui.widgets.plain_text import item_text, plain_message_box, plain_tooltip, safe_title, window_title
 from inspector.words import counted
 
 FIRST_SLICE_S = 0.15  # indexed before the window shows: more than a screenful
@@ -49,7 +49,7 @@ class ViewerWindow(QMainWindow):
             if isinstance(name, str):
                 self.view.add_server(name)
         self.setCentralWidget(self.view)
-        self.setWindowTitle(f"{self.path.name} — MCP Lens (read-only)")
+        self.setWindowTitle(window_title(f"{self.path.name} — MCP Lens (read-only)"))
         self.resize(1100, 700)
         self.caught_up = not isinstance(store, RecordStore)
         self._problems_told = 0
@@ -115,7 +115,7 @@ class ViewerWindow(QMainWindow):
 
     def _say(self) -> None:
         count = len(self.store)
-        entries = f"{counted(count, 'entry', grouped=True)} from {self.path.name}"
+        entries = f"{counted(count, 'entry', grouped=True)} from {item_text(self.path.name)}"
         if not isinstance(self.store, RecordStore):
             self._show(entries)
             return
@@ -127,9 +127,8 @@ class ViewerWindow(QMainWindow):
             text = f"{entries}; new entries appear as the record grows"
         else:
             size = max(1, index.file_size())
-            text = (
-                f"Reading {self.path.name}: {counted(count, 'entry', grouped=True)} so far ({100 * index.end // size}%)"
-            )
+            shown = f"{counted(count, 'entry', grouped=True)} so far ({100 * index.end // size}%)"
+            text = f"Reading {item_text(self.path.name)}: {shown}"
         if damaged := index.damaged:
             self._problems_told = len(damaged)
             self._show_damaged(damaged)
