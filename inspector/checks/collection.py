@@ -18,7 +18,7 @@ from typing import Any
 
 from inspector.checks.assertions import BadAssertion, parse_assertion
 from inspector.checks.collection_salvage import salvage
-from inspector.checks.secret_references import env_name, reach_entry, with_references
+from inspector.checks.secret_references import env_name, own_names, reach_entry, with_references
 from inspector.config.files import folder_lock, write_atomic
 from inspector.config.redact import is_secret_env, is_secret_value
 from inspector.config.text_files import NotUtf8Error, decode_utf8
@@ -97,6 +97,10 @@ class Collection:
         """Append a step; the server's secret values (`secrets`: value → name, `secret_references`) and
         secret-looking argument values become ``${NAME}`` references. `reach` is how to reach `server`
         (`reach_of`), recorded in `servers`. Returns the step and one sentence per value replaced."""
+        if secrets and server is not None:  # a name another server's secrets use already: this server's own
+            others = [e for n, e in self.servers.items() if n != server]
+            others += [s.params for s in self.steps if s.server not in (None, server)]
+            secrets, reach = own_names(secrets, server, reach, {n for item in others for n in _references(item)})
         if server is not None and reach:
             self.servers[server] = dict(reach)
         notes: list[str] = []

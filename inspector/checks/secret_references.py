@@ -149,12 +149,42 @@ def _url_with_references(url: str, names: Mapping[str, str]) -> str:
     return urlunsplit(parts._replace(netloc=netloc, query=urlencode(query, safe="${}") if pairs else parts.query))
 
 
+def server_prefixed(server: str, name: str) -> str:
+    """The name a secret of `server` takes when another server of the collection uses `name` already:
+    ``SHOP_URL_TOKEN``."""
+    return f"{env_name(server)}_{name}"
+
+
+def own_names(
+    names: Mapping[str, str], server: str, reach: Mapping[str, Any] | None, taken: set[str]
+) -> tuple[dict[str, str], dict[str, Any] | None]:
+    """`names` (value → name) and `reach` with each name another server already uses (`taken`) prefixed
+    with this server's name (`server_prefixed`): one server's secret is never filled with another's."""
+    renamed = {name: server_prefixed(server, name) for name in set(names.values()) & taken}
+    if not renamed:
+        return dict(names), dict(reach) if reach is not None else None
+    pattern = re.compile(r"\$\{(" + "|".join(re.escape(n) for n in renamed) + r")\}")
+
+    def walk(item: Any) -> Any:
+        if isinstance(item, str):
+            return pattern.sub(lambda m: "${" + renamed[m.group(1)] + "}", item)
+        if isinstance(item, dict):
+            return {k: walk(v) for k, v in item.items()}
+        if isinstance(item, list):
+            return [walk(v) for v in item]
+        return item
+
+    return {value: renamed.get(name, name) for value, name in names.items()}, walk(reach)
+
+
 def reference_values(profiles: Iterable[Any]) -> dict[str, str]:
-    """NAME → value for the references `secret_references` gives these (resolved) profiles; the first
-    profile that names a reference gives its value."""
+    """NAME → value for the references `secret_references` gives these (resolved) profiles, each also
+    under its server-prefixed name (`server_prefixed`); the first profile that names a reference gives
+    its value."""
     values: dict[str, str] = {}
     for profile in profiles:
         for value, name in secret_references(profile).items():
+            values[server_prefixed(str(getattr(profile, "name", "") or ""), name)] = value
             values.setdefault(name, value)
     return values
 

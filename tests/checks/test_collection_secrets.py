@@ -129,3 +129,25 @@ def test_an_older_files_redacted_values_are_refused_naming_the_field(logged, tmp
     assert "params.arguments.message holds <redacted>" in steps[0]["reason"], steps[0]
     assert "url, headers.X-Session holds <redacted>" in steps[1]["reason"], steps[1]
     assert "redacted" not in wire(log)
+
+
+def test_a_second_servers_secret_of_the_same_kind_gets_its_own_name(tmp_path: Path) -> None:
+    from inspector.checks.secret_references import reference_values
+
+    shop = profile_at(8123)
+    other = ServerProfile(name="back office", transport="http", url="http://127.0.0.1:8124/mcp?token=other-Token-55x")
+    collection = Collection("two")
+    for profile in (shop, other):
+        secrets = secret_references(profile)
+        collection.add_step(
+            "tools/call",
+            {"name": "echo", "arguments": {"message": f"token {profile.url.partition('token=')[2].partition('&')[0]}"}},
+            server=profile.name,
+            reach=reach_of(profile),
+            secrets=secrets,
+        )
+    assert collection.servers["back office"]["url"].endswith("?token=${BACK_OFFICE_URL_TOKEN}")
+    assert collection.steps[1].params["arguments"]["message"] == "token ${BACK_OFFICE_URL_TOKEN}"
+    assert collection.steps[0].params["arguments"]["message"] == "token ${URL_TOKEN}"
+    values = reference_values([shop, other])  # what Run all fills them with: each server's own
+    assert (values["URL_TOKEN"], values["BACK_OFFICE_URL_TOKEN"]) == (TOKEN, "other-Token-55x")
