@@ -24,9 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.checks.collection import Collection, CollectionError, checked_expect, load, update
+from inspector.checks.collection import Collection, CollectionError, checked_expect, env_references, load, update
 from inspector.checks.runner import PASSED, Runner, StepResult
 from inspector.content.visible import visible
+from inspector.ui.collections.answers_dialog import AnswersDialog
 from inspector.ui.collections.live import reference_env, workspace_opener
 from inspector.ui.collections.save_dialog import FILTER, plain, recent_files, remember, save_call
 from inspector.words import counted
@@ -50,6 +51,7 @@ class CollectionsView(QWidget):
         self.collection: Collection | None = None
         self.results: dict[str, StepResult] = {}
         self.task: asyncio.Future[Any] | None = None
+        self.answers: dict[str, str] = {}  # ${NAME} values typed when asked (`AnswersDialog`), never written
 
         self.file_label = plain(QLabel("No collection open", self))
         self.file_label.setAccessibleName("Collection file shown")
@@ -233,13 +235,29 @@ class CollectionsView(QWidget):
     def _start(self, collection: Collection) -> None:
         if self.task is not None or not collection.steps:
             return
+        env = {**reference_env(self.spaces), **self.answers}
+        missing = [name for name in env_references(collection) if name not in env]
+        if missing:  # asked for, as `mcp-lens run` names them: never sent as the text ${NAME}
+            self._ask(collection, missing)
+            return
         self.running.setText(f"Running {counted(len(collection.steps), 'step')}…")
-        self.task = asyncio.ensure_future(self._run(collection))
+        self.task = asyncio.ensure_future(self._run(collection, env))
         self._update_buttons()
 
-    async def _run(self, collection: Collection) -> None:
+    def _ask(self, collection: Collection, names: list[str]) -> None:
+        dialog = AnswersDialog(names, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered() -> None:
+            self.answers.update(dialog.values())
+            self._start(collection)
+
+        dialog.accepted.connect(answered)
+        dialog.open()
+
+    async def _run(self, collection: Collection, env: Mapping[str, str]) -> None:
         try:
-            run = await Runner(workspace_opener(self.spaces), env=reference_env(self.spaces)).run(collection)
+            run = await Runner(workspace_opener(self.spaces), env=env).run(collection)
         except asyncio.CancelledError:
             self.running.setText("Cancelled.")
             return
