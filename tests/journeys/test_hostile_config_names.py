@@ -68,6 +68,10 @@ def test_imported_config_names_are_plain_everywhere(lens, tmp_path: Path) -> Non
 
     servers = lens.find("Servers")
     lens.click_item(servers, "evil\\u202e")
+    lens.click("Delete server")  # the question names the server: walked, then Cancel
+    question = lens.find("Cancel").window()
+    walk_window(walk, question)
+    lens.click(lens.find("Cancel", top=question))
     lens.menu("Server", "Connect")
     lens.wait_connected()
     lens.wait(lambda: lens.window.notifications.model.rowCount() >= 1, 30_000, "the start-up log message")
