@@ -36,7 +36,7 @@ from inspector.config.profile import ProfileError, ServerProfile
 from inspector.ui.servers.import_sources import ImportSources, found_host_configs
 from inspector.ui.servers.profile_dialog import ERROR_STYLE, profile_summary
 from inspector.ui.tools.form.common import plain_label
-from inspector.ui.widgets.plain_text import item_text, plain_message_box, plain_tooltip
+from inspector.ui.widgets.plain_text import item_text, plain_message_box, plain_tooltip, shown
 
 if TYPE_CHECKING:
     from inspector.ui.servers.panel import ServersPanel
@@ -65,7 +65,8 @@ class ImportDialog(QDialog):
         self.setWindowTitle("Import Servers")
         self.setMinimumSize(560, 420)
         count = len(result.profiles)
-        summary = f"Found {count} server{'s' if count != 1 else ''} in {result.source} (format: {result.format})."
+        source = shown(result.source, one_line=True)
+        summary = f"Found {count} server{'s' if count != 1 else ''} in {source} (format: {result.format})."
         self.summary_label = plain_label(summary, wrap=True, parent=self)
         self.servers = QListWidget(self)
         self.servers.setAlternatingRowColors(True)
@@ -98,7 +99,7 @@ class ImportDialog(QDialog):
         self.warnings.setReadOnly(True)
         self.warnings.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         prefix = f"{result.source}: "  # the summary above already names the file
-        lines = [f"• {w.replace(prefix, '')}" for w in result.warnings]
+        lines = [f"• {shown(w.replace(prefix, ''), one_line=True)}" for w in result.warnings]  # names quoted visibly
         self.warnings.setPlainText("\n".join(lines) or "No warnings.")
         self.warnings.setMaximumHeight(140)
 
