@@ -18,7 +18,7 @@ from typing import Any
 
 from inspector.checks.assertions import BadAssertion, parse_assertion
 from inspector.checks.collection_salvage import salvage
-from inspector.checks.secret_references import env_name, own_names, reach_entry, with_references
+from inspector.checks.secret_references import env_name, own_names, reach_entry, redacted_fields, with_references
 from inspector.config.files import folder_lock, write_atomic
 from inspector.config.redact import is_secret_env, is_secret_value
 from inspector.config.text_files import NotUtf8Error, decode_utf8
@@ -109,6 +109,11 @@ class Collection:
             ours = set(secrets.values())
             for ref in dict.fromkeys(n for n in _references(params) if n in ours):
                 notes.append(f"a secret of the server's: saved as ${{{ref}}}; give {ref} to run")
+        if hidden := redacted_fields(params, "params"):  # saved from a redacted view (the traffic log)
+            notes.append(
+                f"{', '.join(hidden)} holds <redacted> (the secret was hidden where this was saved from): put a "
+                "${NAME} reference there, or save the call from History; a step holding <redacted> is not sent"
+            )
         taken = {s.id for s in self.steps}
         number = len(self.steps) + 1
         while f"s{number}" in taken:

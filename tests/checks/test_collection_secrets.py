@@ -151,3 +151,9 @@ def test_a_second_servers_secret_of_the_same_kind_gets_its_own_name(tmp_path: Pa
     assert collection.steps[0].params["arguments"]["message"] == "token ${URL_TOKEN}"
     values = reference_values([shop, other])  # what Run all fills them with: each server's own
     assert (values["URL_TOKEN"], values["BACK_OFFICE_URL_TOKEN"]) == (TOKEN, "other-Token-55x")
+
+
+def test_a_step_saved_with_redacted_text_says_it_will_not_be_sent() -> None:
+    collection = Collection("from the log")
+    _step, notes = collection.add_step("tools/call", {"name": "echo", "arguments": {"message": "a <redacted> b"}})
+    assert any("params.arguments.message holds <redacted>" in note and "not sent" in note for note in notes), notes
