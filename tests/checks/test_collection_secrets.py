@@ -157,3 +157,20 @@ def test_a_step_saved_with_redacted_text_says_it_will_not_be_sent() -> None:
     collection = Collection("from the log")
     _step, notes = collection.add_step("tools/call", {"name": "echo", "arguments": {"message": "a <redacted> b"}})
     assert any("params.arguments.message holds <redacted>" in note and "not sent" in note for note in notes), notes
+
+
+def test_a_local_servers_env_flags_and_dsn_passwords_become_references() -> None:
+    profile = ServerProfile(
+        name="local",
+        transport="stdio",
+        command="python",
+        args=["srv.py", "--api-key=abcdef123456", "--token", "tok-zz-99887766"],
+        env={"API_TOKEN": "envtok-123456", "DATABASE_URL": "postgres://lens:dsnpw-777@db/app", "PLAIN": "hello"},
+    )
+    entry = reach_of(profile)
+    assert entry["args"] == ["srv.py", "--api-key=${API_KEY}", "--token", "${TOKEN}"]
+    assert entry["env"] == {
+        "API_TOKEN": "${API_TOKEN}",
+        "DATABASE_URL": "postgres://lens:${DATABASE_URL_PASSWORD}@db/app",
+        "PLAIN": "hello",
+    }
