@@ -66,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
         args = target_args(ns, target)
         values = reference_answers(args, collection)
         missing = [name for name in env_references(collection) if name not in values]
+        if missing and sys.stdin.isatty() and sys.stderr.isatty():  # a person at a terminal: asked, not echoed
+            values.update(_ask(missing))
+            missing = []
         if missing:
             named = ", ".join("${" + name + "}" for name in missing)
             raise UsageError(
@@ -98,6 +101,17 @@ def main(argv: list[str] | None = None) -> int:
     if run.count(UNREACHABLE):
         return exit_codes.CONNECTION
     return exit_codes.USAGE if collection.damage else exit_codes.OK  # steps were lost: not a pass
+
+
+def _ask(names: list[str]) -> dict[str, str]:
+    """The values of `names`, typed at the terminal without echo (getpass), for this run only."""
+    import getpass
+
+    sys.stderr.write("The collection needs values nothing here gives (--input NAME=VALUE, the environment):\n")
+    try:
+        return {name: getpass.getpass(f"  ${{{name}}}: ", stream=sys.stderr) for name in names}
+    except EOFError:
+        raise UsageError("no value typed for " + ", ".join("${" + name + "}" for name in names)) from None
 
 
 def reference_answers(args: CliArgs, collection: Any) -> dict[str, str]:

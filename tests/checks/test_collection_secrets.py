@@ -174,3 +174,36 @@ def test_a_local_servers_env_flags_and_dsn_passwords_become_references() -> None
         "DATABASE_URL": "postgres://lens:${DATABASE_URL_PASSWORD}@db/app",
         "PLAIN": "hello",
     }
+
+
+def test_run_at_a_terminal_asks_for_what_nothing_gives(logged, tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+
+    port, log = logged
+    path = tmp_path / "shop.json"
+    collection = Collection("ask")
+    collection.add_step(
+        "tools/call", {"name": "echo", "arguments": {"message": "asked ${ASKED_VALUE}"}}, server="shop",
+        reach={"type": "http", "url": f"http://127.0.0.1:{port}/mcp"},
+    )  # fmt: skip
+    collection.save(path)
+    main, child = pty.openpty()
+    env = {**os.environ, **fresh_home(tmp_path)}
+    env.pop("ASKED_VALUE", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "inspector", "run", str(path)], stdin=child, stdout=subprocess.PIPE, stderr=child,
+        env=env,
+    )  # fmt: skip
+    os.close(child)
+    seen = b""
+    while b"${ASKED_VALUE}: " not in seen:
+        chunk = os.read(main, 1024)
+        assert chunk, seen
+        seen += chunk
+    os.write(main, b"typed-at-the-terminal\n")
+    out, _ = process.communicate(timeout=120)
+    os.close(main)
+    assert process.returncode == exit_codes.OK, out
+    assert b"asked typed-at-the-terminal" in log.read_bytes()
