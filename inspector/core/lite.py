@@ -204,12 +204,8 @@ class LiteConnection(Operations):
     async def _read_loop(self) -> None:
         try:
             while (item := await self.pipes.next_line()) is not None:
-                line, entry = item
+                _line, entry, message = item
                 if entry.kind is Kind.UNPARSABLE:
-                    continue
-                try:
-                    message = json.loads(line)
-                except ValueError:
                     continue
                 if isinstance(message, dict):
                     self._dispatch(message, entry.kind)

@@ -62,14 +62,20 @@ def classify_value(message: Any) -> Classified:
     return Classified(Kind.UNPARSABLE, rpc_id=rpc_id, parse_error="JSON object is not a JSON-RPC message")
 
 
-def classify(raw: bytes) -> Classified:
-    """Parse and classify `raw`. Never raises: broken input becomes an UNPARSABLE classification."""
+def parse(raw: bytes) -> tuple[Any, Classified]:
+    """Parse and classify `raw`: its JSON value (None when it does not parse) and its classification.
+    Never raises: broken input becomes an UNPARSABLE classification."""
     try:
         value = json.loads(raw)
     except UnicodeDecodeError as exc:
-        return Classified(Kind.UNPARSABLE, parse_error=f"not UTF-8: {exc}")
+        return None, Classified(Kind.UNPARSABLE, parse_error=f"not UTF-8: {exc}")
     except ValueError as exc:
-        return Classified(Kind.UNPARSABLE, parse_error=f"invalid JSON: {exc}")
+        return None, Classified(Kind.UNPARSABLE, parse_error=f"invalid JSON: {exc}")
     except RecursionError:
-        return Classified(Kind.UNPARSABLE, parse_error="JSON nested too deeply to parse")
-    return classify_value(value)
+        return None, Classified(Kind.UNPARSABLE, parse_error="JSON nested too deeply to parse")
+    return value, classify_value(value)
+
+
+def classify(raw: bytes) -> Classified:
+    """Parse and classify `raw` (see `parse`)."""
+    return parse(raw)[1]

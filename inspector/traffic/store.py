@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from inspector.config.redact import Redactor
-from inspector.traffic.classify import classify
+from inspector.traffic.classify import parse
 from inspector.traffic.entry import SECRETS_HIDDEN, Direction, Entry, Kind
 
 AppendListener = Callable[[Entry], None]
@@ -146,11 +146,26 @@ class TrafficStore:
     ) -> Entry:
         """Record one JSON-RPC message exactly as it crossed the wire; classify and correlate it (a request
         pairs with the answer of the same transport). `source` overrides the store's for this entry."""
+        return self.record_parsed(direction, transport, raw, http=http, notes=notes, source=source)[0]
+
+    def record_parsed(
+        self,
+        direction: Direction,
+        transport: str,
+        raw: bytes,
+        *,
+        http: dict[str, Any] | None = None,
+        notes: list[str] | None = None,
+        source: str | None = None,
+    ) -> tuple[Entry, Any]:
+        """`record_message`, returning the wire's JSON value too (None when it does not parse), so that a
+        reader parses a message once: a 50 MB result parsed twice held the event loop twice as long."""
         wire, raw = raw, self.redactor.data(raw)
-        c = classify(raw)
+        value, c = parse(raw)
         entry = self._new(direction, transport, c.kind, raw, http=http, notes=tuple(notes or ()))
         if raw is not wire and raw != wire:  # the log never passes changed bytes off as the wire's
             entry.note(SECRETS_HIDDEN)
+            value = parse(wire)[0]  # the reader gets what the server sent, secrets included
         if source is not None:
             entry.source = source
         entry.parse_error = c.parse_error
@@ -169,7 +184,7 @@ class TrafficStore:
             self._correlate(entry, direction, c.is_tool_error)
         elif c.method == "notifications/cancelled":
             self._mark_cancelled(entry, direction)
-        return self._append(entry)
+        return self._append(entry), value
 
     def record(
         self,

@@ -8,7 +8,6 @@ and the session carries on.
 from __future__ import annotations
 
 import asyncio
-import json
 import subprocess
 import time
 from collections.abc import AsyncIterator, Callable
@@ -101,17 +100,17 @@ class StdioTransport:
                 if time.perf_counter() > slice_end:  # a flood: let the loop serve the other sessions and the UI
                     await anyio.sleep(REST_S if _awaiting - {self} else 0)
                     slice_end = time.perf_counter() + SLICE_S
-                line, entry = item
+                _line, entry, value = item
                 if entry.kind in (Kind.RESPONSE, Kind.ERROR) and self._in_flight:
                     self._in_flight -= 1
                     if not self._in_flight:
                         _awaiting.discard(self)
                 if entry.kind is Kind.UNPARSABLE:
                     continue  # recorded and flagged; the session never sees garbage
-                if entry.kind is Kind.NOTIFICATION and self._deliver_directly(line, entry.method):
+                if entry.kind is Kind.NOTIFICATION and self._deliver_directly(value, entry.method):
                     continue
-                try:
-                    message = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                try:  # the value the recorder parsed: a big message is parsed once, not twice
+                    message = mcp_types.jsonrpc_message_adapter.validate_python(value, by_name=False)
                 except ValueError as exc:
                     entry.note("not a valid JSON-RPC message: " + str(exc).splitlines()[0])
                     continue
@@ -124,7 +123,7 @@ class StdioTransport:
         finally:
             read_send.close()
 
-    def _deliver_directly(self, line: bytes, method: str | None) -> bool:
+    def _deliver_directly(self, message: Any, method: str | None) -> bool:
         """Hand a notification the SDK need not see straight to the connection.
 
         The SDK's dispatcher starts a task per notification; a server flooding log messages would
@@ -133,10 +132,9 @@ class StdioTransport:
         """
         if self.notification_sink is None or method in SDK_NOTIFICATIONS or method is None:
             return False
-        try:
-            params = json.loads(line).get("params")
-        except (ValueError, AttributeError):
+        if not isinstance(message, dict):
             return False
+        params = message.get("params")
         self.notification_sink(method, params if isinstance(params, dict) else {})
         return True
 

@@ -15,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
+from typing import Any
 
 from inspector.config.redact import Redactor, redact_args
 from inspector.traffic.entry import Direction, Entry, Kind
@@ -75,11 +76,12 @@ class StdioPipes:
         self.finished = asyncio.Event()
 
     # -- reading -----------------------------------------------------------------------------
-    async def next_line(self) -> tuple[bytes, Entry] | None:
-        """The next non-blank stdout line, already recorded; None at end of stream (exit recorded)."""
+    async def next_line(self) -> tuple[bytes, Entry, Any] | None:
+        """The next non-blank stdout line, already recorded, with its JSON value (None when it does not
+        parse: parsed once, here); None at end of stream (exit recorded)."""
         while (line := await self._out.next_line()) is not None:
             if line.strip():
-                return line, self.store.record_message(Direction.IN, NAME, line)
+                return line, *self.store.record_parsed(Direction.IN, NAME, line)
         await self.wait_exit(0.0 if self.closing else GRACE_SECONDS)
         self.record_exit()
         if self.finished is not None:
