@@ -208,7 +208,8 @@ def update[T](path: str | Path, change: Callable[[Collection], T]) -> tuple[Coll
         collection = load(target) if target.exists() else Collection(name=target.stem)
         if collection.damage:
             raise CollectionError(
-                f"{target} is damaged ({collection.damage[0]}): not changed, so that what it holds is not lost; "
+                f"{target} is damaged ({collection.damage[0].removeprefix('damaged: ')}): not changed, so that "
+                "what it holds is not lost; "
                 "save to a new file"
             )
         result = change(collection)
