@@ -57,3 +57,28 @@ def test_a_saved_call_keeps_references_and_run_all_sends_the_real_values(lens, l
     wire = log.read_bytes()
     assert wire.count(message.encode()) == sent_before + 1  # the real values went again
     assert b"redacted" not in wire and b"${" not in wire
+
+
+def test_a_cut_collection_opens_with_its_intact_steps_in_the_collections_tab(lens, tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QListWidget
+
+    from inspector.checks.collection import Collection
+
+    collection = Collection("cut")
+    for number in range(5):
+        params = {"name": "echo", "arguments": {"message": f"m{number}"}}
+        collection.add_step("tools/call", params, server="Demo server")
+    data = collection.dumps().encode()
+    path = tmp_path / "cut.json"
+    path.write_bytes(data[: data.index(b'"id": "s4"') + 20])  # three whole steps, then part of the fourth
+    lens.start()
+    lens.tab("Collections")
+    lens.click("Open a collection")
+    choose_file(lens, path)
+    steps = lens.find("Collection steps", QListWidget)
+    lens.wait(lambda: steps.count() == 3, what="the three intact steps")
+    status = lens.find("Run status", QLabel).text()
+    assert "3 intact steps shown" in status and "what followed step s3 is lost" in status, status
+    lens.click("Run all steps")
+    lens.wait_text("3 of 3 passed", timeout=60_000)
+    assert lens.quit() == 0
