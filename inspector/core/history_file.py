@@ -39,7 +39,28 @@ def history_path(server: str, env: Mapping[str, str] | None = None) -> Path:
     return history_dir(env) / f"{safe}-{digest}.json"
 
 
+def _surely_bigger(value: Any, limit: int) -> bool:
+    """Whether `value`'s JSON is surely longer than `limit` bytes, found without writing it: every
+    value takes a byte at least, every string its length (a 50 MB result is not serialised to learn it)."""
+    budget, stack = limit, [value]
+    while stack:
+        item = stack.pop()
+        budget -= 1
+        if isinstance(item, str):
+            budget -= len(item)
+        elif isinstance(item, dict):
+            budget -= sum(len(k) for k in item if isinstance(k, str))
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        if budget < 0:
+            return True
+    return False
+
+
 def _small(value: Any, limit: int) -> Any:
+    if _surely_bigger(value, limit):
+        return None
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):

@@ -1,0 +1,42 @@
+"""The kept call history: a big result is left out without being serialised to learn its size."""
+
+from __future__ import annotations
+
+import json
+from unittest import mock
+
+from inspector.config.redact import Redactor
+from inspector.core.history import CallRecord
+from inspector.core.history_file import RESULT_BYTES, load_history, record_entry, save_history
+
+
+def _finished(result: dict) -> CallRecord:
+    record = CallRecord("echo", {"text": "hi"}, None)
+    record.finish(result)
+    return record
+
+
+def test_a_big_result_is_left_out_without_writing_it_as_json(tmp_path) -> None:
+    big = _finished({"content": [{"type": "text", "text": "x" * 5_000_000}]})
+    sizes: list[int] = []
+    real = json.dumps
+
+    def dumps(value, *args, **kwargs):
+        text = real(value, *args, **kwargs)
+        sizes.append(len(text))
+        return text
+
+    with mock.patch("json.dumps", dumps):
+        entry = record_entry(big, Redactor())
+        save_history(tmp_path / "h.json", [big], Redactor())
+    assert entry["result"] is None and entry["arguments"] == {"text": "hi"}
+    assert max(sizes) < 100_000  # never the 5 MB result, only what is kept
+
+
+def test_a_small_result_is_kept_and_read_back(tmp_path) -> None:
+    small = _finished({"content": [{"type": "text", "text": "y" * (RESULT_BYTES // 2)}]})
+    many_small_values = _finished({"structuredContent": {"n": list(range(RESULT_BYTES))}})
+    save_history(tmp_path / "h.json", [small, many_small_values], Redactor())
+    kept = load_history(tmp_path / "h.json")
+    assert kept[0].result == small.result
+    assert kept[1].result is None  # over the limit though every string in it is short
