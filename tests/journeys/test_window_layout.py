@@ -319,3 +319,93 @@ def test_the_app_view_gets_a_useful_height(lens, size: tuple[int, int]) -> None:
     shown = tabs.currentWidget().height()  # the App tab's page: what the app is given on screen
     least = APP_HEIGHT[size]
     assert tabs.tabText(tabs.currentIndex()) == "App" and shown >= least, f"{shown} px at {size} (< {least})"
+
+
+def shown_width(widget: QWidget) -> int:
+    """How many pixels of `widget` are on screen: its parents (a scroll area's viewport) may cut it."""
+    return widget.visibleRegion().boundingRect().width()
+
+
+def test_a_read_resource_gets_room_at_1024_by_700(lens) -> None:
+    """Resources › Dice app › Ctrl+Enter in a 1024×700 window: the result is readable (issue 22, point 5;
+    the outside tester saw a strip with the meta text one word per line and the Copy button cut to 'C')."""
+    from inspector.ui.listings.resource_view import ResourceContentsView
+
+    lens.start()
+    at_size(lens, 1024, 700)
+    lens.tab("Resources")
+    lens.click_item("Resource list", "Dice app")
+    lens.key("Ctrl+Return", lens.find("Resource list"))
+    view = next(w for w in lens.widgets(ResourceContentsView) if w.isVisible())
+    lens.wait(lambda: view.state == "ok" and view.blocks, 30_000, "the dice app read")
+    lens.qtbot.wait(200)
+    tab = view.window().findChild(QWidget, "resourcesTab")
+    shown = view.scroll.viewport()
+    assert shown.width() >= 200 and shown.height() >= 120, f"the result shows {shown.width()}×{shown.height()} px"
+    assert view.height() >= tab.height() // 2 - 40, f"the result has {view.height()} of the tab's {tab.height()} px"
+    pane = view.blocks[0].pane
+    assert pane is not None
+    text = pane.edit.viewport().visibleRegion().boundingRect()
+    lines = pane.edit.fontMetrics().lineSpacing()
+    assert text.width() >= 200 and text.height() >= 3 * lines, (
+        f"the resource's text shows {text.width()}×{text.height()}"
+    )
+    detail = view.detail_label
+    assert detail.width() >= detail.fontMetrics().horizontalAdvance("ui://demo/dice.html · 1 item"), detail.width()
+    card = [b for b in view.blocks[0].findChildren(QPushButton) if b.isVisible()]
+    assert {b.text() for b in card} >= {"Copy", "Save…"}
+    # Every button partly in sight shows its text whole (one scrolled wholly out of a scroll area's view is
+    # not cut: the detail pane scrolls); the card's buttons, at the top of the result, must be in sight.
+    cut = [
+        f"{button.text()!r}: {shown_width(button)} px shown of {button.fontMetrics().horizontalAdvance(button.text())}"
+        for button in tab.findChildren(QPushButton)
+        if button.isVisible()
+        and button.text()
+        and (shown_width(button) > 0 or button in card)
+        and shown_width(button) < button.fontMetrics().horizontalAdvance(strip_mnemonic(button.text())) + 8
+    ]
+    assert not cut, cut
+
+
+NUMBERS = ("#", "Time", "Δ ms", "ID", "Size", "Latency")  # never elided: a cut number is a wrong number
+
+
+def test_the_traffic_logs_numbers_are_whole_at_1024(lens) -> None:
+    """Three servers (the Server column shown) at 1024×700: every Time, Δ ms, ID, Size and Latency cell
+    has the width its text needs (the tester saw '07:56:…', '143…'); the text columns give way instead."""
+    from inspector.ui.traffic.model import COLUMNS
+
+    three_servers(lens)
+    at_size(lens, 1024, 700)
+    lens.qtbot.wait(1100)  # a pause: the next request's Δ ms has four digits before the point
+    lens.tab("Resources")
+    lens.click_item("Resource list", "Dice app")
+    lens.key("Ctrl+Return", lens.find("Resource list"))
+    lens.wait(
+        lambda: any(
+            e is not None and e.method == "resources/read" and e.kind.value == "response" for e in model_entries(lens)
+        ),
+        30_000,
+    )
+    lens.qtbot.wait(200)
+    table = lens.find("Traffic log")
+    model, header = table.model(), table.horizontalHeader()
+    margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)
+    metrics = table.fontMetrics()
+    cut = []
+    for name in NUMBERS:
+        column = COLUMNS.index(name)
+        assert not header.isSectionHidden(column), name
+        for row in range(model.rowCount()):
+            text = str(model.data(model.index(row, column)) or "")
+            need = metrics.horizontalAdvance(text) + margin
+            if header.sectionSize(column) < need:
+                cut.append(f"{name} row {row}: {text!r} needs {need} px, has {header.sectionSize(column)}")
+    assert not cut, "\n".join(cut[:12])
+    last = header.logicalIndex(header.count() - 1)
+    assert header.sectionViewportPosition(last) + header.sectionSize(last) <= header.width() + 1, "Status out of sight"
+
+
+def model_entries(lens: Any) -> list[Any]:
+    model = lens.find("Traffic log").model()
+    return [model.entry_at(row) for row in range(model.rowCount())]

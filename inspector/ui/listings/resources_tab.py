@@ -142,8 +142,12 @@ class ResourcesTab(ListingTab):
         self.view = ResourceContentsView()
         self.view.readResourceRequested.connect(self.read)
         # The detail scrolls: in a short window its wrapped labels and two rows of buttons would overflow it.
-        right = named_splitter("resourceDetail", scrolled(detail), self.view, sizes=[300, 600], vertical=True)
-        self.split = named_splitter("resourcesSplitter", lists, right, sizes=[420, 780], stretch=(0, 1))
+        # The result gets two thirds of the height and five sevenths of the width; the stretch factors keep those shares
+        # when the window shrinks (with the lists at 0 a 1024 px window left the result a strip 90 px wide).
+        right = named_splitter(
+            "resourceDetail", scrolled(detail), self.view, sizes=[200, 400], vertical=True, stretch=(1, 2)
+        )
+        self.split = named_splitter("resourcesSplitter", lists, right, sizes=[300, 750], stretch=(2, 5))
         for key, splitter in (("lists", lists), ("detail", right), ("main", self.split)):
             remember(self.settings, f"resources/splitter/{key}", splitter)
         layout = QVBoxLayout(self)

@@ -7,6 +7,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from inspector.ui.traffic.model import COLUMNS
+from inspector.ui.widgets.fit_columns import fit_columns
 from inspector.ui.widgets.row_table import one_row_at_a_time
 
 # The widest text each column shows, to size it once (the last column, Status, stretches).
@@ -14,17 +15,17 @@ _WIDTHS = {
     "#": "00000",
     "Time": "00:00:00.000",
     "Server": "server-everything",
-    "Δ ms": "0000.0",
+    "Δ ms": "00000.0",  # up to 100 s between two messages
     "": "→",
     "Kind": "app notification",
-}
-_WIDTHS |= {
-    "Server": "server-everything",
     "Method": "resources/templates/list",
     "ID": "00000",
     "Size": "000.0 KB",
     "Latency": "0000.0 ms",
 }
+# Numbers and times keep their width in a narrow window (an elided number is a wrong number): the text
+# columns (Server, Kind, Method, Status) give way and elide instead.
+_WHOLE = ("#", "Time", "Δ ms", "", "ID", "Size", "Latency")
 
 
 def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTableView:
@@ -47,12 +48,14 @@ def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTabl
     metrics = table.fontMetrics()
     header.setMinimumSectionSize(metrics.horizontalAdvance("→") + 12)
     header.setDefaultSectionSize(metrics.horizontalAdvance("Status") + 24)  # the stretched Status column's minimum
+    widths = {}
     for column, name in enumerate(COLUMNS):
         sample = _WIDTHS.get(name)
-        if sample is not None:
-            width = max(metrics.horizontalAdvance(sample), metrics.horizontalAdvance(name)) + 16
-            header.resizeSection(column, width)
-    return table  # `one_row_at_a_time` made the columns fit: the sizes above are what each gets when there is room
+        if sample is not None:  # a whole column: its text's margins; one that gives way: some air
+            pad = 10 if name in _WHOLE else 16
+            widths[column] = max(metrics.horizontalAdvance(sample), metrics.horizontalAdvance(name)) + pad
+    fit_columns(table, kept=tuple(COLUMNS.index(name) for name in _WHOLE)).want(widths)
+    return table
 
 
 class WholeRows(QWidget):

@@ -1,6 +1,7 @@
 """Columns that fit their view: when the columns' widths add up to more than the view shows, the wide
 ones give way (never below their header's text) so that every column, the last one included, stays in
-sight; when the view widens again they go back to the widths they had (or the user gave them)."""
+sight; when the view widens again they go back to the widths they had (or the user gave them). Columns
+`kept` whole (numbers, times: an elided number is a wrong number) never give way: the others do."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle
 class ColumnFitter(QObject):
     """Keeps the Interactive columns of `view`'s horizontal header within its viewport."""
 
-    def __init__(self, view: QAbstractItemView, header: QHeaderView) -> None:
+    def __init__(self, view: QAbstractItemView, header: QHeaderView, kept: tuple[int, ...] = ()) -> None:
         super().__init__(view)
         self.view, self.header = view, header
         self.wanted: dict[int, int] = {}  # the width each column has when there is room (set or dragged)
+        self.kept = set(kept)  # columns that keep their wanted width (their content's) when room is short
         self._fitting = False
         self.stretch_last = header.stretchLastSection()  # the fitter stretches it (Qt keeps a floor of its own)
         header.setStretchLastSection(False)
@@ -46,6 +48,18 @@ class ColumnFitter(QObject):
         header = self.header
         return header.logicalIndex(header.count() - 1 - _hidden_at_end(header))
 
+    def want(self, widths: dict[int, int]) -> None:
+        """Give columns the widths they have when there is room (a resize of a column the fitter had
+        already narrowed to that width would not say so), then fit."""
+        self.wanted.update(widths)
+        self._fitting = True
+        try:
+            for section, width in widths.items():
+                self.header.resizeSection(section, width)
+        finally:
+            self._fitting = False
+        self.fit()
+
     def _resized(self, section: int, old: int, new: int) -> None:
         if not self._fitting and new > 0 and self._movable(section):
             if old > 0 or section not in self.wanted:  # a column shown again keeps the width it wanted
@@ -70,7 +84,7 @@ class ColumnFitter(QObject):
         fixed = sum(self.floor(s) if s == stretched or self._stretches(s) else header.sectionSize(s) for s in others)
         sizes = {s: max(self.wanted[s], self.floor(s)) for s in movable}
         excess = fixed + sum(sizes.values()) - room
-        give = {s: sizes[s] - self.floor(s) for s in movable}
+        give = {s: 0 if s in self.kept else sizes[s] - self.floor(s) for s in movable}
         spare = sum(give.values())
         if excess > 0 and spare > 0:
             share = min(1.0, excess / spare)
@@ -97,14 +111,16 @@ def _hidden_at_end(header: QHeaderView) -> int:
     return count
 
 
-def fit_columns(view: QAbstractItemView) -> ColumnFitter:
+def fit_columns(view: QAbstractItemView, kept: tuple[int, ...] = ()) -> ColumnFitter:
     """Make `view`'s columns fit its width (see the module's docstring); the fitter lives as long as the view.
-    Once per view: a second call returns the first fitter (two would each take the other's fitting for a
-    user's resize)."""
+    `kept`: the columns sized to their content that never give way. Once per view: a second call returns the
+    first fitter, with `kept` added (two would each take the other's fitting for a user's resize)."""
     for child in view.children():
         if isinstance(child, ColumnFitter):
+            child.kept.update(kept)
+            child.fit()
             return child
     header = view.horizontalHeader() if hasattr(view, "horizontalHeader") else view.header()
-    fitter = ColumnFitter(view, header)
+    fitter = ColumnFitter(view, header, kept)
     fitter.fit()
     return fitter
