@@ -63,3 +63,15 @@ def test_non_ui_packages_import_without_qt() -> None:
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_no_two_test_modules_share_a_name() -> None:
+    """The test folders are not packages: two `test_x.py` anywhere stop the whole run ('import file mismatch')."""
+    seen: dict[str, list[str]] = {}
+    skip = ("node_modules", ".venv")
+    for path in sorted((REPO / "tests").rglob("test_*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        if any(part.startswith(skip) for part in path.parts) or rel.startswith("tests/servers/"):
+            continue
+        seen.setdefault(path.name, []).append(rel)
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
