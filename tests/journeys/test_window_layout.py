@@ -7,6 +7,7 @@ size bounded by what the README claims (fits 800×700), and Tab from the tool li
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QStyle,
+    QTableView,
     QTableWidget,
     QTabWidget,
     QWidget,
@@ -373,8 +375,6 @@ NUMBERS = ("#", "Time", "Δ ms", "ID", "Size", "Latency")  # never elided: a cut
 def test_the_traffic_logs_numbers_are_whole_at_1024(lens) -> None:
     """Three servers (the Server column shown) at 1024×700: every Time, Δ ms, ID, Size and Latency cell
     has the width its text needs (the tester saw '07:56:…', '143…'); the text columns give way instead."""
-    from inspector.ui.traffic.model import COLUMNS
-
     three_servers(lens)
     at_size(lens, 1024, 700)
     lens.qtbot.wait(1100)  # a pause: the next request's Δ ms has four digits before the point
@@ -389,6 +389,17 @@ def test_the_traffic_logs_numbers_are_whole_at_1024(lens) -> None:
     )
     lens.qtbot.wait(200)
     table = lens.find("Traffic log")
+    cut = elided_numbers(table)
+    assert not cut, "\n".join(cut[:12])
+    header = table.horizontalHeader()
+    last = header.logicalIndex(header.count() - 1)
+    assert header.sectionViewportPosition(last) + header.sectionSize(last) <= header.width() + 1, "Status out of sight"
+
+
+def elided_numbers(table: Any) -> list[str]:
+    """The cells of the number and time columns whose text is wider than their column."""
+    from inspector.ui.traffic.model import COLUMNS
+
     model, header = table.model(), table.horizontalHeader()
     margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)
     metrics = table.fontMetrics()
@@ -401,9 +412,41 @@ def test_the_traffic_logs_numbers_are_whole_at_1024(lens) -> None:
             need = metrics.horizontalAdvance(text) + margin
             if header.sectionSize(column) < need:
                 cut.append(f"{name} row {row}: {text!r} needs {need} px, has {header.sectionSize(column)}")
-    assert not cut, "\n".join(cut[:12])
-    last = header.logicalIndex(header.count() - 1)
-    assert header.sectionViewportPosition(last) + header.sectionSize(last) <= header.width() + 1, "Status out of sight"
+    return cut
+
+
+def test_an_hour_between_two_messages_shows_whole_in_a_record(lens, tmp_path: Path) -> None:
+    """A record whose answer came an hour after its request (Δ ms 3600000.0, wider than the column was
+    made for), opened with File › Open session… in a 1024 px window: the number column widens to it."""
+    from test_traffic import choose_file, without_blocking
+
+    from inspector.traffic import jsonl
+    from inspector.traffic.entry import Direction
+    from inspector.traffic.store import TrafficStore
+    from inspector.ui.traffic.viewer_window import ViewerWindow
+
+    store = TrafficStore()
+    store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":7,"method":"ping"}')
+    store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":7,"result":{}}')
+    path = tmp_path / "slow.jsonl"
+    jsonl.save(path, store)
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    entries = [line for line in lines if "mono" in line]
+    entries[-1]["mono"] = entries[0]["mono"] + 3600.0
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    lens.start()
+    without_blocking(lens, lambda: lens.menu("File", "Open session…"))
+    choose_file(lens, path)
+    lens.wait(lambda: any(isinstance(w, ViewerWindow) for w in lens.widgets()), what="the record's window")
+    viewer = next(w for w in lens.widgets() if isinstance(w, ViewerWindow))
+    viewer.resize(1024, 700)
+    table = lens.find("Traffic log", QTableView, top=viewer)
+    lens.wait(lambda: table.model().rowCount() >= 2, what="the two entries")
+    lens.qtbot.wait(200)
+    texts = [str(table.model().data(table.model().index(r, 3)) or "") for r in range(table.model().rowCount())]
+    assert "3600000.0" in texts, texts
+    cut = elided_numbers(table)
+    assert not cut, "\n".join(cut)
 
 
 def model_entries(lens: Any) -> list[Any]:

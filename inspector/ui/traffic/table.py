@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QSize, Qt
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
 
 from inspector.ui.traffic.model import COLUMNS
-from inspector.ui.widgets.fit_columns import fit_columns
+from inspector.ui.widgets.fit_columns import ColumnFitter, fit_columns
 from inspector.ui.widgets.row_table import one_row_at_a_time
 
 # The widest text each column shows, to size it once (the last column, Status, stretches).
@@ -26,6 +26,7 @@ _WIDTHS = {
 # Numbers and times keep their width in a narrow window (an elided number is a wrong number): the text
 # columns (Server, Kind, Method, Status) give way and elide instead.
 _WHOLE = ("#", "Time", "Δ ms", "", "ID", "Size", "Latency")
+_MEASURED = 200  # rows of an inserted batch measured for `_widen`: a long record's import stays quick
 
 
 def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTableView:
@@ -54,8 +55,27 @@ def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTabl
         if sample is not None:  # a whole column: its text's margins; one that gives way: some air
             pad = 10 if name in _WHOLE else 16
             widths[column] = max(metrics.horizontalAdvance(sample), metrics.horizontalAdvance(name)) + pad
-    fit_columns(table, kept=tuple(COLUMNS.index(name) for name in _WHOLE)).want(widths)
+    whole = tuple(COLUMNS.index(name) for name in _WHOLE)
+    fitter = fit_columns(table, kept=whole)
+    fitter.want(widths)
+    model.rowsInserted.connect(lambda _parent, first, last: _widen(table, fitter, whole, first, last))
+    model.modelReset.connect(lambda: _widen(table, fitter, whole, 0, model.rowCount() - 1))
     return table
+
+
+def _widen(table: QTableView, fitter: ColumnFitter, columns: tuple[int, ...], first: int, last: int) -> None:
+    """Widen a whole column to a new row's text that its sample did not foresee (an hour's Δ ms, a
+    six-digit #): the text columns give way. Only the last rows of a large batch are measured."""
+    model, metrics = table.model(), table.fontMetrics()
+    margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1) + 4
+    wider = {}
+    for column in columns:
+        texts = (model.data(model.index(row, column)) for row in range(max(first, last - _MEASURED + 1), last + 1))
+        need = max((metrics.horizontalAdvance(str(text)) for text in texts if text), default=0) + margin
+        if need > fitter.wanted.get(column, 0):
+            wider[column] = need
+    if wider:
+        fitter.want(wider)
 
 
 class WholeRows(QWidget):
