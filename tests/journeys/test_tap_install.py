@@ -111,10 +111,10 @@ def test_browse_to_a_host_config_when_none_is_known(lens: Lens) -> None:
     hosts = lens.find("Host config", QComboBox)
     lens.wait(lambda: hosts.count() == 2, what="the file's servers are offered")
 
-    hosts.setCurrentIndex(next(i for i in range(hosts.count()) if "'remote'" in hosts.itemText(i)))
+    hosts.setCurrentIndex(next(i for i in range(hosts.count()) if "“remote”" in hosts.itemText(i)))
     lens.wait_text("stdio servers only")
     assert not lens.find("Tap").isEnabled()
-    hosts.setCurrentIndex(next(i for i in range(hosts.count()) if "'mine'" in hosts.itemText(i)))
+    hosts.setCurrentIndex(next(i for i in range(hosts.count()) if "“mine”" in hosts.itemText(i)))
     lens.wait(lambda: lens.find("Tap").isEnabled(), what="Tap is offered for the stdio entry")
     lens.click("Tap")
     lens.wait_text("Backup:")
