@@ -6,7 +6,10 @@ press Call for the result, open the Budget tab). It reports the longest stall of
 those steps (a 5 ms timer's longest lateness) and the process's peak resident memory. The baseline,
 in the same run, is the same steps against `big.py small` (three ordinary tools): the stall's target
 is absolute (under 100 ms), the memory's is relative: what the big case adds over the baseline's peak,
-at most twice the payload (the largest message the server sent).
+at most twice the payload (the largest message the server sent). The first opening of the Budget tab
+builds tiktoken's encoder (`CoreBPE`, ~0.25 s holding the GIL, once per process, whatever the server's
+size): it is its own row, from the baseline's run, and left out of each case's longest stall, which is
+the window waiting on the server's size.
 
 ``python tests/bench/bench_big_inputs.py [--quick]`` prints the table on its own (``--quick``: a
 2,000-tool list, a 10 MB result and a 5 MB icon).
@@ -23,6 +26,7 @@ from common import BENCH, PYTHON, Row, quick
 PROBE = BENCH / "big_app_probe.py"
 TARGET_STALL_MS = 100.0
 TARGET_MEMORY_RATIO = 2.0  # added peak memory ÷ payload
+ONCE_PER_PROCESS = "budget tab"  # the probe's step that builds the tokenizer
 CASES = (  # (name, mode, size, quick size)
     ("5,000 tools", "tools", 5_000, 2_000),
     ("1 MB description", "description", 1_000_000, 1_000_000),
@@ -41,22 +45,33 @@ def probe(mode: str, size: int) -> dict:
     return json.loads(lines[-1])
 
 
+def _size_stall(outcome: dict) -> float:
+    """The longest stall over the steps that depend on the server (all but the Budget tab's first build)."""
+    return max(ms for step, ms in outcome["stalls_ms"].items() if step != ONCE_PER_PROCESS)
+
+
 def run() -> list[Row]:
     base = probe("small", 0)
-    base_stall = max(base["stalls_ms"].values())
-    rows: list[Row] = []
+    base_stall = _size_stall(base)
+    rows: list[Row] = [
+        Row(
+            "Budget tab first opened (tokenizer built, once per process; small server)",
+            base["stalls_ms"].get(ONCE_PER_PROCESS, 0.0),
+            "ms",
+        )
+    ]
     for name, mode, size, small in CASES:
         if quick():
             name = f"{name} (quick: {small:,})"
         got = probe(mode, small if quick() else size)
         steps = ", ".join(f"{step} {ms:.0f}" for step, ms in got["stalls_ms"].items())
         print(f"[big inputs: {name}: stalls {steps} ms; peak {got['peak_mb']:.0f} MB]", file=sys.stderr)
-        stall = max(got["stalls_ms"].values())
+        stall = _size_stall(got)
         added = got["peak_mb"] - base["peak_mb"]
         payload = got["payload_mb"]
         rows.append(
             Row(
-                f"{name}: longest UI stall",
+                f"{name}: longest UI stall (connect, select, resize, call)",
                 stall,
                 "ms",
                 base_stall,
