@@ -11,12 +11,21 @@ from __future__ import annotations
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 FILE_MODE = 0o600
 FOLDER_MODE = 0o700
+
+
+def data_dir(env: Mapping[str, str] | None = None) -> Path:
+    """MCP Lens's data folder, ``$XDG_DATA_HOME/mcp-lens`` (when absolute) else ``~/.local/share/mcp-lens``
+    (not created here): tap records and call histories live under it."""
+    env = os.environ if env is None else env
+    data = env.get("XDG_DATA_HOME", "")
+    base = Path(data) if data and os.path.isabs(data) else Path(env.get("HOME") or Path.home()) / ".local/share"
+    return base / "mcp-lens"
 
 
 def private_folder(folder: str | os.PathLike[str]) -> Path:

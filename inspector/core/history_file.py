@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from inspector.config.files import private_folder, write_atomic
+from inspector.config.files import data_dir, private_folder, write_atomic
 from inspector.config.redact import Redactor
 from inspector.core.history import PENDING, CallRecord
 
@@ -26,10 +25,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def history_dir(env: Mapping[str, str] | None = None) -> Path:
-    env = os.environ if env is None else env
-    data = env.get("XDG_DATA_HOME", "")
-    base = Path(data) if data and os.path.isabs(data) else Path(env.get("HOME") or Path.home()) / ".local/share"
-    return base / "mcp-lens" / "history"
+    return data_dir(env) / "history"
 
 
 def history_path(server: str, env: Mapping[str, str] | None = None) -> Path:

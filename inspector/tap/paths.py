@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspector.config.files import open_private_append, private_folder
+from inspector.config.files import data_dir, open_private_append, private_folder
 from inspector.config.pids import pid_alive
 from inspector.traffic.jsonl import RecordFormatError, decode_entry
 
@@ -29,10 +29,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 def taps_dir(env: Mapping[str, str] | None = None) -> Path:
     """The folder tap records go to (not created here)."""
-    env = os.environ if env is None else env
-    data = env.get("XDG_DATA_HOME", "")
-    base = Path(data) if data and os.path.isabs(data) else Path(env.get("HOME") or Path.home()) / ".local/share"
-    return base / "mcp-lens" / "taps"
+    return data_dir(env) / "taps"
 
 
 def ensure_dir(folder: Path) -> Path:
