@@ -94,13 +94,22 @@ def encode_entry(entry: Entry, *, splice: bool = True) -> bytes:
     meta = _meta(entry)
     if splice and entry.kind not in (Kind.STDERR, Kind.LIFECYCLE) and _splicable(entry.raw):
         meta["len"] = len(entry.raw)
-        rest = json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()
-        return _MSG_PREFIX + entry.raw + b"," + rest[1:]
+        return _MSG_PREFIX + entry.raw + b"," + _json_line(meta)[1:]
     try:
         meta["raw"] = entry.raw.decode("utf-8")
     except UnicodeDecodeError:
         meta["raw_b64"] = base64.b64encode(entry.raw).decode("ascii")
-    return json.dumps(meta, ensure_ascii=False, separators=(",", ":")).encode()
+    return _json_line(meta)
+
+
+def _json_line(value: dict[str, Any]) -> bytes:
+    """`value` as compact JSON in UTF-8; with every non-ASCII character escaped when it holds a lone
+    surrogate (a server's method "\ud800" parses to one), which UTF-8 cannot carry."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":")).encode()
 
 
 def line_problem(line: bytes, exc: ValueError) -> str:
@@ -129,7 +138,9 @@ def decode_entry(line: bytes) -> Entry:
     elif "raw_b64" in obj:
         raw = base64.b64decode(obj["raw_b64"])
     else:
-        raw = str(obj.get("raw", "")).encode("utf-8")
+        # "surrogatepass": a lone surrogate (a "\ud800" escape, or its bytes, which json.loads passes) is
+        # given back as the bytes it was, never an UnicodeEncodeError out of the reader
+        raw = str(obj.get("raw", "")).encode("utf-8", "surrogatepass")
     try:
         return Entry(
             seq=int(obj["seq"]),

@@ -137,3 +137,31 @@ def test_a_tap_record_with_a_damaged_header_is_still_listed_and_opens(tmp_path) 
     record.close()
     store, _meta, bad = jsonl.read(path)
     assert len([e for e in store if e.transport != jsonl.BAD_LINE_TRANSPORT]) == 70 and bad[0].number == 1
+
+
+def test_a_lone_surrogate_in_a_raw_line_is_kept_as_its_bytes(tmp_path) -> None:
+    """Found by the damage harness in CI: the bytes of a UTF-16 surrogate inside a "raw" string (or its
+    "\\ud800" escape) made the reader raise UnicodeEncodeError instead of showing the entry."""
+    from inspector.traffic import jsonl
+
+    for raw in (b"stderr \xed\xa0\x80 line", b"stderr \\ud800 line"):
+        line = b'{"seq":3,"wall":1.0,"mono":1.0,"dir":"in","transport":"stdio","kind":"stderr","raw":"' + raw + b'"}'
+        entry = jsonl.decode_entry(line)
+        assert entry.raw == b"stderr \xed\xa0\x80 line"
+
+
+def test_an_entry_whose_method_is_a_lone_surrogate_is_written_and_read_back(tmp_path) -> None:
+    """A server's `"method": "\\ud800x"` parses to a lone surrogate, which UTF-8 cannot encode: the record
+    is still written (that field escaped) and reads back the same."""
+    from inspector.traffic import jsonl
+    from inspector.traffic.entry import Direction
+    from inspector.traffic.store import TrafficStore
+
+    store = TrafficStore()
+    store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","method":"\\ud800x","params":{}}')
+    store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","method":"caf\xc3\xa9","params":{}}')
+    path = tmp_path / "r.jsonl"
+    jsonl.save(path, store)
+    back, _meta = jsonl.load(path)
+    assert [e.method for e in back] == ["\ud800x", "café"]
+    assert [e.raw for e in back] == [e.raw for e in store]
