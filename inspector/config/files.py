@@ -9,6 +9,7 @@ ACL already keeps other users out; the modes are still passed (Python maps them 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import stat
 from collections.abc import Iterator, Mapping
@@ -64,7 +65,7 @@ def write_atomic(path: str | os.PathLike[str], payload: bytes | str, *, mode: in
     is the file replaced; a device or pipe the user named (`--output /dev/stdout`) is simply written to.
     """
     target = Path(path)
-    data = payload.encode("utf-8") if isinstance(payload, str) else payload
+    data = utf8(payload) if isinstance(payload, str) else payload
     if target.is_symlink():  # the file it points to is replaced; the link stays a link
         target = target.resolve()
     if target.exists() and not stat.S_ISREG(target.stat().st_mode):  # a device or pipe (/dev/stdout): written to
@@ -93,6 +94,19 @@ def write_atomic(path: str | os.PathLike[str], payload: bytes | str, *, mode: in
         raise
     _sync_folder(target.parent)
     return target
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def utf8(text: str) -> bytes:
+    """`text` in UTF-8. A lone surrogate (a server's "\\ud800" parses to one; UTF-8 cannot carry it) is
+    written as its JSON escape, so JSON text from `json.dumps(..., ensure_ascii=False)` stays valid and
+    reads back the same, instead of the save failing."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
 
 
 def open_private_append(path: str | os.PathLike[str], *, exclusive: bool = False) -> int:

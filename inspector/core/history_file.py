@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from inspector.config.files import data_dir, private_folder, write_atomic
+from inspector.config.files import data_dir, private_folder, utf8, write_atomic
 from inspector.config.redact import Redactor
 from inspector.core.history import PENDING, CallRecord
 
@@ -61,7 +61,7 @@ def _small(value: Any, limit: int) -> Any:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return None
-    return value if len(text.encode("utf-8")) <= limit else None
+    return value if len(utf8(text)) <= limit else None
 
 
 def record_entry(record: CallRecord, redactor: Redactor) -> dict[str, Any]:

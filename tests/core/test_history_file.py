@@ -40,3 +40,11 @@ def test_a_small_result_is_kept_and_read_back(tmp_path) -> None:
     kept = load_history(tmp_path / "h.json")
     assert kept[0].result == small.result
     assert kept[1].result is None  # over the limit though every string in it is short
+
+
+def test_a_result_with_a_lone_surrogate_is_kept_and_read_back(tmp_path) -> None:
+    """A server's text "\\ud800" parses to a lone surrogate, which UTF-8 cannot carry: the save used to
+    raise UnicodeEncodeError out of the workbench's slot; the file now holds its JSON escape."""
+    odd = _finished({"content": [{"type": "text", "text": "a\ud800b"}]})
+    save_history(tmp_path / "h.json", [odd], Redactor())
+    assert load_history(tmp_path / "h.json")[0].result == odd.result
