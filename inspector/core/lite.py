@@ -16,6 +16,7 @@ from contextlib import suppress
 from typing import Any
 
 from inspector import __version__
+from inspector.config.files import utf8
 from inspector.core.calls import Progress, ProgressCallback, RequestHandle
 from inspector.core.era import (
     CLIENT_CAPABILITIES_META_KEY,
@@ -136,7 +137,7 @@ class LiteConnection(Operations):
         await self.pipes.close()
 
     async def _send(self, message: dict[str, Any]) -> None:
-        data = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode()
+        data = utf8(json.dumps(message, ensure_ascii=False, separators=(",", ":")))  # a lone surrogate: escaped
         try:
             await self.pipes.send(data)
         except ConnectionError as exc:

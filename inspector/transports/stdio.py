@@ -8,6 +8,7 @@ and the session carries on.
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import time
 from collections.abc import AsyncIterator, Callable
@@ -19,6 +20,7 @@ import mcp_types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
+from inspector.config.files import utf8
 from inspector.traffic.entry import Kind
 from inspector.traffic.store import TrafficStore
 from inspector.transports.process import StdioCommand
@@ -147,9 +149,19 @@ class StdioTransport:
             if isinstance(session_message.message, mcp_types.JSONRPCRequest):
                 self._in_flight += 1
                 _awaiting.add(self)
-            data = session_message.message.model_dump_json(by_alias=True, exclude_unset=True).encode()
+            data = _wire_bytes(session_message.message)
             try:
                 await self.pipes.send(data)
             except ConnectionError:
                 read_send.close()  # the session sees the connection end instead of waiting forever
                 return
+
+
+def _wire_bytes(message: Any) -> bytes:
+    """The message as one JSON line. Text holding a lone surrogate (a server's "\\ud800", echoed back in a
+    prompt name or an argument) cannot be UTF-8: pydantic refuses it, so it is sent as its JSON escape."""
+    try:
+        return message.model_dump_json(by_alias=True, exclude_unset=True).encode()
+    except ValueError:  # PydanticSerializationError
+        value = message.model_dump(by_alias=True, exclude_unset=True, mode="python")
+        return utf8(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str))

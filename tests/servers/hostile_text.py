@@ -24,7 +24,7 @@ SPOOF = "rtl\u202eloot"  # reads "rtltool" when the override is obeyed
 # a right-to-left override, an isolate, a zero-width space and a byte-order mark.
 TAIL = (
     '<b>bold</b> <a href="https://evil.example">link</a> \x1b[2J\x1b]8;;https://evil.example\x07osc8\x1b]8;;\x07'
-    f" nul\x00 c1\x9b {SPOOF} \u2066iso\u2069 zw\u200bsp \ufeffbom"
+    f" nul\x00 c1\x9b {SPOOF} \u2066iso\u2069 zw\u200bsp \ufeffbom lone\ud800sur"
 )
 MEGABYTE = "m" * 1_000_000
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFormLayout, QWidget
 
-from inspector.config.files import write_atomic
+from inspector.config.files import utf8, write_atomic
 from inspector.content import EmbeddedResourcePreview, ResourceLinkPreview, human_size
 from inspector.ui.tools.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
 from inspector.ui.tools.results.image_block import ImageViewer
@@ -111,7 +111,7 @@ class EmbeddedResourceWidget(BlockWidget):
     def saveable_bytes(self) -> bytes | None:
         """The blob, or the text as UTF-8."""
         text = self.preview.text  # type: ignore[attr-defined]
-        return self.data if self.data is not None else (text.encode() if text is not None else None)
+        return self.data if self.data is not None else (utf8(text) if text is not None else None)
 
     def save_to(self, path: str | Path) -> None:
         """Write the resource's bytes (the blob as decoded, or the text as UTF-8) to `path`."""

@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from inspector.config.files import utf8
 from inspector.content import TextPreview, UnknownPreview, human_size, to_json_text
 from inspector.content.visible import visible
 from inspector.ui.tools.results.common import BlockWidget, plain_label
@@ -171,7 +172,7 @@ class TextPane(QWidget):
         cut at `SHOWN_CHARS`, highlighted only up to `HIGHLIGHT_MAX_CHARS`)."""
         if len(self.full_text) > BIG_CHARS:
             self._loader.stop()
-            formatted = pretty_json_bounded(self.full_text.encode(), elide=ELIDE_CHARS, max_chars=SHOWN_CHARS)
+            formatted = pretty_json_bounded(utf8(self.full_text), elide=ELIDE_CHARS, max_chars=SHOWN_CHARS)
             pretty, cut = formatted if formatted is not None else (self.full_text[:SHOWN_CHARS], True)
             self.truncated = cut
             self._set(pretty, wrap=False)
