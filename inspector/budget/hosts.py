@@ -137,10 +137,13 @@ def truncate_utf16(text: str, units: int) -> str:
     """The first ``units`` UTF-16 code units of ``text``, never splitting a surrogate pair."""
     if len(text) <= units // 2:
         return text
-    raw = text.encode("utf-16-le")
+    raw = text.encode("utf-16-le", "surrogatepass")  # a server's lone "\ud800" is one code unit, not an error
     if len(raw) <= units * 2:
         return text
-    return raw[: units * 2].decode("utf-16-le", errors="ignore")
+    cut = raw[: units * 2]
+    if len(cut) >= 2 and 0xD8 <= cut[-1] <= 0xDB:  # never end on the first half of a pair
+        cut = cut[:-2]
+    return cut.decode("utf-16-le", "surrogatepass")
 
 
 def _qualifier(rule: HostRule) -> str:

@@ -112,3 +112,11 @@ def test_host_diff_compares_the_host_views(counter: BudgetCounter) -> None:
     assert [c.name for c in diff.removed] == ["mcp__s__gone"] and diff.breaking
     before = host_view(old, "claude-code", "s", counter=counter, tool_search="off")
     assert diff.old_total == before.total and diff.new_total < diff.old_total
+
+
+def test_truncating_a_lone_surrogate_never_fails() -> None:
+    """A server's "\\ud800" parses to a lone surrogate: Claude Code's cut used to raise UnicodeEncodeError
+    (mcp-lens tokens --host claude-code exited with a Traceback; the Budget tab could not count)."""
+    assert truncate_utf16("x\ud800" + "a" * 10, 5) == "x\ud800aaa"
+    assert truncate_utf16("ab\ud800", 2) == "ab"
+    assert truncate_utf16("a\udc00b", 2) == "a\udc00"
