@@ -30,6 +30,7 @@ from inspector.content.visible import visible
 from inspector.ui.collections.answers_dialog import AnswersDialog
 from inspector.ui.collections.live import reference_env, workspace_opener
 from inspector.ui.collections.save_dialog import FILTER, plain, recent_files, remember, save_call
+from inspector.ui.widgets.plain_text import item_text, shown
 from inspector.words import counted
 
 MARKS = {"passed": "✓", "failed": "✗", "unreachable": "⚠"}
@@ -137,17 +138,22 @@ class CollectionsView(QWidget):
             self.results = {}
         self.path, self.collection = path, collection
         remember(self.settings, path)
-        self.file_label.setText(f"{collection.name} — {path}")
+        self.file_label.setText(shown(f"{collection.name} — {path}", one_line=True))
         if self.task is None:
             self.running.setText("")
         if collection.damage:  # opened from what was intact: said, steps lost named by line
-            shown = counted(len(collection.steps), "intact step")
-            self.running.setText(f"{path.name}: {shown} shown. " + " ".join(f"{d}." for d in collection.damage))
+            self.running.setText(self._damage_said(path, collection))
         row = max(self.steps.currentRow(), 0)
         self._fill()
         if collection.steps:
             self.steps.setCurrentRow(min(row, len(collection.steps) - 1))
         self._update_buttons()
+
+    @staticmethod
+    def _damage_said(path: Path, collection: Collection) -> str:
+        """The file opened from what was intact: the steps shown and the lost ones named by line."""
+        intact = counted(len(collection.steps), "intact step")
+        return shown(f"{path.name}: {intact} shown. " + " ".join(f"{d}." for d in collection.damage))
 
     def _fill(self) -> None:
         row = self.steps.currentRow()
@@ -157,7 +163,7 @@ class CollectionsView(QWidget):
             result = self.results.get(step.id)
             mark = MARKS.get(result.status, "·") if result else "·"
             where = step.server or "the run’s server"
-            self.steps.addItem(f"{mark} {step.name} — {step.method} on {where}")
+            self.steps.addItem(item_text(f"{mark} {step.name} — {step.method} on {where}"))
         if 0 <= row < self.steps.count():
             self.steps.setCurrentRow(row)
         self.steps.blockSignals(False)
@@ -179,7 +185,7 @@ class CollectionsView(QWidget):
             ms = f" in {result.elapsed_ms:.0f} ms" if result.elapsed_ms is not None else ""
             lines.append(f"{result.status}{ms}" + (f": {result.reason}" if result.reason else ""))
             lines += [f"{'✓' if c.passed else '✗'} {c.kind}: {c.reason}" for c in result.checks]
-        self.step_label.setText("\n".join(lines))
+        self.step_label.setText(shown("\n".join(lines)))
         self.assertions.setPlainText(json.dumps(step.expect, indent=2, ensure_ascii=False))
         self.assertion_message.setText("")
         self.wire.setPlainText(visible(wire_text(result)) if result else "")
@@ -267,7 +273,10 @@ class CollectionsView(QWidget):
         for result in run.steps:
             self.results[result.step.id] = result
         passed = sum(1 for r in run.steps if r.status == PASSED)
-        self.running.setText(f"{passed} of {len(run.steps)} passed in {run.elapsed_ms:.0f} ms")
+        said = f"{passed} of {len(run.steps)} passed in {run.elapsed_ms:.0f} ms"
+        if self.collection is not None and self.collection.damage and self.path is not None:
+            said += f" (of what was intact: {self._damage_said(self.path, self.collection)})"
+        self.running.setText(said)
         self._fill()
 
     def cancel(self) -> None:

@@ -3,6 +3,7 @@ file kept as it is) and the dialog says to save to a new file."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
@@ -37,3 +38,20 @@ def test_a_cut_collection_shows_its_intact_steps_and_is_not_saved_over(qtbot, tm
     qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
     assert "damaged" in dialog.message.text() and "new file" in dialog.message.text()
     assert path.read_bytes() == cut
+
+
+def test_a_step_name_from_the_file_is_shown_visibly(qtbot, tmp_path: Path) -> None:
+    """A collection file can come from anyone: a step named with a right-to-left override, NUL or a lone
+    surrogate reads as written, escapes shown (the list read '…revres omeD no' before)."""
+    collection = Collection("odd")
+    collection.add_step(
+        "tools/call", {"name": "echo", "arguments": {}}, server="Demo", name="echo <b>x</b>\u202e\x00 \ud800"
+    )
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(json.loads(collection.dumps())), encoding="utf-8")  # ASCII: \ud800 as an escape
+    view = CollectionsView(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), {})
+    qtbot.addWidget(view)
+    view.open(path)
+    item = view.steps.item(0).text()
+    assert "\\u202e" in item and "\\x00" in item and "\\ud800" in item and "\u202e" not in item
+    assert "\\u202e" in view.step_label.text() and "\u202e" not in view.step_label.text()
