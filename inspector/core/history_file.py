@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,15 @@ RESULT_BYTES = 32_000  # a bigger result is left out (the call's arguments and o
 ARGUMENTS_BYTES = 64_000  # arguments bigger than this are left out too (the call is still listed)
 TOTAL_BYTES = 2_000_000  # past this, older calls' results are left out: the file stays small
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class HistoryDamaged(Exception):
+    """A kept history that could not be read; `moved_to` is where it was set aside (None: left in place)."""
+
+    def __init__(self, path: Path, moved_to: Path | None, cause: Exception) -> None:
+        where = f"set aside as {moved_to.name}" if moved_to else "left where it is"
+        super().__init__(f"the kept History in {path} could not be read ({cause}); {where}")
+        self.path, self.moved_to = path, moved_to
 
 
 def history_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -93,12 +104,28 @@ def save_history(path: Path, records: list[CallRecord], redactor: Redactor) -> N
     write_atomic(path, json.dumps({"version": VERSION, "calls": done}, ensure_ascii=False, indent=1))
 
 
+def set_aside(path: Path) -> Path | None:
+    """Move a history file that cannot be read to ``<name>.damaged-<time>`` (the next save would replace
+    it, and what it held with it); returns where it went, None if it could not be moved."""
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    try:
+        os.replace(path, target)
+    except OSError:
+        return None
+    return target
+
+
 def load_history(path: Path) -> list[CallRecord]:
-    """The calls kept in `path`, newest first, as records (a damaged file or entry is skipped)."""
+    """The calls kept in `path`, newest first, as records (a damaged entry is skipped; a file that cannot
+    be read at all is set aside, never saved over: see `set_aside`)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return []
+    except (OSError, ValueError) as exc:
+        moved = set_aside(path)
+        raise HistoryDamaged(path, moved, exc) from exc
     calls = data.get("calls") if isinstance(data, dict) else None
     records = []
     for entry in calls if isinstance(calls, list) else []:

@@ -48,3 +48,19 @@ def test_a_result_with_a_lone_surrogate_is_kept_and_read_back(tmp_path) -> None:
     odd = _finished({"content": [{"type": "text", "text": "a\ud800b"}]})
     save_history(tmp_path / "h.json", [odd], Redactor())
     assert load_history(tmp_path / "h.json")[0].result == odd.result
+
+
+def test_a_damaged_history_file_is_set_aside_not_saved_over(tmp_path) -> None:
+    """The outside tester's garbage history file was replaced by the next call's save, without a word."""
+    import pytest
+
+    from inspector.core.history_file import HistoryDamaged
+
+    path = tmp_path / "h.json"
+    garbage = b'\xff\xfe{"version": 1, "calls": [\x00\x00'
+    path.write_bytes(garbage)
+    with pytest.raises(HistoryDamaged) as damaged:
+        load_history(path)
+    assert damaged.value.moved_to is not None and damaged.value.moved_to.read_bytes() == garbage
+    assert not path.exists() and "could not be read" in str(damaged.value)
+    assert load_history(path) == []  # nothing there any more: a fresh history

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from inspector.config.redact import Redactor
 from inspector.core.history import CallRecord
-from inspector.core.history_file import load_history, save_history
+from inspector.core.history_file import HistoryDamaged, load_history, save_history
 from inspector.core.resources import ReadOutcome, check_read_result
 from inspector.core.tasks import task_support
 from inspector.ui.apps.app_tab import AppTab
@@ -433,7 +433,12 @@ class ToolWorkbench(QWidget):
         first = self.history_file is None
         self.history_file, self.history_redactor = path, redactor
         if first:
-            for record in reversed(load_history(path)):  # oldest first: the newest ends on top
+            try:
+                kept = load_history(path)
+            except HistoryDamaged as exc:  # set aside, not saved over; the user is told
+                self.statusMessage.emit(str(exc))
+                kept = []
+            for record in reversed(kept):  # oldest first: the newest ends on top
                 self.history.update_call(record)
 
     def _save_history(self) -> None:
