@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from inspector.budget.shapes import shaped_tool
-from inspector.config.files import folder_lock, private_folder, write_atomic
+from inspector.config.files import folder_lock, private_folder, stamped_sibling, write_atomic
 from inspector.config.text_files import read_utf8
 
 FILE_NAME = "claude-calibrations.json"
@@ -154,8 +153,7 @@ def _read_for_update(path: Path) -> dict[str, Any]:
         data = None
     if isinstance(data, dict):
         return data
-    stamp = time.strftime("%Y%m%dT%H%M%S")
-    os.replace(path, path.with_name(f"{path.name}.corrupt-{stamp}"))
+    os.replace(path, stamped_sibling(path, "corrupt"))
     return {}
 
 

@@ -12,6 +12,7 @@ import os
 import re
 import secrets
 import stat
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,18 @@ def data_dir(env: Mapping[str, str] | None = None) -> Path:
     data = env.get("XDG_DATA_HOME", "")
     base = Path(data) if data and os.path.isabs(data) else Path(env.get("HOME") or Path.home()) / ".local/share"
     return base / "mcp-lens"
+
+
+def stamped_sibling(path: str | os.PathLike[str], label: str) -> Path:
+    """A free name beside `path` for a copy or backup of it: ``<name>.<label>-<time>``, then ``-2``, ``-3``…
+    when that is taken (two in the same second never overwrite each other)."""
+    target = Path(path)
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    candidate, n = target.with_name(f"{target.name}.{label}-{stamp}"), 1
+    while candidate.exists():
+        n += 1
+        candidate = target.with_name(f"{target.name}.{label}-{stamp}-{n}")
+    return candidate
 
 
 def private_folder(folder: str | os.PathLike[str]) -> Path:

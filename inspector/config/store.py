@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from inspector.config import jsonc
 from inspector.config.eras import EraError, parse_era
-from inspector.config.files import folder_lock, private_folder, write_atomic
+from inspector.config.files import folder_lock, private_folder, stamped_sibling, write_atomic
 from inspector.config.locations import app_data_dir
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.config.text_files import NotUtf8Error, read_utf8
@@ -235,12 +234,7 @@ class ProfileStore:
     def save_copy(self) -> Path:
         """Write these profiles to `servers.json.unsaved-<time>` beside the file (which is left untouched),
         for when the file itself cannot be saved. Returns the copy's path."""
-        stamp = time.strftime("%Y%m%dT%H%M%S")
-        copy = self.path.with_name(f"{self.path.name}.unsaved-{stamp}")
-        n = 1
-        while copy.exists():
-            n += 1
-            copy = self.path.with_name(f"{self.path.name}.unsaved-{stamp}-{n}")
+        copy = stamped_sibling(self.path, "unsaved")
         private_folder(self.path.parent)
         return write_atomic(copy, json.dumps(self.to_data(), indent=2, ensure_ascii=False) + "\n")
 
@@ -295,12 +289,7 @@ class ProfileStore:
         if not self.path.exists():
             self._profiles, self._baseline, self._loaded = {}, {}, True
             return None
-        stamp = time.strftime("%Y%m%dT%H%M%S")
-        backup = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        n = 1
-        while backup.exists():
-            n += 1
-            backup = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+        backup = stamped_sibling(self.path, "corrupt")
         os.replace(self.path, backup)
         self._profiles, self._baseline, self._loaded = {}, {}, True
         return backup

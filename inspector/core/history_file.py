@@ -9,12 +9,11 @@ import hashlib
 import json
 import os
 import re
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from inspector.config.files import data_dir, private_folder, utf8, write_atomic
+from inspector.config.files import data_dir, private_folder, stamped_sibling, utf8, write_atomic
 from inspector.config.redact import Redactor
 from inspector.core.history import PENDING, CallRecord
 
@@ -107,8 +106,7 @@ def save_history(path: Path, records: list[CallRecord], redactor: Redactor) -> N
 def set_aside(path: Path) -> Path | None:
     """Move a history file that cannot be read to ``<name>.damaged-<time>`` (the next save would replace
     it, and what it held with it); returns where it went, None if it could not be moved."""
-    stamp = time.strftime("%Y%m%dT%H%M%S")
-    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    target = stamped_sibling(path, "damaged")
     try:
         os.replace(path, target)
     except OSError:

@@ -88,3 +88,14 @@ def test_missing_parents_are_created_user_only_too(tmp_path):
     for folder in ("share", "share/mcp-lens", "share/mcp-lens/taps", "new", "new/deeper", "append", "append/inner"):
         assert _mode(tmp_path / folder) == 0o700, folder
     assert _mode(tmp_path) == 0o755  # an existing folder is left as it is
+
+
+def test_stamped_sibling_never_names_a_taken_file(tmp_path) -> None:
+    from inspector.config.files import stamped_sibling
+
+    path = tmp_path / "servers.json"
+    first = stamped_sibling(path, "corrupt")
+    assert first.parent == tmp_path and first.name.startswith("servers.json.corrupt-")
+    first.write_text("taken")
+    second = stamped_sibling(path, "corrupt")
+    assert second != first and second.name.startswith(first.name) and not second.exists()
