@@ -108,6 +108,7 @@ def test_the_result_names_the_tool_it_belongs_to(lens) -> None:
     lens.type("message", "first result")
     lens.click("Call  (Ctrl+Enter)")
     lens.wait_text("Result of echo")
+    lens.wait_text("plain text · 12 characters")  # the text block too (a loaded machine draws it a turn later)
     lens.click_item("Tool list", "Generate image")
     assert lens.shows("first result"), "the last result stays readable"
     caption = next(line for line in lens.texts().splitlines() if line.startswith("Result of echo"))
