@@ -48,6 +48,9 @@ _TOKEN_PIECES = re.compile(r"[-_.~+/=]")
 # Values never learned for redaction by value: numbers, dates, times, versions (replacing "2025-06-18"
 # everywhere would hide every protocolVersion).
 _TRIVIAL = re.compile(r"^[\d\s.\-_:/+,]*$")
+# A query value that is one plain word (`format=markdown`) is an option, not a secret, unless its name
+# says otherwise: learning it would hide that word everywhere in the traffic.
+_PLAIN_WORD = re.compile(r"^[A-Za-z]{1,24}$")
 _KNOWN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "github_pat_", "glpat-", "sk-", "xox", "AKIA", "eyJ", "AIza")
 _URL_WITH_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]*:([^\s/@]+)@")
 
@@ -324,7 +327,8 @@ def _arg_secrets(args: list[str]) -> list[str]:
 
 def profile_secrets(profile: Any) -> list[str]:
     """The secret values a profile holds: secret-named or credential-shaped env and header values, the
-    bearer token and client secret, secret flags' values, URL query values and passwords (a DSN's too),
+    bearer token and client secret, secret flags' values, URL query values (but one plain word under a
+    name that does not look secret) and passwords (a DSN's too),
     and the values its `${…}` references resolved to (`secret_values`, set by `resolve_profile`)."""
     values: list[str] = list(getattr(profile, "secret_values", None) or ())
     extra = getattr(profile, "secret_headers", None) or ()
@@ -344,7 +348,7 @@ def profile_secrets(profile: Any) -> list[str]:
     if url:
         try:
             parts = urlsplit(url)
-            values += [v for _, v in parse_qsl(parts.query)]
+            values += [v for k, v in parse_qsl(parts.query) if _secret_query(k) or not _PLAIN_WORD.match(v)]
             if parts.password:
                 values.append(parts.password)
         except ValueError:

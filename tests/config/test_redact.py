@@ -151,3 +151,11 @@ def test_http_meta_url_and_headers() -> None:
         "url": f"http://h/mcp?token={REDACTED}",
         "headers": [["X-Other", f"a {REDACTED} b"], ["Cookie", REDACTED]],
     }
+
+
+def test_a_query_value_that_is_one_plain_word_is_not_hidden_everywhere() -> None:
+    """`?format=markdown` must not turn every "markdown" in the traffic into <redacted>; a value under a
+    secret-looking name is hidden whatever its shape."""
+    profile = ServerProfile("s", transport="http", url="https://h/mcp?format=markdown&view=Compact&key=hunter")
+    r = Redactor.for_profile(profile)
+    assert r.text("markdown Compact hunter") == f"markdown Compact {REDACTED}"
