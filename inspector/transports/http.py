@@ -9,7 +9,7 @@ import logging
 import urllib.request
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import httpx2
 from mcp.client.sse import sse_client
@@ -18,7 +18,9 @@ from mcp.client.streamable_http import streamable_http_client
 from inspector.config.redact import Redactor, profile_secrets
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
+from inspector.transports.http_profile import USERINFO_DROPPED, HttpSecrets, without_overridden_userinfo
 from inspector.transports.http_tap import TapTransport
+from inspector.transports.surrogates import EscapingWriter
 
 CONNECT_TIMEOUT = 30.0
 READ_TIMEOUT = 300.0
@@ -32,33 +34,6 @@ class RoutesOwnRequests(Protocol):
     `inspector.auth` is one; the transport never imports it, its caller passes it in as `auth`."""
 
     def route_wire(self, mcp_tap: TapTransport, store: TrafficStore) -> httpx2.AsyncBaseTransport: ...
-
-
-USERINFO_DROPPED = (
-    "the URL's user:password is not sent: the configured Authorization header is used instead "
-    "(httpx would replace it with Basic auth from the URL)"
-)
-
-
-def without_overridden_userinfo(url: str, headers: dict[str, str]) -> str | None:
-    """`url` without its ``user:password@`` when `headers` configure an Authorization header (the user's
-    header wins: httpx would replace it with Basic auth from the URL); None when nothing is dropped."""
-    if not any(name.lower() == "authorization" for name in headers):
-        return None
-    scheme, sep, rest = url.partition("://")
-    authority, slash, path = rest.partition("/")
-    if not sep or "@" not in authority:
-        return None
-    return f"{scheme}://{authority.rpartition('@')[2]}{slash}{path}"
-
-
-class HttpSecrets(NamedTuple):
-    """What `profile_secrets` reads of an HTTP profile."""
-
-    url: str
-    headers: dict[str, str]
-    secret_headers: tuple[str, ...]
-    secret_values: tuple[str, ...]
 
 
 class HttpTransport:
@@ -197,10 +172,10 @@ class HttpTransport:
         try:
             if self.kind == "sse":
                 async with sse_client(self.url, httpx_client_factory=self._client, timeout=self.timeout) as streams:
-                    yield streams
+                    yield streams[0], EscapingWriter(streams[1])
                 return
             async with self._client() as client, streamable_http_client(self.url, http_client=client) as streams:
-                yield streams
+                yield streams[0], EscapingWriter(streams[1])
         finally:
             for task in (watcher, *self._checks):
                 task.cancel()

@@ -13,42 +13,12 @@ from typing import Any
 
 import httpx2
 
-from inspector.config.redact import is_secret_header, redact_url, redact_value
+from inspector.config.redact import redact_url
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
-
-
-class SSEFrameSplitter:
-    """Incremental SSE parser that keeps each event's exact bytes."""
-
-    def __init__(self) -> None:
-        self._buffer = bytearray()
-
-    def feed(self, chunk: bytes) -> list[tuple[bytes, dict[str, str], bytes]]:
-        """Returns complete events as ``(frame bytes, fields, data bytes)``."""
-        self._buffer += chunk.replace(b"\r\n", b"\n") if b"\r" in chunk else chunk
-        events = []
-        while (end := self._buffer.find(b"\n\n")) != -1:
-            frame = bytes(self._buffer[: end + 2])
-            del self._buffer[: end + 2]
-            events.append(self._parse(frame))
-        return events
-
-    @staticmethod
-    def _parse(frame: bytes) -> tuple[bytes, dict[str, str], bytes]:
-        fields: dict[str, str] = {}
-        data: list[bytes] = []
-        for line in frame.split(b"\n"):
-            if not line or line.startswith(b":"):
-                continue
-            name, _, value = line.partition(b":")
-            if value.startswith(b" "):
-                value = value[1:]
-            if name == b"data":
-                data.append(value)
-            else:
-                fields[name.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
-        return frame, fields, b"\n".join(data)
+from inspector.transports.http_profile import redact_headers
+from inspector.transports.sse_frames import SSEFrameSplitter
+from inspector.transports.surrogates import restore
 
 
 class _TappedStream(httpx2.AsyncByteStream):
@@ -117,6 +87,13 @@ class TapTransport(httpx2.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         body = await request.aread()
+        if (escaped := restore(body)) is not body:  # a lone surrogate goes as its JSON escape
+            body = escaped
+            headers = httpx2.Headers(request.headers)
+            headers["Content-Length"] = str(len(body))
+            request = httpx2.Request(
+                request.method, request.url, headers=headers, content=body, extensions=request.extensions
+            )
         url = redact_url(str(request.url))  # the store hides known values; names (`?token=`) are hidden here
         request_meta = {
             "method": request.method,
@@ -193,12 +170,6 @@ class TapTransport(httpx2.AsyncBaseTransport):
 
     async def aclose(self) -> None:
         await self.inner.aclose()
-
-
-def redact_headers(headers: Iterable[tuple[str, str]], extra: Iterable[str] = ()) -> list[list[str]]:
-    """Headers as ``[name, value]`` pairs in wire order, secret values replaced (the wire keeps them)."""
-    extra = tuple(extra)
-    return [[name, redact_value(value) if is_secret_header(name, extra) else value] for name, value in headers]
 
 
 def _header(meta: dict[str, Any], name: str) -> str:
