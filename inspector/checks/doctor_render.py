@@ -1,22 +1,40 @@
 """A `DoctorReport` as text, JSON or JUnit XML (one testcase per check; a failure per error or warning).
 
-Server-sent strings are printed as they are (text) or escaped by the XML writer (JUnit).
+Server-sent strings are printed one way, on a terminal or in a file: control, bidi and invisible
+characters as `content/visible.py` writes them (``\x1b``, ``\u202e``; in JSON, JSON's ``\u001b``),
+so no terminal obeys them and a JUnit file stays well-formed XML; markup is left to the XML writer.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
+from dataclasses import replace
 from xml.etree import ElementTree as ET
 
-from inspector.checks.doctor import SCORE_RULE, SEVERITIES, DoctorReport
+from inspector.checks.doctor import SCORE_RULE, SEVERITIES, DoctorFinding, DoctorReport
+from inspector.content.visible import json_visible, visible
 from inspector.words import counted
+
+
+def _seen(finding: DoctorFinding) -> DoctorFinding:
+    """The finding with each field as `visible` writes it, on one line."""
+    return replace(
+        finding,
+        path=visible(finding.path, one_line=True),
+        message=visible(finding.message, one_line=True),
+        expected=visible(finding.expected, one_line=True),
+        section=visible(finding.section, one_line=True),
+    )
+
+
+def _name(report: DoctorReport) -> str:
+    return visible(report.server.get("name") or report.target, one_line=True)
 
 
 def text(report: DoctorReport) -> str:
     counts = report.counts()
-    name = report.server.get("name") or report.target
-    era = f"{report.era} {report.version}" if report.era else "not connected"
+    name = _name(report)
+    era = visible(f"{report.era} {report.version}", one_line=True) if report.era else "not connected"
     lines = [
         f"mcp-lens doctor: {name} ({era})",
         f"score {report.score}/100 — {counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
@@ -29,7 +47,7 @@ def text(report: DoctorReport) -> str:
             continue
         heading = {"error": "ERRORS", "warning": "WARNINGS", "info": "NOTES"}[severity]
         lines += ["", f"{heading} ({len(found)})"]
-        for f in found:
+        for f in map(_seen, found):
             lines.append(f"  [{f.check}] {f.path}: {f.message}")
             lines.append(f"      expected: {f.expected}")
             lines.append(f"      see: {f.section}")
@@ -37,7 +55,7 @@ def text(report: DoctorReport) -> str:
 
 
 def as_json(report: DoctorReport) -> str:
-    return json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n"
+    return json_visible(report.to_json(), indent=2) + "\n"
 
 
 def junit(report: DoctorReport) -> str:
@@ -45,7 +63,7 @@ def junit(report: DoctorReport) -> str:
     failing = counts["error"] + counts["warning"]
     suite = ET.Element(
         "testsuite",
-        name=f"mcp-lens doctor: {report.server.get('name') or report.target}",
+        name=f"mcp-lens doctor: {_name(report)}",
         tests=str(len(report.ran)),
         failures=str(failing),
         errors="0",
@@ -53,11 +71,12 @@ def junit(report: DoctorReport) -> str:
     )
     props = ET.SubElement(suite, "properties")
     for key, value in (("score", report.score), ("era", report.era), ("protocolVersion", report.version)):
-        ET.SubElement(props, "property", name=key, value=str(value))
-    checks = list(dict.fromkeys([*report.ran, *(f.check.split("/")[0] for f in report.findings)]))
+        ET.SubElement(props, "property", name=key, value=visible(value, one_line=True))
+    findings = [_seen(f) for f in report.findings]
+    checks = list(dict.fromkeys([*report.ran, *(f.check.split("/")[0] for f in findings)]))
     for check in checks:
         case = ET.SubElement(suite, "testcase", classname="mcp-lens.doctor", name=check)
-        mine = [f for f in report.findings if f.check.split("/")[0] == check]
+        mine = [f for f in findings if f.check.split("/")[0] == check]
         notes = []
         for f in mine:
             detail = f"{f.path}: {f.message}\nexpected: {f.expected}\nsee: {f.section}"
