@@ -6,6 +6,7 @@ import ast
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 from lens_support import REPO
 
@@ -75,3 +76,41 @@ def test_no_two_test_modules_share_a_name() -> None:
             continue
         seen.setdefault(path.name, []).append(rel)
     assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
+
+
+def _ui_packages(path: Path, repo: Path) -> set[str]:
+    """The packages of inspector/ui a test module imports from ('' for a module at ui's top level)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        names = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        names += [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        for parts in (name.split(".") for name in names):
+            if parts[:2] == ["inspector", "ui"] and len(parts) > 2:
+                found.add(parts[2] if (repo / "inspector/ui" / parts[2]).is_dir() else "")
+    return found
+
+
+def misplaced_ui_tests(repo: Path) -> dict[str, str]:
+    """UI test modules outside the folder that mirrors what they test: {module: why}. A folder under
+    tests/ui mirrors a package of inspector/ui; a `ui` test folder elsewhere (tests/auth/ui) is not one;
+    a module whose inspector/ui imports all come from one package sits in that package's folder."""
+    found = {}
+    for path in sorted((repo / "tests").rglob("test_*.py")):
+        rel = path.relative_to(repo)
+        folder = rel.parent.as_posix()
+        if rel.parts[1] in ("journeys", "bench", "servers") or "node_modules" in rel.parts:
+            continue
+        if rel.parts[1] != "ui" and "ui" in rel.parts[2:-1]:
+            found[rel.as_posix()] = "a ui test folder outside tests/ui"
+        elif rel.parts[1] == "ui" and not (repo / "inspector" / Path(*rel.parts[1:-1])).is_dir():
+            found[rel.as_posix()] = f"no package inspector/{folder.removeprefix('tests/')}"
+        elif rel.parts[1] != "ui":
+            continue
+        packages = _ui_packages(path, repo)
+        if len(packages) == 1 and "" not in packages and folder != f"tests/ui/{next(iter(packages))}":
+            found.setdefault(rel.as_posix(), f"tests inspector/ui/{next(iter(packages))} only")
+    return found
+
+
+def test_ui_tests_mirror_the_ui_package() -> None:
+    assert misplaced_ui_tests(REPO) == {}
