@@ -52,7 +52,7 @@ def headless(argv: list[str], ours: list[str]) -> int:
 
         return run_main(argv[1:])
     if argv[:1] == ["doctor"]:
-        from inspector.checks.doctor_cli import main as doctor_main
+        from inspector.cli.doctor import main as doctor_main
 
         return doctor_main(argv[1:])
     if argv[:1] == ["tokens"]:

@@ -1,4 +1,4 @@
-"""``mcp-lens doctor TARGET``: the server doctor, headless, for a server's author and CI.
+"""``mcp-lens doctor TARGET``: the server doctor (`inspector/doctor/`), headless, for a server's author and CI.
 
 Takes the same target options as ``mcp-lens --cli`` and ``mcp-lens tokens`` (`cli/args.py`,
 `cli/connect.py`): stdio servers run on the lean client, URLs on the SDK's connection.
@@ -12,11 +12,11 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-from inspector.checks.doctor import SCORE_RULE, DoctorOptions, DoctorReport
 from inspector.cli import exit_codes
 from inspector.cli.args import CliArgs, UsageError, add_target_options, require_one_server, split_argv, target_args
 from inspector.cli.render import fail
 from inspector.config.files import write_atomic
+from inspector.doctor.engine import SCORE_RULE, DoctorOptions, DoctorReport
 from inspector.traffic.cli_vocabulary import TARGET_OPTIONS
 
 FORMATS = ("text", "json", "junit")
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         report = _run(conn, profile, first, options, tokenizer.get("value"))
     except KeyboardInterrupt:
         return fail({"error": "interrupted", "message": "interrupted by the user"}, exit_codes.INTERRUPTED)
-    from inspector.checks.doctor_render import RENDERERS
+    from inspector.doctor.render import RENDERERS
 
     rendered = RENDERERS[ns.format](report)
     if ns.output:
@@ -149,9 +149,9 @@ def _load_tokenizer(out: dict[str, Any]) -> None:
 def _run(conn: CliArgs, profile: Any, first: list[Any], options: DoctorOptions, tokenizer: Any) -> DoctorReport:
     import asyncio
 
-    from inspector.checks.doctor import run_doctor
     from inspector.cli.connect import connect
     from inspector.cli.notices import print_stray_output
+    from inspector.doctor.engine import run_doctor
     from inspector.traffic.store import TrafficStore
 
     args = replace(conn, request_timeout=options.timeout)

@@ -1,8 +1,8 @@
 """The server doctor: one battery of checks that says what a server's users' clients will meet.
 
 `run_doctor(open_connection, …)` connects through the factory it is given (the CLI's lean stdio client
-or the SDK's connection, in an era), runs the checks of `doctor_checks` (what the server lists) and
-`doctor_probes` (what it answers), and returns a `DoctorReport`: findings with a severity, the check's
+or the SDK's connection, in an era), runs the checks of `static_checks` (what the server lists) and
+`probes` (what it answers), and returns a `DoctorReport`: findings with a severity, the check's
 id, a JSON path, what the spec (or a host's documented limit) expects and the section it comes from,
 plus a score. No Qt; the same engine serves the CLI and the app.
 
@@ -146,9 +146,9 @@ async def run_doctor(
 ) -> DoctorReport:
     """Every check, in order. Never raises for a broken server: what broke is a finding.
     `store_of(conn)` gives the connection's `TrafficStore` (default ``conn.store``)."""
-    from inspector.checks import doctor_checks, doctor_probes
-    from inspector.checks.doctor_state import ProbeState
     from inspector.core.errors import LensError
+    from inspector.doctor import probes, static_checks
+    from inspector.doctor.state import ProbeState
 
     options = options or DoctorOptions()
     report = DoctorReport(target=target)
@@ -158,15 +158,15 @@ async def run_doctor(
     try:
         async with open_connection(era) as conn:
             conn.subscribe(lambda event: _note_notification(event, seen))
-            doctor_checks.check_connected(report, conn)
-            claimed = doctor_probes.legacy_versions(conn) if conn.era == "modern" else []
+            static_checks.check_connected(report, conn)
+            claimed = probes.legacy_versions(conn) if conn.era == "modern" else []
             state = ProbeState(conn, report, options, seen)
             try:
                 await state.run_listings(tokenizer)
-                await doctor_probes.run_probes(state)
+                await probes.run_probes(state)
             finally:
                 store = store_of(conn) if store_of is not None else getattr(conn, "store", None)
-                doctor_checks.check_stdout(report, store)
+                static_checks.check_stdout(report, store)
     except LensError as exc:
         if report.era is None:
             report.ran.append("connects")
@@ -188,7 +188,7 @@ async def run_doctor(
                 SECTION_LIFECYCLE,
             )
     if report.era == "modern" and era == "auto":
-        await doctor_probes.check_other_era(report, open_connection, claimed)
+        await probes.check_other_era(report, open_connection, claimed)
     report.seconds = time.perf_counter() - started
     return report
 

@@ -1,8 +1,8 @@
 """The doctor's live checks: lists paged to their end, and requests whose answers the spec prescribes.
 
 Every request has the doctor's timeout; a server that dies or hangs is a finding, and once it has
-died the remaining probes are skipped (said as such). Tools are called only as `doctor.py` says; the
-tool calls are in `doctor_tool_probes`, the shared state in `doctor_state`.
+died the remaining probes are skipped (said as such). Tools are called only as `engine.py` says; the
+tool calls are in `tool_probes`, the shared state in `state`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import statistics
 import time
 from typing import Any
 
-from inspector.checks.doctor import (
+from inspector.core.errors import LensError, ProtocolError, RequestTimeout
+from inspector.doctor.engine import (
     SECTION_LIFECYCLE,
     SECTION_LIST_CHANGED,
     SECTION_PING,
@@ -21,9 +22,8 @@ from inspector.checks.doctor import (
     ConnectionFactory,
     DoctorReport,
 )
-from inspector.checks.doctor_state import Crashed, ProbeState, failed
-from inspector.checks.doctor_tool_probes import check_invalid_arguments, check_structured, check_unknown_tool
-from inspector.core.errors import LensError, ProtocolError, RequestTimeout
+from inspector.doctor.state import Crashed, ProbeState, failed
+from inspector.doctor.tool_probes import check_invalid_arguments, check_structured, check_unknown_tool
 
 PINGS = 3
 SLOW_PING_MS = 1000.0

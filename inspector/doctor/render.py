@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from xml.etree import ElementTree as ET
 
-from inspector.checks.doctor import SCORE_RULE, SEVERITIES, DoctorFinding, DoctorReport
 from inspector.content.visible import json_visible, visible
+from inspector.doctor.engine import SCORE_RULE, SEVERITIES, DoctorFinding, DoctorReport
 from inspector.words import counted
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.checks import doctor_checks
-from inspector.checks.doctor import (
+from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
+from inspector.doctor import static_checks
+from inspector.doctor.engine import (
     SECTION_LIFECYCLE,
     SECTION_PAGINATION,
     SECTION_PROMPTS,
@@ -17,7 +18,6 @@ from inspector.checks.doctor import (
     DoctorOptions,
     DoctorReport,
 )
-from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
 
 
 def failed(method: str, message: str) -> str:
@@ -111,18 +111,18 @@ class ProbeState:
                 findings = findings + check_tools(self.tools)
                 if self.conn.era == "modern":
                     findings += header_findings(self.tools)
-                doctor_checks.add_core(self.report, "tools-list", findings, SECTION_TOOLS)
-                doctor_checks.check_tool_schemas(self.report, self.tools)
+                static_checks.add_core(self.report, "tools-list", findings, SECTION_TOOLS)
+                static_checks.check_tool_schemas(self.report, self.tools)
                 name = self.options.host_server_name or str(self.conn.server_info.get("name") or "server")
-                doctor_checks.check_tool_names(self.report, self.tools, name)
-                doctor_checks.check_budget(self.report, self.tools, tokenizer)
+                static_checks.check_tool_names(self.report, self.tools, name)
+                static_checks.check_budget(self.report, self.tools, tokenizer)
             if "resources" in caps:
                 self.report.ran.append("resources-list")
                 self.resources, findings = await self._listed("resources/list", "resources", SECTION_RESOURCES)
                 findings += check_named(
                     self.resources, "$.resources", required=("uri", "name"), unique="uri", what="resource"
                 )
-                doctor_checks.add_core(self.report, "resources-list", findings, SECTION_RESOURCES)
+                static_checks.add_core(self.report, "resources-list", findings, SECTION_RESOURCES)
                 self.templates, findings = await self._listed(
                     "resources/templates/list", "resourceTemplates", SECTION_TEMPLATES
                 )
@@ -133,12 +133,12 @@ class ProbeState:
                     unique="uriTemplate",
                     what="template",
                 )
-                doctor_checks.add_core(self.report, "templates-list", findings, SECTION_TEMPLATES)
+                static_checks.add_core(self.report, "templates-list", findings, SECTION_TEMPLATES)
             if "prompts" in caps:
                 self.report.ran.append("prompts-list")
                 self.prompts, findings = await self._listed("prompts/list", "prompts", SECTION_PROMPTS)
                 findings += check_named(self.prompts, "$.prompts", required=("name",), unique="name", what="prompt")
-                doctor_checks.add_core(self.report, "prompts-list", findings, SECTION_PROMPTS)
+                static_checks.add_core(self.report, "prompts-list", findings, SECTION_PROMPTS)
         except Crashed:
             pass
 

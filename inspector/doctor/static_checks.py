@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 from inspector.budget.host_rules import HOSTS, NAME_MAX, NAME_PREFIX
-from inspector.checks.doctor import (
+from inspector.core.findings import Finding
+from inspector.doctor.engine import (
     SECTION_CLAUDE,
     SECTION_LENS_BUDGET,
     SECTION_LENS_FORM,
@@ -22,7 +23,6 @@ from inspector.checks.doctor import (
     SECTION_TOOL_NAMES,
     DoctorReport,
 )
-from inspector.core.findings import Finding
 from inspector.words import counted
 
 # The spec's rule (2025-11-25, from SEP-986): 1–128 characters of A-Z a-z 0-9 _ - . (a SHOULD).

@@ -1,19 +1,19 @@
 """The doctor's tool calls: an unknown tool and invalid arguments must get the error the spec asks for
 (not a crash or a hang), and `structuredContent` must fit `outputSchema`; tools are called only as
-`doctor.py` says (read-only ones, or those the user named)."""
+`engine.py` says (read-only ones, or those the user named)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from inspector.checks.doctor import (
+from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout, unknown_id_text
+from inspector.doctor.engine import (
     SECTION_LIFECYCLE,
     SECTION_STRUCTURED,
     SECTION_TOOL_ERRORS,
     SECTION_TOOLS,
 )
-from inspector.checks.doctor_state import Crashed, ProbeState
-from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout, unknown_id_text
+from inspector.doctor.state import Crashed, ProbeState
 
 UNKNOWN_TOOL = "mcp-lens-doctor-no-such-tool"
 INVALID_PARAMS = -32602

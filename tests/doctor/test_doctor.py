@@ -10,8 +10,8 @@ from xml.etree import ElementTree as ET
 import pytest
 from lens_support import REPO, run_lens
 
-from inspector.checks.doctor_cli import main as doctor
 from inspector.cli import exit_codes
+from inspector.cli.doctor import main as doctor
 
 FAULTS = [sys.executable, str(REPO / "tests/servers/doctor_faults.py")]
 

@@ -1,4 +1,4 @@
-"""The Doctor tab: the server doctor (`inspector.checks.doctor`) run on the shown server's profile."""
+"""The Doctor tab: the server doctor (`inspector.doctor`) run on the shown server's profile."""
 
 from inspector.ui.doctor.tab import DoctorTab
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from inspector.checks.doctor import ConnectionFactory
 from inspector.config.profile import ServerProfile
+from inspector.doctor.engine import ConnectionFactory
 from inspector.traffic.store import TrafficStore
 
 GRACE = 0.05  # seconds between closing a stdio server's stdin and SIGTERM, as the CLI gives
