@@ -16,7 +16,7 @@ from inspector.cli import exit_codes
 from inspector.cli.args import CliArgs, UsageError, add_target_options, require_one_server, split_argv, target_args
 from inspector.cli.render import fail
 from inspector.config.files import write_atomic
-from inspector.doctor.engine import SCORE_RULE, DoctorOptions, DoctorReport
+from inspector.doctor.report import SCORE_RULE, DoctorOptions, DoctorReport
 from inspector.traffic.cli_vocabulary import TARGET_OPTIONS
 
 FORMATS = ("text", "json", "junit")

@@ -12,15 +12,14 @@ import time
 from typing import Any
 
 from inspector.core.errors import LensError, ProtocolError, RequestTimeout
-from inspector.doctor.engine import (
+from inspector.doctor.report import ConnectionFactory, DoctorReport
+from inspector.doctor.sections import (
     SECTION_LIFECYCLE,
     SECTION_LIST_CHANGED,
     SECTION_PING,
     SECTION_PROMPTS,
     SECTION_RESOURCES,
     SECTION_TEMPLATES,
-    ConnectionFactory,
-    DoctorReport,
 )
 from inspector.doctor.state import Crashed, ProbeState, failed
 from inspector.doctor.tool_probes import check_invalid_arguments, check_structured, check_unknown_tool

@@ -12,7 +12,7 @@ from dataclasses import replace
 from xml.etree import ElementTree as ET
 
 from inspector.content.visible import json_visible, visible
-from inspector.doctor.engine import SCORE_RULE, SEVERITIES, DoctorFinding, DoctorReport
+from inspector.doctor.report import SCORE_RULE, SEVERITIES, DoctorFinding, DoctorReport
 from inspector.words import counted
 
 

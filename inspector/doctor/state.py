@@ -8,15 +8,14 @@ from typing import Any
 
 from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
 from inspector.doctor import static_checks
-from inspector.doctor.engine import (
+from inspector.doctor.report import DoctorOptions, DoctorReport
+from inspector.doctor.sections import (
     SECTION_LIFECYCLE,
     SECTION_PAGINATION,
     SECTION_PROMPTS,
     SECTION_RESOURCES,
     SECTION_TEMPLATES,
     SECTION_TOOLS,
-    DoctorOptions,
-    DoctorReport,
 )
 
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from inspector.budget.host_rules import HOSTS, NAME_MAX, NAME_PREFIX
 from inspector.core.findings import Finding
-from inspector.doctor.engine import (
+from inspector.doctor.report import DoctorReport
+from inspector.doctor.sections import (
     SECTION_CLAUDE,
     SECTION_LENS_BUDGET,
     SECTION_LENS_FORM,
@@ -21,7 +22,6 @@ from inspector.doctor.engine import (
     SECTION_SCHEMA,
     SECTION_STDIO,
     SECTION_TOOL_NAMES,
-    DoctorReport,
 )
 from inspector.words import counted
 

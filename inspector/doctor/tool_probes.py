@@ -7,12 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout, unknown_id_text
-from inspector.doctor.engine import (
-    SECTION_LIFECYCLE,
-    SECTION_STRUCTURED,
-    SECTION_TOOL_ERRORS,
-    SECTION_TOOLS,
-)
+from inspector.doctor.sections import SECTION_LIFECYCLE, SECTION_STRUCTURED, SECTION_TOOL_ERRORS, SECTION_TOOLS
 from inspector.doctor.state import Crashed, ProbeState
 
 UNKNOWN_TOOL = "mcp-lens-doctor-no-such-tool"

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from inspector.config.profile import ServerProfile
-from inspector.doctor.engine import ConnectionFactory
+from inspector.doctor.report import ConnectionFactory
 from inspector.traffic.store import TrafficStore
 
 GRACE = 0.05  # seconds between closing a stdio server's stdin and SIGTERM, as the CLI gives

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.content.visible import visible
-from inspector.doctor.engine import SEVERITIES, DoctorFinding, DoctorReport
+from inspector.doctor.report import SEVERITIES, DoctorFinding, DoctorReport
 from inspector.ui.widgets.plain_text import item_text
 from inspector.ui.widgets.row_table import one_row_at_a_time
 

@@ -26,8 +26,9 @@ from inspector.config.files import write_atomic
 from inspector.config.profile import ServerProfile
 from inspector.config.references import Unresolved, resolve_profile
 from inspector.core.operations import ToolListing
-from inspector.doctor.engine import SCORE_RULE, DoctorOptions, DoctorReport, run_doctor
+from inspector.doctor.engine import run_doctor
 from inspector.doctor.render import RENDERERS
+from inspector.doctor.report import SCORE_RULE, DoctorOptions, DoctorReport
 from inspector.ui.doctor.connections import DoctorConnections
 from inspector.ui.doctor.findings_view import FindingsView
 from inspector.ui.doctor.tools_dialog import DoctorToolsDialog, read_only

@@ -1,0 +1,24 @@
+"""Where each expectation the doctor checks comes from: the spec's sections (named in the 2025-11-25
+version; a report in the modern era names them in 2026-07-28's, `report.DoctorReport.add`), a host's
+documented rule, or MCP Lens's own form and lints."""
+
+SPEC = "MCP 2025-11-25"
+MODERN_SPEC = "MCP 2026-07-28"
+SECTION_LIFECYCLE = f"{SPEC} · Base protocol › Lifecycle"
+SECTION_STDIO = f"{SPEC} · Base protocol › Transports › stdio"
+SECTION_TOOLS = f"{SPEC} · Server features › Tools"
+SECTION_TOOL_NAMES = f"{SPEC} · Server features › Tools › Tool names"
+SECTION_TOOL_ERRORS = f"{SPEC} · Server features › Tools › Error handling (SEP-1303: input errors as isError)"
+SECTION_STRUCTURED = f"{SPEC} · Server features › Tools › Output schema"
+SECTION_RESOURCES = f"{SPEC} · Server features › Resources"
+SECTION_TEMPLATES = f"{SPEC} · Server features › Resources › Resource templates"
+SECTION_PROMPTS = f"{SPEC} · Server features › Prompts"
+SECTION_PAGINATION = f"{SPEC} · Server features › Utilities › Pagination"
+SECTION_LIST_CHANGED = f"{SPEC} · Server features › Tools › List changed notification"
+SECTION_PING = f"{SPEC} · Base protocol › Utilities › Ping"
+SECTION_SCHEMA = f"{SPEC} · Base protocol › Overview › JSON Schema usage (2020-12 by default)"
+SECTION_CLAUDE = (
+    "Anthropic API · Tool use (name ^[a-zA-Z0-9_-]{1,64}$); Claude Code names MCP tools mcp__<server>__<tool>"
+)
+SECTION_LENS_FORM = "MCP Lens · the Tools form (inspector/schema)"
+SECTION_LENS_BUDGET = "MCP Lens · Budget lints (the Budget tab, mcp-lens tokens)"
