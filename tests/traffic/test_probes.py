@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from factories import request, response, rpc
+
 from inspector.traffic import jsonl
 from inspector.traffic.entry import ERA_PROBE, TEARDOWN, Direction, Entry, Kind
 from inspector.traffic.filter import TrafficFilter
@@ -12,8 +14,8 @@ from inspector.traffic.record_store import RecordStore
 from inspector.traffic.store import TrafficStore
 
 OUT, IN = Direction.OUT, Direction.IN
-DISCOVER = b'{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}'
-REFUSED = b'{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}'
+DISCOVER = rpc(id=1, method="server/discover", params={})
+REFUSED = rpc(id=1, error={"code": -32601, "message": "Method not found"})
 
 
 def probed_store() -> TrafficStore:
@@ -21,8 +23,8 @@ def probed_store() -> TrafficStore:
     with store.probing("server/discover", ERA_PROBE):
         store.record_message(OUT, "stdio", DISCOVER)
     store.record_message(IN, "stdio", REFUSED)  # the answer comes after: paired, so a probe too
-    store.record_message(OUT, "stdio", b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}')
-    store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"boom"}}')
+    request(store, 2, "tools/list")
+    response(store, 2, error={"code": -32603, "message": "boom"})
     # over HTTP: the status line and the body of the exchange that carried a probe are the probe's
     http = {"method": "POST", "url": "http://h/mcp", "headers": []}
     with store.probing("server/discover", ERA_PROBE):
@@ -32,7 +34,7 @@ def probed_store() -> TrafficStore:
     )
     store.record(IN, "http", Kind.HTTP_META, b'{"error":1}', http={"request_seq": sent.seq}, notes=["HTTP 400 body"])
     # a listen stream we end ourselves: its cancellation notes are no flag
-    listen = store.record_message(OUT, "stdio", b'{"jsonrpc":"2.0","id":4,"method":"subscriptions/listen"}')
+    listen = request(store, 4, "subscriptions/listen")
     store.note(listen, "cancelled")
     store.mark_probe(listen, TEARDOWN)
     return store

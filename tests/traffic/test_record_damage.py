@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import stat
 
+from factories import request, response
+
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.record_store import RecordStore
@@ -14,8 +16,8 @@ from inspector.traffic.store import TrafficStore
 def a_record(tmp_path, count: int = 70):
     store = TrafficStore()
     for n in range(count // 2):
-        store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":%d,"method":"ping"}' % n)
-        store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":%d,"result":{}}' % n)
+        request(store, n, "ping")
+        response(store, n)
     path = tmp_path / "record.jsonl"
     jsonl.save(path, store)
     return path, store
@@ -108,9 +110,9 @@ def test_a_request_left_unanswered_when_the_server_exited_reads_no_answer(tmp_pa
     from inspector.traffic.entry import Kind
 
     store = TrafficStore()
-    store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
-    store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":1,"result":{}}')
-    store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}')
+    request(store, 1, "ping")
+    response(store, 1)
+    request(store, 2, "tools/list")
     store.record(Direction.META, "stdio", Kind.LIFECYCLE, b"process exited with code 1")
     path = tmp_path / "exited.jsonl"
     jsonl.save(path, store)

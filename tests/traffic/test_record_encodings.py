@@ -6,6 +6,7 @@ indexed one (the viewer's) and `jsonl.read`."""
 from __future__ import annotations
 
 import pytest
+from factories import request
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Kind
@@ -16,7 +17,7 @@ from inspector.traffic.store import TrafficStore
 def a_record(tmp_path, count: int = 20):
     store = TrafficStore()
     for n in range(count // 2):
-        store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":%d,"method":"ping"}' % n)
+        request(store, n, "ping")
         store.record(Direction.IN, "stdio", Kind.STDERR, "note %d: café".encode() % n)  # a line stored as JSON text
     path = tmp_path / "record.jsonl"
     jsonl.save(path, store)

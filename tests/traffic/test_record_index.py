@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from factories import call_result, notification, request, response
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Kind
@@ -21,16 +22,16 @@ OUT, IN = Direction.OUT, Direction.IN
 def sample_store() -> TrafficStore:
     store = TrafficStore()
     store.record(Direction.META, "stdio", Kind.LIFECYCLE, b"started pid 1: server")
-    store.record_message(OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"Echo"}}')
+    request(store, 1, "tools/call", {"name": "Echo"})
     store.record(IN, "stdio", Kind.STDERR, b'log \xff line "quoted" SEQ')
-    store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}')
+    response(store, 1, call_result(is_error=True))
     store.record_message(IN, "stdio", b"{not json")
-    store.record_message(OUT, "stdio", b'{"jsonrpc":"2.0","id":"a","method":"tools/list"}')
-    store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"No"}}')
-    store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"Hi"}}')
+    request(store, "a", "tools/list")
+    response(store, "a", error={"code": -32601, "message": "No"})
+    notification(store, "notifications/message", {"data": "Hi"})
     http = {"method": "POST", "url": "http://h/mcp", "headers": [["len", "1"]]}
     store.record_message(OUT, "http", b'{\n "jsonrpc": "2.0", "id": 2, "method": "ping"\n}', http=http)
-    store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":99,"result":{}}')  # unknown id: a note
+    response(store, 99)  # unknown id: a note
     return store
 
 

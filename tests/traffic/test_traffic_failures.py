@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from factories import call_result, request, response, rpc
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Entry, Kind
@@ -11,10 +11,6 @@ from inspector.traffic.store import TrafficStore
 from inspector.transports.stdio_pipes import exit_failure
 
 OUT, IN = Direction.OUT, Direction.IN
-
-
-def msg(**fields: object) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", **fields}).encode()
 
 
 def test_a_recorded_failure_is_flagged_with_its_reason_and_survives_a_round_trip(tmp_path) -> None:
@@ -33,10 +29,10 @@ def test_abandon_pending_notes_our_requests_only_and_tells_listeners() -> None:
     store = TrafficStore()
     changed: list[int] = []
     store.subscribe(lambda _: None, on_change=lambda e: changed.append(e.seq))
-    call = store.record_message(OUT, "stdio", msg(id=1, method="tools/call", params={"name": "work"}))
-    answered = store.record_message(OUT, "stdio", msg(id=2, method="ping"))
-    store.record_message(IN, "stdio", msg(id=2, result={}))
-    theirs = store.record_message(IN, "stdio", msg(id=7, method="roots/list"))
+    call = request(store, 1, "tools/call", {"name": "work"})
+    answered = request(store, 2, "ping")
+    response(store, 2)
+    theirs = request(store, 7, "roots/list", direction=IN)
     assert store.abandon_pending("no response: the process exited") == [call]
     assert call.status == "no response: the process exited" and call.flagged
     assert answered.status == "ok" and not theirs.notes
@@ -47,12 +43,12 @@ def test_abandon_pending_notes_our_requests_only_and_tells_listeners() -> None:
 
 def test_flag_response_finds_the_response_by_its_result() -> None:
     store = TrafficStore()
-    store.record_message(OUT, "stdio", msg(id=1, method="tools/call", params={"name": "a"}))
-    store.record_message(IN, "stdio", msg(id=1, result={"content": [{"type": "text", "text": "fine"}]}))
+    request(store, 1, "tools/call", {"name": "a"})
+    store.record_message(IN, "stdio", rpc(id=1, result=call_result("fine")))
     since = store.next_seq
-    store.record_message(OUT, "stdio", msg(id=2, method="tools/call", params={"name": "b"}))
+    request(store, 2, "tools/call", {"name": "b"})
     bad = {"content": [{"type": "hologram"}]}
-    response = store.record_message(IN, "stdio", msg(id=2, result=bad))
+    response = store.record_message(IN, "stdio", rpc(id=2, result=bad))  # the name is this test's
     changed: list[Entry] = []
     store.subscribe(lambda _: None, on_change=changed.append)
     assert store.flag_response("tools/call", {"content": []}, "finding", since_seq=since) is None

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from factories import request, response
+
 from inspector.traffic import jsonl
-from inspector.traffic.entry import Direction
 from inspector.traffic.store import TrafficStore
 
 
 def test_a_record_cut_mid_line_opens_with_its_whole_lines(tmp_path) -> None:
     """A writer killed in the middle of a line (a tap under SIGKILL) leaves a record that still opens."""
     store = TrafficStore()
-    store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
-    store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":1,"result":{}}')
+    request(store, 1, "ping")
+    response(store, 1)
     path = tmp_path / "cut.jsonl"
     jsonl.save(path, store)
     whole = path.read_bytes()

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from factories import notification, request, response, rpc
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Entry, Kind
@@ -15,12 +16,12 @@ OUT, IN = Direction.OUT, Direction.IN
 
 
 def _sample(store: TrafficStore) -> None:
-    store.record_message(OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}')
-    store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","method":"notifications/progress","params":{}}')
+    request(store, 1, "tools/call", {"name": "x"})
+    notification(store, "notifications/progress", {})
     store.record_message(IN, "stdio", b'{"jsonrpc": "2.0", "id": "1", "result": {"isError": true, "content": []}}')
     store.record_message(IN, "stdio", b"not json at all \xff")
     store.record(IN, "stdio", Kind.STDERR, b"warning: something\r")
-    store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":99,"error":{"code":-32601,"message":"nope"}}')
+    response(store, 99, error={"code": -32601, "message": "nope"})
     store.record_message(OUT, "http", b'{\n  "jsonrpc": "2.0",\n  "id": 2,\n  "method": "ping"\n}', http={"url": "u"})
 
 
@@ -55,23 +56,23 @@ def test_listeners_and_clear() -> None:
 
 def test_tool_error_only_counts_for_tools_call() -> None:
     store = TrafficStore()
-    store.record_message(OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"prompts/get"}')
-    reply = store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":1,"result":{"isError":true}}')
+    request(store, 1, "prompts/get")
+    reply = response(store, 1, {"isError": True})
     assert not reply.is_tool_error
 
 
 def test_pairing_is_per_transport_and_an_entry_may_name_its_source() -> None:
     """An MCP App's bridge ("app") numbers its ids from 1 as the session does: the two never pair."""
     store = TrafficStore(source="demo")
-    session_call = store.record_message(OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
-    app_call = store.record_message(OUT, "app", b'{"jsonrpc":"2.0","id":1,"method":"ui/initialize"}', source="app")
-    app_answer = store.record_message(IN, "app", b'{"jsonrpc":"2.0","id":1,"result":{}}', source="app")
-    session_answer = store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}')
+    session_call = request(store, 1, "tools/list")
+    app_call = request(store, 1, "ui/initialize", transport="app", source="app")
+    app_answer = response(store, 1, transport="app", source="app")
+    session_answer = response(store, 1, {"tools": []})
     assert (app_answer.peer_seq, app_answer.method) == (app_call.seq, "ui/initialize")
     assert (session_answer.peer_seq, session_answer.method) == (session_call.seq, "tools/list")
     assert (app_call.source, session_call.source) == ("app", "demo")
-    cancel = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}'
-    pending = store.record_message(OUT, "app", b'{"jsonrpc":"2.0","id":2,"method":"tools/call"}')
+    cancel = rpc(method="notifications/cancelled", params={"requestId": 2})
+    pending = request(store, 2, "tools/call", transport="app")
     store.record_message(OUT, "stdio", cancel)
     assert "cancelled" not in pending.notes, "a cancel on the session does not touch the app's request"
     store.record_message(OUT, "app", cancel)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from factories import call_result, response, tool_call
 
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.filter import TrafficFilter
@@ -12,14 +12,6 @@ from inspector.traffic.visible import VisibleRows
 OUT, IN = Direction.OUT, Direction.IN
 
 
-def msg(**fields: object) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", **fields}).encode()
-
-
-def call(store: TrafficStore, rpc_id: int, name: str = "echo") -> None:
-    store.record_message(OUT, "stdio", msg(id=rpc_id, method="tools/call", params={"name": name, "arguments": {}}))
-
-
 def shown(rows: VisibleRows) -> list[int]:
     return [rows.entry_at(r).seq for r in range(len(rows))]  # type: ignore[union-attr]
 
@@ -27,8 +19,8 @@ def shown(rows: VisibleRows) -> list[int]:
 def test_new_entries_are_seen_only_when_taken() -> None:
     store = TrafficStore()
     rows = VisibleRows(store)
-    call(store, 1)
-    call(store, 2)
+    tool_call(store, 1)
+    tool_call(store, 2)
     assert len(rows) == 0 and rows.committed == 0 and rows.row_of_seq(1) is None, "nothing until taken"
     start, new = rows.take_new()
     assert (start, new, rows.committed) == (0, [0, 1], 2)
@@ -42,9 +34,9 @@ def test_new_entries_are_seen_only_when_taken() -> None:
 def test_a_filter_rebuilds_the_index_and_applies_to_new_entries() -> None:
     store = TrafficStore()
     rows = VisibleRows(store)
-    call(store, 1, "Weather")
-    store.record_message(IN, "stdio", msg(id=1, result={"content": []}))
-    call(store, 2, "other")
+    tool_call(store, 1, "Weather")
+    response(store, 1, call_result())
+    tool_call(store, 2, "other")
     store.record(IN, "stdio", Kind.STDERR, b"WEATHER service log line")
     rows.extend(rows.take_new()[1])
 
@@ -54,7 +46,7 @@ def test_a_filter_rebuilds_the_index_and_applies_to_new_entries() -> None:
     assert rows.set_filter(TrafficFilter(directions=frozenset([OUT])))
     assert shown(rows) == [1, 3] and rows.row_of_seq(2) is None and rows.row_of_seq(3) == 1
 
-    call(store, 3)
+    tool_call(store, 3)
     store.record(IN, "stdio", Kind.STDERR, b"unrelated")
     start, new = rows.take_new()
     assert start == 4 and new == [4], "only the matching new entry"
@@ -67,9 +59,9 @@ def test_a_filter_rebuilds_the_index_and_applies_to_new_entries() -> None:
 def test_an_entry_flagged_later_finds_its_place_under_errors_only() -> None:
     store = TrafficStore()
     rows = VisibleRows(store, TrafficFilter(errors_only=True))
-    call(store, 1)
-    call(store, 2)
-    store.record_message(IN, "stdio", msg(id=2, error={"code": -1, "message": "boom"}))
+    tool_call(store, 1)
+    tool_call(store, 2)
+    response(store, 2, error={"code": -1, "message": "boom"})
     rows.extend(rows.take_new()[1])
     assert shown(rows) == [3]
     first = store[0]
@@ -80,18 +72,18 @@ def test_an_entry_flagged_later_finds_its_place_under_errors_only() -> None:
     assert row == 0
     rows.insert(row, 0)
     assert shown(rows) == [1, 3] and rows.place_for(0) is None, "shown already"
-    call(store, 4)
+    tool_call(store, 4)
     assert rows.place_for(3) is None, "not committed yet"
 
 
 def test_peers_are_the_earlier_requests_a_batch_answers() -> None:
     store = TrafficStore()
     rows = VisibleRows(store)
-    call(store, 1)
-    call(store, 2)
+    tool_call(store, 1)
+    tool_call(store, 2)
     rows.extend(rows.take_new()[1])
-    store.record_message(IN, "stdio", msg(id=2, result={}))
-    store.record_message(IN, "stdio", msg(id=1, result={}))
+    response(store, 2)
+    response(store, 1)
     start, _new = rows.take_new()
     assert rows.peers_of(start, rows.committed) == [1, 0]
     assert rows.peers_of(0, 2) == [], "requests answered in the same batch are not earlier rows"
@@ -100,10 +92,10 @@ def test_peers_are_the_earlier_requests_a_batch_answers() -> None:
 def test_clear_forgets_rows_and_lookups() -> None:
     store = TrafficStore()
     rows = VisibleRows(store)
-    call(store, 1)
+    tool_call(store, 1)
     rows.extend(rows.take_new()[1])
     store.clear()
     rows.clear()
     assert len(rows) == 0 and rows.committed == 0 and rows.row_of_seq(1) is None
-    call(store, 1)
+    tool_call(store, 1)
     assert rows.take_new() == (0, [0])
