@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from factories import request
+
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.http_exchange import (
@@ -50,7 +52,7 @@ def test_every_entry_of_an_exchange_finds_the_request_and_the_response_headers()
 
 def test_a_stdio_entry_has_no_exchange() -> None:
     store = TrafficStore()
-    entry = store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
+    entry = request(store, 1, "tools/list")
     assert find_exchange(store, entry) is None
 
 
@@ -86,7 +88,7 @@ def test_the_headers_tab_fills_in_the_response_when_it_arrives(qtbot) -> None:
     detail = EntryDetail(store=store)
     qtbot.addWidget(detail)
     meta = {"method": "POST", "url": "http://127.0.0.1:9/mcp", "headers": REQUEST_HEADERS}
-    sent = store.record_message(Direction.OUT, "http", b'{"jsonrpc":"2.0","id":7,"method":"tools/list"}', http=meta)
+    sent = request(store, 7, "tools/list", transport="http", http=meta)
     detail.tabs.setCurrentIndex(TAB_HEADERS)
     detail.set_entry(sent)
     assert "no status line recorded" in detail.headers_view.toPlainText()

@@ -4,9 +4,10 @@ the Kind column says what each probe was for."""
 from __future__ import annotations
 
 import pytest
+from factories import request, response
 from PySide6.QtCore import Qt
 
-from inspector.traffic.entry import ERA_PROBE, Direction
+from inspector.traffic.entry import ERA_PROBE
 from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.filter_bar import PROBE_ITEM
 from inspector.ui.traffic.model import COL_KIND
@@ -18,10 +19,10 @@ def view(qtbot) -> TrafficView:
     store = TrafficStore()
     view = TrafficView(store)
     with store.probing("server/discover", ERA_PROBE):
-        store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"server/discover"}')
-    store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}')
-    store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":2,"method":"tools/call"}')
-    store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"bad"}}')
+        request(store, 1, "server/discover")
+    response(store, 1, error={"code": -32601, "message": "no"})
+    request(store, 2, "tools/call")
+    response(store, 2, error={"code": -32602, "message": "bad"})
     qtbot.addWidget(view)
     view.resize(1200, 500)
     view.show()

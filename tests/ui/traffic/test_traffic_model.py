@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+from factories import call_result, notification, request, response, rpc, tool_call
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
@@ -32,14 +31,6 @@ OUT, IN = Direction.OUT, Direction.IN
 DISPLAY, BACKGROUND, TOOLTIP = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ToolTipRole
 
 
-def msg(**fields: object) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", **fields}).encode()
-
-
-def call(store: TrafficStore, rpc_id: int, name: str = "echo") -> None:
-    store.record_message(OUT, "stdio", msg(id=rpc_id, method="tools/call", params={"name": name, "arguments": {}}))
-
-
 def cell(model: TrafficModel, row: int, column: int, role: int = DISPLAY) -> object:
     return model.data(model.index(row, column), role)
 
@@ -51,10 +42,10 @@ def settle(qtbot, model: TrafficModel) -> None:
 def test_columns_and_status(qtbot) -> None:
     store = TrafficStore()
     model = TrafficModel(store)
-    call(store, 7)
-    store.record_message(IN, "stdio", msg(method="notifications/message", params={"level": "info", "data": "x"}))
-    store.record_message(IN, "stdio", msg(id=7, result={"content": [], "isError": True}))
-    store.record_message(IN, "stdio", msg(id="abc", error={"code": -32601, "message": "nope"}))
+    tool_call(store, 7)
+    notification(store, "notifications/message", {"level": "info", "data": "x"})
+    response(store, 7, call_result(is_error=True))
+    response(store, "abc", error={"code": -32601, "message": "nope"})
     store.record_message(IN, "stdio", b"garbage \xff")
     store.record(Direction.META, "stdio", Kind.LIFECYCLE, b"process exited with code 0")
     settle(qtbot, model)
@@ -96,12 +87,12 @@ def test_human_size() -> None:
 def test_pairing_highlight_and_late_response(qtbot) -> None:
     store = TrafficStore()
     model = TrafficModel(store)
-    call(store, 1)
-    store.record_message(IN, "stdio", msg(method="notifications/progress", params={}))
+    tool_call(store, 1)
+    notification(store, "notifications/progress", {})
     settle(qtbot, model)
     changed: list[tuple[int, int]] = []
     model.dataChanged.connect(lambda top, bottom, *_: changed.append((top.row(), bottom.row())))
-    store.record_message(IN, "stdio", msg(id=1, result={"content": []}))
+    store.record_message(IN, "stdio", rpc(id=1, result=call_result()))
     settle(qtbot, model)
     assert any(top <= 0 <= bottom for top, bottom in changed), "the request's row repaints when its response arrives"
     request, response = store[0], store[2]
@@ -120,7 +111,7 @@ def test_appends_are_batched_once_per_tick(qtbot) -> None:
     inserts: list[tuple[int, int]] = []
     model.rowsInserted.connect(lambda _parent, first, last: inserts.append((first, last)))
     for n in range(10_000):
-        store.record_message(IN, "stdio", msg(method="notifications/message", params={"level": "info", "data": n}))
+        notification(store, "notifications/message", {"level": "info", "data": n})
     assert model.rowCount() == 0, "nothing is inserted synchronously from the store listener"
     settle(qtbot, model)
     assert model.rowCount() == 10_000
@@ -133,10 +124,10 @@ def test_appends_are_batched_once_per_tick(qtbot) -> None:
 def test_filter_rebuilds_index_and_follows_appends(qtbot) -> None:
     store = TrafficStore()
     model = TrafficModel(store)
-    call(store, 1, "Weather")
-    store.record_message(IN, "stdio", msg(id=1, result={"content": [{"type": "text", "text": "sunny"}]}))
-    call(store, 2, "other")
-    store.record_message(IN, "stdio", msg(id=2, error={"code": -32000, "message": "boom"}))
+    tool_call(store, 1, "Weather")
+    response(store, 1, call_result("sunny"))
+    tool_call(store, 2, "other")
+    response(store, 2, error={"code": -32000, "message": "boom"})
     store.record(IN, "stdio", Kind.STDERR, b"WEATHER service log line")
     settle(qtbot, model)
     counts: list[tuple[int, int]] = []
@@ -156,9 +147,9 @@ def test_filter_rebuilds_index_and_follows_appends(qtbot) -> None:
     model.set_filter(TrafficFilter(text="tools/call"))  # matches requests by bytes, responses by method
     shown = [model.entry_at(r).seq for r in range(model.rowCount())]
     assert shown == [1, 2, 3, 4]
-    call(store, 3)
+    tool_call(store, 3)
     store.record(IN, "stdio", Kind.STDERR, b"unrelated")
-    store.record_message(IN, "stdio", msg(id=3, result={}))
+    response(store, 3)
     settle(qtbot, model)
     assert [model.entry_at(r).seq for r in range(model.rowCount())] == [1, 2, 3, 4, 6, 8]
     assert counts[-1] == (6, 8)
@@ -181,11 +172,11 @@ def test_clear_resets_rows(qtbot) -> None:
     store = TrafficStore()
     model = TrafficModel(store)
     for n in range(5):
-        call(store, n)
+        tool_call(store, n)
     settle(qtbot, model)
     store.clear()
     assert model.rowCount() == 0 and model.total() == 0
-    call(store, 1)
+    tool_call(store, 1)
     settle(qtbot, model)
     assert model.rowCount() == 1 and model.entry_at(0) is store[0]
 
@@ -193,9 +184,9 @@ def test_clear_resets_rows(qtbot) -> None:
 def test_a_note_added_later_repaints_the_row_and_errors_only_shows_it(qtbot) -> None:
     store = TrafficStore()
     model = TrafficModel(store)
-    call(store, 1)
-    call(store, 2)
-    store.record_message(IN, "stdio", msg(id=2, result={"content": []}))
+    tool_call(store, 1)
+    tool_call(store, 2)
+    store.record_message(IN, "stdio", rpc(id=2, result=call_result()))
     settle(qtbot, model)
     model.set_filter(TrafficFilter(errors_only=True))
     assert model.rowCount() == 0
@@ -218,13 +209,13 @@ def test_the_rounds_of_one_call_are_named_and_tinted_together(qtbot) -> None:
     store = TrafficStore()
     model = TrafficModel(store)
     first = {"name": "order_coffee", "arguments": {}}
-    store.record_message(OUT, "stdio", msg(id=1, method="tools/call", params=first))
+    request(store, 1, "tools/call", first)
     asked = {"resultType": "input_required", "inputRequests": {"k": {"method": "roots/list"}}, "requestState": "s1"}
-    store.record_message(IN, "stdio", msg(id=1, result=asked))
+    response(store, 1, asked)
     retry = {**first, "inputResponses": {"k": {"roots": []}}, "requestState": "s1", "_meta": {"progressToken": 2}}
-    store.record_message(OUT, "stdio", msg(id=2, method="tools/call", params=retry))
-    store.record_message(IN, "stdio", msg(id=2, result={"content": []}))
-    call(store, 3)  # another call, not part of the group
+    request(store, 2, "tools/call", retry)
+    response(store, 2, call_result())
+    tool_call(store, 3)  # another call, not part of the group
     settle(qtbot, model)
     assert store.mark_round(1, "tools/call", first, group=7, title="round 1 of tools/call order_coffee")
     del retry["_meta"]  # the envelope aside, the params as the driver built them

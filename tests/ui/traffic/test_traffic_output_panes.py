@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from factories import notification
 
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
@@ -23,11 +23,7 @@ def test_server_output_labels_the_servers_lines_and_ours(qtbot) -> None:
 
 def notify(store: TrafficStore, n: int) -> None:
     params = {"level": "info", "data": f"message {n}"}
-    store.record_message(
-        Direction.IN,
-        "stdio",
-        json.dumps({"jsonrpc": "2.0", "method": "notifications/message", "params": params}).encode(),
-    )
+    notification(store, "notifications/message", params)
 
 
 def at_end(pane: NotificationsPane) -> bool:

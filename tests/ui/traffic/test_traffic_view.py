@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from factories import call_result, notification, request, response, rpc, tool
 from PySide6.QtGui import QGuiApplication, Qt  # QtGui's Qt namespace adds mightBeRichText
 from PySide6.QtWidgets import QDialogButtonBox, QLabel
 
@@ -24,30 +25,24 @@ IMG = '<img src="file:///etc/passwd">'
 LINK = '<a href="https://x">x</a>'
 
 
-def msg(**fields: object) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", **fields}).encode()
-
-
 def populate(store: TrafficStore) -> None:
     store.record(Direction.META, "stdio", Kind.LIFECYCLE, b"started pid 4242: python weather_server.py")
     init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "mcp-lens", "version": "0.1"}}
-    store.record_message(OUT, "stdio", msg(id=0, method="initialize", params=init))
+    request(store, 0, "initialize", init)
     result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "weather"}}
-    store.record_message(IN, "stdio", msg(id=0, result=result))
-    store.record_message(OUT, "stdio", msg(method="notifications/initialized"))
-    store.record_message(OUT, "stdio", msg(id=1, method="tools/list"))
-    tools = [{"name": "forecast", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]
-    store.record_message(IN, "stdio", msg(id=1, result={"tools": tools}))
-    store.record_message(OUT, "stdio", msg(id=2, method="tools/call", params={"name": "forecast", "arguments": {}}))
+    response(store, 0, result)
+    notification(store, "notifications/initialized", direction=OUT)
+    request(store, 1, "tools/list")
+    tools = [tool("forecast", None, {"type": "object", "properties": {"city": {"type": "string"}}})]
+    response(store, 1, {"tools": tools})
+    request(store, 2, "tools/call", {"name": "forecast", "arguments": {}})
     store.record(IN, "stdio", Kind.STDERR, b"INFO fetching forecast for Paris")
-    store.record_message(IN, "stdio", msg(method="notifications/message", params={"level": "info", "data": "50%"}))
-    store.record_message(
-        IN, "stdio", msg(id=2, result={"content": [{"type": "text", "text": "rain"}], "isError": True})
-    )
+    notification(store, "notifications/message", {"level": "info", "data": "50%"})
+    response(store, 2, call_result("rain", is_error=True))
     store.record_message(IN, "stdio", b"Traceback (most recent call last): \xff\xfe not UTF-8")
-    store.record_message(OUT, "stdio", msg(id=3, method="ping"))
-    store.record_message(IN, "stdio", msg(id=3, error={"code": -32601, "message": "Method not found"}))
-    store.record_message(IN, "stdio", msg(id=99, result={}))
+    request(store, 3, "ping")
+    response(store, 3, error={"code": -32601, "message": "Method not found"})
+    response(store, 99)
 
 
 @pytest.fixture
@@ -97,10 +92,10 @@ def test_select_request_then_jump_to_response_with_ctrl_j(qtbot, view: TrafficVi
 
 
 def test_response_arriving_after_selection_enables_the_pair(qtbot, view: TrafficView) -> None:
-    view.store.record_message(OUT, "stdio", msg(id=1, method="tools/call", params={"name": "slow"}))
+    request(view.store, 1, "tools/call", {"name": "slow"})
     settle(qtbot, view)
     assert view.select_seq(1) and not view.pair_action.isEnabled()
-    view.store.record_message(IN, "stdio", msg(id=1, result={"content": []}))
+    response(view.store, 1, call_result())
     qtbot.waitUntil(view.pair_action.isEnabled, timeout=2000)
     assert "paired with response #2" in view.status_label.text() and view.model.is_peer_row(1)
 
@@ -108,7 +103,7 @@ def test_response_arriving_after_selection_enables_the_pair(qtbot, view: Traffic
 def test_detail_shows_pretty_json_raw_bytes_and_headers(qtbot, view: TrafficView) -> None:
     populate(view.store)
     http = {"method": "POST", "url": "http://127.0.0.1:1/mcp", "headers": [["authorization", "Bearer <redacted>"]]}
-    view.store.record_message(OUT, "http", msg(id=7, method="ping"), http=http)
+    request(view.store, 7, "ping", transport="http", http=http)
     settle(qtbot, view)
     listing = next(e for e in view.store if e.method == "tools/list" and e.kind is Kind.RESPONSE)
     view.select_seq(listing.seq)
@@ -137,8 +132,8 @@ def test_detail_shows_pretty_json_raw_bytes_and_headers(qtbot, view: TrafficView
 
 def test_big_entry_selects_at_once_and_formats_on_demand(qtbot, view: TrafficView) -> None:
     text = "x" * 20_000_000
-    big = view.store.record_message(IN, "stdio", msg(id=5, result={"content": [{"type": "text", "text": text}]}))
-    view.store.record_message(IN, "stdio", msg(id=6, result={"content": [{"type": "text", "text": "y" * 300_000}]}))
+    big = response(view.store, 5, call_result(text))
+    response(view.store, 6, call_result("y" * 300_000))
     settle(qtbot, view)
     started = time.perf_counter()
     assert view.select_seq(big.seq)
@@ -169,8 +164,8 @@ def test_big_entry_selects_at_once_and_formats_on_demand(qtbot, view: TrafficVie
     pane.show_all()
     assert pane.text() == medium.raw.decode() and not pane.truncated
 
-    tools = [{"name": f"tool{i}", "description": "d" * 40, "inputSchema": {"type": "object"}} for i in range(40_000)]
-    listing = view.store.record_message(IN, "stdio", msg(id=7, result={"tools": tools}))
+    tools = [tool(f"tool{i}", "d" * 40) for i in range(40_000)]
+    listing = response(view.store, 7, {"tools": tools})
     settle(qtbot, view)
     view.select_seq(listing.seq)
     started = time.perf_counter()
@@ -200,7 +195,7 @@ def test_bounded_pretty_printer_matches_json_dumps(value: object) -> None:
 
 def test_hostile_text_stays_plain(qtbot, view: TrafficView) -> None:
     method = f"{IMG}{LINK}"
-    raw = msg(id=1, method=method, params={"note": IMG})
+    raw = rpc(id=1, method=method, params={"note": IMG})
     entry = view.store.record_message(OUT, "stdio", raw, notes=[LINK])
     settle(qtbot, view)
     model = view.model
@@ -260,19 +255,19 @@ def test_resend_dialog_emits_method_and_params(qtbot, view: TrafficView) -> None
 
 def test_follow_pauses_when_scrolled_up(qtbot, view: TrafficView) -> None:
     for n in range(500):
-        view.store.record_message(IN, "stdio", msg(method="notifications/message", params={"data": n}))
+        notification(view.store, "notifications/message", {"data": n})
     settle(qtbot, view)
     bar = view.table.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
     assert view.follow and view.follow_button.isChecked()
     bar.setValue(0)  # the user scrolls up
     assert not view.follow and not view.follow_button.isChecked()
-    view.store.record_message(IN, "stdio", msg(method="notifications/message", params={"data": "more"}))
+    notification(view.store, "notifications/message", {"data": "more"})
     settle(qtbot, view)
     assert bar.value() == 0, "paused: stays where the user is"
     bar.setValue(bar.maximum())
     assert view.follow
-    view.store.record_message(IN, "stdio", msg(method="notifications/message", params={"data": "again"}))
+    notification(view.store, "notifications/message", {"data": "again"})
     settle(qtbot, view)
     assert bar.value() == bar.maximum()
 

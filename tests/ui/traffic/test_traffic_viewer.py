@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from factories import call_result, request, response
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
@@ -28,9 +29,9 @@ def test_export_then_open_shows_the_same_rows(qtbot, tmp_path: Path) -> None:
     view = TrafficView(store)
     qtbot.addWidget(view)
     store.record(Direction.META, "stdio", Kind.LIFECYCLE, b"started pid 1: server")
-    store.record_message(OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}')
+    request(store, 1, "tools/call", {"name": "a"})
     store.record(IN, "stdio", Kind.STDERR, b"log \xff line")
-    store.record_message(IN, "stdio", b'{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}')
+    response(store, 1, call_result(is_error=True))
     store.record_message(IN, "stdio", b"{not json")
     http = {"method": "POST", "url": "http://h/mcp", "headers": [["authorization", "Bearer <redacted>"]]}
     store.record_message(OUT, "http", b'{\n "jsonrpc": "2.0", "id": 2, "method": "ping"\n}', http=http)
