@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from factories import tool
 from lens_support import free_port
 
 from inspector.budget.anthropic import API_VERSION, AnthropicError, AnthropicTokenizer
@@ -100,7 +101,7 @@ def test_request_shape(api: FakeAnthropic) -> None:
 
 
 def test_tool_list_is_sent_as_tools_minus_the_documented_overhead(api: FakeAnthropic) -> None:
-    tools = [{"name": "echo", "description": "Echo", "inputSchema": {"type": "object"}}]
+    tools = [tool("echo", "Echo")]
     report = BudgetCounter(make(api)).report(tools, "anthropic")
     sent = [r["body"] for r in api.requests if "tools" in r["body"]]
     assert sent == [
@@ -183,11 +184,11 @@ def test_needs_a_key_and_never_sends_without_one(monkeypatch: pytest.MonkeyPatch
 
 def test_a_report_prefetches_in_parallel_and_a_second_report_sends_nothing(api: FakeAnthropic) -> None:
     tools = [
-        {
-            "name": f"tool_{i}",
-            "description": f"Tool {i} description",
-            "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": f"query {i}"}}},
-        }
+        tool(
+            f"tool_{i}",
+            f"Tool {i} description",
+            {"type": "object", "properties": {"q": {"type": "string", "description": f"query {i}"}}},
+        )
         for i in range(6)
     ]
     api.delay = 0.05
@@ -213,7 +214,7 @@ def test_cli_with_the_anthropic_encoding(api: FakeAnthropic, tmp_path: Path) -> 
 
     from lens_support import REPO
 
-    tools = [{"name": "echo", "description": "Echo the input", "inputSchema": {"type": "object"}}]
+    tools = [tool("echo", "Echo the input")]
     (tmp_path / "tools.json").write_text(json.dumps({"tools": tools}))
     env = {
         **os.environ,

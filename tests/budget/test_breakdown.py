@@ -6,6 +6,7 @@ import copy
 import time
 from typing import Any
 
+import factories
 import pytest
 
 from inspector.budget.breakdown import (
@@ -91,9 +92,7 @@ def test_report_notes_say_what_is_estimated(demo_tools: list[dict[str, Any]]) ->
 
 
 def test_share_and_windows() -> None:
-    report = BudgetCounter(get_tokenizer("o200k_base")).report(
-        [{"name": "a", "inputSchema": {"type": "object"}}], "anthropic"
-    )
+    report = BudgetCounter(get_tokenizer("o200k_base")).report([factories.tool("a", None)], "anthropic")
     assert report.share(200_000) == pytest.approx((report.total + ANTHROPIC_TOOL_SYSTEM_PROMPT) / 200_000)
     assert parse_window("200K") == CONTEXT_WINDOWS["200K"] == 200_000
     assert parse_window("1m") == 1_000_000
@@ -109,7 +108,7 @@ def test_bad_entries_do_not_crash() -> None:
         "not a tool",
         {"name": 42, "description": None},
         {"inputSchema": "oops"},
-        {"name": "ok", "inputSchema": {"type": "object", "properties": {"x": {"description": {"nested": 1}}}}},
+        factories.tool("ok", None, {"type": "object", "properties": {"x": {"description": {"nested": 1}}}}),
     ]
     for shape in SHAPES:
         report = counter.report(tools, shape)
@@ -147,15 +146,15 @@ def test_top_level_replacement_in_place_is_noticed(demo_tools: list[dict[str, An
 
 def test_incremental_recount_of_1000_tools_is_fast() -> None:
     tools = [
-        {
-            "name": f"tool_{i}",
-            "description": f"Tool number {i} reads record {i * 7} from table t{i % 13} and returns its fields.",
-            "inputSchema": {
+        factories.tool(
+            f"tool_{i}",
+            f"Tool number {i} reads record {i * 7} from table t{i % 13} and returns its fields.",
+            {
                 "type": "object",
                 "properties": {"id": {"type": "integer", "description": f"the id of record {i}"}},
                 "required": ["id"],
             },
-        }
+        )
         for i in range(1000)
     ]
     real = get_tokenizer("o200k_base")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import factories
 import pytest
 
 from inspector.budget.breakdown import BudgetCounter
@@ -18,7 +19,7 @@ def counter() -> BudgetCounter:
 
 
 def tool(name: str, description: str = "Does a thing.") -> dict[str, Any]:
-    return {"name": name, "description": description, "inputSchema": {"type": "object", "properties": {}}}
+    return factories.tool(name, description, {"type": "object", "properties": {}})
 
 
 def kinds(view: Any) -> list[str]:

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from factories import tool
 
 from inspector.budget.host_rules import HOSTS
 from inspector.cli import exit_codes
@@ -24,8 +25,8 @@ def _tools_file(tmp_path: Path, name: str, tools: list[dict]) -> str:
 
 
 TOOLS = [
-    {"name": "echo", "description": "Echo the text back.", "inputSchema": {"type": "object", "properties": {}}},
-    {"name": "y" * 60, "description": "Keep. " * 400, "inputSchema": {"type": "object", "properties": {}}},
+    tool("echo", "Echo the text back.", {"type": "object", "properties": {}}),
+    tool("y" * 60, "Keep. " * 400, {"type": "object", "properties": {}}),
 ]
 
 

@@ -6,6 +6,8 @@ import random
 import time
 from typing import Any
 
+from factories import tool
+
 from inspector.budget.breakdown import BudgetCounter
 from inspector.budget.lints import LintMemo, LintOptions, lint_tools, near_duplicates, normalise
 from inspector.budget.tokenizers import get_tokenizer
@@ -29,17 +31,17 @@ def test_each_lint_fires_where_it_should() -> None:
     ref = {"$ref": "#/$defs/x", "description": "r"}
     nested = {"type": "object", "properties": {"y": {}}}
     tools = [
-        {"name": "good_tool", "description": "Reads a file.", "inputSchema": schema(path=typed)},
-        {"name": "no description", "inputSchema": schema()},
-        {"name": "wordy", "description": "word " * 400, "inputSchema": schema()},
-        {"name": "untyped", "description": "Has an untyped parameter.", "inputSchema": schema(x={"description": "x"})},
-        {"name": "nested", "description": "Nested.", "inputSchema": schema(o=nested)},
-        {"name": "dup_a", "description": "Send an e-mail to the given address.", "inputSchema": schema()},
-        {"name": "dup_b", "description": "send an E-MAIL to the given address!", "inputSchema": schema()},
-        {"name": "x" * 65, "description": "Too long a name.", "inputSchema": schema()},
-        {"name": "no_schema", "description": "Forgot the schema."},
-        {"name": "good_tool", "description": "Same name again.", "inputSchema": schema()},
-        {"name": "ref_ok", "description": "Typed by $ref.", "inputSchema": schema(r=ref)},
+        tool("good_tool", "Reads a file.", schema(path=typed)),
+        tool("no description", None, schema()),
+        tool("wordy", "word " * 400, schema()),
+        tool("untyped", "Has an untyped parameter.", schema(x={"description": "x"})),
+        tool("nested", "Nested.", schema(o=nested)),
+        tool("dup_a", "Send an e-mail to the given address.", schema()),
+        tool("dup_b", "send an E-MAIL to the given address!", schema()),
+        tool("x" * 65, "Too long a name.", schema()),
+        tool("no_schema", "Forgot the schema.", None),
+        tool("good_tool", "Same name again.", schema()),
+        tool("ref_ok", "Typed by $ref.", schema(r=ref)),
     ]
     found = codes(lint_tools(tools, TOKENIZER, LintOptions(max_description_tokens=100, max_tools=5)))
     assert found["missing-description"] == ["tools[1].description"]
@@ -59,7 +61,7 @@ def test_each_lint_fires_where_it_should() -> None:
 
 def test_errors_come_first_and_messages_are_plain() -> None:
     lints = lint_tools(
-        [{"name": "bad name", "inputSchema": schema(a={})}, {"name": "n", "description": "d", "inputSchema": schema()}],
+        [tool("bad name", None, schema(a={})), tool("n", "d", schema())],
         TOKENIZER,
     )
     severities = [lint.severity for lint in lints]
@@ -81,10 +83,10 @@ def test_real_servers_lint_cleanly(demo_tools: list[dict[str, Any]], everything_
 def test_near_duplicates_found_and_distinct_ones_not() -> None:
     base = "Search the customer database for orders placed in the last thirty days and return them as a list"
     tools = [
-        {"name": "a", "description": base, "inputSchema": schema()},
-        {"name": "b", "description": base.replace("thirty", "sixty"), "inputSchema": schema()},
-        {"name": "c", "description": "Render a PNG chart of monthly revenue by region.", "inputSchema": schema()},
-        {"name": "d", "description": "Search the customer database for invoices.", "inputSchema": schema()},
+        tool("a", base, schema()),
+        tool("b", base.replace("thirty", "sixty"), schema()),
+        tool("c", "Render a PNG chart of monthly revenue by region.", schema()),
+        tool("d", "Search the customer database for invoices.", schema()),
     ]
     found = [lint for lint in lint_tools(tools, TOKENIZER) if lint.code == "near-duplicate-description"]
     assert [(lint.tool, lint.path) for lint in found] == [("b", "tools[1].description")]
@@ -121,7 +123,7 @@ def test_near_duplicates_scale_to_1000_tools() -> None:
 
 
 def test_counter_reuses_lint_work() -> None:
-    tools = [{"name": f"t{i}", "description": f"tool {i} does thing {i}", "inputSchema": schema()} for i in range(300)]
+    tools = [tool(f"t{i}", f"tool {i} does thing {i}", schema()) for i in range(300)]
     counter = BudgetCounter(TOKENIZER)
     first = counter.report(tools).lints
     tools[3] = {**tools[3], "description": ""}
@@ -134,10 +136,8 @@ def test_a_family_of_near_identical_descriptions_is_reported_as_a_chain() -> Non
     template = "Return the current {} reading from the building's sensor network, in SI units, for one room"
     kinds = ["temperature", "humidity", "pressure", "radiation", "brightness", "noise", "airflow", "voltage", "motion"]
     kinds += ["ozone", "dust", "smoke"]
-    tools = [{"name": k, "description": template.format(k), "inputSchema": schema()} for k in kinds]
-    tools.append(
-        {"name": "other", "description": "Open the garage door after checking the camera.", "inputSchema": schema()}
-    )
+    tools = [tool(k, template.format(k), schema()) for k in kinds]
+    tools.append(tool("other", "Open the garage door after checking the camera.", schema()))
     near = [lint for lint in lint_tools(tools, TOKENIZER) if lint.code == "near-duplicate-description"]
     flagged = {lint.tool for lint in near}
     assert len(flagged) >= len(kinds) - 2 and "other" not in flagged

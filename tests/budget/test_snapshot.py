@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import factories
 import pytest
 from budget_support import demo_before_after_toggle
 
@@ -38,7 +39,7 @@ def test_round_trip(tmp_path: Path, demo_tools: list[dict[str, Any]]) -> None:
 
 
 def test_plain_tools_list_files_are_accepted(tmp_path: Path) -> None:
-    tools = [{"name": "a", "inputSchema": {"type": "object"}}]
+    tools = [factories.tool("a", None)]
     (tmp_path / "result.json").write_text(json.dumps({"tools": tools}))
     (tmp_path / "array.json").write_text(json.dumps(tools))
     assert load_snapshot(tmp_path / "result.json").tools == tools
@@ -73,11 +74,7 @@ def test_unwritable_target_is_a_snapshot_error(tmp_path: Path) -> None:
 
 
 def tool(**schema_properties: Any) -> dict[str, Any]:
-    return {
-        "name": "t",
-        "description": "d",
-        "inputSchema": {"type": "object", "properties": schema_properties, "required": ["a"]},
-    }
+    return factories.tool("t", "d", {"type": "object", "properties": schema_properties, "required": ["a"]})
 
 
 def test_breaking_changes_are_named() -> None:
@@ -116,9 +113,9 @@ def test_non_breaking_changes() -> None:
 
 
 def test_diff_of_lists_counts_tokens() -> None:
-    a = {"name": "a", "description": "alpha", "inputSchema": {"type": "object"}}
-    b = {"name": "b", "description": "beta", "inputSchema": {"type": "object"}}
-    c = {"name": "c", "description": "gamma " * 20, "inputSchema": {"type": "object"}}
+    a = factories.tool("a", "alpha")
+    b = factories.tool("b", "beta")
+    c = factories.tool("c", "gamma " * 20)
     diff = diff_tools([a, b], [a, {**b, "description": "beta, now longer"}, c], COUNTER)
     assert [x.name for x in diff.added] == ["c"] and diff.added[0].new_tokens > 20
     assert [x.name for x in diff.changed] == ["b"] and diff.changed[0].delta > 0

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import tiktoken
+from factories import tool
 from lens_support import REPO
 
 from inspector.budget import tokenizers
@@ -43,11 +44,11 @@ SAMPLES = [
     json.dumps(
         {
             "tools": [
-                {
-                    "name": f"tool_{i}",
-                    "description": "Fetch the weather ☀️ for a city — température, humidité. " * 3,
-                    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
-                }
+                tool(
+                    f"tool_{i}",
+                    "Fetch the weather ☀️ for a city — température, humidité. " * 3,
+                    {"type": "object", "properties": {"city": {"type": "string"}}},
+                )
                 for i in range(200)
             ]
         },
