@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 import json
 
+import factories
+
 from inspector.content import ImagePreview, TextPreview, UnknownPreview, result_summary
 from inspector.demo import media
 
@@ -16,14 +18,12 @@ WEATHER_SCHEMA = {
 
 
 def test_ok_result_with_blocks() -> None:
-    result = {
-        "content": [
-            {"type": "text", "text": "hi"},
-            {"type": "image", "mimeType": "image/jpeg", "data": base64.b64encode(media.render_png(8)).decode()},
-            {"type": "hologram"},
-        ],
-        "isError": False,
-    }
+    result = factories.call_result(
+        "hi",
+        {"type": "image", "mimeType": "image/jpeg", "data": base64.b64encode(media.render_png(8)).decode()},
+        {"type": "hologram"},
+        is_error=False,
+    )
     summary = result_summary(result)
     assert [type(p) for p in summary.previews] == [TextPreview, ImagePreview, UnknownPreview]
     assert not summary.is_error and summary.outcome == "ok"
@@ -34,29 +34,29 @@ def test_ok_result_with_blocks() -> None:
 
 
 def test_tool_error() -> None:
-    summary = result_summary({"content": [{"type": "text", "text": "boom"}], "isError": True})
+    summary = result_summary(factories.call_result("boom", is_error=True))
     assert summary.is_error and summary.outcome == "tool error"
 
 
 def test_structured_content_valid_and_violated() -> None:
-    tool = {"name": "w", "inputSchema": {"type": "object"}, "outputSchema": WEATHER_SCHEMA}
-    good = result_summary({"content": [], "structuredContent": {"city": "Lisbon", "temperature": 20}}, tool)
+    tool = factories.tool("w", None, outputSchema=WEATHER_SCHEMA)
+    good = result_summary(factories.call_result(structuredContent={"city": "Lisbon", "temperature": 20}), tool)
     assert good.has_structured and good.structured_issues == () and good.findings == ()
     assert json.loads(good.structured or "") == {"city": "Lisbon", "temperature": 20}
-    bad = result_summary({"content": [], "structuredContent": {"city": 5}}, tool)
+    bad = result_summary(factories.call_result(structuredContent={"city": 5}), tool)
     assert {(f.path, f.message) for f in bad.structured_issues} == {
         ("$.structuredContent.city", "5 is not of type 'string'"),
         ("$.structuredContent", "'temperature' is a required property"),
     }
     assert bad.result_findings == ()
-    missing = result_summary({"content": []}, tool)
+    missing = result_summary(factories.call_result(), tool)
     assert [f.message for f in missing.structured_issues] == [
         "tool declares outputSchema but returned no structuredContent"
     ]
 
 
 def test_structured_without_schema() -> None:
-    summary = result_summary({"content": [], "structuredContent": [1, 2]})
+    summary = result_summary(factories.call_result(structuredContent=[1, 2]))
     assert summary.structured == "[\n  1,\n  2\n]"
     assert [f.message for f in summary.structured_issues] == ["structuredContent is list"]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from unittest import mock
 
+from factories import call_result
+
 from inspector.config.redact import Redactor
 from inspector.core.history import CallRecord
 from inspector.core.history_file import RESULT_BYTES, load_history, record_entry, save_history
@@ -17,7 +19,7 @@ def _finished(result: dict) -> CallRecord:
 
 
 def test_a_big_result_is_left_out_without_writing_it_as_json(tmp_path) -> None:
-    big = _finished({"content": [{"type": "text", "text": "x" * 5_000_000}]})
+    big = _finished(call_result("x" * 5_000_000))
     sizes: list[int] = []
     real = json.dumps
 
@@ -34,7 +36,7 @@ def test_a_big_result_is_left_out_without_writing_it_as_json(tmp_path) -> None:
 
 
 def test_a_small_result_is_kept_and_read_back(tmp_path) -> None:
-    small = _finished({"content": [{"type": "text", "text": "y" * (RESULT_BYTES // 2)}]})
+    small = _finished(call_result("y" * (RESULT_BYTES // 2)))
     many_small_values = _finished({"structuredContent": {"n": list(range(RESULT_BYTES))}})
     save_history(tmp_path / "h.json", [small, many_small_values], Redactor())
     kept = load_history(tmp_path / "h.json")
@@ -45,7 +47,7 @@ def test_a_small_result_is_kept_and_read_back(tmp_path) -> None:
 def test_a_result_with_a_lone_surrogate_is_kept_and_read_back(tmp_path) -> None:
     """A server's text "\\ud800" parses to a lone surrogate, which UTF-8 cannot carry: the save used to
     raise UnicodeEncodeError out of the workbench's slot; the file now holds its JSON escape."""
-    odd = _finished({"content": [{"type": "text", "text": "a\ud800b"}]})
+    odd = _finished(call_result("a\ud800b"))
     save_history(tmp_path / "h.json", [odd], Redactor())
     assert load_history(tmp_path / "h.json")[0].result == odd.result
 

@@ -3,6 +3,7 @@ plain-text view (a word-wrapped QLabel holding 1 MB took seconds per selection o
 
 from __future__ import annotations
 
+from factories import tool
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
@@ -15,7 +16,7 @@ LONG = ("The quick brown fox jumps over the lazy dog. " * 23_000)[:1_000_000]
 
 
 def row(description: str) -> ToolRow:
-    return ToolRow.from_tool({"name": "long_description", "description": description, "inputSchema": {}}, [])
+    return ToolRow.from_tool(tool("long_description", description, {}), [])
 
 
 def test_the_header_label_never_holds_a_huge_description(qtbot) -> None:
@@ -64,7 +65,7 @@ def test_a_description_without_break_points_never_widens_the_header(qtbot) -> No
     qtbot.addWidget(box)
     box.resize(420, 300)
     box.show()
-    header.show_row(ToolRow.from_tool({"name": "n" * 300, "description": RUNS, "inputSchema": {}}, []))
+    header.show_row(ToolRow.from_tool(tool("n" * 300, RUNS, {}), []))
     qtbot.waitUntil(lambda: header.full.isVisible())
     assert header.minimumSizeHint().width() <= 420, header.minimumSizeHint()
     assert box.minimumSizeHint().width() <= 420, box.minimumSizeHint()

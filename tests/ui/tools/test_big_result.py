@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from factories import call_result
 from PySide6.QtGui import QGuiApplication
 
 from inspector.ui.tools.results.result_view import ResultView
@@ -21,7 +22,7 @@ def shown(qtbot, text: str = BIG) -> tuple[ResultView, TextBlockWidget]:
     qtbot.addWidget(view)
     view.resize(900, 700)
     view.show()
-    view.show_result({"content": [{"type": "text", "text": text}]})
+    view.show_result(call_result(text))
     (block,) = view.blocks
     assert isinstance(block, TextBlockWidget)
     return view, block

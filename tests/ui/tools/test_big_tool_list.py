@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from factories import tool
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
 from inspector.ui.tools.tool_list import ToolList, ToolListModel
 
-TOOLS = [{"name": f"tool_{i:05d}", "description": f"Tool {i}.", "inputSchema": {"type": "object"}} for i in range(5000)]
+TOOLS = [tool(f"tool_{i:05d}", f"Tool {i}.") for i in range(5000)]
 
 
 class CountingModel(ToolListModel):

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from factories import call_result
 from PySide6.QtCore import Qt
 from PySide6.QtMultimedia import QMediaPlayer
 from PySide6.QtWidgets import QLabel, QPlainTextEdit
@@ -183,9 +184,7 @@ def test_result_view_on_garbage_and_reuse(qtbot) -> None:
     for result in (None, [], {"content": "nope", "isError": "yes"}, {"content": [None, 3, "x", {"type": "audio"}]}):
         view.show_result(result)
         assert view.finding_labels
-    view.show_result(
-        {"content": [{"type": "audio", "mimeType": "audio/wav", "data": b64(media.render_tone(300, 0.2))}]}
-    )
+    view.show_result(call_result({"type": "audio", "mimeType": "audio/wav", "data": b64(media.render_tone(300, 0.2))}))
     [audio] = view.blocks
     assert isinstance(audio, AudioBlockWidget)
     view.clear()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from factories import tool
 from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as QtGui
 from test_form_support import make_form, row
@@ -13,7 +14,7 @@ from inspector.ui.budget.tools_model import BudgetToolsModel
 from inspector.ui.tools.tool_list import ToolListModel
 
 HOSTILE = '<img src="file:///etc/passwd"><b>bold</b>'
-TOOL = {"name": HOSTILE, "description": HOSTILE, "inputSchema": {"type": "object"}}
+TOOL = tool(HOSTILE, HOSTILE)
 
 
 def is_rich(text: object) -> bool:
