@@ -151,6 +151,17 @@ def main(argv: list[str] | None = None) -> int:
     if (advice := missing_display(os.environ)) is not None:  # before Qt: it would abort with a plugin list
         sys.stderr.write(advice + "\n")
         return NO_DISPLAY_EXIT
+    from inspector.core import prestart
+
+    try:
+        if not args.self_test:
+            start_first_server(args)  # its start-up overlaps Qt's and the window's
+        return _run_app(args)
+    finally:
+        prestart.drop()  # never claimed (the first connect went elsewhere): not left running
+
+
+def _run_app(args: AppArgs) -> int:
     from inspector.ui.qt_noise import quiet_start
 
     quiet = quiet_start()  # before the QApplication: Qt reads the logging rules once
@@ -176,6 +187,29 @@ def main(argv: list[str] | None = None) -> int:
             quiet.uninstall()
 
 
+def start_first_server(args: AppArgs) -> None:
+    """Start the server the window will connect to first, now, when it is a stdio one: the same choice
+    `run()` makes (`initial_profile`, from the same settings and servers file), before Qt's widgets load,
+    so the server's start-up overlaps the app's. The connect adopts the process (`core/prestart.py`).
+    Nothing starts when the choice cannot be made here: a damaged servers file, `${…}` references."""
+    from PySide6.QtCore import QSettings
+
+    from inspector.config.references import has_references
+    from inspector.config.store import ProfileStore
+    from inspector.core import prestart
+    from inspector.transports.process import StdioCommand
+
+    try:
+        profiles = ProfileStore()
+        profiles.load()
+        last = QSettings(ORGANIZATION, "mcp-lens").value("session/lastServer")
+        profile = initial_profile(args, profiles, last if isinstance(last, str) else None)
+    except Exception:  # the window says what is wrong with the file or the command line, as it always has
+        return
+    if profile.transport == "stdio" and profile.command and not has_references(profile):
+        prestart.offer(StdioCommand.from_profile(profile))
+
+
 def configure_app(app: Any) -> None:
     """Names, desktop file and quit policy of the QApplication `run()` drives (journey tests call it too)."""
     app.setOrganizationName(ORGANIZATION)
@@ -186,8 +220,8 @@ def configure_app(app: Any) -> None:
     app.setQuitOnLastWindowClosed(False)
 
 
-def install_startup_markers(window: Any, session: Any) -> None:
-    """With MCP_LENS_STARTUP_MARKERS=1, print `window-exposed <s>` and `connected <s>` the first time."""
+def install_startup_markers(window: Any) -> None:
+    """With MCP_LENS_STARTUP_MARKERS=1, print `window-exposed <s>` the first time (`connected <s>`: below)."""
     from inspector import startup
 
     if not startup.enabled():
@@ -208,6 +242,14 @@ def install_startup_markers(window: Any, session: Any) -> None:
         window._expose_watcher = ExposeWatcher(window)
         handle.installEventFilter(window._expose_watcher)
 
+
+def mark_first_connect(session: Any) -> None:
+    """With MCP_LENS_STARTUP_MARKERS=1, print `connected <s>` when `session` (the first server's) connects."""
+    from inspector import startup
+
+    if not startup.enabled():
+        return
+
     def on_state(state: str, _detail: str) -> None:
         if state == "connected":
             startup.mark("connected")
@@ -221,6 +263,7 @@ async def run(app: object, args: AppArgs) -> int:
 
     from inspector.config.profile import ProfileError
     from inspector.config.store import ProfileStore
+    from inspector.core import prestart
     from inspector.ui.main_window import MainWindow
     from inspector.ui.widgets.app_icon import set_app_icon
 
@@ -231,7 +274,7 @@ async def run(app: object, args: AppArgs) -> int:
     set_app_icon(app)
     window.show()
     window.servers.load()  # the saved servers; a damaged file is explained (and offered for backup) in the window
-    install_startup_markers(window, window.session)
+    install_startup_markers(window)
     try:
         profile = initial_profile(args, profiles, settings.value("session/lastServer"), window.servers.demo)
         if args.config or args.command:  # listed as the current server, unsaved until the user saves it
@@ -240,7 +283,9 @@ async def run(app: object, args: AppArgs) -> int:
         window.servers.io.error("Cannot Open That Server", str(exc))  # does not block the loop
         profile = window.servers.demo
     reopen_servers(window, profile)
+    mark_first_connect(window.session)  # the first server's session: the one shown
     loop = asyncio.get_running_loop()
+    loop.call_soon(prestart.drop)  # after the first connect's start: it has claimed its server, if it was it
     # Ctrl+C or a kill closes the window cleanly. Python runs signal handlers only when it gets
     # control from Qt's C++ loop, so a quarter-second timer gives it that chance while idle.
     for number in (signal.SIGINT, signal.SIGTERM):

@@ -33,14 +33,18 @@ def _children(pid: int) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_app_starts_on_the_demo_and_closes_cleanly_on_a_signal(tmp_path: Path, sig: signal.Signals) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path), "PYTHONPATH": str(REPO)}
-    app = subprocess.Popen([sys.executable, "-m", "inspector"], env=env, stderr=subprocess.PIPE, cwd=tmp_path)
+    env["MCP_LENS_STARTUP_MARKERS"] = "1"  # the demo server starts before the window: wait for the connect
+    app = subprocess.Popen(
+        [sys.executable, "-m", "inspector"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
+    )
     try:
-        deadline = time.monotonic() + 30
-        demo = []
-        while time.monotonic() < deadline and not demo:
-            assert app.poll() is None, app.stderr.read().decode(errors="replace") if app.stderr else ""
-            demo = [pid for pid, cmd in _children(app.pid) if "inspector.demo" in cmd]
-            time.sleep(0.1)
+        assert app.stdout is not None
+        for line in app.stdout:
+            if line.startswith(b"connected "):
+                break
+        else:
+            raise AssertionError(app.stderr.read().decode(errors="replace") if app.stderr else "")
+        demo = [pid for pid, cmd in _children(app.pid) if "inspector.demo" in cmd]
         assert demo, "the app did not start the embedded demo server"
         time.sleep(1.0)
         app.send_signal(sig)

@@ -97,14 +97,19 @@ def _open(profile: ServerProfile, store: TrafficStore, auth: Any, timeout: float
 
 
 def _spawn_early(profile: ServerProfile) -> Any:
-    """The started server process of a stdio profile, or None (not stdio, or it could not start: the
-    transport then tries again and reports why, as it always has)."""
+    """The started server process of a stdio profile (the one the app started for it before its window,
+    `core/prestart.py`, if any), or None (not stdio, or it could not start: the transport then tries
+    again and reports why, as it always has)."""
     if profile.transport != "stdio":
         return None
+    from inspector.core import prestart
     from inspector.transports.process import SpawnError, StdioCommand, spawn
 
     try:
-        return spawn(StdioCommand.from_profile(profile))
+        command = StdioCommand.from_profile(profile)
+        if (process := prestart.claim(command)) is not None:  # the app started it before its window
+            return process
+        return spawn(command)
     except (SpawnError, ValueError):
         return None
 
