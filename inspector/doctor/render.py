@@ -17,24 +17,24 @@ from inspector.words import counted
 
 
 def _seen(finding: DoctorFinding) -> DoctorFinding:
-    """The finding with each field as `visible` writes it, on one line."""
+    """The finding with each field as `visible` writes it (newlines and tabs kept)."""
     return replace(
         finding,
-        path=visible(finding.path, one_line=True),
-        message=visible(finding.message, one_line=True),
-        expected=visible(finding.expected, one_line=True),
-        section=visible(finding.section, one_line=True),
+        path=visible(finding.path),
+        message=visible(finding.message),
+        expected=visible(finding.expected),
+        section=visible(finding.section),
     )
 
 
 def _name(report: DoctorReport) -> str:
-    return visible(report.server.get("name") or report.target, one_line=True)
+    return visible(report.server.get("name") or report.target)
 
 
 def text(report: DoctorReport) -> str:
     counts = report.counts()
     name = _name(report)
-    era = visible(f"{report.era} {report.version}", one_line=True) if report.era else "not connected"
+    era = visible(f"{report.era} {report.version}") if report.era else "not connected"
     lines = [
         f"mcp-lens doctor: {name} ({era})",
         f"score {report.score}/100 — {counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
@@ -71,7 +71,7 @@ def junit(report: DoctorReport) -> str:
     )
     props = ET.SubElement(suite, "properties")
     for key, value in (("score", report.score), ("era", report.era), ("protocolVersion", report.version)):
-        ET.SubElement(props, "property", name=key, value=visible(value, one_line=True))
+        ET.SubElement(props, "property", name=key, value=visible(value))
     findings = [_seen(f) for f in report.findings]
     checks = list(dict.fromkeys([*report.ran, *(f.check.split("/")[0] for f in findings)]))
     for check in checks:
