@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat
 
-from factories import request, response
+from factories import exchange, request, response
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Kind
@@ -109,9 +109,7 @@ def check_user_only(tmp_path) -> None:
 def test_a_request_left_unanswered_when_the_server_exited_reads_no_answer(tmp_path) -> None:
     from inspector.traffic.entry import Kind
 
-    store = TrafficStore()
-    request(store, 1, "ping")
-    response(store, 1)
+    store = exchange("ping")
     request(store, 2, "tools/list")
     store.record(Direction.META, "stdio", Kind.LIFECYCLE, b"process exited with code 1")
     path = tmp_path / "exited.jsonl"

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from factories import request, response
+from factories import exchange
 
 from inspector.traffic import jsonl
-from inspector.traffic.store import TrafficStore
 
 
 def test_a_record_cut_mid_line_opens_with_its_whole_lines(tmp_path) -> None:
     """A writer killed in the middle of a line (a tap under SIGKILL) leaves a record that still opens."""
-    store = TrafficStore()
-    request(store, 1, "ping")
-    response(store, 1)
+    store = exchange("ping")
     path = tmp_path / "cut.jsonl"
     jsonl.save(path, store)
     whole = path.read_bytes()
