@@ -1,8 +1,9 @@
-"""The doctor's live checks: lists paged to their end, and requests whose answers the spec prescribes.
+"""The doctor's live checks: requests whose answers the spec prescribes (ping, reads, gets), the
+notifications the server sent, and the other era a modern server claims.
 
 Every request has the doctor's timeout; a server that dies or hangs is a finding, and once it has
 died the remaining probes are skipped (said as such). Tools are called only as `engine.py` says; the
-tool calls are in `tool_probes`, the shared state in `state`.
+tool calls are in `tool_probes`, the lists in `listings`, the shared state in `state`.
 """
 
 from __future__ import annotations
@@ -21,39 +22,14 @@ from inspector.doctor.sections import (
     SECTION_RESOURCES,
     SECTION_TEMPLATES,
 )
-from inspector.doctor.state import Crashed, ProbeState, failed
-from inspector.doctor.tool_probes import check_invalid_arguments, check_structured, check_unknown_tool
+from inspector.doctor.state import ProbeState, failed
 
 PINGS = 3
 SLOW_PING_MS = 1000.0
 PLACEHOLDER = "example"  # the value given to a prompt's or a template's required arguments
 
 
-async def run_probes(state: ProbeState) -> None:
-    """The live checks, in order; a crash ends them."""
-    check_list_changed(state)
-    try:
-        await check_ping(state)
-        if "tools" in state.conn.capabilities:
-            await check_unknown_tool(state)
-            for index, tool in state.callable_tools():
-                await check_invalid_arguments(state, index, tool)
-                await check_structured(state, index, tool)
-        await check_resources(state)
-        check_templates(state)
-        await check_prompts(state)
-    except Crashed as stop:
-        state.report.add(
-            "info",
-            "skipped",
-            "$",
-            f"the remaining checks were skipped: {stop.why}",
-            "a live server",
-            SECTION_LIFECYCLE,
-        )
-
-
-def check_list_changed(state: ProbeState) -> None:
+async def check_list_changed(state: ProbeState) -> None:
     state.report.ran.append("list-changed")
     caps = state.conn.capabilities
     for kind in ("tools", "resources", "prompts"):
@@ -129,7 +105,7 @@ async def check_resources(state: ProbeState) -> None:
             )
 
 
-def check_templates(state: ProbeState) -> None:
+async def check_templates(state: ProbeState) -> None:
     if not state.templates:
         return
     from inspector.core import uri_template

@@ -7,16 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
-from inspector.doctor import static_checks
 from inspector.doctor.report import DoctorOptions, DoctorReport
-from inspector.doctor.sections import (
-    SECTION_LIFECYCLE,
-    SECTION_PAGINATION,
-    SECTION_PROMPTS,
-    SECTION_RESOURCES,
-    SECTION_TEMPLATES,
-    SECTION_TOOLS,
-)
+from inspector.doctor.sections import SECTION_LIFECYCLE, SECTION_PAGINATION
 
 
 def failed(method: str, message: str) -> str:
@@ -43,6 +35,7 @@ class ProbeState:
     resources: list[Any] = field(default_factory=list)
     templates: list[Any] = field(default_factory=list)
     prompts: list[Any] = field(default_factory=list)
+    tokenizer: Any = None  # for the budget lints; None skips them
 
     async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         handle = self.conn.new_handle(method, self.options.timeout)
@@ -94,54 +87,7 @@ class ProbeState:
             SECTION_PAGINATION,
         )
 
-    async def run_listings(self, tokenizer: Any) -> None:
-        """tools, resources, templates and prompts, each listed when its capability is declared."""
-        from inspector.core.findings import check_tools
-        from inspector.core.operations import ToolListing, header_findings
-        from inspector.core.paging import check_named
-
-        caps = self.conn.capabilities
-        self.report.ran.append("pagination")
-        try:
-            if "tools" in caps:
-                self.report.ran.append("tools-list")
-                self.tools, findings = await self._listed("tools/list", "tools", SECTION_TOOLS)
-                self.conn.tools = ToolListing(tools=self.tools, pages=1)  # call_tool checks results against these
-                findings = findings + check_tools(self.tools)
-                if self.conn.era == "modern":
-                    findings += header_findings(self.tools)
-                static_checks.add_core(self.report, "tools-list", findings, SECTION_TOOLS)
-                static_checks.check_tool_schemas(self.report, self.tools)
-                name = self.options.host_server_name or str(self.conn.server_info.get("name") or "server")
-                static_checks.check_tool_names(self.report, self.tools, name)
-                static_checks.check_budget(self.report, self.tools, tokenizer)
-            if "resources" in caps:
-                self.report.ran.append("resources-list")
-                self.resources, findings = await self._listed("resources/list", "resources", SECTION_RESOURCES)
-                findings += check_named(
-                    self.resources, "$.resources", required=("uri", "name"), unique="uri", what="resource"
-                )
-                static_checks.add_core(self.report, "resources-list", findings, SECTION_RESOURCES)
-                self.templates, findings = await self._listed(
-                    "resources/templates/list", "resourceTemplates", SECTION_TEMPLATES
-                )
-                findings += check_named(
-                    self.templates,
-                    "$.resourceTemplates",
-                    required=("uriTemplate", "name"),
-                    unique="uriTemplate",
-                    what="template",
-                )
-                static_checks.add_core(self.report, "templates-list", findings, SECTION_TEMPLATES)
-            if "prompts" in caps:
-                self.report.ran.append("prompts-list")
-                self.prompts, findings = await self._listed("prompts/list", "prompts", SECTION_PROMPTS)
-                findings += check_named(self.prompts, "$.prompts", required=("name",), unique="name", what="prompt")
-                static_checks.add_core(self.report, "prompts-list", findings, SECTION_PROMPTS)
-        except Crashed:
-            pass
-
-    async def _listed(self, method: str, key: str, section: str) -> tuple[list[Any], list[Any]]:
+    async def listed(self, method: str, key: str, section: str) -> tuple[list[Any], list[Any]]:
         try:
             return await self.page(method, key)
         except (ProtocolError, RequestTimeout) as exc:

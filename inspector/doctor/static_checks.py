@@ -39,8 +39,8 @@ def add_core(report: DoctorReport, check: str, findings: list[Finding], section:
         report.add(f.severity, check, f.path, f.message, f.expected, section)
 
 
-def check_connected(report: DoctorReport, conn: Any) -> None:
-    """``connects`` (era and version) and ``handshake`` (the initialize / discover result's shape)."""
+def check_connects(report: DoctorReport, conn: Any) -> None:
+    """``connects``: the era and version negotiated."""
     report.ran.append("connects")
     negotiation = getattr(conn, "negotiation", None)
     report.era = conn.era
@@ -48,6 +48,10 @@ def check_connected(report: DoctorReport, conn: Any) -> None:
     report.server = conn.server_info
     how = negotiation.describe() if negotiation is not None else f"{conn.era} {conn.protocol_version}"
     report.add("info", "connects", "$", f"connected: {how}", "a negotiated protocol version", SECTION_LIFECYCLE)
+
+
+def check_handshake(report: DoctorReport, conn: Any) -> None:
+    """``handshake``: the initialize / discover result's shape."""
     report.ran.append("handshake")
     init = conn.init if isinstance(conn.init, dict) else {}
     method = "server/discover" if conn.era == "modern" else "initialize"

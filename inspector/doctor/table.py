@@ -1,0 +1,109 @@
+"""The doctor's checks, one table: each check's id, what it checks, when it runs and what it needs.
+
+`engine.run_doctor` runs the stages in `Stage` order and, within a stage, the checks in table order;
+a check's findings carry its id (a list that cannot be read is named by its method, e.g.
+``tools/list``; ``crash``, ``unresponsive``, ``skipped`` and ``connection-lost`` say how a server
+stopped). Each stage passes its checks the same arguments:
+
+- `Stage.CONNECTED` ``(report, conn)``, as soon as the connection is open;
+- `Stage.LISTS` ``(state)``: the lists, each when its capability is declared; a crash ends the stage;
+- `Stage.PROBES`, `Stage.TOOL_CALLS` ``(state, index, tool)`` for each tool the doctor may call (the
+  two checks in turn for one tool, then the next), `Stage.READS`: a crash skips the rest, said once;
+- `Stage.WIRE` ``(report, store)``: what the server wrote besides its answers, even after a crash;
+- `Stage.OTHER_ERA` ``(report, open_connection, claimed)``: after the connection closed.
+
+To add a check: write its function (it appends its id to ``report.ran`` and adds its findings), add it
+here in its place, and plant its fault in `tests/servers/doctor_faults.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from inspector.doctor import listings, probes, static_checks, tool_probes
+
+
+class Stage(Enum):
+    CONNECTED = "connected"
+    LISTS = "lists"
+    PROBES = "probes"
+    TOOL_CALLS = "tool calls"
+    READS = "reads"
+    WIRE = "wire"
+    OTHER_ERA = "other era"
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    stage: Stage
+    run: Callable[..., Any]
+    what: str
+    needs: str | None = None  # a capability the server must declare for the check to run
+    also: tuple[str, ...] = ()  # further ids it reports (in ``report.ran``) as it runs
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return (self.id, *self.also)
+
+
+CHECKS: tuple[Check, ...] = (
+    Check("connects", Stage.CONNECTED, static_checks.check_connects, "the era and protocol version negotiated"),
+    Check("handshake", Stage.CONNECTED, static_checks.check_handshake, "initialize / server/discover's shape"),
+    Check("pagination", Stage.LISTS, listings.pagination, "every list below ends (no endless or repeated cursor)"),
+    Check("tools-list", Stage.LISTS, listings.list_tools, "tools/list: each tool as the spec says", "tools"),
+    Check(
+        "tool-form",
+        Stage.LISTS,
+        listings.tool_schemas,
+        "each valid inputSchema makes a form; defaults and examples fit their schema",
+        "tools",
+        also=("schema-examples",),
+    ),
+    Check("tool-name", Stage.LISTS, listings.tool_names, "the spec's naming rule, Claude's length", "tools"),
+    Check("budget", Stage.LISTS, listings.budget, "the Budget tab's lints (with a tokenizer)", "tools"),
+    Check(
+        "resources-list",
+        Stage.LISTS,
+        listings.list_resources,
+        "resources/list and resources/templates/list",
+        "resources",
+        also=("templates-list",),
+    ),
+    Check("prompts-list", Stage.LISTS, listings.list_prompts, "prompts/list", "prompts"),
+    Check("list-changed", Stage.PROBES, probes.check_list_changed, "list_changed sent only when declared"),
+    Check("ping", Stage.PROBES, probes.check_ping, "ping answers, promptly (legacy era)"),
+    Check("unknown-tool", Stage.PROBES, tool_probes.check_unknown_tool, "an unknown tool is an error", "tools"),
+    Check(
+        "invalid-arguments",
+        Stage.TOOL_CALLS,
+        tool_probes.check_invalid_arguments,
+        "invalid arguments give isError (or -32602), not a crash or a hang",
+        "tools",
+    ),
+    Check(
+        "structured-content",
+        Stage.TOOL_CALLS,
+        tool_probes.check_structured,
+        "structuredContent fits the outputSchema",
+        "tools",
+    ),
+    Check("resources-read", Stage.READS, probes.check_resources, "each listed resource can be read"),
+    Check("templates-expand", Stage.READS, probes.check_templates, "each URI template expands"),
+    Check("prompts-get", Stage.READS, probes.check_prompts, "each listed prompt can be got"),
+    Check("stdout", Stage.WIRE, static_checks.check_stdout, "only JSON-RPC on stdout", also=("stderr",)),
+    Check(
+        "connects-legacy",
+        Stage.OTHER_ERA,
+        probes.check_other_era,
+        "a modern server's claimed legacy versions connect too",
+    ),
+)
+
+
+def stage(which: Stage, capabilities: Any = None) -> list[Check]:
+    """The checks of `which`, in order; with `capabilities`, only those whose capability is declared."""
+    return [c for c in CHECKS if c.stage is which and (capabilities is None or not c.needs or c.needs in capabilities)]

@@ -1,0 +1,36 @@
+"""The doctor's checks are one table (`inspector/doctor/table.py`): ids, what each checks, in the order
+they run. A real run reports the checks it ran (`checks` in the JSON report) in the table's order."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from lens_support import REPO
+
+from inspector.cli.doctor import main as doctor
+from inspector.doctor.table import CHECKS, Stage
+
+FAULTS = [sys.executable, str(REPO / "tests/servers/doctor_faults.py")]
+
+
+def test_each_check_has_one_id_and_says_what_it_checks() -> None:
+    ids = [i for check in CHECKS for i in check.ids]
+    assert len(ids) == len(set(ids)), ids
+    assert all(check.what and check.stage in Stage for check in CHECKS)
+    assert [check.stage for check in CHECKS] == sorted((check.stage for check in CHECKS), key=list(Stage).index)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [["--demo"], ["--demo", "--protocol-era", "legacy"], [*FAULTS, "healthy"], [*FAULTS, "stdout-noise"]],
+    ids=["demo", "demo-legacy", "healthy", "stdout-noise"],
+)
+def test_a_run_reports_its_checks_in_the_tables_order(capsys: pytest.CaptureFixture[str], target: list[str]) -> None:
+    doctor(["--format", "json", "--timeout", "30", *target])
+    ran = json.loads(capsys.readouterr().out)["checks"]
+    order = [i for check in CHECKS for i in check.ids]
+    assert set(ran) <= set(order), set(ran) - set(order)
+    assert ran == [i for i in order if i in ran]
+    assert {"connects", "handshake", "pagination", "tools-list", "list-changed", "unknown-tool"} <= set(ran)
