@@ -22,6 +22,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QApplication,
+    QComboBox,
     QDialog,
     QHeaderView,
     QLabel,
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
     QTableView,
     QTableWidget,
     QTabWidget,
+    QToolButton,
     QWidget,
 )
 from test_workspace import announced, open_server, save_servers
@@ -452,3 +454,115 @@ def test_an_hour_between_two_messages_shows_whole_in_a_record(lens, tmp_path: Pa
 def model_entries(lens: Any) -> list[Any]:
     model = lens.find("Traffic log").model()
     return [model.entry_at(row) for row in range(model.rowCount())]
+
+
+def overlapping(top: QWidget) -> list[str]:
+    """Visible siblings laid out by the same layout that are drawn over each other (a legend over a table)."""
+    found = []
+    for parent in [top, *top.findChildren(QWidget)]:
+        layout = parent.layout()
+        if not parent.isVisible() or layout is None:
+            continue
+        laid = [
+            w
+            for w in parent.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if nested_in(layout, w) and w.isVisible() and not w.isWindow() and w.width() > 0 and w.height() > 0
+        ]
+        for i, one in enumerate(laid):
+            for other in laid[i + 1 :]:
+                if one.geometry().intersects(other.geometry()):
+                    shared = one.geometry().intersected(other.geometry())
+                    found.append(f"{describe(one)} and {describe(other)} overlap by {shared.width()}×{shared.height()}")
+    return found
+
+
+def nested_in(layout: Any, widget: QWidget) -> bool:
+    """`widget` is placed by `layout` or by a layout nested in it (not by a child widget's own layout)."""
+    for index in range(layout.count()):
+        item = layout.itemAt(index)
+        if item.widget() is widget:
+            return True
+        if item.layout() is not None and nested_in(item.layout(), widget):
+            return True
+    return False
+
+
+def cut_combos(top: QWidget) -> list[str]:
+    """Visible combo boxes narrower than the least they ask for (their text and arrow), or cut by a parent."""
+    found = []
+    for box in top.findChildren(QComboBox):
+        if box.isVisible() and box.width() < box.minimumSizeHint().width():
+            found.append(f"{describe(box)} is {box.width()} px, needs {box.minimumSizeHint().width()}")
+    return found
+
+
+def choose_by_keys(lens: Any, name: str, text: str) -> None:
+    """Pick the item of the combo box `name` that starts with `text`, with the Down key as a person would."""
+    box = lens.find(name, QComboBox)
+    box.setFocus()
+    for _ in range(box.count()):
+        if box.currentText().startswith(text):
+            return
+        lens.key("Down", box)
+    assert box.currentText().startswith(text), [box.itemText(i) for i in range(box.count())]
+
+
+@pytest.mark.parametrize("host", ["Claude Code", "Claude Desktop"])
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_budget_tab_with_a_claude_host_lays_out(lens, size: tuple[int, int], host: str) -> None:
+    """Budget tab, host Claude Code or Claude Desktop (the Claude counter's row shown): the legend below the
+    table takes its own height, the summary is not drawn over "counted in …", no combo box is cut, and the
+    tools table still shows several rows (the walkthrough at 1024×700 saw one row under the legend)."""
+    lens.start()
+    at_size(lens, *size)
+    lens.tab("Budget")
+    lens.wait_text("schedule_meeting", timeout=30_000)
+    choose_by_keys(lens, "Host", host)
+    lens.wait(lambda: f"as {host} sends them" in lens.find("Budget totals", QLabel).text(), 30_000, "the host's view")
+    lens.wait(lambda: lens.find("Claude model", QComboBox).isVisible(), what="the Claude row")
+    lens.qtbot.wait(200)
+    pane = lens.window.findChild(QWidget, "budgetPane")
+    ARTIFACTS.mkdir(exist_ok=True)
+    lens.window.grab().save(str(ARTIFACTS / f"budget-{host.split()[1].lower()}-{size[0]}x{size[1]}.png"))
+    problems = overlapping(pane) + clipped(pane) + cut_combos(pane) + off_screen(lens.window)
+    table = lens.find("Tool costs", QTableView)
+    rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
+    if rows < 4:
+        problems.append(f"the tools table shows {rows} rows ({table.viewport().height()} px)")
+    if (lens.window.width(), lens.window.height()) != size:
+        problems.append(f"the window grew to {lens.window.width()}×{lens.window.height()}")
+    assert not problems, "\n".join(problems)
+
+
+# The longest typical text of each column, in characters: request, response, notification, lifecycle;
+# tools/list, server/discover, resources/read. Longer ones ("era probe response") may elide.
+TYPICAL = {"Kind": 12, "Method": 16}
+
+
+def test_the_traffic_logs_kind_and_method_read_at_1024(lens) -> None:
+    """Three servers (the Server column shown) at 1024×700: the Kind column shows every kind whole and the
+    Method column a typical method whole (the walkthrough saw 2–5 characters: the detail pane's action row
+    kept the pane 400 px wide). The actions stay reachable by their names."""
+    from inspector.ui.traffic.model import COL_KIND, COL_METHOD
+
+    three_servers(lens)
+    at_size(lens, 1024, 700)
+    lens.click_item("Traffic log", "tools/list")
+    lens.qtbot.wait(200)
+    table = lens.find("Traffic log")
+    model, header = table.model(), table.horizontalHeader()
+    margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)
+    cut = []
+    for column in (COL_KIND, COL_METHOD):
+        assert not header.isSectionHidden(column)
+        for row in range(model.rowCount()):
+            text = str(model.data(model.index(row, column)) or "")
+            need = table.fontMetrics().horizontalAdvance(text) + margin
+            name = str(model.headerData(column, Qt.Orientation.Horizontal))
+            if len(text) <= TYPICAL[name] and header.sectionSize(column) < need:
+                cut.append(f"{name} {text!r}: {need} px needed, has {header.sectionSize(column)}")
+    widths = {model.headerData(c, Qt.Orientation.Horizontal): header.sectionSize(c) for c in range(header.count())}
+    assert not cut, "\n".join(sorted(set(cut))) + f"\n{widths} in {header.width()} px"
+    assert not clipped(lens.window.dock), clipped(lens.window.dock)
+    for name in ("Copy message", "Re-send", "Save to collection", "Jump to pair"):
+        assert any(b.isVisible() and strip_mnemonic(b.text()) == name for b in lens.widgets(QToolButton)), name

@@ -51,7 +51,7 @@ class ClaudeBar(QWidget):
         self.save_button = QPushButton("Save as calibration")
         self.save_button.setObjectName("budgetClaudeCalibrate")
         self.save_button.setToolTip("Scale this server's Claude figures by count_tokens ÷ reconstructed from now on")
-        self.result = plain_label(wrap=True)
+        self.result = plain_label(wrap=True)  # a row of the pane's own, shown when it says something
         self.result.setObjectName("budgetClaudeComparison")
         self.result.setAccessibleName("Claude comparison")
         layout = QHBoxLayout(self)
@@ -59,7 +59,6 @@ class ClaudeBar(QWidget):
         layout.addWidget(self.model)
         layout.addWidget(self.compare_button)
         layout.addWidget(self.save_button)
-        layout.addWidget(self.result, 1)
         self.model.currentIndexChanged.connect(self._model_changed)
         self.compare_button.clicked.connect(self._compare)
         self.save_button.clicked.connect(self._save)
@@ -79,6 +78,12 @@ class ClaudeBar(QWidget):
         self.setVisible(claude)
         self.compare_button.setVisible(bool(os.environ.get("ANTHROPIC_API_KEY")))
         self.save_button.setVisible(self.comparison is not None)
+        self.result.setVisible(claude and bool(self.result.text()))
+
+    def say(self, text: str) -> None:
+        """What the comparison or the calibration came to, on the result row."""
+        self.result.setText(text)
+        self.refresh()
 
     def _model_changed(self) -> None:
         self.settings.setValue("budget/claudeModel", self.model_id())
@@ -87,7 +92,7 @@ class ClaudeBar(QWidget):
 
     def _forget(self) -> None:
         self.comparison = None
-        self.result.setText("")
+        self.say("")
         self.refresh()
 
     def server_changed(self) -> None:
@@ -102,7 +107,7 @@ class ClaudeBar(QWidget):
         from inspector.budget.tokenizers import get_tokenizer
 
         self.compare_button.setEnabled(False)
-        self.result.setText("asking count_tokens…")
+        self.say("asking count_tokens…")
 
         def work() -> Comparison:
             return compare(tools, get_tokenizer(CLAUDE, model=model), get_tokenizer("anthropic", model=model))
@@ -110,12 +115,12 @@ class ClaudeBar(QWidget):
         try:
             comparison = await asyncio.get_running_loop().run_in_executor(None, work)
         except Exception as exc:  # no key, network, a refused request: said in the row
-            self.result.setText(f"count_tokens failed: {exc}")
+            self.say(f"count_tokens failed: {exc}")
             return
         finally:
             self.compare_button.setEnabled(True)
         self.comparison = comparison
-        self.result.setText(comparison.describe())
+        self.say(comparison.describe())
         self.refresh()
 
     def _save(self) -> None:
@@ -125,10 +130,10 @@ class ClaudeBar(QWidget):
         try:
             path = save_calibration(Calibration.from_comparison(self.server_key(), self.comparison))
         except OSError as exc:
-            self.result.setText(f"Could not save the calibration: {exc.strerror or exc}")
+            self.say(f"Could not save the calibration: {exc.strerror or exc}")
             return
         moved = f" · {damaged}: moved aside as {path.name}.corrupt-<time>, a new file started" if damaged else ""
-        self.result.setText(f"{self.comparison.describe()} · saved as this server's calibration ({path.name}){moved}")
+        self.say(f"{self.comparison.describe()} · saved as this server's calibration ({path.name}){moved}")
         self.comparison = None
         self.refresh()
         self.changed.emit()

@@ -73,6 +73,7 @@ class LintsView(QWidget):
         self.table.doubleClicked.connect(self._activated)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
 

@@ -20,6 +20,8 @@ from inspector.ui.widgets.layout_parts import bare_column, named_splitter
 from inspector.ui.widgets.row_table import one_row_at_a_time
 
 BAR_WIDTH = 100  # px: the least width of the stacked bars
+ROW_HEIGHT = 24  # px: one tool's row
+LEAST_ROWS = 4  # the tools the table shows at the least
 
 
 class BudgetOverview(QWidget):
@@ -38,7 +40,9 @@ class BudgetOverview(QWidget):
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
         one_row_at_a_time(self.table)
-        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
+        # Four rows under the header at the least: on a 700 px screen the traffic dock gives way, not the list.
+        self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + LEAST_ROWS * ROW_HEIGHT + 2)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.doubleClicked.connect(self._double_clicked)
         self.table.setItemDelegateForColumn(BAR_COLUMN, StackedBarDelegate(self.model.max_total, self.table))
@@ -58,14 +62,14 @@ class BudgetOverview(QWidget):
         self.lints.toolActivated.connect(self.select_tool)
 
         csv_button, md_button = copy_buttons(lambda: self.proxy, self)
-        bar = QHBoxLayout()
-        bar.addStretch(1)
-        bar.addWidget(csv_button)
-        bar.addWidget(md_button)
+        bar = QHBoxLayout()  # below the table: the legend (wraps when narrow), then the copy buttons
+        bar.addWidget(Legend(), 1)
+        bar.addWidget(csv_button, 0, Qt.AlignmentFlag.AlignTop)
+        bar.addWidget(md_button, 0, Qt.AlignmentFlag.AlignTop)
         left, left_layout = bare_column()
-        left_layout.addLayout(bar)
+        left_layout.setSpacing(2)
         left_layout.addWidget(self.table, 1)
-        left_layout.addWidget(Legend())  # below the table, on a row of its own: one line even when narrow
+        left_layout.addLayout(bar)
 
         self.top = named_splitter(
             "budgetTop", left, self.chart, sizes=[800, 260], stretch=(3, 1)

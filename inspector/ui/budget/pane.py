@@ -40,6 +40,7 @@ from inspector.ui.budget.host_picker import (
 from inspector.ui.budget.overview import BudgetOverview
 from inspector.ui.budget.pickers import SHAPE_LABELS, BudgetPickers
 from inspector.ui.session import SessionController
+from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import item_text, plain_tooltip
 from inspector.words import counted
 
@@ -96,6 +97,7 @@ class BudgetPane(QWidget):
         self.host_picker = HostPicker(settings)
         self.pickers.layout().addWidget(host_group(self.host_picker))
         self.claude = ClaudeBar(settings, self)
+        self.pickers.layout().addWidget(self.claude)  # beside the host when there is room: one row less
         self.count_button = QPushButton("Count with Anthropic")
         self.count_button.setObjectName("budgetCountOnline")
         self.count_button.setToolTip("Sends the tool list to Anthropic's count_tokens API (uses ANTHROPIC_API_KEY)")
@@ -104,10 +106,10 @@ class BudgetPane(QWidget):
         font = self.server_label.font()
         font.setBold(True)
         self.server_label.setFont(font)
-        self.totals = plain_label("Connect to a server to see what its tool list costs.", wrap=True)
+        self.totals = ElidedLabel("Connect to a server to see what its tool list costs.")  # whole in its tooltip
         self.totals.setObjectName("budgetTotals")
         self.totals.setAccessibleName("Budget totals")
-        self.note = plain_label(wrap=True)
+        self.note = ElidedLabel()  # one line, whole in its tooltip: the table below keeps its rows
         self.note.setObjectName("budgetNote")
         self.note.setAccessibleName("Budget note")
         italic = self.note.font()
@@ -152,9 +154,10 @@ class BudgetPane(QWidget):
         head.addWidget(self.totals, 1)
         head.addWidget(self.status)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setContentsMargins(2, 0, 2, 0)  # the tab's frame is margin enough
+        layout.setSpacing(2)  # tight rows: the tools table keeps four rows in an 800×700 window
         layout.addLayout(self.top)
-        layout.addWidget(self.claude)
+        layout.addWidget(self.claude.result)
         layout.addLayout(head)
         layout.addWidget(self.note)
         layout.addWidget(self.views, 1)

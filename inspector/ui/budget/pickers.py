@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from PySide6.QtCore import QSettings, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox, QWidget
 
 from inspector.budget.breakdown import CONTEXT_WINDOWS, SHAPES
@@ -14,6 +14,15 @@ from inspector.ui.widgets.flow_layout import FlowLayout, group
 
 SHAPE_LABELS = {"mcp": "MCP tools/list", "openai": "OpenAI tools", "anthropic": "Anthropic tools"}
 CUSTOM = "custom"
+
+
+def short_label(label: str) -> str:
+    """A tokenizer's label as the picker shows it: its name and what its figure is, without the models it
+    fits (those are in the item's tooltip). "o200k_base — GPT-4o / … (exact)" → "o200k_base (exact)"."""
+    cut = label.rfind(" (")
+    if cut < 0 or not label.endswith(")"):
+        return label
+    return f"{label[:cut].partition(' — ')[0]} ({label[cut + 2 : -1].split(';')[0]})"
 
 
 class BudgetPickers(QWidget):
@@ -31,7 +40,8 @@ class BudgetPickers(QWidget):
         self.tokenizer.setAccessibleName("Tokenizer")
         self.tokenizer.setToolTip("How tokens are counted. Offline tokenizers never use the network.")
         for name, label in tokenizer_choices():
-            self.tokenizer.addItem(label, name)
+            self.tokenizer.addItem(short_label(label), name)
+            self.tokenizer.setItemData(self.tokenizer.count() - 1, label, Qt.ItemDataRole.ToolTipRole)
         self.shape = QComboBox()
         self.shape.setObjectName("budgetShape")
         self.shape.setToolTip("How a host serialises the tool list before the model sees it")
@@ -48,11 +58,11 @@ class BudgetPickers(QWidget):
         self.custom.setGroupSeparatorShown(True)
         self.custom.setSuffix(" tokens")
         self.custom.setToolTip("A custom context window, in tokens")
-        compact_combo(self.tokenizer, 14)
-        compact_combo(self.shape, 10)
+        self.tokenizer.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)  # short labels, read whole
+        compact_combo(self.shape, max(len(label) for label in SHAPE_LABELS.values()))
         self._restore()
 
-        layout = FlowLayout(self)  # one row when wide, wraps when the window is narrow
+        layout = FlowLayout(self, spacing=4)  # one row when wide, wraps when the window is narrow
         layout.addWidget(group(QLabel("Tokenizer"), self.tokenizer))
         layout.addWidget(group(QLabel("Shape"), self.shape))
         layout.addWidget(group(QLabel("Window"), self.window, self.custom))

@@ -33,10 +33,14 @@ from inspector.ui.traffic.http_exchange import entry_words
 from inspector.ui.traffic.model import BRIDGE_TRANSPORTS, COL_SERVER, TrafficModel, human_size
 from inspector.ui.traffic.resend_dialog import ResendDialog
 from inspector.ui.traffic.table import WholeRows, log_table
+from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.flow_layout import FlowLayout
 from inspector.ui.widgets.plain_text import PlainLabel, plain_tooltip
 
 WIDE_LAYOUT_PX = 1000  # from this width the detail pane sits beside the log, not under it
-LOG_SHARE_WIDE, LOG_SHARE_STACKED = 0.68, 0.55
+DETAIL_SHARE_WIDE, LOG_SHARE_STACKED = 0.36, 0.55
+LOG_LEAST_WIDE = 760  # px: beside the detail, the log's columns (Server among them) read whole from this width
+DETAIL_LEAST_WIDE = 240  # px: the detail pane beside the log keeps at least this
 
 
 def _label() -> QLabel:
@@ -72,9 +76,8 @@ class TrafficView(QWidget):
         self.errors_check, self.count_label, self.follow_button = bar.errors_check, bar.count_label, bar.follow_button
         self._build_table()
         self.detail = EntryDetail(self, store)  # the store: a Headers view shows the whole HTTP exchange
-        self.status_label = _label()
+        self.status_label = ElidedLabel()  # one line, elided: the whole text is its tooltip
         self.status_label.setAccessibleName("Selected entry")
-        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # Clipped to the space beside the actions (its tooltip holds the whole text), never widening the pane.
         self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self._build_actions()
@@ -93,6 +96,8 @@ class TrafficView(QWidget):
         self.splitter.addWidget(lower)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self._split_moved = False
+        self.splitter.splitterMoved.connect(self._on_split_moved)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
@@ -139,13 +144,18 @@ class TrafficView(QWidget):
         menu = QMenu(copy)
         menu.addActions([self.copy_action, self.cli_action, self.curl_action])
         copy.setMenu(menu)
-        bar = QHBoxLayout()
-        bar.addWidget(copy)
+        # The buttons wrap onto a second row rather than keep the detail pane wide: the log's text columns
+        # get the room at 1024 px (the pane was held at ~400 px by this row).
+        buttons = QWidget(self)
+        flow = FlowLayout(buttons, spacing=4)
+        flow.addWidget(copy)
         editing = [] if self.read_only else [self.resend_action, self.save_action]
         for action in [*editing, self.pair_action]:
             button = QToolButton(self)
             button.setDefaultAction(action)
-            bar.addWidget(button)
+            flow.addWidget(button)
+        bar = QHBoxLayout()
+        bar.addWidget(buttons)
         bar.addWidget(self.status_label, 100)
         bar.addStretch(1)
         self._action_bar = bar
@@ -163,7 +173,8 @@ class TrafficView(QWidget):
         super().resizeEvent(event)
         wide = self.width() >= WIDE_LAYOUT_PX
         orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
-        if orientation != self.splitter.orientation() or not self._laid_out:
+        turned = orientation != self.splitter.orientation() or not self._laid_out
+        if turned:
             self._laid_out = True
             self.splitter.setOrientation(orientation)
             # The selection's summary: beside the actions when stacked, on its own line in the narrower side pane.
@@ -173,9 +184,21 @@ class TrafficView(QWidget):
                 self._lower_layout.insertWidget(1, self.status_label)
             else:
                 self._action_bar.insertWidget(self._action_bar.count() - 1, self.status_label, 100)
-            total = self.width() if wide else self.height()
-            share = LOG_SHARE_WIDE if wide else LOG_SHARE_STACKED
-            self.splitter.setSizes([int(total * share), total - int(total * share)])
+        if turned or (wide and not self._split_moved):  # the user's own split is kept
+            self.splitter.setSizes(self._split(wide))
+
+    def _on_split_moved(self, *_: object) -> None:
+        self._split_moved = True
+
+    def _split(self, wide: bool) -> list[int]:
+        """The log's and the detail's first sizes. Side by side the detail gets its share, but gives way
+        down to `DETAIL_LEAST_WIDE` so that the log keeps `LOG_LEAST_WIDE` (Kind and Method read at 1024 px)."""
+        if not wide:
+            log = int(self.height() * LOG_SHARE_STACKED)
+            return [log, self.height() - log]
+        total = self.width()
+        detail = max(DETAIL_LEAST_WIDE, min(int(total * DETAIL_SHARE_WIDE), total - LOG_LEAST_WIDE))
+        return [total - detail, detail]
 
     # -- configuration ---------------------------------------------------------------------------
     def set_cli_target(self, words: list[str] | None, server: str | None = None) -> None:

@@ -2,6 +2,7 @@
 
 Its minimum width is its widest item, not the sum of all of them: a row of pickers or buttons in a
 flow layout never forces the window wider than a small screen, and looks like a plain row when wide.
+Its widget's minimum height follows the rows it wraps into at its width, so nothing is drawn over it.
 """
 
 from __future__ import annotations
@@ -43,7 +44,12 @@ class FlowLayout(QLayout):
 
     def setGeometry(self, rect: QRect) -> None:
         super().setGeometry(rect)
-        self._place(rect, move=True)
+        used = self._place(rect, move=True)
+        # Its widget asks for the rows it wraps into: a window's layout does not ask for heights by width,
+        # so without this the rows below it would be drawn over it when the window is short.
+        owner = self.parentWidget()
+        if owner is not None and owner.minimumHeight() != used:
+            owner.setMinimumHeight(used)
 
     def sizeHint(self) -> QSize:
         visible = self._visible()
