@@ -30,14 +30,14 @@ blocks = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(blocks, json_values))
 def test_preview_never_raises(block) -> None:
     spec = preview(block, "$.content[0]")
     assert spec.kind in {"text", "image", "audio", "resource_link", "resource", "unknown"}
 
 
-@settings(max_examples=150, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.fixed_dictionaries(
         {},
