@@ -7,14 +7,17 @@ imports happen while the server starts.
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from inspector.budget.tokenizers import TOKENIZERS
 from inspector.cli import exit_codes
 from inspector.cli.args import UsageError
-from inspector.cli.connect import connect, profile_of, spawn_early
+from inspector.cli.connect import connect, profile_of
 from inspector.cli.render import fail
 from inspector.cli.tokens_args import TokensArgs, parse
 from inspector.cli.tokens_host import print_host_table
@@ -68,10 +71,11 @@ def main(argv: list[str] | None = None) -> int:
             return fail({"error": "tokenizer", "message": str(exc)}, exit_codes.TOKENIZER)
     process = None
     if profile is not None and profile.transport == "stdio":
-        from inspector.transports.process import SpawnError
+        from inspector.transports.process import SpawnError, StdioCommand, spawn
 
-        try:  # start the server now, so its start-up overlaps our imports
-            process = spawn_early(profile)
+        try:  # start the server now, so its start-up overlaps our imports (jsonschema is not preloaded:
+            # a list whose schemas pass schema_check's fast path never needs it)
+            process = spawn(StdioCommand.from_profile(profile))
         except SpawnError as exc:
             return fail({"error": "connection", "message": str(exc)}, exit_codes.CONNECTION)
     loader = _TokenizerLoader(args.encoding, **options)
@@ -87,7 +91,22 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyError, Exception) as exc:  # TokenizerError, AnthropicError, unknown name
         message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
         return fail({"error": "tokenizer", "message": message}, exit_codes.TOKENIZER)
-    return run_budget(args, tokenizer, server=server, source=source, tools=tools, meta=meta)
+    with _collector_paused():
+        return run_budget(args, tokenizer, server=server, source=source, tools=tools, meta=meta)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a one-shot run counts: the counter's caches are many young
+    objects that survive, so the collector walks them again and again (~0.3 s of 0.8 s for 5,000 tools)
+    and frees nothing (counting makes no reference cycles)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def run_budget(
