@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
 def headless(argv: list[str], ours: list[str]) -> int:
     """`mcp-lens run`, `doctor`, `tokens` and `--cli`."""
     if argv[:1] == ["run"]:
-        from inspector.checks.cli import main as run_main
+        from inspector.cli.run import main as run_main
 
         return run_main(argv[1:])
     if argv[:1] == ["doctor"]:

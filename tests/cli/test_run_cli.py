@@ -8,9 +8,9 @@ from xml.etree import ElementTree as ET
 
 from lens_support import run_lens
 
-from inspector.checks.cli import main
 from inspector.checks.collection import Collection
 from inspector.cli import exit_codes
+from inspector.cli.run import main
 from inspector.config.store import ProfileStore
 from inspector.demo.launch import demo_profile
 

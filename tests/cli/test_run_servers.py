@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from inspector.checks.cli import main
 from inspector.checks.collection import Collection, load
 from inspector.cli import exit_codes
+from inspector.cli.run import main
 from inspector.demo.launch import demo_profile
 
 

@@ -8,9 +8,9 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from inspector.checks.cli import profile_opener
 from inspector.checks.runner import Opener
 from inspector.checks.secret_references import reference_values
+from inspector.cli.run import profile_opener
 from inspector.core.errors import ConnectFailed
 
 
