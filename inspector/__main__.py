@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ours = argv[: argv.index("--")] if "--" in argv else argv
     if argv[:1] == ["tap"]:  # first: the tapped command after -- may contain anything
-        from inspector.tap.cli import main as tap_main
+        from inspector.cli.tap import main as tap_main
 
         return tap_main(argv[1:])
     if argv[:1] in (["run"], ["doctor"], ["tokens"]) or "--cli" in ours:

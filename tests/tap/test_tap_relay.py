@@ -262,7 +262,7 @@ def test_the_tap_holds_no_socket_and_imports_neither_qt_nor_the_sdk(tmp_path: Pa
         proc.terminate()
         proc.wait(timeout=20)
     probe = (
-        "import sys, inspector.tap.cli, inspector.tap.relay, inspector.tap.recorder, inspector.tap.paths\n"
+        "import sys, inspector.cli.tap, inspector.tap.relay, inspector.tap.recorder, inspector.tap.paths\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'mcp_types', 'PySide6', 'pydantic', 'httpx2',"
         " 'anyio', 'asyncio'}))"
     )
