@@ -1,4 +1,5 @@
-"""Tap mode: the stdio shim a host runs in place of a server (its command, `mcp-lens tap`, is `inspector/cli/tap.py`), and its install into hosts' configs.
+"""Tap mode: the stdio shim a host runs in place of a server, and its install into hosts' configs.
 
-Import from the submodules; this package imports nothing itself.
+The command, ``mcp-lens tap``, is `inspector/cli/tap.py`. Import from the submodules; this package
+imports nothing itself.
 """
