@@ -566,3 +566,18 @@ def test_the_traffic_logs_kind_and_method_read_at_1024(lens) -> None:
     assert not clipped(lens.window.dock), clipped(lens.window.dock)
     for name in ("Copy message", "Re-send", "Save to collection", "Jump to pair"):
         assert any(b.isVisible() and strip_mnemonic(b.text()) == name for b in lens.widgets(QToolButton)), name
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="not done: MainWindow._restore resizes to 1280×860 whatever the screen; clamping it changes the "
+    "first window of every offscreen journey (800×800 screen) and those that assume 1280×860 need at_size first",
+)
+def test_the_first_window_fits_the_screen(lens) -> None:
+    """A first run on a screen smaller than 1280×860 (offscreen's is 800×800): the window fits the screen's
+    available area instead of leaving its bottom off-screen."""
+    window = lens.start()
+    screen = window.screen().availableGeometry()
+    assert screen.width() < 1280 or screen.height() < 860, screen  # the case this test is about
+    assert window.width() <= screen.width() and window.height() <= screen.height(), (window.size(), screen)
+    assert screen.contains(window.frameGeometry()), (window.frameGeometry(), screen)
