@@ -1,5 +1,5 @@
-"""``mcp-lens``: the desktop app; ``--cli`` for headless runs; ``tap`` records a host's server;
-``--demo-server`` runs the demo server."""
+"""``mcp-lens``: the desktop app, or one of the ways to run it listed in `inspector/cli/commands.py`
+(``--cli``, ``tokens``, ``tap``, ``run``, ``doctor``, ``--demo-server``, the desktop-entry options)."""
 
 import sys
 
@@ -17,51 +17,28 @@ if sys.version_info < (3, 12):  # noqa: UP036 -- the point is to run on older Py
 
 
 def main(argv: list[str] | None = None) -> int:
+    from importlib import import_module
+
+    from inspector.cli.commands import chosen
+
     argv = list(sys.argv[1:] if argv is None else argv)
-    ours = argv[: argv.index("--")] if "--" in argv else argv
-    if argv[:1] == ["tap"]:  # first: the tapped command after -- may contain anything
-        from inspector.cli.tap import main as tap_main
+    sub = chosen(argv)
+    if sub is None:
+        from inspector.app import main as app_main
 
-        return tap_main(argv[1:])
-    if argv[:1] in (["run"], ["doctor"], ["tokens"]) or "--cli" in ours:
-        from inspector.cli.render import guarded_terminal
+        return app_main(argv)
+    if not sub.own_help and {"-h", "--help"} & set(argv[1:]):  # asking how: the app's help lists it
+        from inspector.app import parse_args
 
-        with guarded_terminal():  # headless output: a server's text never drives the terminal
-            return headless(argv, ours)
-    if argv[:1] == ["--demo-server"]:
-        from inspector.demo.server import main as demo_main
+        parse_args(["--help"])  # prints the help and exits
+    run = import_module(sub.module).main
+    words = argv if sub.whole_argv else argv[1:]
+    if not sub.guarded:
+        return run(words)
+    from inspector.cli.render import guarded_terminal
 
-        return demo_main(argv[1:])
-    if argv[:1] in (["--install-desktop-entry"], ["--uninstall-desktop-entry"]):
-        if {"-h", "--help"} & set(argv[1:]):  # asking how, not installing
-            from inspector.app import parse_args
-
-            parse_args(["--help"])  # prints the help (which lists both) and exits
-        from inspector.desktop_entry import main as desktop_entry_main
-
-        return desktop_entry_main(argv)
-    from inspector.app import main as app_main
-
-    return app_main(argv)
-
-
-def headless(argv: list[str], ours: list[str]) -> int:
-    """`mcp-lens run`, `doctor`, `tokens` and `--cli`."""
-    if argv[:1] == ["run"]:
-        from inspector.cli.run import main as run_main
-
-        return run_main(argv[1:])
-    if argv[:1] == ["doctor"]:
-        from inspector.cli.doctor import main as doctor_main
-
-        return doctor_main(argv[1:])
-    if argv[:1] == ["tokens"]:
-        from inspector.cli.tokens import main as tokens_main
-
-        return tokens_main(argv[1:])
-    from inspector.cli.main import main as cli_main
-
-    return cli_main(argv)
+    with guarded_terminal():  # headless output: a server's text never drives the terminal
+        return run(words)
 
 
 if __name__ == "__main__":

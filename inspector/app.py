@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inspector.cli.commands import help_epilog
 from inspector.config.eras import ERAS, KNOWN_VERSIONS
 from inspector.config.files import open_private_append
 from inspector.config.profile import ServerProfile
@@ -38,33 +39,11 @@ class AppArgs:
     self_test_timeout: float = 60.0
 
 
-HELP_EPILOG = """\
-other ways to run it:
-  mcp-lens --cli …               headless: run one method, print the result
-                                 (mcp-lens --cli --help)
-  mcp-lens tokens …              what a server's tool list costs in a model's
-                                 context window (mcp-lens tokens --help)
-  mcp-lens tap … -- CMD …        stand in for a host's stdio server and record
-                                 what the host and it exchange (mcp-lens tap --help)
-  mcp-lens run COLLECTION …      run a saved collection's steps and check its
-                                 assertions (mcp-lens run --help)
-  mcp-lens doctor …              check a server against the spec and score it
-                                 (mcp-lens doctor --help)
-  mcp-lens --demo-server [--http PORT]
-                                 run the embedded demo server (stdio, or
-                                 Streamable HTTP on PORT)
-  mcp-lens --install-desktop-entry
-                                 add MCP Lens to the application menu
-                                 (for venv and pipx installs)
-  mcp-lens --uninstall-desktop-entry
-                                 remove it from the menu again"""
-
-
 def parse_args(argv: list[str]) -> AppArgs:
     parser = argparse.ArgumentParser(
         prog="mcp-lens",
         description="Inspect and debug MCP servers. With no arguments, opens on the embedded demo server.",
-        epilog=HELP_EPILOG,
+        epilog=help_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--config", metavar="FILE", help="an mcp.json-style file to open a server from")
