@@ -10,7 +10,7 @@ from typing import Any
 
 from inspector.checks.runner import Opener
 from inspector.checks.secret_references import reference_values
-from inspector.cli.run import profile_opener
+from inspector.cli.run_servers import profile_opener
 from inspector.core.errors import ConnectFailed
 
 
