@@ -11,6 +11,8 @@ import pytest
 from lens_support import DEMO, EVERYTHING, HOSTILE, REPO, free_port, serve
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if os.environ["QT_QPA_PLATFORM"] == "offscreen":  # a screen people use (offscreen's own is 800×800)
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={REPO / 'tests/offscreen_screen.json'}"
 if hasattr(os, "geteuid") and os.geteuid() == 0:
     os.environ.setdefault("QTWEBENGINE_DISABLE_SANDBOX", "1")  # tests run as root only; the app never sets it
 

@@ -65,6 +65,8 @@ from inspector.words import counted
 # The bottom dock's first height in the 1280×860 first window: ten whole traffic rows beside a detail
 # pane of as many lines; the workbench keeps the rest (a result of a dozen lines below the form).
 FIRST_RUN_DOCK_HEIGHT = 320
+FIRST_RUN_SIZE = (1280, 860)  # clamped to the screen's available area (less FRAME_ALLOWANCE for decorations)
+FRAME_ALLOWANCE = (16, 48)  # a window manager's frame and title bar, unknown before the first show
 
 SIDEBAR, TABS, BOTTOM = "sidebar", "tabs", "bottom"  # under the server list, the middle, the bottom dock
 TRAFFIC = "Traffic"
@@ -450,13 +452,28 @@ class MainWindow(QMainWindow):
         if (geometry := self.settings.value("window/geometry")) is not None:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1280, 860)
+            self.resize(*FIRST_RUN_SIZE)
+        self._fit_screen()
         if (state := self.settings.value("window/state")) is not None:
             self.restoreState(state)
         else:  # first run: the workbench gets most of the height
             self.resizeDocks([self.dock], [FIRST_RUN_DOCK_HEIGHT], Qt.Orientation.Vertical)
             self.left.setSizes([330, 330])  # the server list shows five servers
         self._restore_splitters()
+
+    def _fit_screen(self) -> None:
+        """Keep the window (and room for its title bar and frame) inside the screen's available area: a first
+        run on a 1024×700 screen, or a geometry saved on a larger screen, would otherwise run past its edge."""
+        if self.isMaximized() or self.isFullScreen():
+            return
+        screen = self.screen().availableGeometry()
+        room = screen.adjusted(0, 0, -FRAME_ALLOWANCE[0], -FRAME_ALLOWANCE[1])
+        if room.width() >= self.width() and room.height() >= self.height() and screen.contains(self.frameGeometry()):
+            return
+        self.resize(min(self.width(), room.width()), min(self.height(), room.height()))
+        left = min(max(self.x(), screen.left()), screen.right() - self.width() - FRAME_ALLOWANCE[0])
+        top = min(max(self.y(), screen.top()), screen.bottom() - self.height() - FRAME_ALLOWANCE[1])
+        self.move(max(left, screen.left()), max(top, screen.top()))
 
     def _restore_splitters(self) -> None:
         for splitter in (self.main_split, self.left):
