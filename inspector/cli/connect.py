@@ -2,7 +2,7 @@
 
 Shared by ``mcp-lens --cli`` and ``mcp-lens tokens``. A stdio server is spawned before any heavy
 import, so its start-up overlaps ours, and stdio runs use the lean client (`core/lite.py`) rather than
-the SDK.
+the SDK; so do Streamable HTTP runs without a proxy or OAuth up front (`http_lean.py`).
 """
 
 from __future__ import annotations
@@ -105,8 +105,9 @@ def _preload_schema_checker() -> None:
 
 
 def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
-    """An unopened connection (``async with`` it): the lean client for stdio, the SDK's for a URL,
-    with OAuth through stored tokens (a browser sign-in unless --stored-auth-only)."""
+    """An unopened connection (``async with`` it): the lean client for stdio and for Streamable HTTP
+    where it applies, else the SDK's for a URL, with OAuth through stored tokens (a browser sign-in
+    unless --stored-auth-only)."""
     from inspector.core.input_required import file_handlers
 
     # A 2026-07-28 server's input requests are answered from --input-responses; none given, the run fails
@@ -128,14 +129,19 @@ def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
         conn.relist_on_change = False
         conn.handlers = handlers
         return conn
-    from inspector.auth.cli import AuthedConnection, wants_oauth
-    from inspector.core.connection import Connection
-    from inspector.core.targets import make_transport
-    from inspector.transports.http import USERINFO_DROPPED, without_overridden_userinfo
+    from inspector.transports.http_profile import USERINFO_DROPPED, without_overridden_userinfo
 
     headers = {**profile.headers, **({"Authorization": ""} if profile.bearer_token else {})}
     if without_overridden_userinfo(profile.url, headers) is not None:
         sys.stderr.write(f"mcp-lens: {USERINFO_DROPPED}\n")
+    from inspector.cli.http_lean import LeanHttp, lean_http_applies
+
+    if lean_http_applies(profile):  # no httpx, SDK or OAuth stack unless a 401 asks for it
+        return LeanHttp(profile, store, stored_only=args.stored_auth_only, handlers=handlers, **timeouts)
+    from inspector.auth.cli import AuthedConnection, wants_oauth
+    from inspector.core.connection import Connection
+    from inspector.core.targets import make_transport
+
     if wants_oauth(profile):
         conn = AuthedConnection(profile, store, stored_only=args.stored_auth_only, handlers=handlers, **timeouts)
     else:

@@ -1,9 +1,10 @@
-"""A lean JSON-RPC client over `StdioPipes`, for the headless CLI's stdio runs.
+"""A lean JSON-RPC client over `StdioPipes` or `HttpPipes`, for the headless CLI's runs.
 
 Why not the SDK here: importing `mcp` costs ~1.1 s warm on these machines, which alone breaks the
 CLI's 0.8 s connect-and-list budget. This client speaks only what a one-shot CLI run needs
 (initialize, requests with progress, timeouts and cancellation, ping answers) with raw dicts, and
-imports nothing heavier than asyncio. The desktop app and every HTTP run use the SDK
+imports nothing heavier than asyncio. Over Streamable HTTP it runs on `transports/http_pipes.py` (the
+CLI's runs without a proxy or OAuth). The desktop app and the other HTTP runs use the SDK
 (`connection.py`); both share the MCP layer in `operations.py`.
 """
 
@@ -13,7 +14,7 @@ import asyncio
 import inspect
 import json
 from contextlib import suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector import __version__
 from inspector.config.files import utf8
@@ -22,6 +23,8 @@ from inspector.core.era import (
     CLIENT_CAPABILITIES_META_KEY,
     CLIENT_INFO_META_KEY,
     DEFAULT_ERA,
+    METHOD_HEADER,
+    PROTOCOL_VERSION_HEADER,
     PROTOCOL_VERSION_META_KEY,
     init_from_discover,
     negotiate,
@@ -40,6 +43,9 @@ from inspector.core.operations import Operations
 from inspector.traffic.entry import Kind
 from inspector.transports.stdio_pipes import StdioPipes
 
+if TYPE_CHECKING:
+    from inspector.transports.http_pipes import HttpPipes
+
 # Handshake versions this client negotiates, newest first (as the SDK's handshake list).
 SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 METHOD_NOT_FOUND = -32601
@@ -51,7 +57,7 @@ class LiteConnection(Operations):
 
     def __init__(
         self,
-        pipes: StdioPipes,
+        pipes: StdioPipes | HttpPipes,
         *,
         connect_timeout: float = 30.0,
         request_timeout: float | None = 60.0,
@@ -136,10 +142,14 @@ class LiteConnection(Operations):
                 task.cancel()
         await self.pipes.close()
 
-    async def _send(self, message: dict[str, Any]) -> None:
+    async def _send(self, message: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        """Write one message; `headers` go with it when the pipes carry them (HTTP), else nowhere (stdio)."""
         data = utf8(json.dumps(message, ensure_ascii=False, separators=(",", ":")))  # a lone surrogate: escaped
         try:
-            await self.pipes.send(data)
+            if getattr(self.pipes, "carries_headers", False):
+                await self.pipes.send(data, headers)
+            else:
+                await self.pipes.send(data)
         except ConnectionError as exc:
             raise ConnectFailed(f"{exc} ({self.describe_exit()})") from exc
 
@@ -159,10 +169,14 @@ class LiteConnection(Operations):
         self._next_id += 1
         rpc_id = handle.request_id = self._next_id
         out_params = dict(params or {})
-        if self.era == "modern" and method != "server/discover":
-            out_params, _ = self.envelope(
-                method, out_params, self.client_capabilities()
-            )  # stdio: the headers have nowhere to go
+        headers: dict[str, str] = {}
+        if method == "server/discover":  # the probe's version, in its header too
+            version = out_params.get("_meta", {}).get(PROTOCOL_VERSION_META_KEY)
+            headers = {PROTOCOL_VERSION_HEADER: version, METHOD_HEADER: method} if version else {}
+        elif self.era == "modern":
+            out_params, headers = self.envelope(method, out_params, self.client_capabilities())
+        elif self.protocol_version:
+            headers = {PROTOCOL_VERSION_HEADER: self.protocol_version}
         if with_progress or on_progress is not None:
             out_params["_meta"] = {**out_params.get("_meta", {}), "progressToken": rpc_id}
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": rpc_id, "method": method}
@@ -172,7 +186,7 @@ class LiteConnection(Operations):
         self._pending[rpc_id] = (future, handle, on_progress)
         since = self.store.next_seq
         try:
-            await self._send(message)
+            await self._send(message, headers)
             async with asyncio.timeout(None) as scope:
                 handle.arm(scope.reschedule, future.cancel)
                 return await future
@@ -212,10 +226,14 @@ class LiteConnection(Operations):
                     self._dispatch(message, entry.kind)
         finally:
             self._closed = True
-            lost = ConnectFailed(f"connection lost: {self.describe_exit()}")
+            lost = self.lost_error()
             for future, _, _ in self._pending.values():
                 if not future.done():
                     future.set_exception(lost)
+
+    def lost_error(self) -> ConnectFailed:
+        """What a request still waiting is told when the server's messages end."""
+        return ConnectFailed(f"connection lost: {self.describe_exit()}")
 
     def _dispatch(self, message: dict[str, Any], kind: Kind) -> None:
         if kind is Kind.RESPONSE or kind is Kind.ERROR:

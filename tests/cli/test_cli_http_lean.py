@@ -1,0 +1,166 @@
+"""`mcp-lens --cli URL` over Streamable HTTP without the SDK: the lean client (`cli/http_lean.py` on
+`transports/http_pipes.py`) answers as the SDK path does, on real servers.
+
+Each case runs the CLI twice as a user would: as is (the lean path: its record's requests carry
+`User-Agent: mcp-lens/…`) and with a proxy configured that the server's address bypasses (`http_proxy` +
+`NO_PROXY`), which sends the run through the SDK's httpx client as before; exit code and output match.
+Servers: the demo in both protocol eras, and `tests/servers/raw_http.py`, whose answers no framework
+sends (event frames split across reads, a dropped connection, a cut stream, garbage bodies, 50 MB).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from lens_support import REPO, free_port, lens_env, serve
+
+RAW = [sys.executable, str(REPO / "tests/servers/raw_http.py")]
+HEADER_LOG = REPO / "tests/servers/header_log.py"
+THROUGH_THE_SDK = {"http_proxy": "http://127.0.0.1:9", "NO_PROXY": "127.0.0.1"}  # a proxy httpx bypasses here
+
+
+def cli(tmp_path: Path, url: str, *words: str, sdk: bool = False, record: str = "") -> subprocess.CompletedProcess[str]:
+    extra = {
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "MCP_LENS_NO_KEYRING": "1",
+        **(THROUGH_THE_SDK if sdk else {}),
+    }
+    argv = [sys.executable, "-m", "inspector", "--cli", url, *words]
+    if record:
+        argv += ["--record", str(tmp_path / record)]
+    env = lens_env(**extra)
+    if not sdk:
+        env = {k: v for k, v in env.items() if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
+    return subprocess.run(argv, capture_output=True, text=True, timeout=180, cwd=tmp_path, env=env, check=False)
+
+
+def entries(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+def user_agents(path: Path) -> set[str]:
+    return {
+        value
+        for entry in entries(path)
+        for name, value in (entry.get("http") or {}).get("headers", ())
+        if name.lower() == "user-agent" and entry.get("dir") == "out"
+    }
+
+
+def last_json(stderr: str) -> dict:
+    """The error: the last JSON line on stderr."""
+    return json.loads(stderr.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def demo_url() -> Iterator[str]:
+    port = free_port()
+    for _ in serve([sys.executable, "-m", "inspector", "--demo-server", "--http", str(port)], port):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def raw_server(mode: str, big_mb: int = 1) -> Iterator[str]:
+    port = free_port()
+    for _ in serve([*RAW, mode, str(port)], port, {"BIG_MB": str(big_mb)}):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern", "auto"])
+@pytest.mark.parametrize(
+    "words",
+    [["--method", "tools/list"], ["--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"]],
+    ids=["list", "call"],
+)
+def test_the_demo_answers_the_same_in_each_era(tmp_path: Path, demo_url: str, era: str, words: list[str]) -> None:
+    lean = cli(tmp_path, demo_url, "--protocol-era", era, *words, record="lean.jsonl")
+    sdk = cli(tmp_path, demo_url, "--protocol-era", era, *words, sdk=True, record="sdk.jsonl")
+    assert lean.returncode == sdk.returncode == 0, lean.stderr + sdk.stderr
+    assert lean.stdout == sdk.stdout
+    assert {agent.split("/")[0] for agent in user_agents(tmp_path / "lean.jsonl")} == {"mcp-lens"}
+    assert all(agent.startswith("python-httpx") for agent in user_agents(tmp_path / "sdk.jsonl"))
+    # the record holds the same exchanges: each message both ways, in the same order
+    kinds = [(e["dir"], e["kind"], e.get("method")) for e in entries(tmp_path / "lean.jsonl")]
+    sdk_kinds = [(e["dir"], e["kind"], e.get("method")) for e in entries(tmp_path / "sdk.jsonl")]
+    messages = ("request", "response", "notification", "error")
+    assert [k for k in kinds if k[1] in messages] == [k for k in sdk_kinds if k[1] in messages]
+
+
+def test_the_headers_go_as_the_sdk_sends_them(tmp_path: Path) -> None:
+    """--header values on every request; the session id and the protocol version once negotiated."""
+    port, log = free_port(), tmp_path / "headers.jsonl"
+    for _ in serve([sys.executable, str(HEADER_LOG), str(port), str(log)], port, {"PYTHONPATH": str(REPO)}):
+        done = cli(
+            tmp_path,
+            f"http://127.0.0.1:{port}/mcp",
+            "--protocol-era",
+            "legacy",
+            "--header",
+            "X-Trace: abc 1",
+            "--method",
+            "tools/list",
+        )
+    assert done.returncode == 0, done.stderr
+    posts = [
+        dict((k.lower(), v) for k, v in line["headers"])
+        for line in map(json.loads, log.read_text().splitlines())
+        if "headers" in line
+    ]
+    assert posts and all(headers.get("x-trace") == "abc 1" for headers in posts)
+    assert all(headers.get("user-agent", "").startswith("mcp-lens/") for headers in posts)
+    last = posts[-1] if "mcp-session-id" in posts[-1] else next(h for h in reversed(posts) if "mcp-session-id" in h)
+    assert last["mcp-protocol-version"] and last["accept"] == "application/json, text/event-stream"
+
+
+@pytest.mark.parametrize(
+    "mode, kind, said",
+    [
+        ("json", None, None),
+        ("sse", None, None),
+        ("garbage", "protocol", "Failed to parse JSON response"),
+        ("sse-garbage", "protocol", "Failed to parse SSE message"),
+        ("error500", "protocol", "Server returned an error response"),
+        ("accepted", "protocol", "server answered a request with 202 Accepted"),
+        ("drop", "connection", "Server disconnected without sending a response"),
+        ("cut", "protocol", "SSE stream ended without a response"),
+    ],
+)
+def test_what_no_framework_sends_is_told_as_the_sdk_path_tells_it(
+    tmp_path: Path, mode: str, kind: str | None, said: str | None
+) -> None:
+    for url in raw_server(mode):
+        lean = cli(tmp_path, url, "--method", "tools/list", record="lean.jsonl")
+        sdk = cli(tmp_path, url, "--method", "tools/list", sdk=True)
+    assert lean.returncode == sdk.returncode, (lean.stderr, sdk.stderr)
+    assert "Traceback" not in lean.stderr + lean.stdout
+    assert {agent.split("/")[0] for agent in user_agents(tmp_path / "lean.jsonl")} == {"mcp-lens"}
+    if kind is None:
+        assert lean.returncode == 0 and json.loads(lean.stdout)["tools"][0]["name"] == "big"
+        assert lean.stdout == sdk.stdout
+        return
+    error, sdk_error = last_json(lean.stderr), last_json(sdk.stderr)
+    assert error["error"] == sdk_error["error"] == kind
+    assert said in error["message"] and said in sdk_error["message"]
+
+
+@pytest.mark.parametrize("mode", ["json", "sse"])
+def test_a_50_mb_result_arrives_whole(tmp_path: Path, mode: str) -> None:
+    for url in raw_server(mode, big_mb=50):
+        done = cli(tmp_path, url, "--method", "tools/call", "--tool-name", "big", "--format", "json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["content"][0]["text"] == "x" * (50 * 1024 * 1024)
+
+
+def test_nothing_listening_says_the_server_stopped_answering(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}/mcp"
+    done = cli(tmp_path, url, "--method", "tools/list")
+    assert done.returncode == 3, done.stdout + done.stderr
+    error = last_json(done.stderr)
+    assert error["error"] == "connection"
+    assert f"the server at {url} stopped answering (connection refused)" in error["message"]
+    assert "Traceback" not in done.stderr
