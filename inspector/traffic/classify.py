@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,11 +63,12 @@ def classify_value(message: Any) -> Classified:
     return Classified(Kind.UNPARSABLE, rpc_id=rpc_id, parse_error="JSON object is not a JSON-RPC message")
 
 
-def parse(raw: bytes) -> tuple[Any, Classified]:
+def parse(raw: bytes, loads: Callable[[bytes], Any] | None = None) -> tuple[Any, Classified]:
     """Parse and classify `raw`: its JSON value (None when it does not parse) and its classification.
-    Never raises: broken input becomes an UNPARSABLE classification."""
+    Never raises: broken input becomes an UNPARSABLE classification. `loads` may be
+    `sliced_json.loads` (a huge message, on a worker thread)."""
     try:
-        value = json.loads(raw)
+        value = (loads or json.loads)(raw)
     except UnicodeDecodeError as exc:
         return None, Classified(Kind.UNPARSABLE, parse_error=f"not UTF-8: {exc}")
     except ValueError as exc:

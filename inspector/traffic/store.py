@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from inspector.config.redact import Redactor
-from inspector.traffic.classify import parse
+from inspector.traffic.classify import Classified, parse
 from inspector.traffic.entry import SECRETS_HIDDEN, Direction, Entry, Kind
 
 AppendListener = Callable[[Entry], None]
@@ -157,15 +157,18 @@ class TrafficStore:
         http: dict[str, Any] | None = None,
         notes: list[str] | None = None,
         source: str | None = None,
+        parsed: tuple[Any, Classified] | None = None,
     ) -> tuple[Entry, Any]:
         """`record_message`, returning the wire's JSON value too (None when it does not parse), so that a
-        reader parses a message once: a 50 MB result parsed twice held the event loop twice as long."""
+        reader parses a message once: a 50 MB result parsed twice held the event loop twice as long.
+        `parsed`: `classify.parse(raw)` done already (a huge line, parsed on a worker thread)."""
         wire, raw = raw, self.redactor.data(raw)
-        value, c = parse(raw)
+        changed = raw is not wire and raw != wire
+        value, c = parsed if parsed is not None and not changed else parse(raw)
         entry = self._new(direction, transport, c.kind, raw, http=http, notes=tuple(notes or ()))
-        if raw is not wire and raw != wire:  # the log never passes changed bytes off as the wire's
+        if changed:  # the log never passes changed bytes off as the wire's
             entry.note(SECRETS_HIDDEN)
-            value = parse(wire)[0]  # the reader gets what the server sent, secrets included
+            value = parsed[0] if parsed is not None else parse(wire)[0]  # what the server sent, secrets included
         if source is not None:
             entry.source = source
         entry.parse_error = c.parse_error

@@ -6,20 +6,24 @@ import asyncio
 from collections import deque
 from collections.abc import Callable
 
+from inspector.traffic.sliced_json import HUGE
+
 
 class LineProtocol(asyncio.Protocol):
     """Collects complete lines (without the ``\\n``) into a queue, pausing the pipe when it fills.
 
-    Partial data is kept as a list of chunks and joined once, so a 20 MB line costs one copy.
+    Partial data is kept as a list of chunks and joined once, so a 20 MB line costs one copy; a line
+    of `HUGE` bytes or more is joined on a worker thread by `next_line` (bytes.join lets go of the GIL).
     """
 
     HIGH_WATER = 512
     LOW_WATER = 64
 
     def __init__(self, on_ready: Callable[[], None] | None = None) -> None:
-        self.lines: deque[bytes] = deque()
+        self.lines: deque[bytes | list[bytes]] = deque()  # a huge line: its chunks, joined when taken
         self.eof = False
         self._partial: list[bytes] = []
+        self._partial_size = 0
         self._transport: asyncio.ReadTransport | None = None
         self._paused = False
         self._on_ready = on_ready
@@ -33,13 +37,13 @@ class LineProtocol(asyncio.Protocol):
         while (end := data.find(b"\n", start)) != -1:
             if self._partial:
                 self._partial.append(data[start:end])
-                self.lines.append(b"".join(self._partial))
-                self._partial.clear()
+                self._complete()
             else:
                 self.lines.append(data[start:end])
             start = end + 1
         if start < len(data):
             self._partial.append(data[start:])
+            self._partial_size += len(data) - start
         if len(self.lines) > self.HIGH_WATER and not self._paused and self._transport is not None:
             self._paused = True
             self._transport.pause_reading()
@@ -56,10 +60,16 @@ class LineProtocol(asyncio.Protocol):
         if self.eof:
             return
         if self._partial:
-            self.lines.append(b"".join(self._partial))
-            self._partial.clear()
+            self._complete()
         self.eof = True
         self._notify()
+
+    def _complete(self) -> None:
+        """The partial line is whole: queue it (joined now unless it is huge)."""
+        parts = list(self._partial)
+        self.lines.append(parts if self._partial_size >= HUGE else b"".join(parts))
+        self._partial.clear()
+        self._partial_size = 0
 
     def _notify(self) -> None:
         self.changed.set()
@@ -68,6 +78,10 @@ class LineProtocol(asyncio.Protocol):
 
     def take(self) -> bytes | None:
         """The next complete line, or None if none is queued."""
+        line = self._take()
+        return b"".join(line) if isinstance(line, list) else line
+
+    def _take(self) -> bytes | list[bytes] | None:
         if not self.lines:
             return None
         line = self.lines.popleft()
@@ -79,7 +93,9 @@ class LineProtocol(asyncio.Protocol):
     async def next_line(self) -> bytes | None:
         """Wait for the next line; None once the pipe is closed and drained."""
         while True:
-            line = self.take()
+            line = self._take()
+            if isinstance(line, list):
+                return await asyncio.to_thread(b"".join, line)
             if line is not None:
                 return line
             if self.eof:

@@ -18,7 +18,10 @@ from contextlib import suppress
 from typing import Any
 
 from inspector.config.redact import Redactor, redact_args
+from inspector.traffic import sliced_json
+from inspector.traffic.classify import parse
 from inspector.traffic.entry import Direction, Entry, Kind
+from inspector.traffic.sliced_json import HUGE
 from inspector.traffic.store import TrafficStore
 from inspector.transports.lines import LineProtocol
 from inspector.transports.process import StdioCommand, spawn
@@ -80,6 +83,9 @@ class StdioPipes:
         """The next non-blank stdout line, already recorded, with its JSON value (None when it does not
         parse: parsed once, here); None at end of stream (exit recorded)."""
         while (line := await self._out.next_line()) is not None:
+            if len(line) >= HUGE:  # parsed on a worker thread, a slice at a time: the loop keeps its turns
+                parsed = await asyncio.to_thread(parse, line, sliced_json.loads)
+                return line, *self.store.record_parsed(Direction.IN, NAME, line, parsed=parsed)
             if line.strip():
                 return line, *self.store.record_parsed(Direction.IN, NAME, line)
         await self.wait_exit(0.0 if self.closing else GRACE_SECONDS)

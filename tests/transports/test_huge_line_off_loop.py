@@ -1,0 +1,53 @@
+"""A huge line from a stdio server is joined and parsed off the event loop, a slice at a time: the
+loop keeps its turns meanwhile (one `json.loads` of a 56 MB result held it ~150 ms), and the value is
+the one `json.loads` gives."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+from inspector.traffic.entry import Kind
+from inspector.traffic.store import TrafficStore
+from inspector.transports.process import StdioCommand
+from inspector.transports.stdio_pipes import StdioPipes
+
+TEXT = json.dumps([{"id": n, "name": f"row {n}", "note": 'é "q" \\ 😀'} for n in range(120_000)])
+LINE = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": TEXT}]}})
+SERVER = "import sys; sys.stdout.write(sys.stdin.readline()); sys.stdout.flush()"
+
+
+def test_a_huge_line_is_parsed_while_the_loop_keeps_turning() -> None:
+    assert len(LINE) > 6_000_000
+
+    async def main() -> tuple[int, object, Kind]:
+        pipes = StdioPipes(StdioCommand(sys.executable, ["-c", SERVER]), TrafficStore())
+        await pipes.start()
+        await pipes.send(LINE.encode())  # the server echoes it: one huge line back
+        while not pipes._out.eof:  # the whole line is read before we look at how it is parsed
+            await asyncio.sleep(0.05)
+        turns = 0
+        parsing = True
+
+        async def tick() -> None:
+            nonlocal turns
+            while parsing:
+                turns += 1
+                await asyncio.sleep(0)
+
+        ticker = asyncio.ensure_future(tick())
+        await asyncio.sleep(0)
+        turns = 0
+        item = await pipes.next_line()
+        parsing = False
+        await ticker
+        assert item is not None
+        _line, entry, value = item
+        await pipes.close()
+        return turns, value, entry.kind
+
+    turns, value, kind = asyncio.run(main())
+    assert value == json.loads(LINE)
+    assert kind is Kind.RESPONSE
+    assert turns > 0  # the loop ran other work while the line was joined and parsed
