@@ -8,6 +8,7 @@ No panel reaches into the window.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,15 @@ PANEL_TITLES = (
 )
 
 
+def disconnected_message(detail: str) -> str:
+    """The status bar's words when an established connection ends: what happened, on whose side, what to do."""
+    if exited := re.search(r"exited with code (-?\d+)", detail):
+        return f"Disconnected: the server process exited (code {exited[1]}). Reconnect with Ctrl+R."
+    if stopped := re.match(r"disconnected: (the server at .*? stopped answering[^.\n]*)", detail):
+        return f"Disconnected: {stopped[1]}. Reconnect with Ctrl+R once it answers again."
+    return "Disconnected: the connection to the server was lost (the server panel says why). Reconnect with Ctrl+R."
+
+
 @dataclass(frozen=True)
 class Panel:
     area: str  # SIDEBAR, TABS or BOTTOM
@@ -114,6 +124,7 @@ class MainWindow(QMainWindow):
         self._quit_asked = False  # set once the user answered the unsaved-servers question (or a signal)
         self.servers = ServersPanel(profiles, demo)
         self._shown_once = False
+        self._states: dict[str, str] = {}  # each server's last connection state: a lost connection is said so
         self._parked = QWidget(self)  # holds the panels of the spaces not shown
         self._parked.hide()
         self.current = self._space_for(demo)
@@ -392,10 +403,13 @@ class MainWindow(QMainWindow):
             self.connect_profile(profile)
 
     def _on_state(self, space: SessionSpace, state: str, detail: str) -> None:
+        was, self._states[space.name] = self._states.get(space.name), state
         self.servers.set_state(space.name, state, sidebar_line(space.session, state, detail))
         if space is self.current:
             self._show_state(state, detail)
-            if state == "failed":
+            if state == "failed" and was == CONNECTED:
+                self.statusBar().showMessage(disconnected_message(detail), 15000)
+            elif state == "failed":
                 self.statusBar().showMessage("Connection failed — see the server panel for what to check", 8000)
 
     def _show_state(self, state: str, detail: str) -> None:

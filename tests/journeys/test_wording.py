@@ -28,3 +28,16 @@ def test_the_selected_entry_line_never_names_an_entry_the_filter_hides(lens) -> 
     lens.type("Traffic filter", "server/discover")
     lens.wait(lambda: "tools/list" not in selected.text(), what=f"the line follows the filter: {selected.text()!r}")
     assert "hidden by the filter" in selected.text(), selected.text()
+
+
+def test_a_killed_server_says_on_whose_side_it_ended_and_what_to_do(lens) -> None:
+    """An established connection whose server process is killed: the status bar says it was disconnected,
+    that the server process exited (with its code) and what to do, not "Connection failed"."""
+    lens.start()
+    os.kill(demo_pid(lens), signal.SIGKILL)
+    bar = lens.window.statusBar()
+    lens.wait(lambda: bar.currentMessage() != "", 15_000, "the status bar's message")
+    said = bar.currentMessage()
+    assert "Connection failed" not in said, said
+    assert said.startswith("Disconnected: the server process exited (code -9"), said
+    assert said.endswith("Reconnect with Ctrl+R."), said
