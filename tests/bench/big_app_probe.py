@@ -102,6 +102,7 @@ def main(mode: str, size: str) -> dict[str, Any]:
     lens = Lens(bot, qapp, home, Env())
     meter = Meter()
     stalls: dict[str, float] = {}
+    peaks: dict[str, float] = {}  # the peak resident memory after each step (which step took it up)
 
     def step(name: str, action: Any, done: Any, timeout: int = 300_000) -> None:
         meter.start()
@@ -109,6 +110,7 @@ def main(mode: str, size: str) -> dict[str, Any]:
         bot.waitUntil(done, timeout=timeout)
         bot.wait(SETTLE_MS)
         stalls[name] = round(meter.stop(), 1)
+        peaks[name] = round(peak_rss_mb(), 1)
 
     lens.start("--", sys.executable, str(BIG), "small" if mode == "small" else mode, size, "3", connected=False)
     bot.wait(1500)  # the window is up and idle; the server answers `initialize` after 3 s
@@ -130,7 +132,13 @@ def main(mode: str, size: str) -> dict[str, Any]:
         )
     step("budget tab", lambda: lens.tab("Budget"), lambda: True)
     payload = max((len(entry.raw) for entry in lens.wire()), default=0)  # the largest message received
-    return {"mode": mode, "stalls_ms": stalls, "peak_mb": round(peak_rss_mb(), 1), "payload_mb": payload / 2**20}
+    return {
+        "mode": mode,
+        "stalls_ms": stalls,
+        "peak_mb": round(peak_rss_mb(), 1),
+        "peaks_mb": peaks,
+        "payload_mb": payload / 2**20,
+    }
 
 
 if __name__ == "__main__":
