@@ -3,10 +3,12 @@
 jsonschema's `check_schema` (the schema validated against its draft's meta-schema) costs 1.5–2 ms for a
 small tool schema: 10 s for a 5,000-tool server. Two shortcuts keep the answer the same:
 
-- `plainly_valid`: a structural walk that accepts only draft 2020-12 schemas whose keywords it knows,
-  each with a value the meta-schema allows, plus keywords of no vocabulary (`x-…`: allowed with any
-  value) (a few µs). Anything else (another draft, `$id`, `$anchor`…, a doubtful value) is left to the
-  full check; it never says "valid" for a schema the meta-schema rejects.
+- `plainly_valid`: a structural walk that accepts only draft 2020-12 schemas (the default) and draft-07
+  ones (what the TypeScript SDK writes) whose keywords it knows, each with a value the meta-schema
+  allows, plus keywords of no vocabulary (`x-…`: allowed with any value) (a few µs). Anything else
+  (another draft, `$id`, `$anchor`…, a doubtful value) is left to the full check; it never says "valid"
+  for a schema the meta-schema rejects. It holds draft-07 schemas to the 2020-12 rules, which are as
+  strict or stricter, except `additionalItems`: a schema in draft-07, any value in 2020-12.
 - `meta_problems`: the full check, cached by the schema's canonical JSON (a server's tools often share
   schemas, and a list is checked again on every refresh).
 """
@@ -20,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+DRAFT_07 = frozenset({"http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema"})
 MAX_DEPTH = 40  # deeper schemas go to the full check
 MAX_CACHED_CHARS = 256 * 1024  # larger schemas are checked each time rather than kept in the cache
 TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
@@ -103,7 +106,6 @@ _VALUES: dict[str, Callable[[Any], bool]] = {
     "deprecated": lambda v: isinstance(v, bool),
     "dependentRequired": lambda v: isinstance(v, dict) and all(_is_strings(x) for x in v.values()),
     "$ref": lambda v: isinstance(v, str) and _LOCAL_REF.fullmatch(v) is not None,
-    "$schema": lambda v: v == DRAFT_2020_12,
 }
 _ONE = frozenset(
     {
@@ -124,8 +126,22 @@ _MAP = frozenset({"properties", "$defs", "definitions", "dependentSchemas"})  # 
 _LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})  # keyword → non-empty list of schemas
 
 
-def plainly_valid(schema: Any, depth: int = 0) -> bool:
-    """True when `schema` is certainly a valid draft 2020-12 schema; False means "ask the full check"."""
+_ONE_07 = _ONE | {"additionalItems"}
+_DIALECT_2020_12 = frozenset({DRAFT_2020_12})
+
+
+def plainly_valid(schema: Any) -> bool:
+    """True when `schema` is certainly a valid schema of its draft (2020-12 unless its `$schema` names
+    draft-07, as jsonschema's `validator_for` picks); False means "ask the full check"."""
+    uri = schema.get("$schema", DRAFT_2020_12) if isinstance(schema, dict) else DRAFT_2020_12
+    if uri == DRAFT_2020_12:
+        return _walk(schema, 0, _DIALECT_2020_12, _ONE)
+    if isinstance(uri, str) and uri in DRAFT_07:
+        return _walk(schema, 0, DRAFT_07, _ONE_07)
+    return False
+
+
+def _walk(schema: Any, depth: int, dialect: frozenset[str], one: frozenset[str]) -> bool:
     if isinstance(schema, bool):
         return True
     if not isinstance(schema, dict) or depth > MAX_DEPTH:
@@ -135,19 +151,24 @@ def plainly_valid(schema: Any, depth: int = 0) -> bool:
         if check is not None:
             if not check(value):
                 return False
-        elif key in _ONE:
-            if not plainly_valid(value, depth + 1):
+        elif key in one:
+            if not _walk(value, depth + 1, dialect, one):
                 return False
         elif key in _MAP:
-            if not isinstance(value, dict) or not all(plainly_valid(v, depth + 1) for v in value.values()):
+            if not isinstance(value, dict) or not all(_walk(v, depth + 1, dialect, one) for v in value.values()):
                 return False
         elif key in _LIST:
-            if not isinstance(value, list) or not value or not all(plainly_valid(v, depth + 1) for v in value):
+            if not isinstance(value, list) or not value:
+                return False
+            if not all(_walk(v, depth + 1, dialect, one) for v in value):
                 return False
         elif key == "patternProperties":
             if not isinstance(value, dict) or not all(_is_regex(k) for k in value):
                 return False
-            if not all(plainly_valid(v, depth + 1) for v in value.values()):
+            if not all(_walk(v, depth + 1, dialect, one) for v in value.values()):
+                return False
+        elif key == "$schema":  # the schema's own draft, nowhere another
+            if not isinstance(value, str) or value not in dialect:
                 return False
         elif key in META_KEYWORDS:  # defined by the meta-schema, not checked here: $id, $anchor, …
             return False

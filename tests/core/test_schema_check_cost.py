@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema.exceptions import SchemaError
-from jsonschema.validators import Draft202012Validator
+from jsonschema.validators import Draft7Validator, Draft202012Validator
 
 from inspector.core.findings import check_tools
 from inspector.core.schema_check import plainly_valid
@@ -34,15 +34,16 @@ def tool(index: int, schema: dict[str, Any] | None = None) -> dict[str, Any]:
 
 @pytest.fixture
 def meta_checks(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """Every call of jsonschema's `check_schema` (the 2 ms meta-validation) made meanwhile."""
+    """Every call of jsonschema's `check_schema` (the 2 ms meta-validation) made meanwhile, either draft."""
     calls: list[Any] = []
-    original = Draft202012Validator.check_schema.__func__  # type: ignore[attr-defined]
+    for validator in (Draft202012Validator, Draft7Validator):
+        original = validator.check_schema.__func__  # type: ignore[attr-defined]
 
-    def counted(cls: type, schema: Any, *args: Any, **kwargs: Any) -> None:
-        calls.append(schema)
-        original(cls, schema, *args, **kwargs)
+        def counted(cls: type, schema: Any, *args: Any, _original: Any = original, **kwargs: Any) -> None:
+            calls.append(schema)
+            _original(cls, schema, *args, **kwargs)
 
-    monkeypatch.setattr(Draft202012Validator, "check_schema", classmethod(counted))
+        monkeypatch.setattr(validator, "check_schema", classmethod(counted))
     return calls
 
 
@@ -73,6 +74,41 @@ def test_keywords_of_no_vocabulary_need_no_full_check(meta_checks: list[Any]) ->
     assert meta_checks == []
 
 
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+
+
+def zod_schema(index: int) -> dict[str, Any]:
+    """A tool schema as the TypeScript SDK writes it (zod-to-json-schema: draft-07, as server-everything's)."""
+    return {
+        "$schema": DRAFT_07,
+        "type": "object",
+        "properties": {
+            f"q{index}": {"type": "string", "description": "what to look for", "minLength": 1},
+            "n": {"type": "number", "exclusiveMinimum": 0, "default": 3},
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "maxItems": 4},
+            "where": {"anyOf": [{"type": "string"}, {"$ref": "#/definitions/Place"}]},
+        },
+        "required": [f"q{index}"],
+        "additionalProperties": False,
+        "definitions": {"Place": {"type": "object", "properties": {"x": {"type": "number"}}}},
+    }
+
+
+def test_draft_07_schemas_skip_the_meta_validation(meta_checks: list[Any]) -> None:
+    """The TypeScript SDK's schemas declare draft-07: each distinct one cost a 2 ms meta-validation."""
+    assert check_tools([tool(i, zod_schema(i)) for i in range(300)]) == []
+    assert check_tools([tool(0, {**zod_schema(0), "$schema": DRAFT_07.rstrip("#")})]) == []
+    assert meta_checks == []
+
+
+def test_a_draft_07_schema_is_checked_as_draft_07(meta_checks: list[Any]) -> None:
+    # additionalItems is no 2020-12 keyword (any value passes) but a schema in draft-07
+    findings = check_tools([tool(0, {"$schema": DRAFT_07, "type": "object", "additionalItems": 5})])
+    assert [f.path for f in findings] == ["$.tools[0].inputSchema.additionalItems"]
+    assert check_tools([tool(1, {"type": "object", "additionalItems": 5})]) == []
+    assert len(meta_checks) == 1
+
+
 def test_a_bad_regex_is_not_plainly_valid() -> None:
     assert not plainly_valid({"type": "string", "pattern": "("})
     assert not plainly_valid({"patternProperties": {"(": {}}})
@@ -98,6 +134,11 @@ _keys = st.sampled_from(
         "properties",
         "anyOf",
         "prefixItems",
+        "additionalItems",
+        "definitions",
+        "dependencies",
+        "readOnly",
+        "writeOnly",
         "patternProperties",
         "dependentRequired",
         "description",
@@ -107,7 +148,9 @@ _keys = st.sampled_from(
 )
 _values = st.one_of(
     _scalars,
-    st.sampled_from(["string", "object", "strnig", "#/$defs/A", "http://x", "(", "^a$", "integer"]),
+    st.sampled_from(
+        ["string", "object", "strnig", "#/$defs/A", "http://x", "(", "^a$", "integer", DRAFT_07, DRAFT_07[:-1]]
+    ),
     st.lists(st.one_of(_scalars, st.sampled_from(["string", "null", "a"])), max_size=3),
 )
 _schemas = st.recursive(
@@ -127,6 +170,18 @@ def test_plainly_valid_never_accepts_what_the_meta_schema_rejects(schema: Any) -
     if plainly_valid(schema):
         try:
             Draft202012Validator.check_schema(schema)
+        except SchemaError as exc:
+            pytest.fail(f"plainly_valid accepted {schema!r}: {exc.message}")
+
+
+@settings(max_examples=400, deadline=None)
+@given(_schemas, st.sampled_from([DRAFT_07, DRAFT_07.rstrip("#")]))
+def test_plainly_valid_never_accepts_what_the_draft_07_meta_schema_rejects(schema: Any, uri: str) -> None:
+    if isinstance(schema, dict):
+        schema = {**schema, "$schema": uri}
+    if plainly_valid(schema):
+        try:
+            Draft7Validator.check_schema(schema)
         except SchemaError as exc:
             pytest.fail(f"plainly_valid accepted {schema!r}: {exc.message}")
 
