@@ -74,11 +74,13 @@ def _uncancel() -> None:
         task.uncancel()
 
 
-def _open(profile: ServerProfile, store: TrafficStore, auth: Any, timeout: float, handlers: Any) -> Any:
-    """The `Connection` for `profile` (not entered yet). The SDK import is slow: only when needed, and a
-    stdio server is started first, so its own start-up overlaps that import (the first connection's)."""
+async def _open(profile: ServerProfile, store: TrafficStore, auth: Any, timeout: float, handlers: Any) -> Any:
+    """The `Connection` for `profile` (not entered yet). The SDK import is slow (0.6 s on a quiet machine):
+    only when needed, on a thread of its own so the loop (a window) goes on meanwhile, and a stdio server
+    is started first, so its own start-up overlaps that import (the first connection's)."""
     process = _spawn_early(profile)
     try:
+        await asyncio.to_thread(load_sdk)
         from inspector.core.connection import Connection
         from inspector.core.targets import make_transport
 
@@ -94,6 +96,13 @@ def _open(profile: ServerProfile, store: TrafficStore, auth: Any, timeout: float
             process.kill()
             process.wait()
         raise
+
+
+def load_sdk() -> None:
+    """Import the SDK's session and dispatcher (what `core/connection.py` is built on); any thread may, at
+    once: Python's import locks make a second caller wait for the first."""
+    import mcp.client.session
+    import mcp.shared.jsonrpc_dispatcher  # noqa: F401
 
 
 def _spawn_early(profile: ServerProfile) -> Any:
@@ -220,7 +229,7 @@ class Session:
         stopper = _cancel_on(stop)  # a stop while the server has not answered initialize ends the wait
         try:
             auth = self.auth_for(profile) if self.auth_for is not None else None
-            async with _open(profile, self.store, auth, self.connect_timeout, self.handlers) as conn:
+            async with await _open(profile, self.store, auth, self.connect_timeout, self.handlers) as conn:
                 stopper.cancel()
                 opened = conn
                 if self._is_current():

@@ -1,5 +1,6 @@
 """The first connection's stdio server starts before the SDK is imported, so the two start-ups overlap
-(the app's start to connected), and a command that cannot start still fails the connect in its words."""
+(the app's start to connected); the import runs off the event loop's thread, so a window stays responsive
+meanwhile; a command that cannot start still fails the connect in its words."""
 
 from __future__ import annotations
 
@@ -16,6 +17,17 @@ from inspector.config.profile import ServerProfile
 from inspector.core.session import Session
 from inspector.traffic.store import TrafficStore
 
+import threading
+from importlib.abc import MetaPathFinder
+
+class WhereImported(MetaPathFinder):
+    threads = {}
+    def find_spec(self, name, path, target=None):
+        if name == "mcp":
+            self.threads[name] = threading.current_thread() is threading.main_thread()
+        return None
+sys.meta_path.insert(0, WhereImported())
+
 seen = []
 real = process.spawn
 def spawn(command):
@@ -29,7 +41,10 @@ async def main(argv):
     state = await session.wait_settled()
     detail = session.detail
     await session.shutdown()
-    print(json.dumps({"state": state, "detail": detail, "sdk_loaded_at_spawn": seen}))
+    print(json.dumps({
+        "state": state, "detail": detail, "sdk_loaded_at_spawn": seen,
+        "sdk_imported_on_loop_thread": WhereImported.threads.get("mcp"),
+    }))
 
 asyncio.run(main(sys.argv[1:]))
 """
@@ -53,3 +68,9 @@ def test_a_command_that_cannot_start_still_fails_in_its_words() -> None:
     got = _connect("mcp-lens-no-such-command-here")
     assert got["state"] == "failed", got
     assert "command not found" in got["detail"], got
+
+
+def test_the_sdk_is_imported_off_the_event_loops_thread() -> None:
+    got = _connect(*DEMO)
+    assert got["state"] == "connected", got
+    assert got["sdk_imported_on_loop_thread"] is False, got
