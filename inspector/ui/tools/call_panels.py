@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
+from urllib.parse import parse_qsl, urlsplit
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication
@@ -215,16 +217,50 @@ class HistoryView(QWidget):
         text = cli_line(self.cli_target, "tools/call", params)
         if text is not None:
             QGuiApplication.clipboard().setText(text)
-            hidden = sorted({_named(word) for word in self.cli_target or () if REDACTED in word})
-            note = f"; {', '.join(hidden)}: the value is redacted, put it back before running" if hidden else ""
-            self.copied.emit(f"Copied an mcp-lens --cli command{note}")
+            hidden = redacted_parts(self.cli_target or ())
+            if REDACTED in json.dumps(params, ensure_ascii=False):
+                hidden.append("a value in the call's arguments")
+            self.copied.emit(f"Copied an mcp-lens --cli command.{redaction_note(hidden)}")
         return text
 
 
-def _named(word: str) -> str:
-    """What a target word sets: a header's name ("Authorization: …"), a variable's ("KEY=…"), or the word."""
-    for separator in (":", "="):
-        name, found, _value = word.partition(separator)
-        if found and name and " " not in name:
-            return name
-    return word
+def redacted_parts(words: Iterable[str]) -> list[str]:
+    """What each redacted word of an `mcp-lens --cli` target is: "the Authorization header", "the URL's
+    token", "the GITHUB_TOKEN variable", "the --api-key argument" (in order, each once)."""
+    parts: list[str] = []
+    previous = ""
+    for word in words:
+        if REDACTED in word:
+            parts += _what_is_redacted(previous, word)
+        previous = word
+    return list(dict.fromkeys(parts))
+
+
+def _what_is_redacted(flag: str, word: str) -> list[str]:
+    if flag == "--header":
+        return [f"the {word.partition(':')[0].strip()} header"]
+    if flag == "-e":
+        return [f"the {word.partition('=')[0]} variable"]
+    if flag == "--server-url":
+        try:
+            parts = urlsplit(word)
+            names = [f"the URL's {name}" for name, value in parse_qsl(parts.query) if REDACTED in value]
+            return (["the URL's password"] if REDACTED in parts.netloc else []) + names or ["a part of the URL"]
+        except ValueError:
+            return ["a part of the URL"]
+    if word.startswith("-") and "=" in word:  # --token=<redacted>
+        return [f"the {word.partition('=')[0]} argument"]
+    if flag.startswith("-") and word == REDACTED:  # --api-key <redacted>
+        return [f"the {flag} argument"]
+    return ["a command-line argument"]
+
+
+def redaction_note(parts: list[str]) -> str:
+    """' The Authorization header and the URL's token are redacted: put your values back before running it.'
+    (empty when nothing is)."""
+    if not parts:
+        return ""
+    listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    verb = "is" if len(parts) == 1 else "are"
+    values = "your value" if len(parts) == 1 else "your values"
+    return f" {listed[0].upper()}{listed[1:]} {verb} redacted: put {values} back before running it."
