@@ -24,9 +24,11 @@ runpy.run_module("inspector", run_name="__main__")
 """
 
 
-def _tokens(tmp_path: Path, *server: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+def _tokens(
+    tmp_path: Path, *server: str, command: str = sys.executable
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
     out = tmp_path / "modules.json"
-    argv = [sys.executable, "-c", RUN, str(out), "tokens", "--format", "json", "--", sys.executable, *server]
+    argv = [sys.executable, "-c", RUN, str(out), "tokens", "--format", "json", "--", command, *server]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=REPO, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     return done, set(json.loads(out.read_text()))
@@ -41,6 +43,15 @@ def test_a_list_whose_schemas_are_plainly_valid_never_loads_jsonschema(tmp_path:
     assert '{"finding"' not in done.stderr
     loaded = sorted(m for m in modules if m.split(".")[0] in ("jsonschema", "arrow", "isoduration"))
     assert loaded == []
+
+
+def test_the_typescript_sdks_draft_07_schemas_need_no_jsonschema_either(tmp_path: Path, everything: str) -> None:
+    """server-everything (the reference server, on the TypeScript SDK) declares draft-07 in every schema."""
+    done, modules = _tokens(tmp_path, everything, "stdio", command="node")
+    (report,) = json.loads(done.stdout)["reports"]
+    assert len(report["tools"]) >= 10
+    assert '{"finding"' not in done.stderr
+    assert "jsonschema" not in modules
 
 
 def test_a_schema_the_fast_path_doubts_still_gets_the_full_check(tmp_path: Path) -> None:
