@@ -192,10 +192,13 @@ class LiteConnection(Operations):
                 return await future
         except TimeoutError:
             await self._cancel_remote(rpc_id, "timed out")
+            past_max = handle.ran_past_max()
             timeout = RequestTimeout(
                 handle.describe_timeout(),
                 hint="Raise the timeout, or check the server's stderr for where it is stuck.",
                 method=method,
+                timeout=handle.max_total if past_max else handle.timeout,
+                limit="max" if past_max else "progress",
             )
             strays = [entry.rpc_id for entry in self.store.unknown_id_answers(since)]
             raise with_unknown_ids(timeout, strays, rpc_id) from None

@@ -164,3 +164,16 @@ def test_nothing_listening_says_the_server_stopped_answering(tmp_path: Path) -> 
     assert error["error"] == "connection"
     assert f"the server at {url} stopped answering (connection refused)" in error["message"]
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_a_timeout_is_told_as_the_sdk_path_tells_it(tmp_path: Path, demo_url: str, era: str) -> None:
+    """The request is given up (legacy: notifications/cancelled POSTed; modern: its stream closed), exit 7."""
+    words = ["--protocol-era", era, "--method", "tools/call", "--tool-name", "slow_task"]
+    words += ["--tool-arg", "steps=1", "delay=8", "--request-timeout", "1"]
+    lean = cli(tmp_path, demo_url, *words, record="lean.jsonl")
+    sdk = cli(tmp_path, demo_url, *words, sdk=True)
+    assert lean.returncode == sdk.returncode == 7, lean.stderr + sdk.stderr
+    assert last_json(lean.stderr) == last_json(sdk.stderr)
+    sent = [e.get("method") for e in entries(tmp_path / "lean.jsonl") if e["dir"] == "out"]
+    assert ("notifications/cancelled" in sent) == (era == "legacy")
