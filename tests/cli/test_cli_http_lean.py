@@ -24,19 +24,18 @@ HEADER_LOG = REPO / "tests/servers/header_log.py"
 THROUGH_THE_SDK = {"http_proxy": "http://127.0.0.1:9", "NO_PROXY": "127.0.0.1"}  # a proxy httpx bypasses here
 
 
-def cli(tmp_path: Path, url: str, *words: str, sdk: bool = False, record: str = "") -> subprocess.CompletedProcess[str]:
-    extra = {
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "MCP_LENS_NO_KEYRING": "1",
-        **(THROUGH_THE_SDK if sdk else {}),
-    }
+def cli(
+    tmp_path: Path, url: str, *words: str, sdk: bool = False, record: str = "", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    extra = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "MCP_LENS_NO_KEYRING": "1", **(env or {})}
+    extra.update(THROUGH_THE_SDK if sdk else {})
     argv = [sys.executable, "-m", "inspector", "--cli", url, *words]
     if record:
         argv += ["--record", str(tmp_path / record)]
-    env = lens_env(**extra)
+    full = lens_env(**extra)
     if not sdk:
-        env = {k: v for k, v in env.items() if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
-    return subprocess.run(argv, capture_output=True, text=True, timeout=180, cwd=tmp_path, env=env, check=False)
+        full = {k: v for k, v in full.items() if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")}
+    return subprocess.run(argv, capture_output=True, text=True, timeout=180, cwd=tmp_path, env=full, check=False)
 
 
 def entries(path: Path) -> list[dict]:
@@ -177,3 +176,34 @@ def test_a_timeout_is_told_as_the_sdk_path_tells_it(tmp_path: Path, demo_url: st
     assert last_json(lean.stderr) == last_json(sdk.stderr)
     sent = [e.get("method") for e in entries(tmp_path / "lean.jsonl") if e["dir"] == "out"]
     assert ("notifications/cancelled" in sent) == (era == "legacy")
+
+
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 (openssl), and its key."""
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    argv = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert)]
+    argv += ["-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+    try:
+        subprocess.run(argv, capture_output=True, check=True, timeout=60)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        pytest.skip(f"no openssl to make a certificate: {exc}")
+    return cert, key
+
+
+def test_https_trusts_what_the_sdk_path_trusts(tmp_path: Path, tls_files: tuple[Path, Path]) -> None:
+    """TLS through the stdlib: a certificate the system does not know fails the connection; named in
+    SSL_CERT_FILE (which httpx honours too) it is trusted."""
+    cert, key = tls_files
+    port = free_port()
+    for _ in serve([*RAW, "sse", str(port)], port, {"TLS_CERT": str(cert), "TLS_KEY": str(key)}):
+        url = f"https://127.0.0.1:{port}/mcp"
+        untrusted = cli(tmp_path, url, "--method", "tools/list")
+        trusted = cli(tmp_path, url, "--method", "tools/list", record="lean.jsonl", env={"SSL_CERT_FILE": str(cert)})
+        sdk = cli(tmp_path, url, "--method", "tools/list", sdk=True, env={"SSL_CERT_FILE": str(cert)})
+    assert untrusted.returncode == 3 and "certificate verify failed" in last_json(untrusted.stderr)["message"]
+    assert "Traceback" not in untrusted.stderr
+    assert trusted.returncode == sdk.returncode == 0, trusted.stderr + sdk.stderr
+    assert trusted.stdout == sdk.stdout
+    assert {agent.split("/")[0] for agent in user_agents(tmp_path / "lean.jsonl")} == {"mcp-lens"}

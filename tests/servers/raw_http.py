@@ -12,7 +12,8 @@ are answered:
 - ``garbage``: ``200 application/json`` whose body is not JSON; ``sse-garbage``: an event whose data is not
   JSON, then the stream ends; ``error500``: ``500 text/plain``; ``accepted``: ``202`` with no body.
 
-Other requests are answered as in ``json``. GET is refused with 405, DELETE accepted.
+Other requests are answered as in ``json``. GET is refused with 405, DELETE accepted. With TLS_CERT and
+TLS_KEY (PEM files) in the environment it serves https.
 """
 
 from __future__ import annotations
@@ -135,7 +136,13 @@ async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
 
 
 async def main() -> None:
-    server = await asyncio.start_server(serve, "127.0.0.1", PORT)
+    tls = None
+    if os.environ.get("TLS_CERT"):
+        import ssl
+
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(os.environ["TLS_CERT"], os.environ["TLS_KEY"])
+    server = await asyncio.start_server(serve, "127.0.0.1", PORT, ssl=tls)
     async with server:
         await server.serve_forever()
 
