@@ -6,6 +6,7 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -46,15 +47,21 @@ class BudgetOverview(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.doubleClicked.connect(self._double_clicked)
         self.table.setItemDelegateForColumn(BAR_COLUMN, StackedBarDelegate(self.model.max_total, self.table))
-        # The tool names take the room left by the numbers (sized to their header, sort arrow included,
-        # and their contents) and the bars, so that every header reads in full without scrolling.
+        # The tool names take the room left by the numbers and the bars, so that every header reads in full
+        # without scrolling. The numbers are short: each number column is as wide as its header (the sort
+        # arrow only on the sorted one; Qt's ResizeToContents reserves a header's height for it on every
+        # column, ~30 px each, which left a tool name "s…g" at 1024 px) or its visible cells.
         header = self.table.horizontalHeader()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setResizeContentsPrecision(0)  # size by the visible rows: 1,000 tools measured each time stall the UI
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        header.setResizeContentsPrecision(0)  # cells measured: the visible rows only (1,000 tools would stall)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(BAR_COLUMN, QHeaderView.ResizeMode.Interactive)
         self.table.setColumnWidth(BAR_COLUMN, max(BAR_WIDTH, header.sectionSizeHint(BAR_COLUMN)))
+        for signal in (self.proxy.modelReset, self.proxy.layoutChanged, self.proxy.rowsInserted):
+            signal.connect(self._fit_numbers)
+        header.sortIndicatorChanged.connect(self._fit_numbers)
+        self._fit_numbers()
 
         self.chart = TopToolsChart()
         self.chart.setObjectName("budgetChart")
@@ -80,6 +87,21 @@ class BudgetOverview(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.split)
+
+    def _fit_numbers(self, *_: object) -> None:
+        """Each number column as wide as its header text (with the sort arrow when sorted by it) or its widest
+        visible cell, whichever is wider."""
+        header, table = self.table.horizontalHeader(), self.table
+        style = header.style()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        arrow = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header) + margin
+        for column in range(1, self.proxy.columnCount()):
+            if column == BAR_COLUMN:
+                continue
+            text = str(self.proxy.headerData(column, Qt.Orientation.Horizontal) or "")
+            sorted_here = header.isSortIndicatorShown() and header.sortIndicatorSection() == column
+            need = header.fontMetrics().horizontalAdvance(text) + 2 * margin + (arrow if sorted_here else 0) + 4
+            table.setColumnWidth(column, max(need, table.sizeHintForColumn(column)))
 
     def show_report(self, report: BudgetReport | None) -> None:
         selected = self.selected_tool()
