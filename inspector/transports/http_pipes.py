@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from inspector import __version__
+from inspector.config.eras import MODERN_PROTOCOL_VERSIONS
 from inspector.config.redact import Redactor, profile_secrets, redact_url
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
@@ -38,7 +39,6 @@ NAME = "http"
 ACCEPT = "application/json, text/event-stream"
 SESSION_HEADER = "mcp-session-id"
 VERSION_HEADER = "mcp-protocol-version"
-MODERN_VERSIONS_FROM = "2026"  # a protocol version from this year on has no notifications over HTTP
 RESUME_ATTEMPTS = 2  # as the SDK: GETs with Last-Event-ID after a stream that ended unanswered
 REDIRECTS = 5
 # JSON-RPC codes the SDK's client gives a request its HTTP answer left unanswered
@@ -176,7 +176,8 @@ class HttpPipes:
         return list(wire.values())
 
     def _modern(self) -> bool:
-        return (self.protocol_version or "") >= MODERN_VERSIONS_FROM
+        """Whether the version in use is a 2026-07-28 one (its HTTP has no client notifications)."""
+        return self.protocol_version in MODERN_PROTOCOL_VERSIONS
 
     def _abort(self, message: dict[str, Any]) -> None:
         params = message.get("params") if isinstance(message.get("params"), dict) else {}

@@ -10,7 +10,9 @@ are answered:
   written in small pieces (a frame split across reads), a comment and a notification before the answer;
 - ``drop``: the connection is closed with no answer; ``cut``: the stream's headers, then the connection closed;
 - ``garbage``: ``200 application/json`` whose body is not JSON; ``sse-garbage``: an event whose data is not
-  JSON, then the stream ends; ``error500``: ``500 text/plain``; ``accepted``: ``202`` with no body.
+  JSON, then the stream ends; ``error500``: ``500 text/plain``; ``accepted``: ``202`` with no body;
+- ``moved``: every POST to ``/mcp`` is sent on with ``307`` to ``/moved/mcp``, which answers as ``json``;
+  ``elsewhere``: ``307`` to another port (a redirect off the endpoint's origin).
 
 Other requests are answered as in ``json``. GET is refused with 405, DELETE accepted. With TLS_CERT and
 TLS_KEY (PEM files) in the environment it serves https.
@@ -46,17 +48,17 @@ def result_for(message: dict) -> dict:
     return {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": -32601, "message": f"Method not found: {method}"}}
 
 
-async def read_request(reader: asyncio.StreamReader) -> tuple[str, dict[str, str], bytes] | None:
+async def read_request(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes] | None:
     line = await reader.readline()
     if not line:
         return None
-    method = line.split(b" ", 1)[0].decode()
+    method, target = line.decode("latin-1").split(" ")[:2]
     headers: dict[str, str] = {}
     while (header := await reader.readline()) not in (b"\r\n", b"\n", b""):
         name, _, value = header.decode("latin-1").partition(":")
         headers[name.strip().lower()] = value.strip()
     body = await reader.readexactly(int(headers.get("content-length", "0")))
-    return method, headers, body
+    return method, target, headers, body
 
 
 def head(status: str, headers: list[tuple[str, str]]) -> bytes:
@@ -73,7 +75,7 @@ async def answer(writer: asyncio.StreamWriter, message: dict) -> bool:
     data = json.dumps(result_for(message)).encode()
     session = [("Mcp-Session-Id", "raw-session-1")]
     data_methods = message.get("method") in ("tools/list", "tools/call")
-    mode = MODE if data_methods else "json"
+    mode = MODE if data_methods and MODE not in ("moved", "elsewhere") else "json"
     if mode == "drop":
         return False
     if mode == "garbage":
@@ -117,8 +119,11 @@ async def answer(writer: asyncio.StreamWriter, message: dict) -> bool:
 async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     try:
         while (request := await read_request(reader)) is not None:
-            method, _headers, body = request
-            if method == "GET":
+            method, target, _headers, body = request
+            moved = {"moved": "/moved/mcp", "elsewhere": f"http://127.0.0.1:{PORT + 1}/mcp"}.get(MODE)
+            if method == "POST" and moved and target == "/mcp":
+                writer.write(head("307 Temporary Redirect", [("Location", moved), ("Content-Length", "0")]))
+            elif method == "GET":
                 writer.write(head("405 Method Not Allowed", [("Content-Length", "0")]))
             elif method == "DELETE":
                 writer.write(head("200 OK", [("Content-Length", "0")]))
