@@ -64,6 +64,9 @@ def print_table(rows: list[Row]) -> None:
 
 
 def main(argv: list[str]) -> int:
+    if "-h" in argv or "--help" in argv:  # before: taken as no NAME, so every benchmark ran (~10 min)
+        print(__doc__)
+        return 0
     wanted = [a for a in argv if not a.startswith("-")]
     if "--readme" in argv and "--save" not in argv:
         memory.write_readme(MODULES)
