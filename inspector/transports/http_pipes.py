@@ -225,12 +225,14 @@ class HttpPipes:
             return
         body = await response.read()
         value = None
+        answer = 200 <= status < 300 and status != 202  # a body the SDK's client reads as messages
         if body and "json" in content_type and status < 400:
             recorded, value = self.store.record_parsed(Direction.IN, NAME, body, http=meta)
-            if recorded.kind is Kind.UNPARSABLE and rpc_id is not None:  # as the SDK: the request fails
+            if answer and recorded.kind is Kind.UNPARSABLE and rpc_id is not None:  # as the SDK: the request fails
                 self._tell(rpc_id, PARSE_ERROR, f"Failed to parse JSON response: {recorded.parse_error}")
                 return
-            self._queue.put_nowait((body, recorded, value))
+            if answer:
+                self._queue.put_nowait((body, recorded, value))
         elif body:
             notes = [f"HTTP {status} body"] if status >= 400 else []
             self.store.record(Direction.IN, NAME, Kind.HTTP_META, body, http=meta, notes=notes)
@@ -255,6 +257,8 @@ class HttpPipes:
                 self._tell(rpc_id, INTERNAL_ERROR, "Server returned an error response")
         elif not content_type.startswith("application/json"):
             self._tell(rpc_id, INVALID_REQUEST, f"Unexpected content type: {content_type}")
+        elif not body:
+            self._tell(rpc_id, PARSE_ERROR, "Failed to parse JSON response: the body is empty")
 
     async def _stream(self, response: Response, entry: Entry, rpc_id: Any, attempt: int = 0) -> None:
         """Each event as it arrives. On a request's stream (as the SDK's client): the first response or

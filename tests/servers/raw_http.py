@@ -11,6 +11,7 @@ are answered:
 - ``drop``: the connection is closed with no answer; ``cut``: the stream's headers, then the connection closed;
 - ``garbage``: ``200 application/json`` whose body is not JSON; ``sse-garbage``: an event whose data is not
   JSON, then the stream ends; ``error500``: ``500 text/plain``; ``accepted``: ``202`` with no body;
+  ``empty``: ``200 application/json`` with no body;
 - ``moved``: every POST to ``/mcp`` is sent on with ``307`` to ``/moved/mcp``, which answers as ``json``;
   ``elsewhere``: ``307`` to another port (a redirect off the endpoint's origin).
 
@@ -88,6 +89,9 @@ async def answer(writer: asyncio.StreamWriter, message: dict) -> bool:
             head("500 Internal Server Error", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
             + body
         )
+        return True
+    if mode == "empty":
+        writer.write(head("200 OK", [("Content-Type", "application/json"), ("Content-Length", "0")]))
         return True
     if mode == "accepted":
         writer.write(head("202 Accepted", [("Content-Length", "0")]))
