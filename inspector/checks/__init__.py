@@ -1,1 +1,2 @@
-"""Checks a server's author can run: collections of steps with assertions, and the server doctor. No Qt."""
+"""Collections: a server author's saved steps with assertions, run against servers (``mcp-lens run`` is
+`inspector/cli/run.py`; the doctor is `inspector/doctor/`). No Qt."""
