@@ -4,13 +4,19 @@
 window answer meanwhile. `loads` walks the structure in Python over the bytes (no decoded copy of the
 whole line) and parses each string a slice at a time with the C `scanstring`: the GIL changes hands
 between slices. Anything it does not expect (broken JSON, deep nesting) is handed to `json.loads`,
-so it returns and raises exactly what `json.loads` does, only in more, shorter steps.
+so it returns and raises exactly what `json.loads` does, only in more, shorter steps. While it runs
+the cyclic GC waits (a full pass over a million new rows held the GIL ~0.4 s), and what it built is
+then frozen out of later full passes, as `ui/gc_policy` does for recorded entries.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from json.decoder import scanstring
 from json.scanner import make_scanner  # type: ignore[attr-defined]
 from typing import Any
@@ -35,13 +41,38 @@ def loads(raw: bytes, slice_bytes: int = SLICE) -> Any:
     """`json.loads(raw)`, reading each string at most `slice_bytes` bytes per C call."""
     if json.detect_encoding(raw) != "utf-8":
         return json.loads(raw)
+    with _gc_waits():
+        try:
+            value, end = _Walk(raw, slice_bytes).value(_WS.match(raw, 0).end())  # type: ignore[union-attr]
+            if _WS.match(raw, end).end() != len(raw):  # type: ignore[union-attr]
+                raise _Unexpected
+        except (_Unexpected, RecursionError, UnicodeDecodeError, ValueError):
+            return json.loads(raw)
+        return value
+
+
+_gc_lock = threading.Lock()
+_gc_holders = 0  # parses running now; the first turns the collector off, the last back on
+_gc_was_on = False
+
+
+@contextmanager
+def _gc_waits() -> Iterator[None]:
+    """No cyclic GC pass while parses run (JSON values hold no cycles); the values built are then frozen."""
+    global _gc_holders, _gc_was_on
+    with _gc_lock:
+        if _gc_holders == 0:
+            _gc_was_on = gc.isenabled()
+            gc.disable()
+        _gc_holders += 1
     try:
-        value, end = _Walk(raw, slice_bytes).value(_WS.match(raw, 0).end())  # type: ignore[union-attr]
-        if _WS.match(raw, end).end() != len(raw):  # type: ignore[union-attr]
-            raise _Unexpected
-    except (_Unexpected, RecursionError, UnicodeDecodeError, ValueError):
-        return json.loads(raw)
-    return value
+        yield
+    finally:
+        with _gc_lock:
+            _gc_holders -= 1
+            if _gc_holders == 0 and _gc_was_on:
+                gc.freeze()
+                gc.enable()
 
 
 class _Walk:
