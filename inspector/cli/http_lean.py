@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import nullcontext
 from typing import Any
 
 from inspector.core.era import tries_modern
 from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout, describe_code
 from inspector.core.lite import LiteConnection
+from inspector.traffic.entry import ERA_PROBE, FALLBACK
 from inspector.transports.http_pipes import HttpPipes
 
 PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
@@ -51,6 +53,19 @@ class LeanHttpConnection(LiteConnection):
     """The lean client over HTTP; a failed connect is told in the SDK path's words (with the HTTP status)."""
 
     pipes: HttpPipes
+    _probed = False  # auto sent its era probe: an initialize after it is the fallback
+
+    async def _discover(self, version: str, timeout: float | None) -> dict[str, Any]:
+        """As the SDK path records it: auto's probe (the one with a timeout) and its answer are our probe."""
+        if timeout is None:
+            return await super()._discover(version, timeout)
+        self._probed = True
+        with self.store.probing("server/discover", ERA_PROBE):
+            return await super()._discover(version, timeout)
+
+    async def _initialize(self, version: str) -> dict[str, Any]:
+        with self.store.probing("initialize", FALLBACK) if self._probed else nullcontext():
+            return await super()._initialize(version)
 
     async def __aenter__(self) -> LeanHttpConnection:
         try:

@@ -83,8 +83,8 @@ def test_the_demo_answers_the_same_in_each_era(tmp_path: Path, demo_url: str, er
     assert {agent.split("/")[0] for agent in user_agents(tmp_path / "lean.jsonl")} == {"mcp-lens"}
     assert all(agent.startswith("python-httpx") for agent in user_agents(tmp_path / "sdk.jsonl"))
     # the record holds the same exchanges: each message both ways, in the same order
-    kinds = [(e["dir"], e["kind"], e.get("method")) for e in entries(tmp_path / "lean.jsonl")]
-    sdk_kinds = [(e["dir"], e["kind"], e.get("method")) for e in entries(tmp_path / "sdk.jsonl")]
+    kinds = [(e["dir"], e["kind"], e.get("method"), e.get("probe")) for e in entries(tmp_path / "lean.jsonl")]
+    sdk_kinds = [(e["dir"], e["kind"], e.get("method"), e.get("probe")) for e in entries(tmp_path / "sdk.jsonl")]
     messages = ("request", "response", "notification", "error")
     assert [k for k in kinds if k[1] in messages] == [k for k in sdk_kinds if k[1] in messages]
 
@@ -210,3 +210,22 @@ def test_https_trusts_what_the_sdk_path_trusts(tmp_path: Path, tls_files: tuple[
     assert trusted.returncode == sdk.returncode == 0, trusted.stderr + sdk.stderr
     assert trusted.stdout == sdk.stdout
     assert {agent.split("/")[0] for agent in user_agents(tmp_path / "lean.jsonl")} == {"mcp-lens"}
+
+
+def test_auto_on_a_handshake_server_records_its_probe_and_fallback_as_ours(
+    tmp_path: Path, everything_http: str
+) -> None:
+    """server-everything refuses server/discover (HTTP 400): the probe and the initialize after it are marked
+    as MCP Lens's own in the record, as the SDK path marks them (the refusal is then no flag)."""
+    lean = cli(tmp_path, everything_http, "--method", "tools/list", record="lean.jsonl")
+    sdk = cli(tmp_path, everything_http, "--method", "tools/list", sdk=True, record="sdk.jsonl")
+    assert lean.returncode == sdk.returncode == 0, lean.stderr + sdk.stderr
+    assert lean.stdout == sdk.stdout
+
+    def marked(name: str) -> list[tuple[str, str, str | None, str | None]]:
+        found = [(e["dir"], e["kind"], e.get("method"), e.get("probe")) for e in entries(tmp_path / name)]
+        return [item for item in found if item[3] is not None]
+
+    assert marked("lean.jsonl") == marked("sdk.jsonl")
+    assert ("out", "request", "server/discover", "era probe") in marked("lean.jsonl")
+    assert ("out", "request", "initialize", "fallback") in marked("lean.jsonl")
