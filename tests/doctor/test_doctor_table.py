@@ -34,3 +34,34 @@ def test_a_run_reports_its_checks_in_the_tables_order(capsys: pytest.CaptureFixt
     assert set(ran) <= set(order), set(ran) - set(order)
     assert ran == [i for i in order if i in ran]
     assert {"connects", "handshake", "pagination", "tools-list", "list-changed", "unknown-tool"} <= set(ran)
+
+
+# What `mcp-lens doctor --demo --protocol-era legacy` ran before the table existed (3f1e9ce): the table
+# keeps the ids and their order.
+DEMO_LEGACY_BEFORE = [
+    "connects",
+    "handshake",
+    "pagination",
+    "tools-list",
+    "tool-form",
+    "schema-examples",
+    "tool-name",
+    "budget",
+    "resources-list",
+    "prompts-list",
+    "list-changed",
+    "ping",
+    "unknown-tool",
+    "invalid-arguments",
+    "structured-content",
+    "resources-read",
+    "templates-expand",
+    "prompts-get",
+    "stdout",
+    "stderr",
+]
+
+
+def test_the_demo_runs_the_checks_it_ran_before_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    doctor(["--format", "json", "--timeout", "30", "--demo", "--protocol-era", "legacy"])
+    assert json.loads(capsys.readouterr().out)["checks"] == DEMO_LEGACY_BEFORE
