@@ -17,7 +17,6 @@ from typing import Any
 
 import anyio
 import mcp_types
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
 from inspector.config.files import utf8
@@ -27,12 +26,13 @@ from inspector.transports.process import StdioCommand
 from inspector.transports.stdio_pipes import StdioPipes
 
 SDK_NOTIFICATIONS = frozenset({"notifications/progress", "notifications/cancelled"})
-BUFFER = 256  # messages queued for the SDK before the pump waits
 # How long the reader works through lines already buffered before it lets the event loop run: under a
 # flood, other sessions and the UI wait at most about this long (measured: tests/bench/bench_isolation.py).
 SLICE_S = 0.002
 # While another stdio session waits for a response, a flooding reader also rests this long after each
-# slice, so that session's few steps (read the response, resume its caller) run in the gap.
+# slice, so that session's few steps (read the response, resume its caller) run in the gap. A reader that
+# waited this long for its server's next line has had its rest: its next slice starts then (the answer it
+# waited for is not held back by a slice that ran out while it was idle).
 REST_S = 0.001
 _awaiting: set[StdioTransport] = set()  # sessions with a request of ours in flight
 
@@ -75,55 +75,51 @@ class StdioTransport:
         await self.pipes.finished.wait()
 
     @asynccontextmanager
-    async def open(self) -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
+    async def open(self) -> AsyncIterator[tuple[_ReadSide, _WriteSide]]:
+        """The SDK's (read, write) streams: the dispatcher pulls each message straight from the pipe and
+        writes straight into it, with no task or memory stream between (two loop passes a round trip)."""
         await self.pipes.start()
-        read_send, read_recv = anyio.create_memory_object_stream[SessionMessage | Exception](BUFFER)
-        write_send, write_recv = anyio.create_memory_object_stream[SessionMessage](0)
+        read, write = _ReadSide(self), _WriteSide(self)
         try:
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(self._pump_in, read_send)
-                tg.start_soon(self._pump_out, write_recv, read_send)
-                try:
-                    yield read_recv, write_send
-                finally:
-                    with anyio.CancelScope(shield=True):
-                        await self.pipes.close()
-                    tg.cancel_scope.cancel()
+            yield read, write
         finally:
-            _awaiting.discard(self)  # nothing in flight on a closed connection
-            self._in_flight = 0
-            for stream in (read_recv, write_send, read_send, write_recv):
-                stream.close()
+            try:
+                with anyio.CancelScope(shield=True):
+                    await self.pipes.close()
+            finally:
+                _awaiting.discard(self)  # nothing in flight on a closed connection
+                self._in_flight = 0
+                read.close()
+                write.close()
 
-    async def _pump_in(self, read_send: MemoryObjectSendStream[SessionMessage | Exception]) -> None:
-        slice_end = time.perf_counter() + SLICE_S
-        try:
-            while (item := await self.pipes.next_line()) is not None:
-                if time.perf_counter() > slice_end:  # a flood: let the loop serve the other sessions and the UI
-                    await anyio.sleep(REST_S if _awaiting - {self} else 0)
-                    slice_end = time.perf_counter() + SLICE_S
-                _line, entry, value = item
-                if entry.kind in (Kind.RESPONSE, Kind.ERROR) and self._in_flight:
-                    self._in_flight -= 1
-                    if not self._in_flight:
-                        _awaiting.discard(self)
-                if entry.kind is Kind.UNPARSABLE:
-                    continue  # recorded and flagged; the session never sees garbage
-                if entry.kind is Kind.NOTIFICATION and self._deliver_directly(value, entry.method):
-                    continue
-                try:  # the value the recorder parsed: a big message is parsed once, not twice
-                    message = mcp_types.jsonrpc_message_adapter.validate_python(value, by_name=False)
-                except ValueError as exc:
-                    entry.note("not a valid JSON-RPC message: " + str(exc).splitlines()[0])
-                    continue
-                try:  # no await per message while the buffer has room: a flood stays one loop pass
-                    read_send.send_nowait(SessionMessage(message))
-                except anyio.WouldBlock:
-                    await read_send.send(SessionMessage(message))
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-            return
-        finally:
-            read_send.close()
+    async def next_message(self, read: _ReadSide) -> SessionMessage | None:
+        """The next message for the SDK (None at the end of stdout). Each line is recorded first; garbage
+        stays in the record, flagged, and is skipped; notifications the SDK need not see go round it."""
+        while True:
+            waited = 0.0 if self.pipes.buffered() else time.perf_counter()
+            if (item := await self.pipes.next_line()) is None:
+                return None
+            now = time.perf_counter()
+            if waited and now - waited >= REST_S:  # it waited for the server a rest's length: a new slice
+                read.slice_end = now + SLICE_S
+            elif now > read.slice_end:  # a flood: let the loop serve the other sessions and the UI
+                await anyio.sleep(REST_S if _awaiting - {self} else 0)
+                read.slice_end = time.perf_counter() + SLICE_S
+            _line, entry, value = item
+            if entry.kind in (Kind.RESPONSE, Kind.ERROR) and self._in_flight:
+                self._in_flight -= 1
+                if not self._in_flight:
+                    _awaiting.discard(self)
+            if entry.kind is Kind.UNPARSABLE:
+                continue  # recorded and flagged; the session never sees garbage
+            if entry.kind is Kind.NOTIFICATION and self._deliver_directly(value, entry.method):
+                continue
+            try:  # the value the recorder parsed: a big message is parsed once, not twice
+                message = mcp_types.jsonrpc_message_adapter.validate_python(value, by_name=False)
+            except ValueError as exc:
+                entry.note("not a valid JSON-RPC message: " + str(exc).splitlines()[0])
+                continue
+            return SessionMessage(message)
 
     def _deliver_directly(self, message: Any, method: str | None) -> bool:
         """Hand a notification the SDK need not see straight to the connection.
@@ -140,21 +136,84 @@ class StdioTransport:
         self.notification_sink(method, params if isinstance(params, dict) else {})
         return True
 
-    async def _pump_out(
-        self,
-        write_recv: MemoryObjectReceiveStream[SessionMessage],
-        read_send: MemoryObjectSendStream[SessionMessage | Exception],
-    ) -> None:
-        async for session_message in write_recv:
-            if isinstance(session_message.message, mcp_types.JSONRPCRequest):
-                self._in_flight += 1
-                _awaiting.add(self)
-            data = _wire_bytes(session_message.message)
-            try:
-                await self.pipes.send(data)
-            except ConnectionError:
-                read_send.close()  # the session sees the connection end instead of waiting forever
-                return
+    async def send_message(self, session_message: SessionMessage) -> None:
+        """Write one message from the SDK (recorded as written). A pipe that cannot be written ends the
+        reading too, so the session sees the connection end instead of waiting forever."""
+        if isinstance(session_message.message, mcp_types.JSONRPCRequest):
+            self._in_flight += 1
+            _awaiting.add(self)
+        try:
+            await self.pipes.send(_wire_bytes(session_message.message))
+        except ConnectionError as exc:
+            self.pipes.stop_reading()
+            raise anyio.BrokenResourceError(str(exc)) from exc
+
+
+class _ReadSide:
+    """What the SDK's dispatcher reads from: ``async with`` and ``async for``, as a memory stream."""
+
+    def __init__(self, transport: StdioTransport) -> None:
+        self._transport = transport
+        self._closed = False
+        self._ended = False
+        # Lines worked through without letting the loop run end here (see SLICE_S).
+        self.slice_end = time.perf_counter() + SLICE_S
+
+    async def receive(self) -> SessionMessage:
+        if self._closed:
+            raise anyio.ClosedResourceError
+        if not self._ended:
+            message = await self._transport.next_message(self)
+            if message is not None:
+                return message
+            self._ended = True
+        raise anyio.EndOfStream
+
+    def __aiter__(self) -> _ReadSide:
+        return self
+
+    async def __anext__(self) -> SessionMessage:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    def close(self) -> None:
+        self._closed = True
+
+    async def aclose(self) -> None:
+        self.close()
+
+    async def __aenter__(self) -> _ReadSide:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        self.close()
+
+
+class _WriteSide:
+    """What the SDK's dispatcher writes to: each message goes to the pipe in the caller's own step."""
+
+    def __init__(self, transport: StdioTransport) -> None:
+        self._transport = transport
+        self._closed = False
+
+    async def send(self, item: SessionMessage) -> None:
+        if self._closed:
+            raise anyio.ClosedResourceError
+        await self._transport.send_message(item)
+
+    def close(self) -> None:
+        self._closed = True
+
+    async def aclose(self) -> None:
+        self.close()
+
+    async def __aenter__(self) -> _WriteSide:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        self.close()
 
 
 def _wire_bytes(message: Any) -> bytes:

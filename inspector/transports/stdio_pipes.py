@@ -94,6 +94,14 @@ class StdioPipes:
             self.finished.set()
         return None
 
+    def buffered(self) -> bool:
+        """Whether a stdout line is read and waiting (`next_line` returns it without waiting for the server)."""
+        return bool(self._out.lines)
+
+    def stop_reading(self) -> None:
+        """End reading stdout after what is already read (the server's stdin broke: it is going)."""
+        self._out.eof_received()
+
     async def _pump_stderr(self) -> None:
         while (line := await self._err.next_line()) is not None:
             self._stderr_line(line)
@@ -107,13 +115,19 @@ class StdioPipes:
 
     # -- writing -----------------------------------------------------------------------------
     async def send(self, data: bytes) -> Entry:
-        """Record `data` (one JSON-RPC message, no newline) and write it. Raises `ConnectionError`."""
-        entry = self.store.record_message(Direction.OUT, NAME, data)
+        """Write `data` (one JSON-RPC message, no newline) and record it. Raises `ConnectionError`.
+
+        The pipe gets the bytes first and the record follows in the same step (no answer can be read in
+        between): the server starts on the request while we record it."""
         assert self._writer is not None, "start() first"
+        entry: Entry | None = None
         try:
             self._writer.write(data + b"\n")
+            entry = self.store.record_message(Direction.OUT, NAME, data)
             await self._writer.drain()
         except (ConnectionError, OSError, RuntimeError) as exc:
+            if entry is None:
+                self.store.record_message(Direction.OUT, NAME, data)
             self.store.record_failure(NAME, f"write to server stdin failed: {exc}", "transport error")
             raise ConnectionError(f"could not write to the server: {exc}") from exc
         return entry
