@@ -127,14 +127,14 @@ _LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})  # keyword → non
 
 
 _ONE_07 = _ONE | {"additionalItems"}
-_DIALECT_2020_12 = frozenset({DRAFT_2020_12})
+_DIALECT_2020_12 = frozenset({DRAFT_2020_12, DRAFT_2020_12 + "#"})  # jsonschema reads both as 2020-12
 
 
 def plainly_valid(schema: Any) -> bool:
     """True when `schema` is certainly a valid schema of its draft (2020-12 unless its `$schema` names
     draft-07, as jsonschema's `validator_for` picks); False means "ask the full check"."""
     uri = schema.get("$schema", DRAFT_2020_12) if isinstance(schema, dict) else DRAFT_2020_12
-    if uri == DRAFT_2020_12:
+    if isinstance(uri, str) and uri in _DIALECT_2020_12:
         return _walk(schema, 0, _DIALECT_2020_12, _ONE)
     if isinstance(uri, str) and uri in DRAFT_07:
         return _walk(schema, 0, DRAFT_07, _ONE_07)

@@ -75,6 +75,7 @@ def test_keywords_of_no_vocabulary_need_no_full_check(meta_checks: list[Any]) ->
 
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
 def zod_schema(index: int) -> dict[str, Any]:
@@ -98,6 +99,12 @@ def test_draft_07_schemas_skip_the_meta_validation(meta_checks: list[Any]) -> No
     """The TypeScript SDK's schemas declare draft-07: each distinct one cost a 2 ms meta-validation."""
     assert check_tools([tool(i, zod_schema(i)) for i in range(300)]) == []
     assert check_tools([tool(0, {**zod_schema(0), "$schema": DRAFT_07.rstrip("#")})]) == []
+    assert meta_checks == []
+
+
+def test_either_spelling_of_the_2020_12_uri_skips_the_meta_validation(meta_checks: list[Any]) -> None:
+    for uri in ("https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2020-12/schema#"):
+        assert check_tools([tool(0, {"$schema": uri, "type": "object", "properties": {"a": {"type": "string"}}})]) == []
     assert meta_checks == []
 
 
@@ -175,13 +182,13 @@ def test_plainly_valid_never_accepts_what_the_meta_schema_rejects(schema: Any) -
 
 
 @settings(max_examples=400, deadline=None)
-@given(_schemas, st.sampled_from([DRAFT_07, DRAFT_07.rstrip("#")]))
-def test_plainly_valid_never_accepts_what_the_draft_07_meta_schema_rejects(schema: Any, uri: str) -> None:
+@given(_schemas, st.sampled_from([DRAFT_07, DRAFT_07.rstrip("#"), DRAFT_2020_12 + "#"]))
+def test_plainly_valid_never_accepts_what_the_named_meta_schema_rejects(schema: Any, uri: str) -> None:
     if isinstance(schema, dict):
         schema = {**schema, "$schema": uri}
     if plainly_valid(schema):
         try:
-            Draft7Validator.check_schema(schema)
+            (Draft7Validator if "draft-07" in uri else Draft202012Validator).check_schema(schema)
         except SchemaError as exc:
             pytest.fail(f"plainly_valid accepted {schema!r}: {exc.message}")
 
