@@ -251,7 +251,7 @@ class HttpClient:
                 raise _Stale("RemoteProtocolError: Server disconnected without sending a response.")
             version, _, rest = status_line.decode("latin-1").rstrip("\r\n").partition(" ")
             code, _, reason = rest.partition(" ")
-            if not version.startswith("HTTP/1.") or not code.isdigit():
+            if not version.startswith("HTTP/1.") or not _digits(code) or len(code) != 3:
                 raise HttpError(f"RemoteProtocolError: not an HTTP/1.x status line: {status_line[:80]!r}")
             headers: list[tuple[str, str]] = []
             size = 0
@@ -279,8 +279,11 @@ class HttpClient:
         length: int | None = None
         if method == "HEAD" or status in (204, 304):
             length = 0
-        elif not chunked and lower.get("content-length", "").isdigit():
-            length = int(lower["content-length"])
+        elif not chunked and "content-length" in lower:
+            if not _digits(declared := lower["content-length"]):
+                conn.close()
+                raise HttpError(f"RemoteProtocolError: bad Content-Length {declared[:40]!r}")
+            length = int(declared)
         reusable = (chunked or length is not None) and lower.get("connection") != "close"
         return Response(status, reason, headers, _Body(self, conn, length, chunked, reusable))
 
@@ -289,6 +292,11 @@ class HttpClient:
             conn.close()
         self._open.clear()
         self.idle.clear()
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits only (``"²".isdigit()`` is true, and `int` refuses it)."""
+    return text.isascii() and text.isdigit()
 
 
 @dataclass

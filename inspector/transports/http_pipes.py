@@ -216,6 +216,9 @@ class HttpPipes:
         except HttpError as exc:
             self._failed(entry, meta, exc)
             self._end()
+        except Exception as exc:  # what no server should make us do: said as a failure, never a stray traceback
+            self._failed(entry, meta, HttpError(f"{type(exc).__name__}: {exc}"))
+            self._end()
 
     async def _body(self, response: Response, entry: Entry, rpc_id: Any) -> None:
         status, content_type = response.status, response.header("content-type").lower()
@@ -329,12 +332,16 @@ class HttpPipes:
 
     async def listen(self) -> None:
         """The legacy era's GET stream, for what the server sends outside any request (405: it has none)."""
-        with suppress(HttpError):
+        try:
             response, sent = await self._plain("GET", self._bodiless())
             if response.status == 200 and response.header("content-type").lower().startswith("text/event-stream"):
                 await self._stream(response, sent, None)
             else:
                 await response.aclose()
+        except HttpError:
+            pass  # recorded; the requests' own streams carry on
+        except Exception as exc:
+            self.store.record_failure(NAME, f"the GET stream failed: {type(exc).__name__}: {exc}", "transport error")
 
     def _record_status(self, response: Response, sent: Entry, started: float) -> Entry:
         self.last_status = response.status

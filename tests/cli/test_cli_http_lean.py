@@ -127,6 +127,7 @@ def test_the_headers_go_as_the_sdk_sends_them(tmp_path: Path) -> None:
         ("drop", "connection", "Server disconnected without sending a response"),
         ("cut", "protocol", "SSE stream ended without a response"),
         ("empty", "protocol", "Failed to parse JSON response"),
+        ("bad-length", "connection", "bad Content-Length"),
         ("moved", None, None),
         ("elsewhere", "connection", "not followed; use that URL as the endpoint if it is the intended server"),
     ],

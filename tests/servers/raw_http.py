@@ -11,7 +11,8 @@ are answered:
 - ``drop``: the connection is closed with no answer; ``cut``: the stream's headers, then the connection closed;
 - ``garbage``: ``200 application/json`` whose body is not JSON; ``sse-garbage``: an event whose data is not
   JSON, then the stream ends; ``error500``: ``500 text/plain``; ``accepted``: ``202`` with no body;
-  ``empty``: ``200 application/json`` with no body;
+  ``empty``: ``200 application/json`` with no body; ``bad-length``: a Content-Length of ``²`` (a digit to
+  `str.isdigit`, not to `int`);
 - ``moved``: every POST to ``/mcp`` is sent on with ``307`` to ``/moved/mcp``, which answers as ``json``;
   ``elsewhere``: ``307`` to another port (a redirect off the endpoint's origin).
 
@@ -64,7 +65,7 @@ async def read_request(reader: asyncio.StreamReader) -> tuple[str, str, dict[str
 
 def head(status: str, headers: list[tuple[str, str]]) -> bytes:
     lines = [f"HTTP/1.1 {status}", *(f"{name}: {value}" for name, value in headers)]
-    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
 def chunk(data: bytes) -> bytes:
@@ -89,6 +90,9 @@ async def answer(writer: asyncio.StreamWriter, message: dict) -> bool:
             head("500 Internal Server Error", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
             + body
         )
+        return True
+    if mode == "bad-length":
+        writer.write(head("200 OK", [("Content-Type", "application/json"), ("Content-Length", "\u00b2")]) + data)
         return True
     if mode == "empty":
         writer.write(head("200 OK", [("Content-Type", "application/json"), ("Content-Length", "0")]))
