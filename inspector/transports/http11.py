@@ -14,11 +14,13 @@ from collections.abc import AsyncIterator
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 STREAM_LIMIT = 1 << 20  # the longest status or header line read, and the reader's buffer
 MAX_HEADER_BYTES = 1 << 20
 READ_SIZE = 1 << 16
+PATH_SAFE = "/%:@!$&'()*+,;=-._~"  # RFC 3986 pchar and "/", and "%" so that existing escapes stay
+QUERY_SAFE = PATH_SAFE + "?"
 
 
 class HttpError(ConnectionError):
@@ -44,11 +46,16 @@ class Origin:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {url!r}")
         port = parts.port or (443 if parts.scheme == "https" else 80)
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        # as httpx sends them: the path and query percent-encoded as UTF-8 (escapes kept), the host as IDNA
+        path = quote(parts.path or "/", safe=PATH_SAFE)
+        target = path + (f"?{quote(parts.query, safe=QUERY_SAFE)}" if parts.query else "")
         userinfo = None
         if parts.username is not None or parts.password is not None:
             userinfo = (unquote(parts.username or ""), unquote(parts.password or ""))
-        return cls(parts.scheme, parts.hostname, port, target, userinfo)
+        host = parts.hostname
+        if not host.isascii():
+            host = host.encode("idna").decode("ascii")
+        return cls(parts.scheme, host, port, target, userinfo)
 
     @property
     def host_header(self) -> str:

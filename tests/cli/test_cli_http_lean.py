@@ -230,3 +230,16 @@ def test_auto_on_a_handshake_server_records_its_probe_and_fallback_as_ours(
     assert marked("lean.jsonl") == marked("sdk.jsonl")
     assert ("out", "request", "server/discover", "era probe") in marked("lean.jsonl")
     assert ("out", "request", "initialize", "fallback") in marked("lean.jsonl")
+
+
+def test_a_url_with_spaces_and_accents_reaches_the_server_as_httpx_sends_it(tmp_path: Path) -> None:
+    """The request target is percent-encoded as UTF-8, escapes already there kept, as the SDK path sends it."""
+    port, targets = free_port(), {}
+    for path in ("lean", "sdk"):
+        log = tmp_path / f"{path}.log"
+        for _ in serve([sys.executable, str(HEADER_LOG), str(port), str(log)], port, {"PYTHONPATH": str(REPO)}):
+            url = f"http://127.0.0.1:{port}/mcp?note=é ü&x=a+b%20c"
+            done = cli(tmp_path, url, "--protocol-era", "legacy", "--method", "tools/list", sdk=path == "sdk")
+        assert done.returncode == 0, done.stderr
+        targets[path] = {json.loads(line)["target"] for line in log.read_text().splitlines() if '"target"' in line}
+    assert targets["lean"] == targets["sdk"] == {"/mcp?note=%C3%A9%20%C3%BC&x=a+b%20c"}
