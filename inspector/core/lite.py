@@ -41,10 +41,10 @@ from inspector.core.errors import (
 )
 from inspector.core.operations import Operations
 from inspector.traffic.entry import Kind
-from inspector.transports.stdio_pipes import StdioPipes
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # an HTTP run never loads the stdio pipes (nor a stdio run the HTTP ones)
     from inspector.transports.http_pipes import HttpPipes
+    from inspector.transports.stdio_pipes import StdioPipes
 
 # Handshake versions this client negotiates, newest first (as the SDK's handshake list).
 SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
