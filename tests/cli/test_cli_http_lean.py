@@ -243,3 +243,21 @@ def test_a_url_with_spaces_and_accents_reaches_the_server_as_httpx_sends_it(tmp_
         assert done.returncode == 0, done.stderr
         targets[path] = {json.loads(line)["target"] for line in log.read_text().splitlines() if '"target"' in line}
     assert targets["lean"] == targets["sdk"] == {"/mcp?note=%C3%A9%20%C3%BC&x=a+b%20c"}
+
+
+def test_a_401_goes_on_through_the_oauth_path(tmp_path: Path) -> None:
+    """No OAuth up front: the lean client asks first; the server's 401 loads the OAuth stack, which asks
+    again with httpx (here no sign-in can help: --stored-auth-only fails it with the same error as before)."""
+    for url in raw_server("unauthorized"):
+        lean = cli(tmp_path, url, "--method", "tools/list", "--stored-auth-only", record="lean.jsonl")
+        sdk = cli(tmp_path, url, "--method", "tools/list", "--stored-auth-only", sdk=True)
+    assert lean.returncode == sdk.returncode != 0, lean.stderr + sdk.stderr
+    assert last_json(lean.stderr) == last_json(sdk.stderr)
+    assert last_json(lean.stderr)["error"] == "auth-required"
+    agents = [
+        value.split("/")[0]
+        for entry in entries(tmp_path / "lean.jsonl")
+        for name, value in (entry.get("http") or {}).get("headers", ())
+        if name.lower() == "user-agent" and entry["dir"] == "out"
+    ]
+    assert agents[0] == "mcp-lens" and "python-httpx2" in agents[1:], agents

@@ -14,7 +14,8 @@ are answered:
   ``empty``: ``200 application/json`` with no body; ``bad-length``: a Content-Length of ``²`` (a digit to
   `str.isdigit`, not to `int`);
 - ``moved``: every POST to ``/mcp`` is sent on with ``307`` to ``/moved/mcp``, which answers as ``json``;
-  ``elsewhere``: ``307`` to another port (a redirect off the endpoint's origin).
+  ``elsewhere``: ``307`` to another port (a redirect off the endpoint's origin); ``unauthorized``: every
+  request is answered ``401`` with a ``WWW-Authenticate: Bearer`` challenge.
 
 Other requests are answered as in ``json``. GET is refused with 405, DELETE accepted. With TLS_CERT and
 TLS_KEY (PEM files) in the environment it serves https.
@@ -129,7 +130,17 @@ async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
         while (request := await read_request(reader)) is not None:
             method, target, _headers, body = request
             moved = {"moved": "/moved/mcp", "elsewhere": f"http://127.0.0.1:{PORT + 1}/mcp"}.get(MODE)
-            if method == "POST" and moved and target == "/mcp":
+            if MODE == "unauthorized":  # no sign-in can succeed here: every request, discovery too
+                body = b'{"error": "invalid_token"}'
+                auth = ("WWW-Authenticate", 'Bearer error="invalid_token"')
+                writer.write(
+                    head(
+                        "401 Unauthorized",
+                        [auth, ("Content-Type", "application/json"), ("Content-Length", str(len(body)))],
+                    )
+                    + body
+                )
+            elif method == "POST" and moved and target == "/mcp":
                 writer.write(head("307 Temporary Redirect", [("Location", moved), ("Content-Length", "0")]))
             elif method == "GET":
                 writer.write(head("405 Method Not Allowed", [("Content-Length", "0")]))
