@@ -124,7 +124,8 @@ class Cut:
 @dataclass(frozen=True)
 class Pieces:
     """One serialised tool cut at safe boundaries: ``first`` (None when it has none) and ``last`` are open
-    at the tool's edges, ``inner`` is the count of everything between; ``text`` is the whole tool."""
+    at the tool's edges, ``inner`` is the count of everything between; ``text`` is the whole tool (empty
+    for a segmentable tokenizer, which never needs it)."""
 
     first: str | None
     inner: int
@@ -176,6 +177,10 @@ class BudgetCounter:
     """
 
     MAX_CACHE = 500_000
+    # Strings longer than this are not kept as cache keys: a 20 MB icon held as a count's key, a split's,
+    # a cut's and a tool's text was five copies of it. An unchanged tool is still never recounted (the
+    # tool memo keeps its cost by identity), and counting such a string is done in pieces anyway.
+    HUGE = 1_000_000
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
@@ -190,6 +195,8 @@ class BudgetCounter:
         """Tokens in ``text``, cached."""
         cached = self._counts.get(text)
         if cached is None:
+            if len(text) > self.HUGE:
+                return self.tokenizer.count(text)
             if len(self._counts) >= self.MAX_CACHE:
                 self.clear()
             cached = self._counts[text] = self.tokenizer.count(text)
@@ -208,7 +215,9 @@ class BudgetCounter:
         try:
             return self._splits[text]
         except KeyError:
-            parts = self._splits[text] = split_safe(text)
+            parts = split_safe(text)
+            if len(text) <= self.HUGE:
+                self._splits[text] = parts
             return parts
 
     def member_sum(self, tool: dict[str, Any], shape: str = "mcp") -> tuple[int, int]:
@@ -234,7 +243,7 @@ class BudgetCounter:
             inner = [member("description", d) for d in property_descriptions(tool.get("inputSchema"))]
         pieces = cut_member(fragment, inner, self.split) if self._segmentable else None
         cut = Cut(pieces, inner)
-        if pieces is not None and pieces[0] == head:  # the same cut serves any key name
+        if pieces is not None and pieces[0] == head and len(fragment) <= self.HUGE:  # any key name's cut
             self._cuts[body_key] = cut
         return cut
 
@@ -280,7 +289,8 @@ class BudgetCounter:
                 sequence.extend(closed)
                 pending = tail
         sequence.append(pending + suffix)
-        text = prefix + ",".join(fragment for _, _, fragment in members) + suffix
+        # the whole text only where a tokenizer needs it (a segmentable one sums the pieces)
+        text = "" if self._segmentable else prefix + ",".join(fragment for _, _, fragment in members) + suffix
         parts = dict.fromkeys(PARTS, 0)
         for (part, _key, fragment), cut in zip(members, cuts, strict=True):
             if part is not None:

@@ -7,6 +7,7 @@ Codes: ``missing-description``, ``missing-param-description``, ``long-descriptio
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -56,6 +57,8 @@ def normalise(text: str) -> str:
 
 
 _WORD = re.compile(r"\w+")
+_HUGE_MARK = "\x00"  # a huge description's normal form is its digest: no near-duplicate check (normal forms
+# never hold NUL), and nothing holds a copy of its text
 _Found = tuple[str, str, str, str]  # code, severity, path below tools[i], message
 
 
@@ -64,6 +67,7 @@ class LintMemo:
     the near-duplicate index, keyed by content or by tool object (memo.py). Owned by a `BudgetCounter`."""
 
     MAX = 200_000
+    HUGE = 1_000_000
 
     def __init__(self) -> None:
         self.normal: dict[str, str] = {}
@@ -222,7 +226,10 @@ def _duplicates(tools: list[dict[str, Any]], options: LintOptions, memo: LintMem
         if isinstance(description, str) and description.strip():
             normal = memo.normal.get(description)
             if normal is None:
-                normal = memo.normal[description] = normalise(description)
+                normal = normalise(description)
+                if len(description) > memo.HUGE:  # kept as its digest (two equal ones are still duplicates)
+                    normal = _HUGE_MARK + hashlib.sha256(normal.encode()).hexdigest()
+                memo.normal[description] = normal
             texts.append((i, normal))
     out: list[Lint] = []
     groups: dict[str, list[int]] = defaultdict(list)
@@ -240,7 +247,7 @@ def _duplicates(tools: list[dict[str, Any]], options: LintOptions, memo: LintMem
                 )
             )
     if options.near_duplicate <= 1.0:
-        firsts = [(members[0], text) for text, members in groups.items()]
+        firsts = [(members[0], text) for text, members in groups.items() if not text.startswith(_HUGE_MARK)]
         for i, j, ratio in near_duplicates(firsts, options.near_duplicate, memo):
             out.append(
                 Lint(

@@ -20,7 +20,7 @@ import threading
 import zlib
 from bisect import insort
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from difflib import SequenceMatcher
 from itertools import pairwise
 
@@ -39,11 +39,14 @@ _MASK = (1 << 64) - 1
 
 def sketch(text: str) -> Sketch:
     """One-permutation MinHash of the word pairs of ``text`` (single-space separated words) and its band keys."""
-    words = text.split(" ")
-    pairs = [a + " " + b for a, b in pairwise(words)] if len(words) > 2 else [text]
-    hashes = sorted(((c * _GOLDEN) & _MASK for c in map(zlib.crc32, map(str.encode, pairs))), reverse=True)
-    # slot h % S, value h // S: within a slot, value order is hash order, so the last write is the minimum
-    best = {h % _SLOTS: h // _SLOTS for h in hashes}
+    # slot h % S, value h // S: within a slot, value order is hash order, so the least value is the minimum.
+    # The pairs are hashed one at a time: a 1 MB description's lists of words, pairs and hashes held ~30 MB.
+    best: dict[int, int] = {}
+    for pair in _word_pairs(text):
+        h = (zlib.crc32(pair.encode()) * _GOLDEN) & _MASK
+        slot, value = h % _SLOTS, h // _SLOTS
+        if value < best.get(slot, _MASK):
+            best[slot] = value
     slots = [best.get(i) for i in range(_SLOTS)]
     mins: list[int] = []
     for i in range(_SLOTS):  # an empty slot borrows the next filled one's value, marked by the distance
@@ -54,6 +57,22 @@ def sketch(text: str) -> Sketch:
                 break
     bands = tuple(hash((b, *mins[b * ROWS : (b + 1) * ROWS])) for b in range(BANDS))
     return bands, tuple(mins)
+
+
+def _word_pairs(text: str) -> Iterator[str]:
+    """``a + " " + b`` for each two neighbouring words of ``text`` split at single spaces, in order (the
+    whole text when it has fewer than three words)."""
+    if text.count(" ") < 2:
+        yield text
+        return
+    start, middle = 0, text.find(" ")
+    while True:
+        end = text.find(" ", middle + 1)
+        if end == -1:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start, middle = middle + 1, end
 
 
 def resemblance(a: Sketch, b: Sketch) -> float:

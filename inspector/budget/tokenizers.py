@@ -173,8 +173,8 @@ def rank_file_bytes(spec: EncodingSpec) -> bytes:
     return raw
 
 
-LONG_TEXT_CHARS = 1_000_000  # longer text is counted in pieces cut at safe boundaries (segments.py)
-PIECE_CHARS = 256 * 1024  # the size of those pieces
+LONG_TEXT_CHARS = 64 * 1024  # longer text is counted in pieces cut at safe boundaries (segments.py)
+PIECE_CHARS = 64 * 1024  # the size of those pieces
 RANK_SLICE_BYTES = 128 * 1024  # parsed per slice (~6,000 rank lines, a few ms)
 
 

@@ -8,7 +8,9 @@ import json
 import random
 import tracemalloc
 
+from inspector.budget.breakdown import BudgetCounter
 from inspector.budget.segments import safe_pieces
+from inspector.budget.similar import sketch
 from inspector.budget.tokenizers import LONG_TEXT_CHARS, get_tokenizer
 
 
@@ -41,3 +43,35 @@ def test_counting_a_big_icon_does_not_hold_its_token_list() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 2 * len(text), f"peak {peak:,} bytes while counting {len(text):,} characters"
+
+
+def test_a_report_keeps_no_copy_of_a_huge_member() -> None:
+    """The counter's caches held a 1 MB description (and a 20 MB icon) five times over: as a count's key,
+    a split's, a cut's, its middle piece and the tool's whole text. An unchanged tool is never recounted
+    (the tool memo keeps its cost by identity), so huge strings are not kept; the count stays exact."""
+    tokenizer = get_tokenizer("o200k_base")
+    description = " ".join(f"word{n % 977} and more." for n in range(120_000))  # ~2.5 MB
+    tool = {"name": "big", "description": description, "inputSchema": {"type": "object"}}
+    counter = BudgetCounter(tokenizer)
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        report = counter.report([tool], "mcp")
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert report.tools[0].total == len(tokenizer.encoding.encode_ordinary(json.dumps(tool, separators=(",", ":"))))
+    size = len(description)
+    assert kept < size / 2, f"the counter kept {kept / 2**20:.1f} MB for a {size / 2**20:.1f} MB text"
+
+
+def test_the_near_duplicate_sketch_of_a_long_description_holds_no_list_of_its_words() -> None:
+    """Sketching a 1 MB description made lists of its words, word pairs and hashes (~30 MB)."""
+    text = " ".join(f"w{n % 5000}" for n in range(200_000))
+    tracemalloc.start()
+    try:
+        sketch(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < len(text), f"sketching {len(text) / 2**20:.1f} MB peaked at {peak / 2**20:.1f} MB"
