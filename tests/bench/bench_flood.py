@@ -3,7 +3,8 @@
 `tests/servers/flood.py` answers one `tools/call` with N `notifications/message` lines. We connect
 through the real stdio transport and recorder into a shown `TrafficView` (offscreen Qt, qasync loop)
 and measure: messages per second until the model shows all N rows, the longest stall of the Qt
-event loop meanwhile (a 10 ms timer measuring its own lateness), and resident memory afterwards.
+event loop meanwhile (a 10 ms timer measuring its own lateness), and resident memory after one flood
+(in a process of its own: `run.py` runs every benchmark in one).
 The baseline is the same flood into a store with no view attached (same qasync loop): the ratio is
 the view's share of the cost; the baseline itself is what the transport, the SDK and qasync allow.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -22,7 +24,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from common import ROOT, Row, median, quick
+from common import BENCH, ROOT, Row, median, quick
 
 FLOOD = ROOT / "tests/servers/flood.py"
 TARGET_RATE = 20_000.0  # messages/s
@@ -157,6 +159,18 @@ def measure(count: int, with_view: bool) -> Result:
         gc.collect()
 
 
+def fresh_rss(count: int) -> float:
+    """VmRSS after one `count`-line flood into a shown TrafficView, in a process of its own (a warm-up flood
+    first, as in `run`): what the app holds, not what benchmarks run before it in `run.py` left behind
+    (a full run's process measured 458 MB here where a fresh one held 192 MB)."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--rss", str(count)], capture_output=True, text=True, timeout=600, cwd=BENCH
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the memory run failed:\n{done.stderr[-3000:]}")
+    return float(done.stdout.split()[-1])
+
+
 def run() -> list[Row]:
     count = 20_000 if quick() else 100_000
     repeats = 1 if quick() else REPEATS
@@ -169,7 +183,7 @@ def run() -> list[Row]:
     rate = median([r.rate for r in views])
     base_rate = median([r.rate for r in bases])
     stall = max(r.stall_ms for r in views)
-    rss = views[0].rss_mb  # the first full flood: later runs add allocator leftovers of earlier ones
+    rss = fresh_rss(count)
     print(
         f"[flood: {views[0].rows:,} rows shown; view runs {', '.join(f'{r.rate:,.0f}' for r in views)} msg/s, "
         f"stalls {', '.join(f'{r.stall_ms:.0f}' for r in views)} ms, of which full GC "
@@ -209,6 +223,10 @@ def run() -> list[Row]:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--rss"]:  # fresh_rss's child
+        measure(2_000, with_view=True)
+        print(measure(int(sys.argv[2]), with_view=True).rss_mb)
+        sys.exit(0)
     from run import print_table
 
     print_table(run())
