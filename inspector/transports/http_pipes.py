@@ -41,6 +41,7 @@ SESSION_HEADER = "mcp-session-id"
 VERSION_HEADER = "mcp-protocol-version"
 RESUME_ATTEMPTS = 2  # as the SDK: GETs with Last-Event-ID after a stream that ended unanswered
 REDIRECTS = 5
+CLOSE_WAIT_S = 5.0  # how long the closing DELETE may take: a server that does not answer it is left
 # JSON-RPC codes the SDK's client gives a request its HTTP answer left unanswered
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INTERNAL_ERROR, CONNECTION_CLOSED = (
     -32700,
@@ -149,7 +150,13 @@ class HttpPipes:
             raise ConnectionError(str(exc)) from None
         exchange = self._answer(sent, (wire, data), entry, request_meta, rpc_id if is_request else None, method)
         if not is_request:  # a notification or our answer to the server: its 202 before what comes next
-            await exchange
+            try:
+                async with asyncio.timeout(self.client.connect_timeout):
+                    await exchange
+            except TimeoutError:
+                error = HttpError(f"ReadTimeout: no answer within {self.client.connect_timeout:g}s")
+                self._failed(entry, request_meta, error)
+                raise ConnectionError(str(error)) from None
             if method == "notifications/initialized" and self.last_status is not None and self.last_status < 300:
                 self._keep(asyncio.ensure_future(self.listen()))  # as the SDK: the server's GET stream, from now
             return entry
@@ -386,9 +393,10 @@ class HttpPipes:
         for task in list(self._tasks):
             task.cancel()
         if self.session_id and self.last_error is None:
-            with suppress(HttpError):
-                response, _ = await self._plain("DELETE", self._bodiless())
-                await response.aclose()
+            with suppress(HttpError, TimeoutError):
+                async with asyncio.timeout(CLOSE_WAIT_S):
+                    response, _ = await self._plain("DELETE", self._bodiless())
+                    await response.aclose()
         await self.client.aclose()
         self._end()
 

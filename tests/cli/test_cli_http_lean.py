@@ -261,3 +261,13 @@ def test_a_401_goes_on_through_the_oauth_path(tmp_path: Path) -> None:
         if name.lower() == "user-agent" and entry["dir"] == "out"
     ]
     assert agents[0] == "mcp-lens" and "python-httpx2" in agents[1:], agents
+
+
+def test_a_server_that_never_answers_the_closing_delete_does_not_hold_the_run(tmp_path: Path) -> None:
+    """The answer is printed; the session's end is asked once and left unanswered after a few seconds."""
+    for url in raw_server("deaf-delete"):
+        done = cli(tmp_path, url, "--method", "tools/list", record="lean.jsonl")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["tools"][0]["name"] == "big"
+    sent = [(e.get("http") or {}).get("method") for e in entries(tmp_path / "lean.jsonl") if e["dir"] == "out"]
+    assert sent[-1] == "DELETE"

@@ -15,7 +15,8 @@ are answered:
   `str.isdigit`, not to `int`);
 - ``moved``: every POST to ``/mcp`` is sent on with ``307`` to ``/moved/mcp``, which answers as ``json``;
   ``elsewhere``: ``307`` to another port (a redirect off the endpoint's origin); ``unauthorized``: every
-  request is answered ``401`` with a ``WWW-Authenticate: Bearer`` challenge.
+  request is answered ``401`` with a ``WWW-Authenticate: Bearer`` challenge; ``deaf-delete``: as ``json``, but
+  the closing DELETE is never answered.
 
 Other requests are answered as in ``json``. GET is refused with 405, DELETE accepted. With TLS_CERT and
 TLS_KEY (PEM files) in the environment it serves https.
@@ -78,7 +79,7 @@ async def answer(writer: asyncio.StreamWriter, message: dict) -> bool:
     data = json.dumps(result_for(message)).encode()
     session = [("Mcp-Session-Id", "raw-session-1")]
     data_methods = message.get("method") in ("tools/list", "tools/call")
-    mode = MODE if data_methods and MODE not in ("moved", "elsewhere") else "json"
+    mode = MODE if data_methods and MODE not in ("moved", "elsewhere", "deaf-delete") else "json"
     if mode == "drop":
         return False
     if mode == "garbage":
@@ -144,6 +145,8 @@ async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
                 writer.write(head("307 Temporary Redirect", [("Location", moved), ("Content-Length", "0")]))
             elif method == "GET":
                 writer.write(head("405 Method Not Allowed", [("Content-Length", "0")]))
+            elif method == "DELETE" and MODE == "deaf-delete":
+                await asyncio.sleep(3600)  # the session's end is never answered
             elif method == "DELETE":
                 writer.write(head("200 OK", [("Content-Length", "0")]))
             else:
