@@ -233,7 +233,7 @@ class ContentType:
 
 
 # The content types, one table: block "type" → preview spec. Adding a previewer is one entry here (its
-# spec in previews.py) plus its widget in the UI's table (inspector/ui/tools/results/factory.py) and a test;
+# spec in previews.py) plus its widget in the UI's table (inspector/ui/results/factory.py) and a test;
 # tests/content/test_content_types.py checks the UI offers a widget for exactly these (and UnknownPreview).
 CONTENT_TYPES: dict[str, ContentType] = {
     "text": ContentType(TextPreview, _text),

@@ -123,7 +123,7 @@ class SelfTest:
 
     async def call_image(self) -> str:
         await self.call("generate_image", {"size": IMAGE_SIZE, "pattern": "rings"})
-        from inspector.ui.tools.results.image_block import ImageBlockWidget
+        from inspector.ui.results.image_block import ImageBlockWidget
 
         view = self.window.workbench.result
         images = [b for b in view.blocks if isinstance(b, ImageBlockWidget) and b.viewer is not None]
@@ -137,7 +137,7 @@ class SelfTest:
 
     async def call_tone(self) -> str:
         """Audio goes through QtMultimedia's FFmpeg backend: a bundle missing its libraries fails here."""
-        from inspector.ui.tools.results.audio_block import AudioBlockWidget
+        from inspector.ui.results.audio_block import AudioBlockWidget
 
         await self.call("generate_tone", {"frequency": 440, "duration": TONE_SECONDS})
         view = self.window.workbench.result

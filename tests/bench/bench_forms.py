@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 
 from inspector.schema import build
 from inspector.schema.validate import _compiled
-from inspector.ui.tools.form import FormView, ToolForm
+from inspector.ui.form import FormView, ToolForm
 from inspector.ui.tools.tool_list import ToolList, badges
 
 FORM_TARGET_MS = 150

@@ -32,7 +32,7 @@ def test_every_type_becomes_its_spec() -> None:
 
 @pytest.mark.parametrize("name", list(CONTENT_TYPES))
 def test_the_result_pane_has_a_widget_for_each_type(qtbot, name: str) -> None:
-    from inspector.ui.tools.results.factory import WIDGETS, block_widget
+    from inspector.ui.results.factory import WIDGETS, block_widget
 
     assert set(WIDGETS) == {t.preview for t in CONTENT_TYPES.values()} | {UnknownPreview}
     widget = block_widget(preview(BLOCKS[name]))

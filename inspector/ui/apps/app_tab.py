@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 from inspector.apps.ui_resource import has_interface
 from inspector.core.history import CallRecord
 from inspector.ui.apps.app_view import AppView
+from inspector.ui.results.common import plain_label
 from inspector.ui.session import SessionController
-from inspector.ui.tools.results.common import plain_label
 from inspector.ui.widgets.plain_text import window_title
 
 WINDOW_SIZE = (960, 720)

@@ -23,7 +23,7 @@ from inspector.ui.apps import engine
 from inspector.ui.apps.app_host import QtAppHost
 from inspector.ui.apps.context import host_context
 from inspector.ui.apps.document import with_policy
-from inspector.ui.tools.results.common import plain_label
+from inspector.ui.results.common import plain_label
 
 REQUEST_KINDS = ("connect", "resource", "frame")
 CONTEXT_DELAY_MS = 250  # a resize settles this long before the app hears of its new container width

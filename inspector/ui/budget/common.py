@@ -11,7 +11,7 @@ from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QWidget
 
-from inspector.ui.tools.results import common as results_common
+from inspector.ui.results import common as results_common
 
 DESCRIPTION_COLOR = QColor("#4c8bf5")
 SCHEMA_COLOR = QColor("#e3a008")

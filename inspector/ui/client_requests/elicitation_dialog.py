@@ -19,8 +19,8 @@ from inspector.content.visible import visible
 from inspector.core.client_handlers import elicitation_mode
 from inspector.core.url_policy import UrlVerdict, check_url
 from inspector.ui.client_requests.request_dialog import RequestDialog, section_title
-from inspector.ui.tools.form import ToolForm
-from inspector.ui.tools.results.common import STYLES, plain_label
+from inspector.ui.form import ToolForm
+from inspector.ui.results.common import STYLES, plain_label
 from inspector.words import counted
 
 UrlOpener = Callable[[str], bool]

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from inspector.ui.tools.results.common import STYLES, plain_label
+from inspector.ui.results.common import STYLES, plain_label
 
 WITHDRAWN = "The server withdrew this request (it cancelled it, or the connection ended). Nothing was sent."
 

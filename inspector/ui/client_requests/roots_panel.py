@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.ui.tools.results.common import plain_label
+from inspector.ui.results.common import plain_label
 from inspector.ui.widgets.plain_text import item_text
 
 

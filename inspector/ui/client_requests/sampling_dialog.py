@@ -36,8 +36,8 @@ from inspector.content import human_size, preview, sniff_mime
 from inspector.content.visible import visible
 from inspector.core.client_handlers import Rejected
 from inspector.ui.client_requests.request_dialog import RequestDialog, section_title
-from inspector.ui.tools.results import ImageViewer, block_widget
-from inspector.ui.tools.results.common import plain_label
+from inspector.ui.results import ImageViewer, block_widget
+from inspector.ui.results.common import plain_label
 
 DEFAULT_MODEL = "mcp-lens-human"
 STOP_REASONS = ("endTurn", "stopSequence", "maxTokens")

@@ -18,7 +18,7 @@ from inspector.schema import MISSING, FieldSpec, Kind, State, json_text
 from inspector.ui.widgets.plain_text import plain_label as widgets_plain_label
 
 if TYPE_CHECKING:
-    from inspector.ui.tools.form.row import FieldRow
+    from inspector.ui.form.row import FieldRow
 
 AUTO_EXPAND_DEPTH = 3  # containers deeper than this start collapsed (their widgets are built on opening)
 MAX_ROWS = 400  # rows shown per object / array / map; the rest stay editable in the JSON tab
@@ -150,7 +150,7 @@ class FormContext:
 
     def forget(self, widget: QWidget) -> None:
         """Drop the rows of a widget that is about to be deleted."""
-        from inspector.ui.tools.form.row import FieldRow
+        from inspector.ui.form.row import FieldRow
 
         for row in [widget, *widget.findChildren(FieldRow)]:
             state = getattr(row, "state", None)

@@ -7,8 +7,8 @@ from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from inspector.schema import ArrayState, Kind, ObjectState, State, UnionState
-from inspector.ui.tools.form.common import MAX_ROWS, FormContext, plain_label
-from inspector.ui.tools.form.row import FieldRow
+from inspector.ui.form.common import MAX_ROWS, FormContext, plain_label
+from inspector.ui.form.row import FieldRow
 from inspector.ui.widgets.plain_text import item_text, safe_title
 
 
@@ -298,7 +298,7 @@ class UnionEditor(Container):
         return found[1] if found else None
 
     def refresh(self) -> None:
-        from inspector.ui.tools.form.factory import make_editor
+        from inspector.ui.form.factory import make_editor
 
         self.picker.setCurrentIndex(self.state.index)
         current = self.state.current()

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QWidget
 
 from inspector.schema import ArrayState, Kind, ObjectState, State, UnionState, ValueState
-from inspector.ui.tools.form.common import FormContext
-from inspector.ui.tools.form.containers import ArrayEditor, ObjectEditor, UnionEditor
-from inspector.ui.tools.form.fields import BoolEditor, ConstCheck, ConstLabel, EnumEditor, NumberEditor, TextEditor
-from inspector.ui.tools.form.special import DATE_FORMATS, DateTimeEditor, RawEditor
+from inspector.ui.form.common import FormContext
+from inspector.ui.form.containers import ArrayEditor, ObjectEditor, UnionEditor
+from inspector.ui.form.fields import BoolEditor, ConstCheck, ConstLabel, EnumEditor, NumberEditor, TextEditor
+from inspector.ui.form.special import DATE_FORMATS, DateTimeEditor, RawEditor
 
 if TYPE_CHECKING:
-    from inspector.ui.tools.form.row import FieldRow
+    from inspector.ui.form.row import FieldRow
 
 VALUE_EDITORS = {
     Kind.NUMBER: NumberEditor,

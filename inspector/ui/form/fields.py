@@ -16,12 +16,12 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPlainTex
 from inspector.content.visible import visible
 from inspector.schema import MISSING, Kind, ValueState, json_text
 from inspector.schema.jsontools import index_of
-from inspector.ui.tools.form.common import FormContext, short
+from inspector.ui.form.common import FormContext, short
 from inspector.ui.widgets.plain_text import TITLE_CHARS, safe_tooltip
 from inspector.ui.widgets.plain_text import shown as plain_shown
 
 if TYPE_CHECKING:
-    from inspector.ui.tools.form.row import FieldRow
+    from inspector.ui.form.row import FieldRow
 
 INTEGER = re.compile(r"[+-]?\d+")
 BIG_ENUM = 50

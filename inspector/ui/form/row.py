@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QHBoxLayou
 from inspector.schema import MISSING, State, check_value
 from inspector.schema.constraints import checked_note
 from inspector.schema.nodes import CONTAINERS
-from inspector.ui.tools.form.common import AUTO_EXPAND_DEPTH, FormContext, default_hint, describe, plain_label
-from inspector.ui.tools.form.header import ErrorText, RowHeader
+from inspector.ui.form.common import AUTO_EXPAND_DEPTH, FormContext, default_hint, describe, plain_label
+from inspector.ui.form.header import ErrorText, RowHeader
 from inspector.ui.widgets.plain_text import TITLE_CHARS, plain_tooltip, shown
 
 LIVE_KEYWORDS = frozenset(
@@ -138,7 +138,7 @@ class FieldRow(QWidget):
         self.set_expanded(not self.expanded)
 
     def _build_editor(self) -> None:
-        from inspector.ui.tools.form.factory import make_editor
+        from inspector.ui.form.factory import make_editor
 
         self.editor = make_editor(self.state, self.ctx, self)
         name_editor(self.editor, self.name)

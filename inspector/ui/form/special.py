@@ -11,11 +11,11 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QCheckBox, QDateEdit, QDateTimeEdit, QHBoxLayout, QPlainTextEdit, QTimeEdit, QWidget
 
 from inspector.schema import MISSING, ValueState, json_equal
-from inspector.ui.tools.form.common import FormContext
-from inspector.ui.tools.form.fields import EditorMixin
+from inspector.ui.form.common import FormContext
+from inspector.ui.form.fields import EditorMixin
 
 if TYPE_CHECKING:
-    from inspector.ui.tools.form.row import FieldRow
+    from inspector.ui.form.row import FieldRow
 
 DATE_FORMATS = ("date", "date-time", "time")
 RAW_LIMIT = 200_000  # characters shown in a raw editor; past this the JSON tab is the place

@@ -21,8 +21,8 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QScrollArea, QTabBar, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.schema import MISSING, Issue, build, checked, validate
-from inspector.ui.tools.form.common import plain_label, set_dim
-from inspector.ui.tools.form.view import FormView
+from inspector.ui.form.common import plain_label, set_dim
+from inspector.ui.form.view import FormView
 from inspector.ui.widgets.json_view import JsonHighlighter
 
 DEBOUNCE_MS = 250

@@ -9,7 +9,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QStringL
 from PySide6.QtWidgets import QCompleter, QLineEdit
 
 from inspector.content.visible import visible
-from inspector.ui.tools.form.tool_form import ToolForm
+from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.widgets.async_tasks import TaskSet
 from inspector.words import counted
 

@@ -12,9 +12,9 @@ from inspector.content import preview, to_json_text
 from inspector.core.errors import describe_failure
 from inspector.core.prompts import PromptOutcome
 from inspector.ui.listings.resource_view import highlight_embedded
-from inspector.ui.tools.results.common import BlockWidget, add_findings, plain_label
-from inspector.ui.tools.results.factory import block_widget
-from inspector.ui.tools.results.outcome_header import (
+from inspector.ui.results.common import BlockWidget, add_findings, plain_label
+from inspector.ui.results.factory import block_widget
+from inspector.ui.results.outcome_header import (
     collapse_raw_toggle,
     raw_toggle,
     scroll_area,
@@ -22,8 +22,8 @@ from inspector.ui.tools.results.outcome_header import (
     show_status,
     status_header,
 )
-from inspector.ui.tools.results.resource_blocks import EmbeddedResourceWidget, ResourceLinkWidget
-from inspector.ui.tools.results.text_block import TextPane
+from inspector.ui.results.resource_blocks import EmbeddedResourceWidget, ResourceLinkWidget
+from inspector.ui.results.text_block import TextPane
 from inspector.ui.widgets.mime_highlight import MimeHighlighter
 from inspector.words import counted
 

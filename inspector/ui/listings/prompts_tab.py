@@ -14,12 +14,12 @@ from inspector.core import prompts
 from inspector.core.errors import ProtocolError
 from inspector.core.operations import Event
 from inspector.traffic.commands import cli_line as cli_command
+from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.listings import completion_hook
 from inspector.ui.listings.listing_tab import ListingTab
 from inspector.ui.listings.prompt_messages import PromptMessagesView
+from inspector.ui.results.common import clip, plain_label
 from inspector.ui.session import CONNECTED, SessionController
-from inspector.ui.tools.form.tool_form import ToolForm
-from inspector.ui.tools.results.common import clip, plain_label
 from inspector.ui.widgets.async_tasks import error_text
 from inspector.ui.widgets.item_list import ItemList
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter, title_label

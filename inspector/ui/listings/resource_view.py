@@ -9,9 +9,9 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QWidget
 
 from inspector.core.resources import ReadOutcome, contents_as_blocks
-from inspector.ui.tools.results import ResultView
-from inspector.ui.tools.results.common import add_findings
-from inspector.ui.tools.results.resource_blocks import EmbeddedResourceWidget
+from inspector.ui.results import ResultView
+from inspector.ui.results.common import add_findings
+from inspector.ui.results.resource_blocks import EmbeddedResourceWidget
 from inspector.ui.widgets.mime_highlight import MimeHighlighter, lexer_for
 
 

@@ -25,13 +25,13 @@ from inspector.core.errors import ProtocolError
 from inspector.core.operations import Event
 from inspector.core.uri_template import TemplateError, expand, form_values, variable_names, variables_schema
 from inspector.traffic.commands import cli_line as cli_command
+from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.listings import completion_hook
 from inspector.ui.listings.listing_tab import ListingTab
 from inspector.ui.listings.resource_view import ResourceContentsView
 from inspector.ui.removed_in_modern import is_modern
+from inspector.ui.results.common import clip, plain_label
 from inspector.ui.session import CONNECTED, SessionController
-from inspector.ui.tools.form.tool_form import ToolForm
-from inspector.ui.tools.results.common import clip, plain_label
 from inspector.ui.widgets.async_tasks import error_text
 from inspector.ui.widgets.item_list import ItemList
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter, scrolled, title_label

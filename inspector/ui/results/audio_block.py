@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSlider, QWidget
 
 from inspector.config.files import write_atomic
 from inspector.content import AudioPreview, extension_for, human_size
-from inspector.ui.tools.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
+from inspector.ui.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
 
 NO_DEVICE_NOTE = "No audio output device: playback is unavailable here. Save the file to listen elsewhere."
 

@@ -13,11 +13,11 @@ from inspector.content import (
     TextPreview,
     UnknownPreview,
 )
-from inspector.ui.tools.results.audio_block import AudioBlockWidget
-from inspector.ui.tools.results.common import BlockWidget
-from inspector.ui.tools.results.image_block import ImageBlockWidget
-from inspector.ui.tools.results.resource_blocks import EmbeddedResourceWidget, ResourceLinkWidget
-from inspector.ui.tools.results.text_block import TextBlockWidget, UnknownBlockWidget
+from inspector.ui.results.audio_block import AudioBlockWidget
+from inspector.ui.results.common import BlockWidget
+from inspector.ui.results.image_block import ImageBlockWidget
+from inspector.ui.results.resource_blocks import EmbeddedResourceWidget, ResourceLinkWidget
+from inspector.ui.results.text_block import TextBlockWidget, UnknownBlockWidget
 
 # Preview spec → its widget: one entry per entry of `inspector.content.blocks.CONTENT_TYPES`, plus the
 # fallback for anything else (tests/content/test_content_types.py checks they match).

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVB
 
 from inspector.config.files import write_atomic
 from inspector.content import ImagePreview, human_size
-from inspector.ui.tools.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
+from inspector.ui.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
 
 MAX_VIEW_HEIGHT = 360  # the viewer never gets taller than this; bigger images scroll or fit
 MAX_UPSCALE = 8.0

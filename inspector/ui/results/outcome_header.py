@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolButton, QWidget
 
 from inspector.core.errors import Failure
-from inspector.ui.tools.results.common import STYLES, plain_label
+from inspector.ui.results.common import STYLES, plain_label
 
 
 def status_header(text: str, parent: QWidget) -> tuple[QLabel, QLabel, QHBoxLayout]:

@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QFormLayout, QWidget
 
 from inspector.config.files import utf8, write_atomic
 from inspector.content import EmbeddedResourcePreview, ResourceLinkPreview, human_size
-from inspector.ui.tools.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
-from inspector.ui.tools.results.image_block import ImageViewer
-from inspector.ui.tools.results.text_block import TextPane, display_text
+from inspector.ui.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
+from inspector.ui.results.image_block import ImageViewer
+from inspector.ui.results.text_block import TextPane, display_text
 
 
 def _form(parent: QWidget, rows: list[tuple[str, str | None]]) -> tuple[QFormLayout, dict[str, str]]:

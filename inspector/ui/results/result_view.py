@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 from inspector.content import ResultSummary, result_summary, to_json_text
 from inspector.core.errors import ProtocolError, describe_failure
 from inspector.core.operations import CallOutcome
-from inspector.ui.tools.results.common import STYLES, BlockWidget, add_findings, plain_label
-from inspector.ui.tools.results.factory import block_widget
-from inspector.ui.tools.results.outcome_header import (
+from inspector.ui.results.common import STYLES, BlockWidget, add_findings, plain_label
+from inspector.ui.results.factory import block_widget
+from inspector.ui.results.outcome_header import (
     collapse_raw_toggle,
     raw_toggle,
     scroll_area,
@@ -22,8 +22,8 @@ from inspector.ui.tools.results.outcome_header import (
     show_status,
     status_header,
 )
-from inspector.ui.tools.results.resource_blocks import ResourceLinkWidget
-from inspector.ui.tools.results.text_block import TextPane
+from inspector.ui.results.resource_blocks import ResourceLinkWidget
+from inspector.ui.results.text_block import TextPane
 
 
 def _clear_layout(layout: QVBoxLayout) -> None:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLay
 from inspector.config.files import utf8
 from inspector.content import TextPreview, UnknownPreview, human_size, to_json_text
 from inspector.content.visible import visible
-from inspector.ui.tools.results.common import BlockWidget, plain_label
+from inspector.ui.results.common import BlockWidget, plain_label
 from inspector.ui.widgets.json_view import ELIDE_CHARS, HIGHLIGHT_MAX_CHARS, JsonHighlighter, pretty_json_bounded
 
 BIG_CHARS = 200_000  # past this: plain text first, as it came; formatting and highlighting on demand

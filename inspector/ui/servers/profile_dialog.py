@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 from inspector.config.eras import DEFAULT_ERA, ERAS, KNOWN_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.config.redact import is_secret_env, is_secret_header, redact_args, redact_url
-from inspector.transports.kinds import TRANSPORT_KINDS
-from inspector.ui.tools.form.common import plain_label
+from inspector.core.targets import TRANSPORT_KINDS
+from inspector.ui.form.common import plain_label
 from inspector.ui.widgets.key_value_table import KeyValueTable, StringListEditor
 
 TRANSPORT_LABELS = {name: kind.label for name, kind in TRANSPORT_KINDS.items()}  # the Transport choices

@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QHeaderView, QPush
 from inspector.core.errors import LensError
 from inspector.core.operations import Event
 from inspector.core.tasks import LEGACY, MODERN, TaskRunner, TrackedTask, task_form
+from inspector.ui.results import ResultView
+from inspector.ui.results.common import plain_label
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tasks.model import TaskTableModel, status_text
-from inspector.ui.tools.results import ResultView
-from inspector.ui.tools.results.common import plain_label
 from inspector.ui.widgets.fit_columns import fit_columns
 from inspector.ui.widgets.layout_parts import named_splitter
 

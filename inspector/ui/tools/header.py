@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.content.visible import visible
-from inspector.ui.tools.results.common import plain_label
+from inspector.ui.results.common import plain_label
 from inspector.ui.tools.tool_list import ToolRow
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.layout_parts import title_label

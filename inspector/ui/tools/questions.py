@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QMessageBox, QPlainTextEdit, QVBoxLayout, QWidget
 
-from inspector.ui.tools.results.common import plain_label
+from inspector.ui.results.common import plain_label
 from inspector.ui.widgets.plain_text import set_message
 
 SHOWN_PROBLEMS = 20

@@ -27,14 +27,14 @@ from inspector.core.history_file import HistoryDamaged, load_history, save_histo
 from inspector.core.resources import ReadOutcome, check_read_result
 from inspector.core.tasks import task_support
 from inspector.ui.apps.app_tab import AppTab
+from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.listings.resource_view import ResourceContentsView
+from inspector.ui.results import ResultView
+from inspector.ui.results.common import plain_label
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tools.call_panels import CallsPanel, HistoryView
-from inspector.ui.tools.form.tool_form import ToolForm
 from inspector.ui.tools.header import ToolHeader
 from inspector.ui.tools.questions import ask_about_problems, ask_destructive
-from inspector.ui.tools.results import ResultView
-from inspector.ui.tools.results.common import plain_label
 from inspector.ui.tools.tool_list import ToolList, ToolRow
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.layout_parts import bare_column, buddy_label, named_splitter, scrolled

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
-from inspector.ui.tools.results.common import plain_label
+from inspector.ui.results.common import plain_label
 
 
 def named_splitter(

@@ -6,8 +6,8 @@ from PySide6.QtCore import QDate, QDateTime, Qt, QTime
 from test_form_support import MEETING, make_form, pick, row, type_text
 
 from inspector.schema import validate
-from inspector.ui.tools.form.containers import ArrayEditor, UnionEditor
-from inspector.ui.tools.form.special import DateTimeEditor
+from inspector.ui.form.containers import ArrayEditor, UnionEditor
+from inspector.ui.form.special import DateTimeEditor
 
 ARTIFACTS = __import__("pathlib").Path(__file__).resolve().parents[2] / "artifacts"
 

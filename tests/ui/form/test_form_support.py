@@ -8,8 +8,8 @@ from typing import Any
 
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
-from inspector.ui.tools.form import ToolForm
-from inspector.ui.tools.form.row import FieldRow
+from inspector.ui.form import ToolForm
+from inspector.ui.form.row import FieldRow
 
 FIXTURES = Path(__file__).resolve().parents[2] / "schema" / "fixtures"
 MEETING: dict[str, Any] = json.loads((FIXTURES / "demo_schedule_meeting.json").read_text())

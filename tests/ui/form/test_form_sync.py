@@ -6,7 +6,7 @@ import json
 
 from test_form_support import MEETING, make_form, row, type_text
 
-from inspector.ui.tools.form.tool_form import DEBOUNCE_MS, FORM_TAB, JSON_TAB
+from inspector.ui.form.tool_form import DEBOUNCE_MS, FORM_TAB, JSON_TAB
 
 
 def test_form_edits_rewrite_the_json_text(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -10,8 +10,8 @@ from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit
 from test_form_support import HOSTILE, make_form, pick, row, type_text
 
-from inspector.ui.tools.form.containers import ArrayEditor, EntriesEditor, ObjectEditor
-from inspector.ui.tools.form.special import DateTimeEditor, RawEditor
+from inspector.ui.form.containers import ArrayEditor, EntriesEditor, ObjectEditor
+from inspector.ui.form.special import DateTimeEditor, RawEditor
 
 
 def obj(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:

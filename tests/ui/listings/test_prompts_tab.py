@@ -13,7 +13,7 @@ from inspector.config.profile import ServerProfile
 from inspector.traffic.entry import Kind
 from inspector.ui.listings.prompts_tab import PromptsTab
 from inspector.ui.main_window import MainWindow
-from inspector.ui.tools.results import (
+from inspector.ui.results import (
     AudioBlockWidget,
     EmbeddedResourceWidget,
     ImageBlockWidget,

@@ -13,7 +13,7 @@ from inspector.config.profile import ServerProfile
 from inspector.traffic.entry import Kind
 from inspector.ui.listings.resources_tab import ResourcesTab
 from inspector.ui.main_window import MainWindow
-from inspector.ui.tools.results import AudioBlockWidget, EmbeddedResourceWidget, ImageBlockWidget
+from inspector.ui.results import AudioBlockWidget, EmbeddedResourceWidget, ImageBlockWidget
 
 EVERYTHING_PROFILE = ServerProfile(name="everything", transport="stdio", command="node", args=[str(EVERYTHING)])
 

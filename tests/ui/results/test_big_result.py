@@ -9,8 +9,8 @@ import json
 from factories import call_result
 from PySide6.QtGui import QGuiApplication
 
-from inspector.ui.tools.results.result_view import ResultView
-from inspector.ui.tools.results.text_block import TextBlockWidget
+from inspector.ui.results.result_view import ResultView
+from inspector.ui.results.text_block import TextBlockWidget
 
 ROWS = [{"id": n, "name": f"row {n}", "tags": ["alpha", "beta"]} for n in range(160_000)]
 BIG = json.dumps(ROWS)  # ~9 MB of JSON on one line

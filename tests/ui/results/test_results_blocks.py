@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QLabel, QPlainTextEdit
 
 from inspector.content import preview
 from inspector.demo import media
-from inspector.ui.tools.results import (
+from inspector.ui.results import (
     AudioBlockWidget,
     EmbeddedResourceWidget,
     ImageBlockWidget,
@@ -24,8 +24,8 @@ from inspector.ui.tools.results import (
     UnknownBlockWidget,
     block_widget,
 )
-from inspector.ui.tools.results.common import safe_file_name
-from inspector.ui.tools.results.text_block import BIG_CHARS, PREVIEW_CHARS
+from inspector.ui.results.common import safe_file_name
+from inspector.ui.results.text_block import BIG_CHARS, PREVIEW_CHARS
 
 HOSTILE = '<img src="file:///etc/passwd"> <a href="https://x">x</a>'
 PNG = media.render_png(20, "checker")

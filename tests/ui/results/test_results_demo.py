@@ -14,7 +14,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
 from PySide6.QtMultimedia import QAudioDecoder, QMediaPlayer
 from PySide6.QtWidgets import QLabel
 
-from inspector.ui.tools.results import (
+from inspector.ui.results import (
     AudioBlockWidget,
     EmbeddedResourceWidget,
     ImageBlockWidget,

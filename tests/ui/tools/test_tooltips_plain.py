@@ -5,7 +5,6 @@ from __future__ import annotations
 from factories import tool
 from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as QtGui
-from test_form_support import make_form, row
 
 from inspector.budget.breakdown import BudgetCounter
 from inspector.budget.tokenizers import get_tokenizer
@@ -34,12 +33,3 @@ def test_tool_list_and_budget_tooltips_are_plain(qapp) -> None:  # type: ignore[
     budget.set_report(BudgetCounter(get_tokenizer("chars4")).report([TOOL]))
     tip = budget.data(budget.index(0, 0), Qt.ItemDataRole.ToolTipRole)
     assert HOSTILE in tip and not is_rich(tip)
-
-
-def test_form_field_tooltips_are_plain(qtbot) -> None:  # type: ignore[no-untyped-def]
-    schema = {"type": "object", "properties": {"x" * 45: {"type": "string", "title": HOSTILE, "description": HOSTILE}}}
-    form = make_form(qtbot, schema)
-    field = row(form, "x" * 45)
-    tips = [field.header.toolTip(), field.toolTip()]
-    assert any(HOSTILE in tip for tip in tips)
-    assert not any(is_rich(tip) for tip in tips), tips

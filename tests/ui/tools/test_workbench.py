@@ -12,7 +12,7 @@ from inspector.config.profile import ServerProfile
 from inspector.core.history import CANCELLED, OK, TOOL_ERROR
 from inspector.traffic.entry import Direction
 from inspector.ui.main_window import MainWindow
-from inspector.ui.tools.results import AudioBlockWidget, EmbeddedResourceWidget, ImageBlockWidget, ResourceLinkWidget
+from inspector.ui.results import AudioBlockWidget, EmbeddedResourceWidget, ImageBlockWidget, ResourceLinkWidget
 
 
 def call(qtbot, win: MainWindow, tool: str, arguments: dict | None = None, timeout: int = 20000):
