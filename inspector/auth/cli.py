@@ -18,6 +18,7 @@ from inspector.core.errors import LensError
 
 if TYPE_CHECKING:
     from inspector.auth.signin import ServerAuth
+    from inspector.core.operations import Operations
 
 
 def terminal_opener(url: str) -> None:
@@ -46,25 +47,24 @@ class AuthedConnection:
         if self.auth is None and oauth_from_the_start(profile):
             self.auth = self._load_auth()
         self.relist_on_change = True
-        self._conn: Any = None
+        self._conn: Operations | None = None
 
     def _load_auth(self) -> ServerAuth:
         from inspector.auth.signin import ServerAuth
 
         return ServerAuth(self.profile)
 
-    async def _open(self) -> Any:
-        from inspector.core.connection import Connection
-        from inspector.core.targets import make_transport
+    async def _open(self) -> Operations:
+        from inspector.core.open_connection import open_connection
 
         auth = self.auth.provider if self.auth is not None else None
-        transport = make_transport(self.profile, self.store, auth=auth)
-        conn = Connection(transport, **{"era": self.profile.protocol_era, **self.timeouts})
-        conn.relist_on_change = self.relist_on_change
+        conn = open_connection(
+            self.profile, self.store, lean=False, auth=auth, relist_on_change=self.relist_on_change, **self.timeouts
+        )
         self._conn = await conn.__aenter__()
         return self._conn
 
-    async def __aenter__(self) -> Any:
+    async def __aenter__(self) -> Operations:
         if self.auth is None:
             since = self.store.next_seq
             try:

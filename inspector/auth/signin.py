@@ -61,7 +61,7 @@ async def _always(_url: str) -> bool:
 
 
 class ServerAuth:
-    """OAuth state for one server URL. `provider` goes to `make_transport(..., auth=…)`."""
+    """OAuth state for one server URL. `provider` goes to `open_connection(..., auth=…)`."""
 
     def __init__(self, profile: Any, *, backend: Backend | None = None, log: AuthLog | None = None) -> None:
         self.profile = profile
@@ -256,18 +256,10 @@ class ServerAuth:
 
     async def probe(self, store: Any, provider: LensOAuthProvider) -> int:
         """Send one small request through `provider` (and our taps); returns the final HTTP status."""
-        from inspector.transports.http import HttpTransport
+        from inspector.core.open_connection import probe_transport
 
-        kind = getattr(self.profile, "transport", "http")
-        transport = HttpTransport(
-            self.server_url,
-            store,
-            kind=kind if kind in ("http", "sse") else "http",
-            headers=dict(getattr(self.profile, "headers", None) or {}),
-            secret_headers=getattr(self.profile, "secret_headers", ()),
-            auth=provider,
-        )
-        async with transport._client() as client:
+        transport = probe_transport(self.server_url, self.profile, store, auth=provider)
+        async with transport.client() as client:
             if transport.kind == "sse":
                 async with client.stream("GET", self.server_url, headers={"Accept": "text/event-stream"}) as response:
                     return response.status_code

@@ -119,16 +119,19 @@ def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
         "era": profile.protocol_era,
     }
     if profile.transport == "stdio":
-        from inspector.core.lite import LiteConnection
-        from inspector.transports.process import StdioCommand
-        from inspector.transports.stdio_pipes import StdioPipes
+        from inspector.core.open_connection import open_connection
 
-        command = StdioCommand.from_profile(profile)
         # A one-shot run has printed its answer before shutdown; the server gets a short grace.
-        conn = LiteConnection(StdioPipes(command, store, process=process, grace=CLI_GRACE), **timeouts)
-        conn.relist_on_change = False
-        conn.handlers = handlers
-        return conn
+        return open_connection(
+            profile,
+            store,
+            lean=True,
+            process=process,
+            grace=CLI_GRACE,
+            handlers=handlers,
+            relist_on_change=False,
+            **timeouts,
+        )
     from inspector.transports.http_profile import USERINFO_DROPPED, without_overridden_userinfo
 
     headers = {**profile.headers, **({"Authorization": ""} if profile.bearer_token else {})}
@@ -139,12 +142,11 @@ def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
     if lean_http_applies(profile):  # no httpx, SDK or OAuth stack unless a 401 asks for it
         return LeanHttp(profile, store, stored_only=args.stored_auth_only, handlers=handlers, **timeouts)
     from inspector.auth.cli import AuthedConnection, wants_oauth
-    from inspector.core.connection import Connection
-    from inspector.core.targets import make_transport
 
     if wants_oauth(profile):
         conn = AuthedConnection(profile, store, stored_only=args.stored_auth_only, handlers=handlers, **timeouts)
-    else:
-        conn = Connection(make_transport(profile, store), handlers=handlers, **timeouts)
-    conn.relist_on_change = False
-    return conn
+        conn.relist_on_change = False
+        return conn
+    from inspector.core.open_connection import open_connection
+
+    return open_connection(profile, store, lean=False, handlers=handlers, relist_on_change=False, **timeouts)

@@ -12,7 +12,7 @@ import contextlib
 import inspect
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any, Protocol
+from typing import Any
 
 import anyio
 import mcp_types as types
@@ -45,17 +45,10 @@ from inspector.core.errors import (
 )
 from inspector.core.operations import Operations
 from inspector.traffic.entry import ERA_PROBE, FALLBACK
-from inspector.traffic.store import TrafficStore
+from inspector.transports.interface import Transport
 
 CLIENT_INFO = types.Implementation(name="mcp-lens", version=__version__)
 EXIT_GRACE_S = 0.5  # how long a lost stdio connection waits for the process's exit status
-
-
-class Transport(Protocol):
-    store: TrafficStore
-
-    def open(self) -> Any: ...
-    def describe_exit(self) -> str: ...
 
 
 class _WatchedDispatcher(JSONRPCDispatcher):
@@ -118,8 +111,7 @@ class Connection(Operations):
         await stack.__aenter__()
         try:
             # Contexts are entered outside any timeout scope: they outlive this method.
-            if hasattr(self.transport, "notification_sink"):
-                self.transport.notification_sink = self._on_notification
+            self.transport.notification_sink = self._on_notification
             read, write = await stack.enter_async_context(self.transport.open())
             self._dispatcher = _WatchedDispatcher(read, write)
             self._dispatcher.on_end = self._stream_ended
@@ -238,9 +230,7 @@ class Connection(Operations):
 
     async def wait_closed(self) -> None:
         """Returns when the server is gone: the transport says so, or the connection was found lost."""
-        waiters = {asyncio.ensure_future(self._ended.wait())}
-        if (transport_waiter := getattr(self.transport, "wait_closed", None)) is not None:
-            waiters.add(asyncio.ensure_future(transport_waiter()))
+        waiters = {asyncio.ensure_future(self._ended.wait()), asyncio.ensure_future(self.transport.wait_closed())}
         try:
             await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -250,12 +240,11 @@ class Connection(Operations):
     async def explain_loss(self, error: LensError) -> LensError:
         """`error` (the connection failed under us), or, when the transport finds its server refusing
         connections now, the loss in those words ("the server at URL stopped answering (connection refused)")."""
-        check = getattr(self.transport, "check_gone", None)
-        if check is None or error.details.get("stopped"):
+        if error.details.get("stopped"):
             return error
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(check(), 5.0)
-        if getattr(self.transport, "gone_reason", None) is None:
+            await asyncio.wait_for(self.transport.check_gone(), 5.0)
+        if self.transport.gone_reason is None:
             return error
         reason = self.describe_exit()
         return ConnectFailed(f"connection lost: {reason}", lost=True, reason=reason, server_exit=None, stopped=True)
@@ -270,13 +259,12 @@ class Connection(Operations):
         the loss says how the process ended."""
         if not self._established or self.closed:
             return
-        wait_exit = getattr(self.transport, "wait_exit", None)
-        if wait_exit is None:
+        if not self.transport.has_process:
             self._lost_error("connection lost")
             return
 
         async def lost_once_exited() -> None:
-            await wait_exit(EXIT_GRACE_S)
+            await self.transport.wait_exit(EXIT_GRACE_S)
             self._lost_error("connection lost")
 
         self._exit_wait = asyncio.ensure_future(lost_once_exited())
@@ -285,10 +273,10 @@ class Connection(Operations):
         """A `ConnectFailed` for the connection having gone away; the first one is kept as `lost`."""
         reason = self.describe_exit()
         cause = cause or self._stream_error
-        stopped = getattr(self.transport, "gone_reason", None) is not None  # an HTTP server stopped answering
+        stopped = self.transport.gone_reason is not None  # an HTTP server stopped answering
         if cause and cause not in reason and not stopped:  # a server that stopped answering: said in its words
             reason = f"{reason} ({cause})"
-        code = getattr(self.transport, "exit_code", None)
+        code = self.transport.exit_code
         error = ConnectFailed(f"{what}: {reason}", lost=True, reason=reason, server_exit=code, stopped=stopped)
         if self.lost is None:
             self.lost = error
@@ -307,7 +295,7 @@ class Connection(Operations):
                 hint="Check that the command starts an MCP server on stdio, or that the URL is an MCP endpoint.",
             )
         if isinstance(exc, ProtocolError):
-            status = getattr(self.transport, "last_status", None)
+            status = self.transport.last_status
             http = f", after HTTP {status}" if status is not None and status >= 400 else ""
             return ConnectFailed(
                 f"the server refused {exc.details.get('method') or 'the connection'}: {exc.message} "
@@ -319,7 +307,7 @@ class Connection(Operations):
         if isinstance(exc, MCPError):
             if exc.code == types.CONNECTION_CLOSED:
                 return ConnectFailed(f"connection closed during initialize: {self.describe_exit()}")
-            status = getattr(self.transport, "last_status", None)
+            status = self.transport.last_status
             http = f", after HTTP {status}" if status is not None and status >= 400 else ""
             return ConnectFailed(
                 f"the server refused initialize: {exc.message} (code {exc.code}{http})",

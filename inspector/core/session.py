@@ -81,14 +81,16 @@ async def _open(profile: ServerProfile, store: TrafficStore, auth: Any, timeout:
     process = _spawn_early(profile)
     try:
         await asyncio.to_thread(load_sdk)
-        from inspector.core.connection import Connection
-        from inspector.core.targets import make_transport
+        from inspector.core.open_connection import open_connection
 
-        return Connection(
-            make_transport(profile, store, process=process, auth=auth),
+        return open_connection(
+            profile,
+            store,
+            lean=False,
+            auth=auth,
+            process=process,
             connect_timeout=timeout,
             handlers=handlers,
-            era=profile.protocol_era,
             remembered_era=profile.learned_era,
         )
     except BaseException:

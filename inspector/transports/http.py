@@ -20,6 +20,7 @@ from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import TrafficStore
 from inspector.transports.http_profile import USERINFO_DROPPED, HttpSecrets, without_overridden_userinfo
 from inspector.transports.http_tap import TapTransport
+from inspector.transports.interface import Transport
 from inspector.transports.surrogates import EscapingWriter
 
 CONNECT_TIMEOUT = 30.0
@@ -36,7 +37,7 @@ class RoutesOwnRequests(Protocol):
     def route_wire(self, mcp_tap: TapTransport, store: TrafficStore) -> httpx2.AsyncBaseTransport: ...
 
 
-class HttpTransport:
+class HttpTransport(Transport):
     """Opens a Streamable HTTP (``kind="http"``) or legacy SSE (``kind="sse"``) connection."""
 
     def __init__(
@@ -85,7 +86,11 @@ class HttpTransport:
         self.tap.on_unreachable = self._unreachable
         self._checks: set[asyncio.Task[None]] = set()
 
-    def _client(self, headers: dict[str, Any] | None = None, timeout: Any = None, auth: Any = None):
+    def client(
+        self, headers: dict[str, Any] | None = None, timeout: Any = None, auth: Any = None
+    ) -> httpx2.AsyncClient:
+        """An HTTP client on this transport's tap (its headers, timeouts and OAuth), as the SDK's clients get;
+        also for requests of MCP Lens's own to the server (the sign-in probe)."""
         merged = {**self.headers, **(headers or {})}
         return httpx2.AsyncClient(
             transport=self.wire,
@@ -171,10 +176,10 @@ class HttpTransport:
         watcher = asyncio.ensure_future(self._watch())
         try:
             if self.kind == "sse":
-                async with sse_client(self.url, httpx_client_factory=self._client, timeout=self.timeout) as streams:
+                async with sse_client(self.url, httpx_client_factory=self.client, timeout=self.timeout) as streams:
                     yield streams[0], EscapingWriter(streams[1])
                 return
-            async with self._client() as client, streamable_http_client(self.url, http_client=client) as streams:
+            async with self.client() as client, streamable_http_client(self.url, http_client=client) as streams:
                 yield streams[0], EscapingWriter(streams[1])
         finally:
             for task in (watcher, *self._checks):

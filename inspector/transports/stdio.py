@@ -22,6 +22,7 @@ from mcp.shared.message import SessionMessage
 from inspector.config.files import utf8
 from inspector.traffic.entry import Kind
 from inspector.traffic.store import TrafficStore
+from inspector.transports.interface import Transport
 from inspector.transports.process import StdioCommand
 from inspector.transports.stdio_pipes import StdioPipes
 
@@ -37,8 +38,10 @@ REST_S = 0.001
 _awaiting: set[StdioTransport] = set()  # sessions with a request of ours in flight
 
 
-class StdioTransport:
+class StdioTransport(Transport):
     """Use `open()` as an async context manager yielding the SDK's (read, write) stream pair."""
+
+    has_process = True
 
     def __init__(
         self,

@@ -14,14 +14,22 @@ class FetchError(Exception):
 
 async def fetch_tools(profile: Any, timeout: float = 30.0) -> tuple[list[dict[str, Any]], str]:
     """(tools, server name) of `profile`'s server. Its traffic goes to a throwaway store."""
-    from inspector.core.connection import Connection  # the SDK import is slow: only when needed
-    from inspector.core.targets import make_transport
+    from inspector.core.era import DEFAULT_ERA
+    from inspector.core.open_connection import open_connection
 
     try:
         profile = _resolved(profile)
-        transport = make_transport(profile, TrafficStore())
-        async with Connection(transport, connect_timeout=timeout, request_timeout=timeout) as conn:
-            conn.relist_on_change = False
+        # The SDK's connection (imported only now: it is slow), in the default era as it always was.
+        unopened = open_connection(
+            profile,
+            TrafficStore(),
+            lean=False,
+            connect_timeout=timeout,
+            request_timeout=timeout,
+            era=DEFAULT_ERA,
+            relist_on_change=False,
+        )
+        async with unopened as conn:
             listing = await conn.list_tools()
             name = conn.server_info.get("name")
     except LensError as exc:

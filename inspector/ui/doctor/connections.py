@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.config.profile import ServerProfile
 from inspector.doctor.report import ConnectionFactory
 from inspector.traffic.store import TrafficStore
+
+if TYPE_CHECKING:
+    from inspector.core.connection import Connection
+    from inspector.core.lite import LiteConnection
 
 GRACE = 0.05  # seconds between closing a stdio server's stdin and SIGTERM, as the CLI gives
 
@@ -36,33 +40,28 @@ class DoctorConnections:
     def open(self) -> ConnectionFactory:
         return self._open
 
-    def _open(self, era: str) -> Any:
+    def _open(self, era: str) -> Connection | LiteConnection:
         profile = replace(self.profile, protocol_era=era if era != "auto" else self.profile.protocol_era)
         store = TrafficStore(source=f"{profile.name} (doctor)")
         from inspector.core.input_required import file_handlers
+        from inspector.core.open_connection import open_connection
 
         handlers = file_handlers({})  # a server's input request is answered "no answer" and named in the report
-        timeouts = {
-            "connect_timeout": self.connect_timeout,
-            "request_timeout": self.request_timeout,
-            "era": profile.protocol_era,
-        }
-        if profile.transport == "stdio":
-            from inspector.core.lite import LiteConnection
-            from inspector.transports.process import StdioCommand
-            from inspector.transports.stdio_pipes import StdioPipes
-
-            conn: Any = LiteConnection(StdioPipes(StdioCommand.from_profile(profile), store, grace=GRACE), **timeouts)
-            conn.handlers = handlers
-        else:
-            from inspector.core.connection import Connection
-            from inspector.core.targets import make_transport
-
-            auth = self.auth_for(profile) if self.auth_for is not None else None
-            conn = Connection(make_transport(profile, store, auth=auth), handlers=handlers, **timeouts)
-        conn.relist_on_change = False
+        stdio = profile.transport == "stdio"  # the lean client, as `mcp-lens doctor` reaches a command
+        auth = self.auth_for(profile) if self.auth_for is not None and not stdio else None
+        conn = open_connection(
+            profile,
+            store,
+            lean=stdio,
+            auth=auth,
+            handlers=handlers,
+            connect_timeout=self.connect_timeout,
+            request_timeout=self.request_timeout,
+            grace=GRACE,
+            relist_on_change=False,
+        )
         self.stores[id(conn)] = store
         return conn
 
-    def store_of(self, conn: Any) -> TrafficStore | None:
+    def store_of(self, conn: object) -> TrafficStore | None:
         return self.stores.get(id(conn))
