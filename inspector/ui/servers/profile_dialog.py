@@ -27,8 +27,8 @@ from inspector.config.eras import DEFAULT_ERA, ERAS, KNOWN_VERSIONS, MODERN_PROT
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.config.redact import is_secret_env, is_secret_header, redact_args, redact_url
 from inspector.core.targets import TRANSPORT_KINDS
-from inspector.ui.form.common import plain_label
 from inspector.ui.widgets.key_value_table import KeyValueTable, StringListEditor
+from inspector.ui.widgets.plain_text import plain_label
 
 TRANSPORT_LABELS = {name: kind.label for name, kind in TRANSPORT_KINDS.items()}  # the Transport choices
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
