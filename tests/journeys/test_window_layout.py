@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shiboken6
 from journey_support import strip_mnemonic
 from lens_support import REPO
 from PySide6 import QtGui
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -103,7 +104,7 @@ def elides_itself(label: QLabel) -> bool:
 
 
 def label_text_width(label: QLabel) -> int:
-    text = label.text()
+    text = strip_mnemonic(label.text()) if label.buddy() is not None else label.text()  # "Files of &type:"
     rich = label.textFormat() == Qt.TextFormat.RichText or (
         label.textFormat() == Qt.TextFormat.AutoText and QtGui.Qt.mightBeRichText(text)
     )
@@ -218,38 +219,117 @@ def test_the_minimum_size_fits_800_by_700(lens) -> None:
         assert (window.width(), window.height()) == FITS, (tool, window.size())
 
 
+def check_dialog(lens: Any, opened: dict[str, list[str]], what: str, open_it: Any, keep: bool = False) -> QWidget:
+    """Open a dialog with `open_it` (a user action); what is off-screen or clipped in it goes into `opened`
+    under `what`; then it is closed, unless `keep` (a caller that opens another from it). One that blocks
+    in exec() (Budget's Snapshot…) is checked from inside its loop and closed there."""
+    before = {w for w in QApplication.topLevelWidgets() if w.isVisible()}
+    seen: list[QWidget] = []
+
+    def new_dialog() -> QWidget | None:  # a dialog, or a window of its own (Tapped sessions)
+        kinds = (Qt.WindowType.Dialog, Qt.WindowType.Window, Qt.WindowType.Sheet)
+        shown = [w for w in QApplication.topLevelWidgets() if w.windowType() in kinds and w.isVisible()]
+        return next((w for w in shown if w not in before), None)
+
+    def look() -> None:
+        if (dialog := new_dialog()) is None:
+            QTimer.singleShot(50, look)
+        else:
+            QTimer.singleShot(100, lambda: inspect(dialog))
+
+    def inspect(dialog: QWidget) -> None:
+        problems = off_screen(dialog) + clipped(dialog)
+        window = lens.window.geometry()
+        if dialog.width() > 1024 or dialog.height() > 700:
+            problems.append(f"{dialog.width()}×{dialog.height()} is larger than the window's screen")
+        elif not window.adjusted(-40, -40, 40, 40).contains(dialog.frameGeometry()):
+            problems.append(f"at {dialog.frameGeometry().getRect()}, away from the window at {window.getRect()}")
+        if problems:
+            opened[what] = problems
+        seen.append(dialog)
+        if not returned:  # the action is still running: the dialog blocks in exec()
+            dialog.close()
+
+    returned: list[bool] = []
+    QTimer.singleShot(0, look)
+    open_it()
+    returned.append(True)
+    lens.wait(lambda: bool(seen), 30_000, f"the {what} dialog")
+    if not keep:
+        shut(seen[0])
+    return seen[0]
+
+
+def shut(dialog: QWidget) -> None:
+    """Close `dialog` if it is still there (a file chosen, or a static dialog's end, may have deleted it)."""
+    if shiboken6.isValid(dialog) and dialog.isVisible():
+        dialog.close()
+
+
 def test_dialogs_fit_and_show_their_text_whole(lens) -> None:
     three_servers(lens)
     at_size(lens, 1024, 700)
-    opened = {}
-
-    def check_dialog(what: str, open_it: Any) -> None:
-        before = {w for w in QApplication.topLevelWidgets() if w.isVisible()}
-        open_it()
-        lens.wait(
-            lambda: any(
-                isinstance(w, QDialog) and w.isVisible() and w not in before for w in QApplication.topLevelWidgets()
-            ),
-            what=f"the {what} dialog",
-        )
-        dialog = next(
-            w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible() and w not in before
-        )
-        lens.qtbot.wait(100)
-        problems = off_screen(dialog) + clipped(dialog)
-        if dialog.width() > 1024 or dialog.height() > 700:
-            problems.append(f"{dialog.width()}×{dialog.height()} is larger than the window's screen")
-        if problems:
-            opened[what] = problems
-        dialog.close()
-
-    check_dialog("About", lambda: lens.menu("Help", "About MCP Lens"))
-    check_dialog("Keyboard shortcuts", lambda: lens.menu("Help", "Keyboard shortcuts"))
-    check_dialog("Add server", lambda: lens.click("Add server"))
+    opened: dict[str, list[str]] = {}
+    check_dialog(lens, opened, "About", lambda: lens.menu("Help", "About MCP Lens"))
+    check_dialog(lens, opened, "Keyboard shortcuts", lambda: lens.menu("Help", "Keyboard shortcuts"))
+    check_dialog(lens, opened, "Add server", lambda: lens.click("Add server"))
     lens.click_item("Traffic log", "tools/list")
-    check_dialog("Re-send", lambda: lens.click("Re-send"))
+    check_dialog(lens, opened, "Re-send", lambda: lens.click("Re-send"))
     order_coffee(lens)
-    check_dialog("elicitation", lambda: lens.click(call_button(lens)))
+    check_dialog(lens, opened, "elicitation", lambda: lens.click(call_button(lens)))
+    assert not opened, "\n".join(f"{what}: {line}" for what, lines in opened.items() for line in lines)
+
+
+def test_every_other_dialog_fits_at_1024_by_700(lens) -> None:
+    """The dialogs of the menus, the server list's buttons and the tabs, each opened as a person does in a
+    1024×700 window: nothing cut off, no clipped label or header, not larger than the screen."""
+    from test_multi_round_trips import answer_form, order, request_dialog
+    from test_tap_install import right_click_and_choose
+    from test_traffic import without_blocking
+
+    config = lens.home / ".config" / "Claude" / "claude_desktop_config.json"  # Import offers it
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps({"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time"]}}}))
+    three_servers(lens)
+    at_size(lens, 1024, 700)
+    opened: dict[str, list[str]] = {}
+    sources = check_dialog(lens, opened, "Import", lambda: lens.click("Import servers"), keep=True)
+    check_dialog(
+        lens,
+        opened,
+        "Import Servers",
+        lambda: lens.click(
+            lens.find("Import from Claude Desktop: ~/.config/Claude/claude_desktop_config.json", top=sources)
+        ),
+    )
+    shut(sources)
+    for menu, item in (("File", "Open session…"), ("File", "Export session…"), ("File", "Tapped sessions…")):
+        check_dialog(
+            lens, opened, f"{menu} › {item}", lambda m=menu, i=item: without_blocking(lens, lambda: lens.menu(m, i))
+        )
+    check_dialog(
+        lens, opened, "Tap this server", lambda: right_click_and_choose(lens, "second demo", "Tap this server…")
+    )
+    lens.click_item("Servers", "second demo")
+    check_dialog(lens, opened, "Edit server", lambda: lens.click("Edit server"))
+    check_dialog(lens, opened, "Export server", lambda: right_click_and_choose(lens, "second demo", "Export…"))
+    check_dialog(lens, opened, "Delete server", lambda: lens.click("Delete server"))
+    lens.click_item("Servers", "Demo server")
+    lens.wait(lambda: "Demo server: connected" in lens.status(), what="the demo shown")
+    lens.click_item("Tool list", "Echo (echo)")
+    lens.type("message", "hello")
+    lens.click(call_button(lens))
+    lens.wait(lambda: lens.shows("✓ OK"), 30_000, "the result")
+    check_dialog(lens, opened, "Save to collection", lambda: lens.click("Save the shown call to a collection"))
+    order(lens, pastry=True)  # an elicitation form, then a sampling request (2026-07-28 input requests)
+    request_dialog(lens, "Elicitation request")
+    check_dialog(lens, opened, "Sampling request", lambda: answer_form(lens, "Ada"))
+    lens.tab("Budget")
+    lens.wait_text("schedule_meeting", timeout=30_000)
+    check_dialog(lens, opened, "Snapshot", lambda: lens.click("Snapshot…"))
+    check_dialog(lens, opened, "Diff", lambda: lens.click("Diff…"))
+    lens.tab("Doctor")
+    check_dialog(lens, opened, "Run doctor", lambda: lens.click("Run doctor"))
     assert not opened, "\n".join(f"{what}: {line}" for what, lines in opened.items() for line in lines)
 
 
