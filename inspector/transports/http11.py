@@ -203,6 +203,8 @@ class HttpClient:
     async def send(self, method: str, headers: list[tuple[str, str]], body: bytes = b"", target: str = "") -> Sent:
         """Write one request (to `target`, else the endpoint) on an idle or a new connection; `HttpError`
         when it cannot be written. Read its answer with `response()`."""
+        if any(_breaks_line(part) for pair in headers for part in pair):
+            raise HttpError("LocalProtocolError: a header holds a line break or NUL: not sent")
         head = [f"{method} {target or self.origin.target} HTTP/1.1", f"Host: {self.origin.host_header}"]
         head += [f"{name}: {value}" for name, value in headers]
         if body or method in ("POST", "PUT"):
@@ -299,6 +301,11 @@ class HttpClient:
             conn.close()
         self._open.clear()
         self.idle.clear()
+
+
+def _breaks_line(text: str) -> bool:
+    """A header name or value that would end its line early (one header smuggling in another)."""
+    return "\r" in text or "\n" in text or "\0" in text
 
 
 def _digits(text: str) -> bool:

@@ -408,7 +408,7 @@ def _same_origin_redirect(response: Response, url: str) -> str | None:
     here, there = urlsplit(url), urlsplit(urljoin(url, location))
     if (here.scheme, here.hostname, here.port) != (there.scheme, there.hostname, there.port):
         return None
-    return (there.path or "/") + (f"?{there.query}" if there.query else "")
+    return Origin.of(urljoin(url, location)).target  # percent-encoded: a control character cannot reach the wire
 
 
 def _redirect_words(url: str, location: str) -> str:

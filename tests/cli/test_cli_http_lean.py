@@ -29,7 +29,7 @@ def cli(
 ) -> subprocess.CompletedProcess[str]:
     extra = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "MCP_LENS_NO_KEYRING": "1", **(env or {})}
     extra.update(THROUGH_THE_SDK if sdk else {})
-    argv = [sys.executable, "-m", "inspector", "--cli", url, *words]
+    argv = [sys.executable, "-m", "inspector", "--cli", url, *words]  # `url`: the target, or the first flag
     if record:
         argv += ["--record", str(tmp_path / record)]
     full = lens_env(**extra)
@@ -271,3 +271,17 @@ def test_a_server_that_never_answers_the_closing_delete_does_not_hold_the_run(tm
     assert json.loads(done.stdout)["tools"][0]["name"] == "big"
     sent = [(e.get("http") or {}).get("method") for e in entries(tmp_path / "lean.jsonl") if e["dir"] == "out"]
     assert sent[-1] == "DELETE"
+
+
+def test_a_header_value_with_a_line_break_is_refused_not_smuggled(tmp_path: Path) -> None:
+    """A configured header holding CR LF would add a header of its own on the wire: refused before sending,
+    as httpx refuses it (exit 3), and nothing of it reaches the server."""
+    port, log = free_port(), tmp_path / "headers.jsonl"
+    config = tmp_path / "mcp.json"
+    server = {"type": "http", "url": f"http://127.0.0.1:{port}/mcp", "headers": {"X-A": "1\r\nX-Injected: 2"}}
+    config.write_text(json.dumps({"mcpServers": {"s": server}}))
+    for _ in serve([sys.executable, str(HEADER_LOG), str(port), str(log)], port, {"PYTHONPATH": str(REPO)}):
+        done = cli(tmp_path, "--config", str(config), "--server", "s", "--method", "tools/list")
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "LocalProtocolError" in last_json(done.stderr)["message"]
+    assert not log.exists() or "x-injected" not in log.read_text().lower()
