@@ -114,3 +114,18 @@ def misplaced_ui_tests(repo: Path) -> dict[str, str]:
 
 def test_ui_tests_mirror_the_ui_package() -> None:
     assert misplaced_ui_tests(REPO) == {}
+
+
+SHARED_HELPERS = {  # written once, where every caller can reach it (issue 24, point 4)
+    "plain_label": "inspector/ui/widgets/plain_text.py",
+    "human_size": "inspector/content/binary.py",
+}
+
+
+def test_each_shared_helper_is_written_once() -> None:
+    found: dict[str, list[str]] = {name: [] for name in SHARED_HELPERS}
+    for path in sorted((REPO / "inspector").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in found:
+                found[node.name].append(path.relative_to(REPO).as_posix())
+    assert found == {name: [where] for name, where in SHARED_HELPERS.items()}

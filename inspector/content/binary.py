@@ -196,11 +196,11 @@ def read_wav(data: bytes) -> tuple[WavInfo | None, str | None]:
     return WavInfo(frames / rate, rate, channels, width, frames), None
 
 
-def human_size(size: int) -> str:
-    """1536 → ``1.5 KB``."""
+def human_size(size: int, *, short: bool = False) -> str:
+    """1536 → ``1.5 KB``; under 1 KB ``10 bytes``, or ``10 B`` when `short` (a narrow column)."""
     value = float(size)
     for unit in ("bytes", "KB", "MB", "GB"):
         if value < 1024 or unit == "GB":
-            return f"{size} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
+            return f"{size} {'B' if short else 'bytes'}" if unit == "bytes" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{size} bytes"

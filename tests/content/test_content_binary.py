@@ -63,3 +63,13 @@ def test_human_size() -> None:
     assert human_size(10) == "10 bytes"
     assert human_size(1536) == "1.5 KB"
     assert human_size(5 * 1024 * 1024) == "5.0 MB"
+
+
+def test_human_size_short_for_a_narrow_column() -> None:
+    assert [human_size(n, short=True) for n in (0, 1023, 1024, 1536, 20 * 1024 * 1024)] == [
+        "0 B",
+        "1023 B",
+        "1.0 KB",
+        "1.5 KB",
+        "20.0 MB",
+    ]

@@ -13,9 +13,8 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 from inspector.apps.ui_resource import has_interface
 from inspector.core.history import CallRecord
 from inspector.ui.apps.app_view import AppView
-from inspector.ui.results.common import plain_label
 from inspector.ui.session import SessionController
-from inspector.ui.widgets.plain_text import window_title
+from inspector.ui.widgets.plain_text import plain_label, window_title
 
 WINDOW_SIZE = (960, 720)
 
@@ -32,7 +31,7 @@ class AppTab(QWidget):
         self.pop_button = QPushButton("Open in Window")
         self.pop_button.setAccessibleName("Open the app in its own window")
         self.pop_button.clicked.connect(self.open_window)
-        self.away = plain_label("The app is open in its own window.", wrap=False)
+        self.away = plain_label("The app is open in its own window.", wrap=False, selectable=True)
         self.away.setAccessibleName("Where the app is")
         self.back_button = QPushButton("Bring Back")
         self.back_button.setAccessibleName("Bring the app back into this tab")

@@ -23,7 +23,8 @@ from inspector.ui.apps import engine
 from inspector.ui.apps.app_host import QtAppHost
 from inspector.ui.apps.context import host_context
 from inspector.ui.apps.document import with_policy
-from inspector.ui.results.common import plain_label
+from inspector.ui.results.common import STYLES
+from inspector.ui.widgets.plain_text import plain_label
 
 REQUEST_KINDS = ("connect", "resource", "frame")
 CONTEXT_DELAY_MS = 250  # a resize settles this long before the app hears of its new container width
@@ -68,11 +69,11 @@ class AppView(QWidget):
         self.context_timer = QTimer(self, singleShot=True, interval=CONTEXT_DELAY_MS)
         self.context_timer.timeout.connect(self._tell_context)
         uri = resource_uri(tool) or ""
-        self.title = plain_label(f"{uri} ·", wrap=False)
+        self.title = plain_label(f"{uri} ·", wrap=False, selectable=True)
         self.title.setAccessibleName("App interface")
-        self.policy = plain_label("Policy: (reading the interface…)", wrap=True, style="note")
+        self.policy = plain_label("Policy: (reading the interface…)", wrap=True, style=STYLES["note"], selectable=True)
         self.policy.setAccessibleName("App policy")
-        self.state = plain_label(f"Reading {uri}…", wrap=True)
+        self.state = plain_label(f"Reading {uri}…", wrap=True, selectable=True)
         self.state.setAccessibleName("App status")
         self.notices = QPlainTextEdit(readOnly=True)
         self.notices.setAccessibleName("App notices")

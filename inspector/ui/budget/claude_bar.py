@@ -11,7 +11,8 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QPushButton, QWidget
 
 from inspector.budget.calibration import Calibration, Comparison, compare, damaged_note, save_calibration
-from inspector.ui.budget.common import compact_combo, plain_label
+from inspector.ui.budget.common import compact_combo
+from inspector.ui.widgets.plain_text import plain_label
 
 CLAUDE = "claude"
 # (what the picker shows, the model id counted as): one entry per ctok family, newest first
@@ -51,7 +52,7 @@ class ClaudeBar(QWidget):
         self.save_button = QPushButton("Save as calibration")
         self.save_button.setObjectName("budgetClaudeCalibrate")
         self.save_button.setToolTip("Scale this server's Claude figures by count_tokens ÷ reconstructed from now on")
-        self.result = plain_label(wrap=True)  # a row of the pane's own, shown when it says something
+        self.result = plain_label(wrap=True, selectable=True)  # a row of the pane's own, shown when it says something
         self.result.setObjectName("budgetClaudeComparison")
         self.result.setAccessibleName("Claude comparison")
         layout = QHBoxLayout(self)

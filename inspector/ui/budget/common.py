@@ -9,9 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtGui import QColor, QGuiApplication
-from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QWidget
-
-from inspector.ui.results import common as results_common
+from PySide6.QtWidgets import QComboBox, QPushButton, QWidget
 
 DESCRIPTION_COLOR = QColor("#4c8bf5")
 SCHEMA_COLOR = QColor("#e3a008")
@@ -22,11 +20,6 @@ SEGMENTS = (("description", DESCRIPTION_COLOR), ("schema", SCHEMA_COLOR), ("rest
 SEVERITY_MARK = {"error": "✖ error", "warning": "▲ warning", "info": "ℹ info"}
 SEVERITY_COLOR = {"error": QColor("#f85149"), "warning": QColor("#d29922"), "info": QColor("#58a6ff")}
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-
-
-def plain_label(text: str = "", *, wrap: bool = False) -> QLabel:
-    """A label that never interprets server text as rich text; here unwrapped unless asked."""
-    return results_common.plain_label(text, wrap=wrap)
 
 
 def compact_combo(box: QComboBox, chars: int = 12) -> QComboBox:

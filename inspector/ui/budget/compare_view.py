@@ -23,14 +23,14 @@ from PySide6.QtWidgets import (
 
 from inspector.budget.breakdown import SHAPES
 from inspector.budget.snapshot import SnapshotError, load_snapshot
-from inspector.ui.budget.common import copy_buttons, plain_label
+from inspector.ui.budget.common import copy_buttons
 from inspector.ui.budget.compare_chart import CompareChart
 from inspector.ui.budget.compare_model import FAILED, LOADING, READY, CompareModel, CompareSource
 from inspector.ui.budget.engine import Counters, describe_error, figure_words, offline_or_fallback
 from inspector.ui.budget.fetch import FetchError, fetch_tools
 from inspector.ui.budget.host_picker import report_for
 from inspector.ui.widgets.layout_parts import named_splitter
-from inspector.ui.widgets.plain_text import item_text, safe_title
+from inspector.ui.widgets.plain_text import item_text, plain_label, safe_title
 from inspector.words import noun
 
 if TYPE_CHECKING:
@@ -68,7 +68,8 @@ class CompareView(QWidget):
         self.progress.setMaximumWidth(120)
         self.progress.hide()
         self.message = plain_label(
-            "Add servers to compare: the connected one, saved servers (connected briefly), or snapshot files."
+            "Add servers to compare: the connected one, saved servers (connected briefly), or snapshot files.",
+            selectable=True,
         )
         self.message.setWordWrap(True)
         self.table = QTableView()

@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (
 from inspector.budget.snapshot import SnapshotDiff, SnapshotError, load_snapshot
 from inspector.budget.tokenizers import figure_of
 from inspector.content.visible import visible
-from inspector.ui.budget.common import copy_buttons, fmt_delta, plain_label
+from inspector.ui.budget.common import copy_buttons, fmt_delta
 from inspector.ui.budget.diff_model import BREAKING, DiffModel
 from inspector.ui.budget.engine import Counters, describe_error, offline_or_fallback
 from inspector.ui.widgets.layout_parts import named_splitter
+from inspector.ui.widgets.plain_text import plain_label
 
 if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
@@ -44,20 +45,20 @@ class DiffView(QWidget):
         self.result: SnapshotDiff | None = None
         self.model = DiffModel(self)
 
-        self.old_label = plain_label("(choose a snapshot)", wrap=True)  # wraps: paths can be long
+        self.old_label = plain_label("(choose a snapshot)", wrap=True, selectable=True)  # wraps: paths can be long
         self.old_button = QPushButton("Choose…")
         self.old_button.clicked.connect(self.choose_old)
         self.new_kind = QComboBox()
         self.new_kind.addItem("the connected server", CURRENT)
         self.new_kind.addItem("another snapshot", FILE)
         self.new_kind.currentIndexChanged.connect(self._kind_changed)
-        self.new_label = plain_label("", wrap=True)
+        self.new_label = plain_label("", wrap=True, selectable=True)
         self.new_button = QPushButton("Choose…")
         self.new_button.clicked.connect(self.choose_new)
         self.diff_button = QPushButton("Diff")
         self.diff_button.setObjectName("budgetDiffButton")
         self.diff_button.clicked.connect(self.run)
-        self.summary = plain_label("Pick an old snapshot, then what to compare it with.", wrap=True)
+        self.summary = plain_label("Pick an old snapshot, then what to compare it with.", wrap=True, selectable=True)
         self.summary.setObjectName("budgetDiffSummary")
         self.table = QTableView()
         self.table.setObjectName("budgetDiff")

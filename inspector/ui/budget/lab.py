@@ -28,13 +28,13 @@ from PySide6.QtWidgets import (
 
 from inspector.budget.breakdown import BudgetReport
 from inspector.content.visible import visible
-from inspector.ui.budget.common import compact_combo, copy_text, fmt_delta, plain_label
+from inspector.ui.budget.common import compact_combo, copy_text, fmt_delta
 from inspector.ui.budget.engine import Counters, describe_error, figure_words, offline_or_fallback
 from inspector.ui.budget.host_picker import report_for
 from inspector.ui.budget.lab_fields import TOOL_DESCRIPTION, Path, description_paths, read_at, with_text
 from inspector.ui.budget.lints_view import LintsView
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter
-from inspector.ui.widgets.plain_text import item_text
+from inspector.ui.widgets.plain_text import item_text, plain_label
 from inspector.words import counted
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ class DescriptionLab(QWidget):
         self._dirty = True
         self._base_job: asyncio.Future[None] | None = None
 
-        notice = plain_label("Note: " + NOTICE, wrap=True)
+        notice = plain_label("Note: " + NOTICE, wrap=True, selectable=True)
         notice.setObjectName("labNotice")
         font = notice.font()
         font.setBold(True)
@@ -77,10 +77,10 @@ class DescriptionLab(QWidget):
         self.editor = QPlainTextEdit()
         self.editor.setObjectName("labEditor")
         self.editor.setPlaceholderText("(no description — type one to see what it costs)")
-        self.description_count = plain_label()
-        self.tool_count = plain_label()
-        self.list_count = plain_label()
-        self.timing = plain_label()
+        self.description_count = plain_label(selectable=True)
+        self.tool_count = plain_label(selectable=True)
+        self.list_count = plain_label(selectable=True)
+        self.timing = plain_label(selectable=True)
         self.lints = LintsView()
         self.preview = QPlainTextEdit()
         self.preview.setObjectName("labPreview")

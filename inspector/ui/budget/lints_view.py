@@ -8,9 +8,9 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QVBoxLayout, QWidget
 
 from inspector.budget.lints import Lint
-from inspector.ui.budget.common import SEVERITY_COLOR, SEVERITY_MARK, SEVERITY_ORDER, plain_label
+from inspector.ui.budget.common import SEVERITY_COLOR, SEVERITY_MARK, SEVERITY_ORDER
 from inspector.ui.budget.table_base import RowsTableModel
-from inspector.ui.widgets.plain_text import item_text, safe_tooltip
+from inspector.ui.widgets.plain_text import item_text, plain_label, safe_tooltip
 
 COLUMNS = ("Severity", "Tool", "Message")
 
@@ -56,7 +56,7 @@ class LintsView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = LintsModel(self)
-        self.summary = plain_label("Lints")
+        self.summary = plain_label("Lints", selectable=True)
         self.table = QTableView()
         self.table.setObjectName("budgetLints")
         self.table.setAccessibleName("Lints")

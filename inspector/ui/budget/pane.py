@@ -27,7 +27,7 @@ from inspector.budget.hosts import host_encoding
 from inspector.budget.snapshot import SnapshotDiff
 from inspector.budget.tokenizers import describe_figure
 from inspector.ui.budget.claude_bar import CLAUDE, ClaudeBar
-from inspector.ui.budget.common import fmt_share, fmt_window, plain_label
+from inspector.ui.budget.common import fmt_share, fmt_window
 from inspector.ui.budget.engine import ANTHROPIC, Job, ReportRunner
 from inspector.ui.budget.host_picker import (
     HostPicker,
@@ -41,7 +41,7 @@ from inspector.ui.budget.overview import BudgetOverview
 from inspector.ui.budget.pickers import SHAPE_LABELS, BudgetPickers
 from inspector.ui.session import SessionController
 from inspector.ui.widgets.elided_label import ElidedLabel
-from inspector.ui.widgets.plain_text import item_text, plain_tooltip
+from inspector.ui.widgets.plain_text import item_text, plain_label, plain_tooltip
 from inspector.words import counted
 
 SHORT_VIEW = 48  # px: the least height of a list or text box in the pane
@@ -101,7 +101,7 @@ class BudgetPane(QWidget):
         self.count_button = QPushButton("Count with Anthropic")
         self.count_button.setObjectName("budgetCountOnline")
         self.count_button.setToolTip("Sends the tool list to Anthropic's count_tokens API (uses ANTHROPIC_API_KEY)")
-        self.server_label = plain_label("No server connected")
+        self.server_label = plain_label("No server connected", selectable=True)
         self.server_label.setMaximumWidth(260)  # a long server name is clipped, never widens the window
         font = self.server_label.font()
         font.setBold(True)
@@ -115,7 +115,7 @@ class BudgetPane(QWidget):
         italic = self.note.font()
         italic.setItalic(True)
         self.note.setFont(italic)
-        self.status = plain_label()
+        self.status = plain_label(selectable=True)
         self.status.setObjectName("budgetStatus")
         self.runner = ReportRunner(self)
         self.runner.host_of = lambda: (self.host_picker.choice(), self.server, self.window_tokens())

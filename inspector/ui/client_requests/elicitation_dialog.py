@@ -20,7 +20,8 @@ from inspector.core.client_handlers import elicitation_mode
 from inspector.core.url_policy import UrlVerdict, check_url
 from inspector.ui.client_requests.request_dialog import RequestDialog, section_title
 from inspector.ui.form import ToolForm
-from inspector.ui.results.common import STYLES, plain_label
+from inspector.ui.results.common import STYLES
+from inspector.ui.widgets.plain_text import plain_label
 from inspector.words import counted
 
 UrlOpener = Callable[[str], bool]
@@ -58,7 +59,9 @@ class ElicitationDialog(RequestDialog):
         self.opener = opener
         self.opened_url: str | None = None
         message = params.get("message")
-        self.message = plain_label(message if isinstance(message, str) else "(the server sent no message)", self)
+        self.message = plain_label(
+            message if isinstance(message, str) else "(the server sent no message)", self, wrap=True, selectable=True
+        )
         self.message.setStyleSheet(f"QLabel {{ {STYLES['flag']} }}")
         self.body.addWidget(section_title("The server's message", self))
         self.body.addWidget(self.message)
@@ -129,12 +132,15 @@ class ElicitationDialog(RequestDialog):
         self.open_button = QPushButton("Open in browser")
         self.confirm = QCheckBox()
         if verdict.allowed:
-            self.host_label = plain_label(f"Opens a page on: {verdict.host}", self)
+            self.host_label = plain_label(f"Opens a page on: {verdict.host}", self, wrap=True, selectable=True)
             font = self.host_label.font()
             font.setBold(True)
             self.host_label.setFont(font)
             self.body.addWidget(self.host_label)
-            self.warning_labels = [plain_label(f"⚠ {text}", self, style="tool_error") for text in verdict.warnings]
+            self.warning_labels = [
+                plain_label(f"⚠ {text}", self, style=STYLES["tool_error"], wrap=True, selectable=True)
+                for text in verdict.warnings
+            ]
             for label in self.warning_labels:
                 self.body.addWidget(label)
             self.confirm.setText(f"I checked the address and want to open it on {verdict.host}")
@@ -144,7 +150,9 @@ class ElicitationDialog(RequestDialog):
             self.open_button.clicked.connect(self.open_url)
             self.buttons.addWidget(self.open_button)
         else:
-            self.refusal = plain_label(f"✖ Refused: {verdict.reason}. MCP Lens will not open it.", self)
+            self.refusal = plain_label(
+                f"✖ Refused: {verdict.reason}. MCP Lens will not open it.", self, wrap=True, selectable=True
+            )
             self.refusal.setStyleSheet(f"QLabel {{ {STYLES['protocol_error']} }}")
             self.body.addWidget(self.refusal)
             self.confirm.setVisible(False)

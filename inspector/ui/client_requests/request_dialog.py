@@ -16,7 +16,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from inspector.ui.results.common import STYLES, plain_label
+from inspector.ui.results.common import STYLES
+from inspector.ui.widgets.plain_text import plain_label
 
 WITHDRAWN = "The server withdrew this request (it cancelled it, or the connection ended). Nothing was sent."
 
@@ -34,9 +35,9 @@ class RequestDialog(QDialog):
         self.params = params
         self.future: asyncio.Future[Any] = asyncio.get_event_loop().create_future()
         self.outcome = "pending"  # "answered" | "withdrawn"
-        self.banner = plain_label("", self)
+        self.banner = plain_label("", self, wrap=True, selectable=True)
         self.banner.setVisible(False)
-        self.intro = plain_label(intro, self)
+        self.intro = plain_label(intro, self, wrap=True, selectable=True)
         font = self.intro.font()
         font.setBold(True)
         self.intro.setFont(font)
@@ -121,7 +122,7 @@ class RequestDialog(QDialog):
 
 
 def section_title(text: str, parent: QWidget | None = None) -> QLabel:
-    label = plain_label(text, parent, wrap=False)
+    label = plain_label(text, parent, wrap=False, selectable=True)
     font = label.font()
     font.setBold(True)
     label.setFont(font)

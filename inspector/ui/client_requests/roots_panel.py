@@ -24,8 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.ui.results.common import plain_label
-from inspector.ui.widgets.plain_text import item_text
+from inspector.ui.widgets.plain_text import item_text, plain_label
 
 
 class RootError(ValueError):
@@ -73,11 +72,12 @@ class RootsPanel(QWidget):
         self.setObjectName("rootsPanel")
         self.pick_folder: Callable[[], str] = self._ask_folder  # replaceable in tests
         self._loading = False
-        self.title = plain_label("Roots", self, wrap=False)
+        self.title = plain_label("Roots", self, wrap=False, selectable=True)
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
-        self.deprecated = plain_label("", self, wrap=True)  # beside the title (modern); wraps in a narrow sidebar
+        # beside the title (modern); wraps in a narrow sidebar
+        self.deprecated = plain_label("", self, wrap=True, selectable=True)
         self.deprecated.setObjectName("rootsDeprecated")
         self.deprecated.setStyleSheet("QLabel { color: #9a6700; }")
         self.deprecated.setVisible(False)
@@ -97,7 +97,7 @@ class RootsPanel(QWidget):
         self.remove_button.setToolTip("Remove the selected root (Delete)")
         self.add_button.clicked.connect(self._add_picked)
         self.remove_button.clicked.connect(self.remove_selected)
-        self.status = plain_label("", self)
+        self.status = plain_label("", self, wrap=True, selectable=True)
         self.status.setStyleSheet("QLabel { color: palette(mid); }")
         self.list.setAccessibleName("Roots")
         self.entry.setAccessibleName("Root folder or URI")

@@ -37,7 +37,7 @@ from inspector.content.visible import visible
 from inspector.core.client_handlers import Rejected
 from inspector.ui.client_requests.request_dialog import RequestDialog, section_title
 from inspector.ui.results import ImageViewer, block_widget
-from inspector.ui.results.common import plain_label
+from inspector.ui.widgets.plain_text import plain_label
 
 DEFAULT_MODEL = "mcp-lens-human"
 STOP_REASONS = ("endTurn", "stopSequence", "maxTokens")
@@ -120,7 +120,7 @@ class SamplingDialog(RequestDialog):
         self.reject_button.setAutoDefault(False)
         self.approve_button = QPushButton("Approve and send  (Ctrl+Enter)")
         self.approve_button.setDefault(True)
-        self.buttons.addWidget(plain_label("Error message:", self, wrap=False))
+        self.buttons.addWidget(plain_label("Error message:", self, wrap=False, selectable=True))
         self.buttons.addWidget(self.reject_message, 1)
         self.buttons.addWidget(self.reject_button)
         self.buttons.addWidget(self.approve_button)
@@ -155,7 +155,10 @@ class SamplingDialog(RequestDialog):
         self.parameter_rows: dict[str, str] = {}
         for label, text in self._parameters(params):
             self.parameter_rows[label] = text
-            form.addRow(plain_label(label, inner, wrap=False), plain_label(text, inner))
+            form.addRow(
+                plain_label(label, inner, wrap=False, selectable=True),
+                plain_label(text, inner, wrap=True, selectable=True),
+            )
         column.addLayout(form)
         column.addStretch(1)
         scroll = QScrollArea()
@@ -205,7 +208,7 @@ class SamplingDialog(RequestDialog):
         self.choose_image.clicked.connect(self._choose_image)
         row.addWidget(self.choose_image)
         row.addStretch(1)
-        self.image_info = plain_label("No image chosen", image_page)
+        self.image_info = plain_label("No image chosen", image_page, wrap=True, selectable=True)
         self.image_holder = QVBoxLayout()
         image_column.addLayout(row)
         image_column.addWidget(self.image_info)
@@ -218,7 +221,7 @@ class SamplingDialog(RequestDialog):
         self.stop_reason.addItems(STOP_REASONS)
         form = QFormLayout()
         for label, editor in (("Content", self.kind), ("Model", self.model_name), ("Stop reason", self.stop_reason)):
-            form.addRow(plain_label(label, pane, wrap=False), editor)
+            form.addRow(plain_label(label, pane, wrap=False, selectable=True), editor)
         column.addLayout(form)
         column.addWidget(self.stack, 1)
         return pane

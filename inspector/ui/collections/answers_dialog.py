@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QVBoxLayout, QWidget
 
-from inspector.ui.form.common import plain_label
+from inspector.ui.widgets.plain_text import plain_label
 
 
 class AnswersDialog(QDialog):

@@ -1,4 +1,4 @@
-"""Shared bits of the form widgets: plain-text labels, colours, the form context, type summaries.
+"""Shared bits of the form widgets: colours, the form context, type summaries.
 
 Every server-provided string (titles, descriptions, enum labels, examples) goes through a label
 with `Qt.PlainText`, or `setText`/`setPlaceholderText` of an editor: never rich text.
@@ -11,11 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QWidget
 
 from inspector.content.visible import visible
 from inspector.schema import MISSING, FieldSpec, Kind, State, json_text
-from inspector.ui.widgets.plain_text import plain_label as widgets_plain_label
 
 if TYPE_CHECKING:
     from inspector.ui.form.row import FieldRow
@@ -23,22 +22,6 @@ if TYPE_CHECKING:
 AUTO_EXPAND_DEPTH = 3  # containers deeper than this start collapsed (their widgets are built on opening)
 MAX_ROWS = 400  # rows shown per object / array / map; the rest stay editable in the JSON tab
 ERROR_COLOUR = QColor("#c01c28")
-
-
-def plain_label(text: str = "", *, dim: bool = False, wrap: bool = False, parent: QWidget | None = None) -> QLabel:
-    """A label that shows `text` literally (never as HTML)."""
-    label = widgets_plain_label(text, parent, wrap=wrap)
-    if dim:
-        set_dim(label)
-    return label
-
-
-def set_dim(widget: QWidget) -> None:
-    palette = widget.palette()
-    colour = palette.color(QPalette.ColorRole.WindowText)
-    colour.setAlpha(150)
-    palette.setColor(QPalette.ColorRole.WindowText, colour)
-    widget.setPalette(palette)
 
 
 def set_error_colour(widget: QWidget) -> None:

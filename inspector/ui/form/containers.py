@@ -7,9 +7,9 @@ from PySide6.QtGui import QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from inspector.schema import ArrayState, Kind, ObjectState, State, UnionState
-from inspector.ui.form.common import MAX_ROWS, FormContext, plain_label
+from inspector.ui.form.common import MAX_ROWS, FormContext
 from inspector.ui.form.row import FieldRow
-from inspector.ui.widgets.plain_text import item_text, safe_title
+from inspector.ui.widgets.plain_text import item_text, plain_label, safe_title
 
 
 def _vbox(widget: QWidget, spacing: int = 4) -> QVBoxLayout:

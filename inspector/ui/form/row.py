@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QHBoxLayou
 from inspector.schema import MISSING, State, check_value
 from inspector.schema.constraints import checked_note
 from inspector.schema.nodes import CONTAINERS
-from inspector.ui.form.common import AUTO_EXPAND_DEPTH, FormContext, default_hint, describe, plain_label
+from inspector.ui.form.common import AUTO_EXPAND_DEPTH, FormContext, default_hint, describe
 from inspector.ui.form.header import ErrorText, RowHeader
-from inspector.ui.widgets.plain_text import TITLE_CHARS, plain_tooltip, shown
+from inspector.ui.widgets.plain_text import TITLE_CHARS, plain_label, plain_tooltip, shown
 
 LIVE_KEYWORDS = frozenset(
     {"minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}

@@ -21,9 +21,9 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QScrollArea, QTabBar, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.schema import MISSING, Issue, build, checked, validate
-from inspector.ui.form.common import plain_label, set_dim
 from inspector.ui.form.view import FormView
 from inspector.ui.widgets.json_view import JsonHighlighter
+from inspector.ui.widgets.plain_text import plain_label, set_dim
 
 DEBOUNCE_MS = 250
 FORM_TAB, JSON_TAB = 0, 1

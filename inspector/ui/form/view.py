@@ -11,9 +11,10 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from inspector.schema import FormModel, FormState, Issue, ObjectState, State
 from inspector.schema.constraints import checked_note
-from inspector.ui.form.common import FormContext, plain_label, set_error_colour
+from inspector.ui.form.common import FormContext, set_error_colour
 from inspector.ui.form.containers import ObjectEditor
 from inspector.ui.form.row import FieldRow
+from inspector.ui.widgets.plain_text import plain_label
 
 
 class FormView(QWidget):

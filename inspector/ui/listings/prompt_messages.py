@@ -12,7 +12,7 @@ from inspector.content import preview, to_json_text
 from inspector.core.errors import describe_failure
 from inspector.core.prompts import PromptOutcome
 from inspector.ui.listings.resource_view import highlight_embedded
-from inspector.ui.results.common import BlockWidget, add_findings, plain_label
+from inspector.ui.results.common import STYLES, BlockWidget, add_findings
 from inspector.ui.results.factory import block_widget
 from inspector.ui.results.outcome_header import (
     collapse_raw_toggle,
@@ -25,6 +25,7 @@ from inspector.ui.results.outcome_header import (
 from inspector.ui.results.resource_blocks import EmbeddedResourceWidget, ResourceLinkWidget
 from inspector.ui.results.text_block import TextPane
 from inspector.ui.widgets.mime_highlight import MimeHighlighter
+from inspector.ui.widgets.plain_text import plain_label
 from inspector.words import counted
 
 ROLE_STYLES = {
@@ -89,11 +90,15 @@ class PromptMessagesView(QWidget):
             self.column.addWidget(holder)
         description = outcome.result.get("description")
         if isinstance(description, str) and description:
-            self.column.addWidget(plain_label(description, self.content, style="note"))
+            self.column.addWidget(
+                plain_label(description, self.content, style=STYLES["note"], wrap=True, selectable=True)
+            )
         for index, message in enumerate(messages):
             self._add_message(index, message)
         if not messages:
-            self.column.addWidget(plain_label("(no messages)", self.content, style="note"))
+            self.column.addWidget(
+                plain_label("(no messages)", self.content, style=STYLES["note"], wrap=True, selectable=True)
+            )
         self.raw_text = to_json_text(outcome.result)
         self.column.addWidget(self.raw_toggle)
         self.raw_toggle.show()
@@ -109,10 +114,10 @@ class PromptMessagesView(QWidget):
         box = QVBoxLayout(frame)
         box.setContentsMargins(8, 6, 8, 8)
         head = QHBoxLayout()
-        badge = plain_label(role_text, frame, wrap=False)
+        badge = plain_label(role_text, frame, wrap=False, selectable=True)
         badge.setStyleSheet(f"QLabel {{ {ROLE_STYLES.get(role_text, UNKNOWN_ROLE)} }}")
         head.addWidget(badge)
-        head.addWidget(plain_label(f"message {index + 1}", frame, wrap=False, style="note"))
+        head.addWidget(plain_label(f"message {index + 1}", frame, wrap=False, style=STYLES["note"], selectable=True))
         head.addStretch(1)
         box.addLayout(head)
         content = message.get("content") if isinstance(message, dict) else None

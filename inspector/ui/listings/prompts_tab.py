@@ -18,12 +18,12 @@ from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.listings import completion_hook
 from inspector.ui.listings.listing_tab import ListingTab
 from inspector.ui.listings.prompt_messages import PromptMessagesView
-from inspector.ui.results.common import clip, plain_label
+from inspector.ui.results.common import clip
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.widgets.async_tasks import error_text
 from inspector.ui.widgets.item_list import ItemList
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter, title_label
-from inspector.ui.widgets.plain_text import set_message
+from inspector.ui.widgets.plain_text import plain_label, set_message
 from inspector.ui.widgets.run_keys import RunKeyFilter
 from inspector.ui.widgets.splitter_memory import remember
 from inspector.words import counted
@@ -71,8 +71,8 @@ class PromptsTab(ListingTab):
         left_layout.addWidget(self.prompts, 1)
 
         self.title = title_label()
-        self.description = plain_label()
-        self.args_note = plain_label()
+        self.description = plain_label(wrap=True, selectable=True)
+        self.args_note = plain_label(wrap=True, selectable=True)
         self.args_note.setStyleSheet("QLabel { color: #8b949e; }")
         self.form_box = QVBoxLayout()
         self.get_button = QPushButton("Get prompt  (Ctrl+Enter)")

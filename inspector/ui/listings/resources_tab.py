@@ -30,11 +30,12 @@ from inspector.ui.listings import completion_hook
 from inspector.ui.listings.listing_tab import ListingTab
 from inspector.ui.listings.resource_view import ResourceContentsView
 from inspector.ui.removed_in_modern import is_modern
-from inspector.ui.results.common import clip, plain_label
+from inspector.ui.results.common import clip
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.widgets.async_tasks import error_text
 from inspector.ui.widgets.item_list import ItemList
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter, scrolled, title_label
+from inspector.ui.widgets.plain_text import plain_label
 from inspector.ui.widgets.run_keys import RunKeyFilter
 from inspector.ui.widgets.splitter_memory import remember
 from inspector.words import counted
@@ -79,7 +80,7 @@ class ResourcesTab(ListingTab):
         self.filter.setAccessibleName("Filter resources")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._filter_changed)
-        self.list_status = plain_label("", wrap=False)
+        self.list_status = plain_label("", wrap=False, selectable=True)
         top = QHBoxLayout()
         top.addWidget(self.refresh_button)
         top.addWidget(self.filter, 1)
@@ -96,12 +97,12 @@ class ResourcesTab(ListingTab):
         lists = named_splitter("resourceLists", self.resources, self.templates, sizes=[420, 200], vertical=True)
 
         self.title = title_label()
-        self.uri_label = plain_label()
-        self.description = plain_label()
-        self.meta = plain_label()
+        self.uri_label = plain_label(wrap=True, selectable=True)
+        self.description = plain_label(wrap=True, selectable=True)
+        self.meta = plain_label(wrap=True, selectable=True)
         self.meta.setStyleSheet("QLabel { color: #8b949e; }")
         self.form_box = QVBoxLayout()
-        self.expanded = plain_label()
+        self.expanded = plain_label(wrap=True, selectable=True)
         self.expanded.setObjectName("expandedUri")
         self.read_button = QPushButton("Read  (Ctrl+Enter)")
         self.read_button.setObjectName("readButton")
@@ -118,7 +119,7 @@ class ResourcesTab(ListingTab):
         self.copy_cli_button = QPushButton("Copy as command")
         self.copy_cli_button.setToolTip("Copy an mcp-lens --cli command that reads this URI")
         self.copy_cli_button.clicked.connect(self.copy_cli)
-        self.updates_label = plain_label("")  # wraps: it may show a server's error message
+        self.updates_label = plain_label("", wrap=True, selectable=True)  # wraps: it may show a server's error message
         self.updates_label.setObjectName("updatesLabel")
         actions = QHBoxLayout()  # two rows, so that the tab stays narrow enough for a small window
         for widget in (self.read_button, self.subscribe_button, self.auto_reread):

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSlider, QWidget
 
 from inspector.config.files import write_atomic
 from inspector.content import AudioPreview, extension_for, human_size
-from inspector.ui.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
+from inspector.ui.results.common import STYLES, BlockWidget, ErrorTile, ask_and_save, safe_file_name
+from inspector.ui.widgets.plain_text import plain_label
 
 NO_DEVICE_NOTE = "No audio output device: playback is unavailable here. Save the file to listen elsewhere."
 
@@ -44,14 +45,14 @@ class AudioBlockWidget(BlockWidget):
         self.play_button.clicked.connect(self.toggle)
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.sliderMoved.connect(self._seek)
-        self.time_label = plain_label("", self, wrap=False)
+        self.time_label = plain_label("", self, wrap=False, selectable=True)
         self.save_button = self.add_action("Save…", self._save_dialog)
         self.save_button.setEnabled(self.data is not None)
         row = QHBoxLayout()
         row.addWidget(self.play_button)
         row.addWidget(self.slider, 1)
         row.addWidget(self.time_label)
-        self.note = plain_label("", self, style="note")
+        self.note = plain_label("", self, style=STYLES["note"], wrap=True, selectable=True)
         self.note.hide()
         if payload.data is None:
             self.error_tile = ErrorTile(f"The audio cannot be played: {payload.error}", payload.byte_size, self)

@@ -1,4 +1,4 @@
-"""Shared pieces of the result widgets: plain-text labels, the block frame, error tiles, saving bytes.
+"""Shared pieces of the result widgets: their styles, the block frame, error tiles, saving bytes.
 
 Every server string reaches the screen through `plain_label` (`ui/widgets/plain_text.py`) or
 `setPlainText`: never rich text.
@@ -27,8 +27,7 @@ from inspector.config.files import write_atomic
 from inspector.content import Preview, extension_for, human_size
 from inspector.core.findings import Finding
 from inspector.ui.widgets.plain_text import clip as clip  # (the listings import it from here)
-from inspector.ui.widgets.plain_text import plain_label as widgets_plain_label
-from inspector.ui.widgets.plain_text import shown
+from inspector.ui.widgets.plain_text import plain_label, shown
 
 MAX_FINDINGS_SHOWN = 30
 
@@ -44,21 +43,15 @@ STYLES = {
 SEVERITY_COLOURS = {"error": "#c62828", "warning": "#b26a00"}
 
 
-def plain_label(text: str = "", parent: QWidget | None = None, *, wrap: bool = True, style: str = "") -> QLabel:
-    """A QLabel that can only ever show plain text; selectable, clipped, optionally styled."""
-    label = widgets_plain_label(text, parent, wrap=wrap, selectable=True)
-    if style:
-        label.setStyleSheet(f"QLabel {{ {STYLES.get(style, style)} }}")
-    return label
-
-
 def finding_text(finding: Finding) -> str:
     return f"{finding.severity}: {finding.path} — {finding.message} (expected {finding.expected})"
 
 
 def finding_label(finding: Finding, parent: QWidget | None = None) -> QLabel:
     colour = SEVERITY_COLOURS.get(finding.severity, "#b26a00")
-    label = plain_label(("⚠ " if finding.severity == "warning" else "✖ ") + finding_text(finding), parent)
+    label = plain_label(
+        ("⚠ " if finding.severity == "warning" else "✖ ") + finding_text(finding), parent, wrap=True, selectable=True
+    )
     label.setStyleSheet(f"QLabel {{ color: {colour}; }}")
     return label
 
@@ -67,7 +60,14 @@ def add_findings(layout: QVBoxLayout, findings: tuple[Finding, ...] | list[Findi
     """One label per finding (at most MAX_FINDINGS_SHOWN, then a count)."""
     labels = [finding_label(f, parent) for f in findings[:MAX_FINDINGS_SHOWN]]
     if len(findings) > MAX_FINDINGS_SHOWN:
-        labels.append(plain_label(f"… and {len(findings) - MAX_FINDINGS_SHOWN} more (see Raw result JSON)", parent))
+        labels.append(
+            plain_label(
+                f"… and {len(findings) - MAX_FINDINGS_SHOWN} more (see Raw result JSON)",
+                parent,
+                wrap=True,
+                selectable=True,
+            )
+        )
     for label in labels:
         layout.addWidget(label)
     return labels
@@ -126,16 +126,16 @@ class BlockWidget(QFrame):
         outer.setSpacing(4)
         head = QHBoxLayout()
         head.setSpacing(8)
-        self.title_label = plain_label(title, self, wrap=False)
+        self.title_label = plain_label(title, self, wrap=False, selectable=True)
         font = self.title_label.font()
         font.setBold(True)
         self.title_label.setFont(font)
-        self.detail_label = plain_label(detail, self)
+        self.detail_label = plain_label(detail, self, wrap=True, selectable=True)
         self.detail_label.setStyleSheet(f"QLabel {{ {STYLES['note']} }}")
         head.addWidget(self.title_label)
         head.addWidget(self.detail_label, 1)
         described = preview.annotations.describe()
-        self.annotations_label = plain_label(described, self, wrap=False)
+        self.annotations_label = plain_label(described, self, wrap=False, selectable=True)
         self.annotations_label.setStyleSheet(f"QLabel {{ {STYLES['note']} }}")
         self.annotations_label.setVisible(bool(described))
         head.addWidget(self.annotations_label)

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVB
 
 from inspector.config.files import write_atomic
 from inspector.content import ImagePreview, human_size
-from inspector.ui.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
+from inspector.ui.results.common import BlockWidget, ErrorTile, ask_and_save, safe_file_name
+from inspector.ui.widgets.plain_text import plain_label
 
 MAX_VIEW_HEIGHT = 360  # the viewer never gets taller than this; bigger images scroll or fit
 MAX_UPSCALE = 8.0
@@ -50,7 +51,7 @@ class ImageViewer(QWidget):
             button.clicked.connect(slot)
             bar.addWidget(button)
             self.buttons[key] = button
-        self.zoom_label = plain_label("100 %", self, wrap=False)
+        self.zoom_label = plain_label("100 %", self, wrap=False, selectable=True)
         bar.addWidget(self.zoom_label)
         bar.addStretch(1)
         layout = QVBoxLayout(self)

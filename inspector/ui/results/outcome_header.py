@@ -7,16 +7,17 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QToolButton, QWidget
 
 from inspector.core.errors import Failure
-from inspector.ui.results.common import STYLES, plain_label
+from inspector.ui.results.common import STYLES
+from inspector.ui.widgets.plain_text import plain_label
 
 
 def status_header(text: str, parent: QWidget) -> tuple[QLabel, QLabel, QHBoxLayout]:
     """A bold status label showing `text`, an empty detail label beside it, and the row holding both."""
-    status = plain_label(text, parent, wrap=False)
+    status = plain_label(text, parent, wrap=False, selectable=True)
     font = status.font()
     font.setBold(True)
     status.setFont(font)
-    detail = plain_label("", parent)
+    detail = plain_label("", parent, wrap=True, selectable=True)
     header = QHBoxLayout()
     header.addWidget(status)
     header.addWidget(detail, 1)

@@ -11,9 +11,10 @@ from PySide6.QtWidgets import QFormLayout, QWidget
 
 from inspector.config.files import utf8, write_atomic
 from inspector.content import EmbeddedResourcePreview, ResourceLinkPreview, human_size
-from inspector.ui.results.common import BlockWidget, ErrorTile, ask_and_save, plain_label, safe_file_name
+from inspector.ui.results.common import BlockWidget, ErrorTile, ask_and_save, safe_file_name
 from inspector.ui.results.image_block import ImageViewer
 from inspector.ui.results.text_block import TextPane, display_text
+from inspector.ui.widgets.plain_text import plain_label
 
 
 def _form(parent: QWidget, rows: list[tuple[str, str | None]]) -> tuple[QFormLayout, dict[str, str]]:
@@ -24,7 +25,10 @@ def _form(parent: QWidget, rows: list[tuple[str, str | None]]) -> tuple[QFormLay
     shown = {}
     for name, value in rows:
         if value is not None:
-            form.addRow(plain_label(name, parent, wrap=False), plain_label(value, parent))
+            form.addRow(
+                plain_label(name, parent, wrap=False, selectable=True),
+                plain_label(value, parent, wrap=True, selectable=True),
+            )
             shown[name] = value
     return form, shown
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QVBoxLayout, QWidget
 from inspector.content import ResultSummary, result_summary, to_json_text
 from inspector.core.errors import ProtocolError, describe_failure
 from inspector.core.operations import CallOutcome
-from inspector.ui.results.common import STYLES, BlockWidget, add_findings, plain_label
+from inspector.ui.results.common import STYLES, BlockWidget, add_findings
 from inspector.ui.results.factory import block_widget
 from inspector.ui.results.outcome_header import (
     collapse_raw_toggle,
@@ -24,6 +24,7 @@ from inspector.ui.results.outcome_header import (
 )
 from inspector.ui.results.resource_blocks import ResourceLinkWidget
 from inspector.ui.results.text_block import TextPane
+from inspector.ui.widgets.plain_text import plain_label
 
 
 def _clear_layout(layout: QVBoxLayout) -> None:
@@ -76,9 +77,9 @@ class ResultView(QWidget):
         self.structured_box.setFrameShape(QFrame.Shape.StyledPanel)
         box = QVBoxLayout(self.structured_box)
         box.setContentsMargins(8, 6, 8, 8)
-        self.structured_title = plain_label("Structured content", self.structured_box)
+        self.structured_title = plain_label("Structured content", self.structured_box, wrap=True, selectable=True)
         self.structured_title.setFont(self.status_label.font())
-        self.structured_status = plain_label("", self.structured_box)
+        self.structured_status = plain_label("", self.structured_box, wrap=True, selectable=True)
         self.structured_issues_layout = QVBoxLayout()
         self.structured_issues_layout.setSpacing(2)
         self.structured_pane_layout = QVBoxLayout()
@@ -147,7 +148,9 @@ class ResultView(QWidget):
             self.blocks_layout.addWidget(widget)
             self.blocks.append(widget)
         if not summary.previews:
-            self.blocks_layout.addWidget(plain_label("(no content blocks)", self.content, style="note"))
+            self.blocks_layout.addWidget(
+                plain_label("(no content blocks)", self.content, style=STYLES["note"], wrap=True, selectable=True)
+            )
         self._show_structured(summary)
         self._set_raw(lambda: summary.raw_json, "Raw result JSON")
         return summary
@@ -157,10 +160,16 @@ class ResultView(QWidget):
         self.clear()
         self._set_status("protocol_error", f"JSON-RPC error {code}", str(message))
         self.blocks_layout.addWidget(
-            plain_label("The server answered with an error instead of a result.", self.content, style="note")
+            plain_label(
+                "The server answered with an error instead of a result.",
+                self.content,
+                style=STYLES["note"],
+                wrap=True,
+                selectable=True,
+            )
         )
         if data is not None:
-            self.blocks_layout.addWidget(plain_label("error.data", self.content))
+            self.blocks_layout.addWidget(plain_label("error.data", self.content, wrap=True, selectable=True))
             self.error_data_pane = TextPane(to_json_text(data), is_json=True, parent=self.content)
             self.blocks_layout.addWidget(self.error_data_pane)
         error = {"code": code, "message": message} | ({"data": data} if data is not None else {})

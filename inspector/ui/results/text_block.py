@@ -16,8 +16,9 @@ from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QVBoxLay
 from inspector.config.files import utf8
 from inspector.content import TextPreview, UnknownPreview, human_size, to_json_text
 from inspector.content.visible import visible
-from inspector.ui.results.common import BlockWidget, plain_label
+from inspector.ui.results.common import STYLES, BlockWidget
 from inspector.ui.widgets.json_view import ELIDE_CHARS, HIGHLIGHT_MAX_CHARS, JsonHighlighter, pretty_json_bounded
+from inspector.ui.widgets.plain_text import plain_label
 
 BIG_CHARS = 200_000  # past this: plain text first, as it came; formatting and highlighting on demand
 PREVIEW_CHARS = 200_000  # what a big text shows at once
@@ -114,7 +115,7 @@ class TextPane(QWidget):
         self.all_button = QPushButton(f"Show all ({human_size(len(self.full_text))})", self)
         self.all_button.clicked.connect(self.show_all)
         self.copy_button.setVisible(show_copy)
-        self.info = plain_label("", self)
+        self.info = plain_label("", self, wrap=True, selectable=True)
         self.bar = QWidget(self)
         bar = QHBoxLayout(self.bar)
         bar.setContentsMargins(0, 0, 0, 0)
@@ -242,7 +243,7 @@ class UnknownBlockWidget(BlockWidget):
 
     def __init__(self, preview: UnknownPreview, parent: QWidget | None = None) -> None:
         super().__init__(preview, "Unknown block", "", parent)
-        self.flag = plain_label(preview.reason, self, style="flag")
+        self.flag = plain_label(preview.reason, self, style=STYLES["flag"], wrap=True, selectable=True)
         self.body.addWidget(self.flag)
         self.pane = TextPane(preview.raw_json, is_json=True, show_copy=False, parent=self)
         self.body.addWidget(self.pane)

@@ -33,10 +33,9 @@ from inspector.config.files import write_atomic
 from inspector.config.formats import ImportResult, export_file, load_servers
 from inspector.config.locations import client_config_folders, import_start_folder
 from inspector.config.profile import ProfileError, ServerProfile
-from inspector.ui.form.common import plain_label
 from inspector.ui.servers.import_sources import ImportSources, found_host_configs
 from inspector.ui.servers.profile_dialog import ERROR_STYLE, profile_summary
-from inspector.ui.widgets.plain_text import item_text, plain_message_box, plain_tooltip, shown
+from inspector.ui.widgets.plain_text import item_text, plain_label, plain_message_box, plain_tooltip, shown
 
 if TYPE_CHECKING:
     from inspector.ui.servers.panel import ServersPanel

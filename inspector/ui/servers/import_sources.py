@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPushButton, QVBoxLayout, QWidget
 
 from inspector.config.locations import host_config_files
-from inspector.ui.form.common import plain_label
+from inspector.ui.widgets.plain_text import plain_label
 
 TITLE = "Import Servers From"
 

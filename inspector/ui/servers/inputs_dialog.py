@@ -34,9 +34,8 @@ from inspector.config.references import (
     resolve_profile,
     unset_variables,
 )
-from inspector.ui.form.common import plain_label
 from inspector.ui.servers.import_dialog import message_box
-from inspector.ui.widgets.plain_text import item_text
+from inspector.ui.widgets.plain_text import item_text, plain_label
 
 NO_KEYRING = "No keyring is available here: the values are used until MCP Lens quits and are not kept."
 

@@ -27,8 +27,7 @@ from inspector.config.locations import host_config_files, import_start_folder
 from inspector.config.profile import ServerProfile
 from inspector.tap import install
 from inspector.tap.hosts import HostEntry, entries, matching_entries
-from inspector.ui.form.common import plain_label
-from inspector.ui.widgets.plain_text import item_text
+from inspector.ui.widgets.plain_text import item_text, plain_label
 
 JSON_FILTER = "JSON files (*.json *.jsonc);;All files (*)"
 

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.content import human_size
 from inspector.ui.taps.records import LIVE, TapSession, list_sessions, taps_folder
-from inspector.ui.traffic.model import human_size
 from inspector.ui.widgets.plain_text import item_text, plain_tooltip
 from inspector.ui.widgets.row_table import one_row_at_a_time
 
@@ -41,7 +41,13 @@ def started_text(started: float | None) -> str:
 
 def _row(session: TapSession) -> tuple[str, ...]:
     command = shlex.join(session.command) if session.command else "(no command recorded)"
-    return (session.name, command, started_text(session.started), human_size(session.size), STATE_TEXT[session.state])
+    return (
+        session.name,
+        command,
+        started_text(session.started),
+        human_size(session.size, short=True),
+        STATE_TEXT[session.state],
+    )
 
 
 class TappedSessionsWindow(QWidget):

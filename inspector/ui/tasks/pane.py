@@ -14,11 +14,11 @@ from inspector.core.errors import LensError
 from inspector.core.operations import Event
 from inspector.core.tasks import LEGACY, MODERN, TaskRunner, TrackedTask, task_form
 from inspector.ui.results import ResultView
-from inspector.ui.results.common import plain_label
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tasks.model import TaskTableModel, status_text
 from inspector.ui.widgets.fit_columns import fit_columns
 from inspector.ui.widgets.layout_parts import named_splitter
+from inspector.ui.widgets.plain_text import plain_label
 
 FORM_WORDS = {LEGACY: "2025-11-25 tasks (experimental core)", MODERN: "2026-07-28 tasks extension"}
 
@@ -47,7 +47,7 @@ class TasksPane(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.setColumnWidth(0, 250)
         fit_columns(self.table)  # every column in sight in a narrow window
-        self.form_label = plain_label(wrap=True)  # wraps: the tab fits a narrow window
+        self.form_label = plain_label(wrap=True, selectable=True)  # wraps: the tab fits a narrow window
         self.form_label.setAccessibleName("Task support")
         self.answer_button = QPushButton("Answer input…")
         self.answer_button.setAccessibleName("Answer input")
@@ -56,7 +56,7 @@ class TasksPane(QWidget):
         self.list_button = QPushButton("List server tasks")
         self.list_button.setAccessibleName("List server tasks")
         self.list_button.setToolTip("tasks/list (2025-11-25 form)")
-        self.detail = plain_label()
+        self.detail = plain_label(wrap=True, selectable=True)
         self.detail.setAccessibleName("Task detail")
         self.result = ResultView()
         self._build_layout()

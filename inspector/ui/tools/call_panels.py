@@ -26,8 +26,7 @@ from PySide6.QtWidgets import (
 from inspector.config.redact import REDACTED, Redactor
 from inspector.core.history import CallRecord
 from inspector.traffic.commands import cli_line
-from inspector.ui.form.common import plain_label
-from inspector.ui.widgets.plain_text import item_text
+from inspector.ui.widgets.plain_text import item_text, plain_label
 
 
 class _CallRow(QWidget):

@@ -22,11 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.content.visible import visible
-from inspector.ui.results.common import plain_label
 from inspector.ui.tools.tool_list import ToolRow
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.layout_parts import title_label
-from inspector.ui.widgets.plain_text import window_title
+from inspector.ui.widgets.plain_text import plain_label, window_title
 
 ICON_SIDE = 32  # the tool's icon beside its title (the list's is 18)
 DESCRIPTION_LINES = 3  # a longer description is clamped to this many lines until "More" is pressed
@@ -55,9 +54,9 @@ class ToolHeader(QWidget):
         self.icon.setFixedSize(ICON_SIDE, ICON_SIDE)
         self.icon.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.title = title_label(1.25)
-        self.badges = plain_label()
+        self.badges = plain_label(wrap=True, selectable=True)
         self.badges.setEnabled(False)  # dim: a property of the tool, read at a glance
-        self.description = plain_label()
+        self.description = plain_label(wrap=True, selectable=True)
         self.description.setWordWrap(True)
         # Its width hint is never taken: a run of letters with no break point (a server's, or a long word)
         # would otherwise widen the pane past the window and push More out of sight; what does not fit is
@@ -70,7 +69,7 @@ class ToolHeader(QWidget):
         self.more.toggled.connect(self._clamp)
         self.full = QToolButton(autoRaise=True, text="Show full description")
         self.full.clicked.connect(self.show_full_description)
-        self.findings = plain_label()
+        self.findings = plain_label(wrap=True, selectable=True)
         self.findings.setWordWrap(True)
         self.findings.setStyleSheet("color: #c0392b;")
         self.title.setWordWrap(True)

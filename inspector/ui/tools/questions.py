@@ -13,8 +13,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QMessageBox, QPlainTextEdit, QVBoxLayout, QWidget
 
-from inspector.ui.results.common import plain_label
-from inspector.ui.widgets.plain_text import set_message
+from inspector.ui.widgets.plain_text import plain_label, set_message
 
 SHOWN_PROBLEMS = 20
 SHOWN_ARGUMENT_CHARS = 1500
@@ -74,7 +73,9 @@ def ask_destructive(parent: QWidget, name: str, arguments: Any) -> tuple[bool, b
     buttons.accepted.connect(dialog.accept)
     buttons.rejected.connect(dialog.reject)
     layout = QVBoxLayout(dialog)
-    layout.addWidget(plain_label(f"{name} is annotated destructiveHint: true. It will be called with:"))
+    layout.addWidget(
+        plain_label(f"{name} is annotated destructiveHint: true. It will be called with:", wrap=True, selectable=True)
+    )
     layout.addWidget(text)
     layout.addWidget(again)
     layout.addWidget(buttons)

@@ -30,7 +30,7 @@ from inspector.ui.apps.app_tab import AppTab
 from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.listings.resource_view import ResourceContentsView
 from inspector.ui.results import ResultView
-from inspector.ui.results.common import plain_label
+from inspector.ui.results.common import STYLES
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tools.call_panels import CallsPanel, HistoryView
 from inspector.ui.tools.header import ToolHeader
@@ -38,6 +38,7 @@ from inspector.ui.tools.questions import ask_about_problems, ask_destructive
 from inspector.ui.tools.tool_list import ToolList, ToolRow
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.layout_parts import bare_column, buddy_label, named_splitter, scrolled
+from inspector.ui.widgets.plain_text import plain_label
 from inspector.ui.widgets.run_keys import RunKeyFilter
 from inspector.ui.widgets.splitter_memory import remember
 
@@ -76,7 +77,7 @@ class ToolWorkbench(QWidget):
         self.tools.use_icons(icons)
         self.header.use_icons(icons)
         self.form_box = QVBoxLayout()
-        self.no_tool = plain_label(NO_TOOL, wrap=True, style="note")
+        self.no_tool = plain_label(NO_TOOL, wrap=True, style=STYLES["note"], selectable=True)
         self.no_tool.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.call_button = QPushButton("Call  (Ctrl+Enter)")
         self.call_button.setObjectName("callButton")
@@ -89,7 +90,7 @@ class ToolWorkbench(QWidget):
         self.as_task = QCheckBox("As task")  # short: the call bar fits a narrow window
         self.as_task.setAccessibleName("Run as task")
         self.as_task.setToolTip("Run as task: the call returns a task; its status and result show in the Tasks tab")
-        self.task_note = plain_label(wrap=True, style="note")
+        self.task_note = plain_label(wrap=True, style=STYLES["note"], selectable=True)
         self.task_note.setAccessibleName("Task note")
         self.task_form: Callable[[], str | None] = lambda: None  # the Tasks tab says which form the server speaks
         self.run_task: Callable[[str, dict[str, Any]], bool] | None = None  # the Tasks tab starts task calls
@@ -97,7 +98,7 @@ class ToolWorkbench(QWidget):
         self.ask_first.toggled.connect(self._remember_ask_first)
         self.calls = CallsPanel()
         self.result = ResultView()
-        self.result_caption = plain_label(wrap=False)
+        self.result_caption = plain_label(wrap=False, selectable=True)
         self.result_caption.setAccessibleName("Whose result")
         self.resource = ResourceContentsView()
         self.app_tab = AppTab(session)  # a tool's MCP App beside its result

@@ -17,6 +17,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor, QFont
 
 from inspector.apps.bridge import TRANSPORT as APP_TRANSPORT
+from inspector.content import human_size
 from inspector.content.visible import visible as visible_text
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.filter import TrafficFilter
@@ -57,14 +58,6 @@ _ROLES = frozenset({_DISPLAY, _TOOLTIP, _FONT, _ALIGN, _BACKGROUND, _FOREGROUND}
 _ALIGN_RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
 CACHE_ROWS = 20_000  # formatted rows kept
 FLUSH_INTERVAL_MS = 100  # under a flood: at most 10 flushes (and repaints) per second
-
-
-def human_size(size: int) -> str:
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1024 * 1024):.1f} MB"
 
 
 def _cell(text: str) -> str:
@@ -324,7 +317,7 @@ class TrafficModel(QAbstractTableModel):
             _kind_cell(entry),
             _method_cell(entry),
             _cell(id_text),
-            human_size(entry.size),
+            human_size(entry.size, short=True),
             latency,
         )
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.content import human_size
 from inspector.traffic import commands as copy_formats
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Entry, Kind
@@ -30,7 +31,7 @@ from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.detail import EntryDetail
 from inspector.ui.traffic.filter_bar import TrafficFilterBar
 from inspector.ui.traffic.http_exchange import entry_words
-from inspector.ui.traffic.model import BRIDGE_TRANSPORTS, COL_SERVER, TrafficModel, human_size
+from inspector.ui.traffic.model import BRIDGE_TRANSPORTS, COL_SERVER, TrafficModel
 from inspector.ui.traffic.resend_dialog import ResendDialog
 from inspector.ui.traffic.table import WholeRows, log_table
 from inspector.ui.widgets.elided_label import ElidedLabel
@@ -294,7 +295,7 @@ class TrafficView(QWidget):
             self.say(self._describe(entry))
 
     def _describe(self, entry: Entry) -> str:
-        text = f"#{entry.seq} {entry.kind.value} {entry.method or ''} — {human_size(entry.size)}"
+        text = f"#{entry.seq} {entry.kind.value} {entry.method or ''} — {human_size(entry.size, short=True)}"
         if entry.peer_seq is not None:
             peer = self.store.by_seq(entry.peer_seq)
             what = f"{peer.kind.value} " if peer is not None else ""

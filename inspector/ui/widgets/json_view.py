@@ -28,8 +28,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from inspector.content import human_size
 from inspector.content.visible import visible
-from inspector.ui.traffic.model import human_size
 
 BIG_BYTES = 200 * 1024  # past this, plain text first and highlighting on demand
 PREVIEW_CHARS = 200_000  # characters shown at once for a big entry
@@ -271,7 +271,7 @@ class JsonView(QWidget):
 
     # -- internals -----------------------------------------------------------------------------
     def _size_text(self) -> str:
-        return f"Large entry ({human_size(len(self._raw))})"
+        return f"Large entry ({human_size(len(self._raw), short=True)})"
 
     def _show_preview(self) -> None:
         text = raw_text(self._raw)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSplitter, QVBoxLayout, QWidget
 
-from inspector.ui.results.common import plain_label
+from inspector.ui.widgets.plain_text import plain_label
 
 
 def named_splitter(
@@ -37,7 +37,7 @@ def bare_column() -> tuple[QWidget, QVBoxLayout]:
 
 def title_label(scale: float = 1.2) -> QLabel:
     """A bold plain-text label, `scale` times the normal size, for the name of what a pane shows."""
-    label = plain_label()
+    label = plain_label(wrap=True, selectable=True)
     font = label.font()
     font.setPointSizeF(font.pointSizeF() * scale)
     font.setBold(True)

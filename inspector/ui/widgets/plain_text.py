@@ -12,6 +12,7 @@ import html
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtGui import Qt as QtGui
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
@@ -70,13 +71,28 @@ def plain_label(
     selectable: bool = False,
     limit: int = LABEL_CHARS,
     one_line: bool = False,
+    style: str = "",
+    dim: bool = False,
 ) -> QLabel:
-    """A QLabel that can only ever show plain text (see `PlainLabel`)."""
+    """A QLabel that can only ever show plain text (see `PlainLabel`); `style` is its style sheet's body."""
     label = PlainLabel(text, parent, limit=limit, one_line=one_line)
     if selectable:
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setWordWrap(wrap)
+    if style:
+        label.setStyleSheet(f"QLabel {{ {style} }}")
+    if dim:
+        set_dim(label)
     return label
+
+
+def set_dim(widget: QWidget) -> None:
+    """Draw `widget`'s text in a fainter shade of its palette's colour."""
+    palette = widget.palette()
+    colour = palette.color(QPalette.ColorRole.WindowText)
+    colour.setAlpha(150)
+    palette.setColor(QPalette.ColorRole.WindowText, colour)
+    widget.setPalette(palette)
 
 
 def safe_tooltip(text: Any, *, limit: int = TOOLTIP_CHARS) -> str:

@@ -6,6 +6,7 @@ from factories import call_result, notification, request, response, rpc, tool_ca
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
+from inspector.content import human_size
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.filter import TrafficFilter
 from inspector.traffic.store import TrafficStore
@@ -24,7 +25,6 @@ from inspector.ui.traffic.model import (
     PEER_BRUSH,
     ROUND_BRUSH,
     TrafficModel,
-    human_size,
 )
 
 OUT, IN = Direction.OUT, Direction.IN
@@ -60,7 +60,7 @@ def test_columns_and_status(qtbot) -> None:
     time_text = cell(model, 0, COL_TIME)
     assert len(time_text) == 12 and time_text[2] == ":" and time_text[8] == "."
     assert cell(model, 0, COL_DELTA) == "" and float(cell(model, 1, COL_DELTA)) >= 0
-    assert cell(model, 0, COL_SIZE) == human_size(store[0].size)
+    assert cell(model, 0, COL_SIZE) == human_size(store[0].size, short=True)
     assert cell(model, 1, COL_DIR) == "←" and cell(model, 5, COL_DIR) == "•"
     assert cell(model, 2, COL_LATENCY).endswith(" ms") and cell(model, 0, COL_LATENCY) == ""
     assert cell(model, 2, COL_STATUS) == "isError" and cell(model, 3, COL_STATUS) == "error -32601"
@@ -72,16 +72,6 @@ def test_columns_and_status(qtbot) -> None:
     assert "parse error" in cell(model, 4, COL_STATUS, TOOLTIP) and "unknown id" in cell(model, 3, COL_STATUS, TOOLTIP)
     assert model.entry_at(2) is store[2] and model.entry_at(99) is None
     assert model.row_of_seq(store[3].seq) == 3 and model.row_of_seq(12345) is None
-
-
-def test_human_size() -> None:
-    assert [human_size(n) for n in (0, 1023, 1024, 1536, 20 * 1024 * 1024)] == [
-        "0 B",
-        "1023 B",
-        "1.0 KB",
-        "1.5 KB",
-        "20.0 MB",
-    ]
 
 
 def test_pairing_highlight_and_late_response(qtbot) -> None:

@@ -72,3 +72,14 @@ def test_a_message_box_shows_its_text_and_informative_text_literally(qapp) -> No
     informative = box.findChild(QLabel, "qt_msgbox_informativelabel")
     assert informative is not None and informative.textFormat() == Qt.TextFormat.PlainText
     assert box.informativeText() == f"{IMG}\\u202e"
+
+
+def test_a_plain_label_takes_a_style_and_can_be_dimmed(qapp) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QPalette
+
+    styled = plain_label(IMG, style="color:#6e6e6e;")
+    assert styled.styleSheet() == "QLabel { color:#6e6e6e; }" and styled.textFormat() == Qt.TextFormat.PlainText
+    assert plain_label("plain").styleSheet() == ""
+    dimmed, normal = plain_label("dim", dim=True), plain_label("normal")
+    role = QPalette.ColorRole.WindowText
+    assert dimmed.palette().color(role).alpha() == 150 and normal.palette().color(role).alpha() == 255
