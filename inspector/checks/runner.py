@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack, suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from inspector.checks.assertions import Observed, evaluate, needs_tool
 from inspector.checks.collection import Collection, CollectionError, Step, env_references, resolve
@@ -24,6 +24,18 @@ from inspector.checks.secret_references import redacted_fields
 from inspector.core.errors import ConnectFailed, LensError, ProtocolError
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.store import SeqCounter, TrafficStore
+
+
+class StepConnection(Protocol):
+    """What a step needs of its connection: a `core.operations.Operations` (lean or the SDK's, from
+    `core/open_connection.py`), or the app's open session (`ui/collections/live.py`)."""
+
+    tools: Any  # the last tool listing, if any
+
+    async def list_tools(self) -> Any: ...
+    def new_handle(self, method: str) -> Any: ...
+    async def request_rounds(self, method: str, params: dict[str, Any], **kwargs: Any) -> dict[str, Any]: ...
+
 
 Opener = Callable[[str, TrafficStore], Any]  # → an unopened connection (``async with``); may raise LensError
 PASSED, FAILED, UNREACHABLE = "passed", "failed", "unreachable"
@@ -75,7 +87,9 @@ class RunResult:
 
 
 class _Server:
-    def __init__(self, conn: Any = None, store: TrafficStore | None = None, failure: str = "") -> None:
+    def __init__(
+        self, conn: StepConnection | None = None, store: TrafficStore | None = None, failure: str = ""
+    ) -> None:
         self.conn, self.store, self.failure = conn, store, failure
 
 
@@ -172,7 +186,7 @@ class Runner:
             result.status, result.reason = FAILED, failed[0].reason
         return result
 
-    async def _send(self, conn: Any, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    async def _send(self, conn: StepConnection, method: str, params: dict[str, Any]) -> dict[str, Any]:
         handle = conn.new_handle(method)
         try:
             result = await conn.request_rounds(method, params, handle=handle, with_progress=method == "tools/call")

@@ -8,11 +8,14 @@ the SDK; so do Streamable HTTP runs without a proxy or OAuth up front (`http_lea
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.cli.args import CliArgs, UsageError
 from inspector.transports.kinds import DEFAULT_URL_KIND
 from inspector.words import noun
+
+if TYPE_CHECKING:
+    from inspector.core.open_connection import UnopenedConnection
 
 # Seconds between closing the server's stdin and SIGTERM. The answer is printed by then; servers
 # such as server-everything keep a timer alive for ~0.35 s after stdin closes.
@@ -104,7 +107,7 @@ def _preload_schema_checker() -> None:
     threading.Thread(target=load, name="preload-jsonschema", daemon=True).start()
 
 
-def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> Any:
+def connect(args: CliArgs, profile: Any, store: Any, process: Any) -> UnopenedConnection:
     """An unopened connection (``async with`` it): the lean client for stdio and for Streamable HTTP
     where it applies, else the SDK's for a URL, with OAuth through stored tokens (a browser sign-in
     unless --stored-auth-only)."""

@@ -8,26 +8,29 @@ module level.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.cli import exit_codes, render
 from inspector.cli.args import CliArgs
 
-Runner = Callable[[CliArgs, Any], Awaitable[int]]
+if TYPE_CHECKING:
+    from inspector.core.operations import Operations
+
+Runner = Callable[[CliArgs, "Operations"], Awaitable[int]]
 
 
-async def _initialize(args: CliArgs, conn: Any) -> int:
+async def _initialize(args: CliArgs, conn: Operations) -> int:
     render.show(args, conn.init, render.text_initialize)
     return exit_codes.OK
 
 
-async def _ping(args: CliArgs, conn: Any) -> int:
+async def _ping(args: CliArgs, conn: Operations) -> int:
     latency = await conn.ping()
     render.show(args, {"ok": True, "latency_ms": round(latency, 3)}, render.text_ping)
     return exit_codes.OK
 
 
-async def _list_tools(args: CliArgs, conn: Any) -> int:
+async def _list_tools(args: CliArgs, conn: Operations) -> int:
     listing = await conn.list_tools()
     out: dict[str, Any] = {"tools": listing.tools}
     if listing.findings:
@@ -37,7 +40,7 @@ async def _list_tools(args: CliArgs, conn: Any) -> int:
     return exit_codes.OK
 
 
-def _say_capabilities(args: CliArgs, conn: Any) -> None:
+def _say_capabilities(args: CliArgs, conn: Operations) -> None:
     """On stderr: the capabilities the app declares and this run does not (tools the server may hide)."""
     import json
     import sys
@@ -50,7 +53,7 @@ def _say_capabilities(args: CliArgs, conn: Any) -> None:
         sys.stderr.write((json.dumps({"notice": note}) if args.format == "json" else f"note: {note}") + "\n")
 
 
-def _runner(conn: Any) -> Any:
+def _runner(conn: Operations) -> Any:
     from inspector.core.tasks import TaskRunner, task_form
 
     return TaskRunner(
@@ -61,7 +64,7 @@ def _runner(conn: Any) -> Any:
     )
 
 
-async def _call_as_task(args: CliArgs, conn: Any) -> int:
+async def _call_as_task(args: CliArgs, conn: Operations) -> int:
     from inspector.core.errors import LensError, ToolFailed
 
     listing = conn.tools or await conn.list_tools()
@@ -78,7 +81,7 @@ async def _call_as_task(args: CliArgs, conn: Any) -> int:
     return exit_codes.OK
 
 
-async def _task_method(args: CliArgs, conn: Any) -> int:
+async def _task_method(args: CliArgs, conn: Operations) -> int:
     import json
 
     result = await _runner(conn).task_request(args.method, args.task_id)
@@ -86,7 +89,7 @@ async def _task_method(args: CliArgs, conn: Any) -> int:
     return exit_codes.OK
 
 
-async def _call_tool(args: CliArgs, conn: Any) -> int:
+async def _call_tool(args: CliArgs, conn: Operations) -> int:
     from inspector.core.errors import ToolFailed
 
     if args.as_task:
@@ -102,7 +105,7 @@ async def _call_tool(args: CliArgs, conn: Any) -> int:
 
 
 def _listing(name: str) -> Runner:
-    async def run(args: CliArgs, conn: Any) -> int:
+    async def run(args: CliArgs, conn: Operations) -> int:
         from inspector.core import prompts, resources
 
         lister = {
@@ -117,7 +120,7 @@ def _listing(name: str) -> Runner:
     return run
 
 
-async def _read_resource(args: CliArgs, conn: Any) -> int:
+async def _read_resource(args: CliArgs, conn: Operations) -> int:
     from inspector.core import resources
 
     outcome = await resources.read_resource(conn, args.uri)
@@ -126,7 +129,7 @@ async def _read_resource(args: CliArgs, conn: Any) -> int:
     return exit_codes.OK
 
 
-async def _get_prompt(args: CliArgs, conn: Any) -> int:
+async def _get_prompt(args: CliArgs, conn: Operations) -> int:
     from inspector.core import prompts
 
     got = await prompts.get_prompt(conn, args.prompt_name, args.prompt_args)
@@ -135,7 +138,7 @@ async def _get_prompt(args: CliArgs, conn: Any) -> int:
     return exit_codes.OK
 
 
-async def _set_log_level(args: CliArgs, conn: Any) -> int:
+async def _set_log_level(args: CliArgs, conn: Operations) -> int:
     from inspector.core import prompts
 
     await prompts.set_log_level(conn, args.log_level)
@@ -161,7 +164,7 @@ RUNNERS: dict[str, Runner] = {
 }
 
 
-async def execute(args: CliArgs, conn: Any) -> int:
+async def execute(args: CliArgs, conn: Operations) -> int:
     """Run `args.method` on the open connection; returns the exit code."""
     from inspector.core.errors import ProtocolError
     from inspector.core.input_required import undeclared_capability

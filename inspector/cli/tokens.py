@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.budget.tokenizers import TOKENIZERS
 from inspector.cli import exit_codes
@@ -22,6 +22,9 @@ from inspector.cli.render import fail
 from inspector.cli.tokens_args import TokensArgs, parse
 from inspector.cli.tokens_host import print_host_table
 from inspector.words import counted
+
+if TYPE_CHECKING:
+    from inspector.core.operations import Operations
 
 
 class _TokenizerLoader:
@@ -274,7 +277,7 @@ async def _list_tools(args: TokensArgs, profile: Any, process: Any) -> tuple[lis
         print_stray_output(store)
 
 
-def _say_capabilities(conn: Any) -> None:
+def _say_capabilities(conn: Operations) -> None:
     """On stderr: the client capabilities the app declares and this run does not (a server may list the app
     more tools, and its Budget tab counts them)."""
     from inspector.core.client_handlers import undeclared_note

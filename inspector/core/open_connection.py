@@ -12,7 +12,7 @@ Each client is imported only when built, so a lean run never loads the SDK.
 from __future__ import annotations
 
 import subprocess
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from inspector.config.profile import ServerProfile
 from inspector.core.client_handlers import ClientHandlers
@@ -21,9 +21,18 @@ from inspector.traffic.store import TrafficStore
 if TYPE_CHECKING:
     from inspector.core.connection import Connection
     from inspector.core.lite import LiteConnection
+    from inspector.core.operations import Operations
     from inspector.transports.http import HttpTransport
 
 LEAN_KINDS = ("stdio", "http")  # the lean client's transports (no legacy SSE)
+
+
+class UnopenedConnection(Protocol):
+    """A connection not entered yet: what `open_connection` returns, and the CLI's wrappers around it that
+    connect again after a 401 (`auth/cli.py`, `cli/http_lean.py`). ``async with`` it → the connection."""
+
+    async def __aenter__(self) -> Operations: ...
+    async def __aexit__(self, *exc_info: Any) -> Any: ...
 
 
 def open_connection(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from typing import Any
+from typing import TYPE_CHECKING
 
 from inspector.core.errors import LensError, ProtocolError, RequestTimeout
 from inspector.doctor.report import ConnectionFactory, DoctorReport
@@ -23,6 +23,9 @@ from inspector.doctor.sections import (
     SECTION_TEMPLATES,
 )
 from inspector.doctor.state import ProbeState, failed
+
+if TYPE_CHECKING:
+    from inspector.core.operations import Operations
 
 PINGS = 3
 SLOW_PING_MS = 1000.0
@@ -175,7 +178,7 @@ async def check_prompts(state: ProbeState) -> None:
             )
 
 
-def legacy_versions(conn: Any) -> list[str]:
+def legacy_versions(conn: Operations) -> list[str]:
     """Handshake versions a modern server's discover result also claims."""
     from inspector.core.era import HANDSHAKE_PROTOCOL_VERSIONS
 

@@ -1,14 +1,18 @@
 """The doctor's report types, at the bottom of the package: a finding, the report and its score, the
-options a run takes and the connection factory it is given. It imports only `sections`."""
+options a run takes and the connection factory it is given. It imports only `sections` (and, for
+typing, the connection's `core.operations`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.doctor.sections import MODERN_SPEC, SPEC
+
+if TYPE_CHECKING:
+    from inspector.core.operations import Operations  # the connection, lean or the SDK's
 
 SEVERITIES = ("error", "warning", "info")
 # Score: 100 minus these per finding, floored at 0. Info costs nothing.
@@ -102,4 +106,4 @@ class DoctorOptions:
 
 
 # era → an unopened connection (``async with``) in that era ("auto" | "legacy" | "modern")
-ConnectionFactory = Callable[[str], AbstractAsyncContextManager[Any]]
+ConnectionFactory = Callable[[str], AbstractAsyncContextManager["Operations"]]

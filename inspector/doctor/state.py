@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
 from inspector.doctor.report import DoctorOptions, DoctorReport
 from inspector.doctor.sections import SECTION_LIFECYCLE, SECTION_PAGINATION
+
+if TYPE_CHECKING:
+    from inspector.core.operations import Operations
 
 
 def failed(method: str, message: str) -> str:
@@ -27,7 +30,7 @@ class Crashed(Exception):
 
 @dataclass
 class ProbeState:
-    conn: Any
+    conn: Operations
     report: DoctorReport
     options: DoctorOptions
     seen: list[str]  # notification methods received so far

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.budget.host_rules import HOSTS, NAME_MAX, NAME_PREFIX
 from inspector.core.findings import Finding
@@ -25,6 +25,9 @@ from inspector.doctor.sections import (
 )
 from inspector.words import counted
 
+if TYPE_CHECKING:
+    from inspector.core.operations import Operations
+
 # The spec's rule (2025-11-25, from SEP-986): 1–128 characters of A-Z a-z 0-9 _ - . (a SHOULD).
 SPEC_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
 # Claude Code's tool naming and name limit, from the one table of host rules (with their sources).
@@ -39,7 +42,7 @@ def add_core(report: DoctorReport, check: str, findings: list[Finding], section:
         report.add(f.severity, check, f.path, f.message, f.expected, section)
 
 
-def check_connects(report: DoctorReport, conn: Any) -> None:
+def check_connects(report: DoctorReport, conn: Operations) -> None:
     """``connects``: the era and version negotiated."""
     report.ran.append("connects")
     negotiation = getattr(conn, "negotiation", None)
@@ -50,7 +53,7 @@ def check_connects(report: DoctorReport, conn: Any) -> None:
     report.add("info", "connects", "$", f"connected: {how}", "a negotiated protocol version", SECTION_LIFECYCLE)
 
 
-def check_handshake(report: DoctorReport, conn: Any) -> None:
+def check_handshake(report: DoctorReport, conn: Operations) -> None:
     """``handshake``: the initialize / discover result's shape."""
     report.ran.append("handshake")
     init = conn.init if isinstance(conn.init, dict) else {}

@@ -4,7 +4,7 @@ discover result (supported versions), server info, capabilities, instructions.""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QPixmap
@@ -17,6 +17,9 @@ from inspector.core.errors import describe_failure
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.plain_text import plain_tooltip, safe_tooltip, set_plain
 from inspector.words import counted
+
+if TYPE_CHECKING:
+    from inspector.core.operations import Operations
 
 ICON_SIDE = 20  # the server's icon beside its name
 MAX_HOSTS_SHOWN = 5
@@ -185,7 +188,7 @@ class StatusPanel(QWidget):
         if state != "connected":
             self.show_connection(None)
 
-    def show_connection(self, conn: Any) -> None:
+    def show_connection(self, conn: Operations | None) -> None:
         """What `conn` negotiated (the session, once connected: server_info, protocol_version, capabilities,
         instructions); None clears the fields."""
         if conn is None:
