@@ -5,6 +5,7 @@ and one nobody claims is ended."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -107,3 +108,53 @@ def test_a_started_server_nobody_claims_is_ended() -> None:
     prestart.drop()
     assert process.poll() is not None
     assert prestart.claim(StdioCommand(DEMO[0], DEMO[1:], {"PYTHONPATH": str(REPO)})) is None
+
+
+CHOICE = """
+import json, sys
+from PySide6.QtCore import QSettings
+from inspector.app import ORGANIZATION, parse_args, start_first_server
+from inspector.config.profile import ServerProfile
+from inspector.config.store import ProfileStore
+from inspector.core import prestart
+from inspector.transports.process import StdioCommand
+
+profile = ServerProfile.from_entry("mine", json.loads(sys.argv[1]))
+store = ProfileStore()
+store.load()
+store.add(profile)
+store.save()
+QSettings(ORGANIZATION, "mcp-lens").setValue("session/lastServer", "mine")
+start_first_server(parse_args([]))
+process = prestart.claim(StdioCommand.from_profile(profile)) if profile.transport == "stdio" else None
+offered = bool(prestart._slot) or process is not None
+prestart.drop()
+if process is not None:
+    process.kill()
+    process.communicate()
+print(json.dumps({"claimed": process is not None, "offered": offered}))
+"""
+
+
+def _first_choice(tmp_path: Path, entry: dict) -> dict:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CHOICE, json.dumps(entry)],
+        env=_fresh_env(tmp_path),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_last_server_used_is_started_early_when_it_is_a_plain_stdio_one(tmp_path: Path) -> None:
+    assert _first_choice(tmp_path, {"command": DEMO[0], "args": DEMO[1:]}) == {"claimed": True, "offered": True}
+
+
+def test_a_server_with_references_or_a_url_is_not_started_early(tmp_path: Path) -> None:
+    with_reference = {"command": DEMO[0], "args": DEMO[1:], "env": {"TOKEN": "${env:LENS_TEST_TOKEN}"}}
+    assert _first_choice(tmp_path / "a", with_reference) == {"claimed": False, "offered": False}
+    assert _first_choice(tmp_path / "b", {"url": "http://127.0.0.1:9/mcp"}) == {"claimed": False, "offered": False}
