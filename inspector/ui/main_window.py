@@ -40,11 +40,11 @@ from inspector.ui.servers.unsaved import ask_before_quit, save_copy, unsaved_nam
 from inspector.ui.session import CONNECTED
 from inspector.ui.shortcuts_dialog import show_shortcuts
 from inspector.ui.taps.hook import show_tapped_sessions
-from inspector.ui.traffic.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.traffic.view import TrafficView
 from inspector.ui.traffic.viewer_window import ViewerWindow
 from inspector.ui.widgets.plain_text import set_plain
 from inspector.ui.widgets.plain_text import shown as plain_shown
+from inspector.ui.widgets.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.workspace.reopen import OPEN_SERVERS_KEY, REOPEN_KEY, reopen_enabled
 from inspector.ui.workspace.space import (
     AUTH,

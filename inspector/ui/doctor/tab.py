@@ -33,8 +33,8 @@ from inspector.ui.doctor.connections import DoctorConnections
 from inspector.ui.doctor.findings_view import FindingsView
 from inspector.ui.doctor.tools_dialog import DoctorToolsDialog, read_only
 from inspector.ui.session import CONNECTED, SessionController
-from inspector.ui.traffic.session_files import show_error
 from inspector.ui.widgets.plain_text import PlainLabel, item_text
+from inspector.ui.widgets.session_files import show_error
 from inspector.words import counted
 
 PROBE_TIMEOUT = 5.0  # seconds for each probe, as `mcp-lens doctor --timeout` defaults

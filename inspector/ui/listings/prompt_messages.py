@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from inspector.content import preview, to_json_text
 from inspector.core.errors import describe_failure
 from inspector.core.prompts import PromptOutcome
-from inspector.ui.listings.resource_view import highlight_embedded
 from inspector.ui.results.common import STYLES, BlockWidget, add_findings
 from inspector.ui.results.factory import block_widget
 from inspector.ui.results.outcome_header import (
@@ -23,6 +22,7 @@ from inspector.ui.results.outcome_header import (
     status_header,
 )
 from inspector.ui.results.resource_blocks import EmbeddedResourceWidget, ResourceLinkWidget
+from inspector.ui.results.resource_view import highlight_embedded
 from inspector.ui.results.text_block import TextPane
 from inspector.ui.widgets.mime_highlight import MimeHighlighter
 from inspector.ui.widgets.plain_text import plain_label

@@ -28,9 +28,9 @@ from inspector.traffic.commands import cli_line as cli_command
 from inspector.ui.form.tool_form import ToolForm
 from inspector.ui.listings import completion_hook
 from inspector.ui.listings.listing_tab import ListingTab
-from inspector.ui.listings.resource_view import ResourceContentsView
 from inspector.ui.removed_in_modern import is_modern
 from inspector.ui.results.common import clip
+from inspector.ui.results.resource_view import ResourceContentsView
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.widgets.async_tasks import error_text
 from inspector.ui.widgets.item_list import ItemList

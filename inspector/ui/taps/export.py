@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QToolButton
 
 from inspector.traffic import jsonl
 from inspector.ui.taps.records import TapSession
-from inspector.ui.traffic.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.traffic.viewer_window import ViewerWindow
+from inspector.ui.widgets.session_files import ask_session_path, show_error, suggested_name
 from inspector.words import counted
 
 

@@ -28,9 +28,9 @@ from inspector.core.resources import ReadOutcome, check_read_result
 from inspector.core.tasks import task_support
 from inspector.ui.apps.app_tab import AppTab
 from inspector.ui.form.tool_form import ToolForm
-from inspector.ui.listings.resource_view import ResourceContentsView
 from inspector.ui.results import ResultView
 from inspector.ui.results.common import STYLES
+from inspector.ui.results.resource_view import ResourceContentsView
 from inspector.ui.session import CONNECTED, SessionController
 from inspector.ui.tools.call_panels import CallsPanel, HistoryView
 from inspector.ui.tools.header import ToolHeader

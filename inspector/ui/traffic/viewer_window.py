@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolButton, QWidget
 from inspector.traffic import jsonl
 from inspector.traffic.record_store import RecordStore
 from inspector.traffic.store import TrafficStore
-from inspector.ui.traffic.session_files import show_error
 from inspector.ui.traffic.view import TrafficView
 from inspector.ui.widgets.plain_text import item_text, plain_message_box, plain_tooltip, safe_title, window_title
+from inspector.ui.widgets.session_files import show_error
 from inspector.words import counted
 
 FIRST_SLICE_S = 0.15  # indexed before the window shows: more than a screenful

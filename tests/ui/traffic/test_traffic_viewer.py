@@ -92,7 +92,7 @@ def test_bad_file_shows_the_reason_as_plain_text(qtbot, tmp_path: Path, content,
 
 
 def test_suggested_export_name_is_file_safe() -> None:
-    from inspector.ui.traffic.session_files import suggested_name
+    from inspector.ui.widgets.session_files import suggested_name
 
     when = time.mktime((2026, 11, 24, 9, 5, 7, 0, 0, -1))
     assert suggested_name("Demo server", when) == "Demo-server-20261124-090507.jsonl"
