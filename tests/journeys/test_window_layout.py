@@ -415,7 +415,7 @@ def shown_width(widget: QWidget) -> int:
 def test_a_read_resource_gets_room_at_1024_by_700(lens) -> None:
     """Resources › Dice app › Ctrl+Enter in a 1024×700 window: the result is readable (issue 22, point 5;
     the outside tester saw a strip with the meta text one word per line and the Copy button cut to 'C')."""
-    from inspector.ui.listings.resource_view import ResourceContentsView
+    from inspector.ui.results.resource_view import ResourceContentsView
 
     lens.start()
     at_size(lens, 1024, 700)
