@@ -35,6 +35,7 @@ SLICE_S = 0.002
 # waited this long for its server's next line has had its rest: its next slice starts then (the answer it
 # waited for is not held back by a slice that ran out while it was idle).
 REST_S = 0.001
+CLOSE_DRAIN_S = 0.5  # after the process has exited, how long its last buffered lines may take to be read
 _awaiting: set[StdioTransport] = set()  # sessions with a request of ours in flight
 
 
@@ -86,14 +87,24 @@ class StdioTransport(Transport):
         try:
             yield read, write
         finally:
+            # Nobody reads once the dispatcher has stopped: what the server writes while it closes (its
+            # last words) is read and recorded meanwhile, as the connection's own reader did until then.
+            drain = asyncio.ensure_future(self._drain())
             try:
                 with anyio.CancelScope(shield=True):
                     await self.pipes.close()
+                    await asyncio.wait({drain}, timeout=CLOSE_DRAIN_S)
             finally:
+                drain.cancel()
                 _awaiting.discard(self)  # nothing in flight on a closed connection
                 self._in_flight = 0
                 read.close()
                 write.close()
+
+    async def _drain(self) -> None:
+        """Read (and so record) stdout to its end."""
+        while await self.pipes.next_line() is not None:
+            pass
 
     async def next_message(self, read: _ReadSide) -> SessionMessage | None:
         """The next message for the SDK (None at the end of stdout). Each line is recorded first; garbage
