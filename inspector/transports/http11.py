@@ -44,7 +44,7 @@ class Origin:
         """`ValueError` for a URL that is not ``http(s)://host…``."""
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"not an http(s) URL: {url!r}")
+            raise ValueError(f"not an http:// or https:// URL: {url!r}")
         port = parts.port or (443 if parts.scheme == "https" else 80)
         # as httpx sends them: the path and query percent-encoded as UTF-8 (escapes kept), the host as IDNA
         path = quote(parts.path or "/", safe=PATH_SAFE)
