@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView,
 
 from inspector.content.visible import visible
 from inspector.core.findings import Finding
+from inspector.ui.widgets.fit_columns import fit_columns
 from inspector.ui.widgets.plain_text import PlainLabel
 
 MAX_CELL = 300  # server strings are clipped in cells (the detail pane shows them whole)
@@ -109,6 +110,7 @@ class ItemList(QWidget):
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.header().setStretchLastSection(True)
         self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        fit_columns(self.tree)  # a narrow list: the name column gives way so the last one stays in sight
         self.tree.selectionModel().currentRowChanged.connect(self._current_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
