@@ -18,10 +18,10 @@ def test_tokens_encoding_choices_are_the_table() -> None:
 
 
 def test_the_pickers_offer_the_table(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QSettings, Qt
 
     from inspector.ui.budget.engine import tokenizer_choices
-    from inspector.ui.budget.pickers import BudgetPickers
+    from inspector.ui.budget.pickers import BudgetPickers, short_label
 
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     offline = [(name, kind.label) for name, kind in TOKENIZERS.items() if kind.offline]
@@ -31,7 +31,10 @@ def test_the_pickers_offer_the_table(qtbot, tmp_path: Path, monkeypatch: pytest.
     pickers = BudgetPickers(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     qtbot.addWidget(pickers)
     box = pickers.tokenizer
-    assert [(box.itemData(i), box.itemText(i)) for i in range(box.count())] == tokenizer_choices()
+    # each entry reads short in the box ("o200k_base (exact)"); its whole label is the item's tooltip
+    tip = Qt.ItemDataRole.ToolTipRole
+    assert [(box.itemData(i), box.itemData(i, tip)) for i in range(box.count())] == tokenizer_choices()
+    assert [box.itemText(i) for i in range(box.count())] == [short_label(label) for _, label in tokenizer_choices()]
 
 
 @pytest.mark.parametrize("name", offline_tokenizers())
