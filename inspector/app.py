@@ -151,7 +151,6 @@ def _run_app(args: AppArgs) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     configure_app(app)
-    load_sdk_meanwhile()
     import qasync
 
     from inspector.ui.webengine_exit import hearing_quit_once  # WebEngine, once used, crashes a second quit
@@ -188,22 +187,6 @@ def start_first_server(args: AppArgs) -> None:
         return
     if profile.transport == "stdio" and profile.command and not has_references(profile):
         prestart.offer(StdioCommand.from_profile(profile))
-
-
-def load_sdk_meanwhile() -> None:
-    """Import the SDK (0.6 s on a quiet machine) on a thread while the window is built; the first connect
-    waits for it (`core/session.load_sdk`) instead of starting it after the window. Only once PySide6 has
-    loaded: started during PySide6's own import, pydantic's import failed with a circular ImportError in
-    4 runs of 6 (PySide6's import hook asks a half-imported pydantic for attributes)."""
-    import threading
-
-    from inspector.core.session import load_sdk
-
-    def load() -> None:
-        with contextlib.suppress(Exception):  # the connect imports it again and says what failed
-            load_sdk()
-
-    threading.Thread(target=load, name="sdk-import", daemon=True).start()
 
 
 def configure_app(app: Any) -> None:

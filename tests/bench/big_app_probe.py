@@ -112,9 +112,9 @@ def main(mode: str, size: str) -> dict[str, Any]:
         stalls[name] = round(meter.stop(), 1)
         peaks[name] = round(peak_rss_mb(), 1)
 
-    from inspector import app
+    from inspector.core.session import load_sdk
 
-    app.load_sdk_meanwhile()  # as `mcp-lens` does while its window is built (Lens.start enters at app.run)
+    load_sdk()  # before the cases: the connect step measures the server's size, not the SDK's first import
     lens.start("--", sys.executable, str(BIG), "small" if mode == "small" else mode, size, "3", connected=False)
     bot.wait(1500)  # the window is up and idle; the server answers `initialize` after 3 s
     step("connect", lambda: None, lambda: "connected to" in lens.status(), timeout=300_000)
