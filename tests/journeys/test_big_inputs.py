@@ -10,7 +10,9 @@ import sys
 
 from lens_support import REPO
 from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QDialog, QPlainTextEdit
+from PySide6.QtWidgets import QDialog, QPlainTextEdit, QPushButton
+
+from inspector.content.long_lines import MARK, PIECE_CHARS
 
 BIG = [sys.executable, str(REPO / "tests/servers/big.py")]
 
@@ -40,6 +42,30 @@ def test_a_description_without_break_points_leaves_its_buttons_and_the_form_in_v
         where = QRect(button.mapTo(lens.window, QPoint(0, 0)), button.size())
         assert window.contains(where), f"{name!r} at {where} is outside the window {window}"
         assert button.visibleRegion().boundingRect().size() == button.size(), f"{name!r} is scrolled out of view"
+
+
+def test_a_one_line_megabyte_shows_its_true_count_and_opens_in_pieces_with_an_exact_copy(lens) -> None:
+    """Issue 21 (outside tester): 1 MB of "A" on one line. The header read "[29 more characters]" (the
+    label's own cut counted the header's note); Show full description froze the window ~2 minutes (Qt
+    laying out one paragraph with no break point). Now: the true count, pieces of at most PIECE_CHARS,
+    and Copy gives the server's text."""
+    lens.start("--", *BIG, "line")
+    lens.window.resize(1024, 700)
+    lens.click_item("Tool list", "long_description", timeout=30_000)
+    lens.wait_text("[1,046,576 more characters] of 1,048,576", timeout=30_000)
+    assert "[29 more characters]" not in lens.texts()
+    lens.click("Show full description")
+    dialog = next(w for w in lens.qapp.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible())
+    view = lens.find("Full description", QPlainTextEdit, top=dialog)
+    assert isinstance(view, QPlainTextEdit)
+    document = view.document()
+    longest = max(len(document.findBlockByNumber(n).text()) for n in range(document.blockCount()))
+    assert longest <= PIECE_CHARS + len(MARK), f"a paragraph of {longest:,} characters handed to Qt"
+    assert view.toPlainText().replace(MARK + "\n", "") == "A" * 1_048_576
+    lens.qapp.clipboard().clear()
+    lens.click(lens.find("Copy", QPushButton, top=dialog))
+    assert lens.qapp.clipboard().text() == "A" * 1_048_576
+    dialog.close()
 
 
 def test_a_big_result_shows_its_beginning_and_the_rest_on_demand(lens) -> None:

@@ -8,6 +8,8 @@ Modes:
 - ``description [BYTES]``: a few tools, one (``long_description``) with a description of BYTES
   (default 1 MB) of words and newlines.
 - ``runs [BYTES]``: the same tools, ``long_description``'s BYTES made of 100-letter runs (no break point).
+- ``line [BYTES]``: the same tools, ``long_description`` one line of BYTES "A"s (default 1,048,576): no
+  break point at all, the outside tester's ``big``.
 - ``result [BYTES]``: a tool ``big_result`` answering with a JSON text block of about BYTES
   (default 50 MB), and ``small_result`` answering with a few hundred bytes.
 - ``icon [BYTES]``: a few tools, one (``big_icon``) whose ``data:`` PNG icon is about BYTES long
@@ -108,6 +110,8 @@ def build_tools() -> list[dict[str, Any]]:
         tools.append(plain_tool("long_description", long_text(SIZE or 1_000_000)))
     elif MODE == "runs":
         tools.append(plain_tool("long_description", ("A" * 100 + "<b>x</b>") * ((SIZE or 1_000_000) // 108)))
+    elif MODE == "line":
+        tools.append(plain_tool("long_description", "A" * (SIZE or 1_048_576)))
     elif MODE == "result":
         tools.append(plain_tool("big_result", "Answers with a very large JSON text block."))
         tools.append(plain_tool("small_result", "Answers with a small JSON text block."))

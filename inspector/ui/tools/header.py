@@ -2,30 +2,33 @@
 "More" shows the rest) and its findings. Empty parts take no room: the form below gets it.
 
 A description longer than `MAX_DESCRIPTION_CHARS` is cut in the label (a word-wrapped QLabel lays out
-all of its text on every resize: seconds for 1 MB); "Show full description" opens it whole in a
-read-only plain-text view, which lays out only what is on screen."""
+all of its text on every resize: seconds for 1 MB), with a line of its own saying how much was left out;
+"Show full description" opens it whole in a read-only plain-text view, its long lines in pieces
+(`content.long_lines`: Qt took minutes to lay out 1 MB with no break point), and Copy gives it as sent."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
-from PySide6.QtGui import QAction, QKeySequence, QPixmap
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
+    QPushButton,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from inspector.content.long_lines import PIECE_CHARS, in_pieces, longest_line
 from inspector.content.visible import visible
 from inspector.ui.tools.tool_list import ToolRow
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.layout_parts import title_label
-from inspector.ui.widgets.plain_text import plain_label, window_title
+from inspector.ui.widgets.plain_text import plain_label, set_dim, window_title
 
 ICON_SIDE = 32  # the tool's icon beside its title (the list's is 18)
 DESCRIPTION_LINES = 3  # a longer description is clamped to this many lines until "More" is pressed
@@ -38,7 +41,14 @@ def short_description(text: str) -> str:
         return "(no description)"
     if len(text) <= MAX_DESCRIPTION_CHARS:
         return text
-    return f"{text[:MAX_DESCRIPTION_CHARS].rstrip()}… [{len(text) - MAX_DESCRIPTION_CHARS:,} more characters]"
+    return f"{text[:MAX_DESCRIPTION_CHARS].rstrip()}…"
+
+
+def cut_note(text: str) -> str:
+    """The line under a cut description: how much the label left out, of how much."""
+    if len(text) <= MAX_DESCRIPTION_CHARS:
+        return ""
+    return f"[{len(text) - MAX_DESCRIPTION_CHARS:,} more characters] of {len(text):,}"
 
 
 class ToolHeader(QWidget):
@@ -56,8 +66,12 @@ class ToolHeader(QWidget):
         self.title = title_label(1.25)
         self.badges = plain_label(wrap=True, selectable=True)
         self.badges.setEnabled(False)  # dim: a property of the tool, read at a glance
-        self.description = plain_label(wrap=True, selectable=True)
-        self.description.setWordWrap(True)
+        # its own cut is past the header's (the label's 2,000 would count the "…" note as what was left out)
+        self.description = plain_label(wrap=True, selectable=True, limit=MAX_DESCRIPTION_CHARS + 100)
+        self.description.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.cut = plain_label(selectable=True)  # one short line, never wrapped: the count always shows whole
+        self.cut.setObjectName("descriptionCut")
+        set_dim(self.cut)
         # Its width hint is never taken: a run of letters with no break point (a server's, or a long word)
         # would otherwise widen the pane past the window and push More out of sight; what does not fit is
         # cut at the label's edge, the whole text one click away.
@@ -89,6 +103,7 @@ class ToolHeader(QWidget):
         layout.setSpacing(2)
         layout.addLayout(title_row)
         layout.addLayout(description_row)
+        layout.addWidget(self.cut)
         layout.addWidget(self.findings)
         self.show_row(None)
 
@@ -107,12 +122,13 @@ class ToolHeader(QWidget):
         self._show_icon()
         if row is None:
             self.title.setText("Select a tool")
-            texts = ("", "", "")
+            texts = ("", "", "", "")
         else:
             self.title.setText(f"{row.title} ({row.name})" if row.title and row.title != row.name else row.name)
             findings = "\n".join(f"⚠ {finding}" for finding in row.findings)
-            texts = (" · ".join(row.badges), short_description(row.description), findings)
-        for label, text in zip((self.badges, self.description, self.findings), texts, strict=True):
+            description = row.description
+            texts = (" · ".join(row.badges), short_description(description), cut_note(description), findings)
+        for label, text in zip((self.badges, self.description, self.cut, self.findings), texts, strict=True):
             label.setText(text)
             label.setVisible(bool(text))
         self.full.setVisible(row is not None and len(row.description) > MAX_DESCRIPTION_CHARS)
@@ -120,24 +136,38 @@ class ToolHeader(QWidget):
         self._clamp()
 
     def show_full_description(self) -> None:
-        """The whole description in a read-only plain-text window."""
+        """The whole description in a read-only plain-text window: escapes visible, long lines in pieces
+        (no paragraph Qt must lay out is longer than `PIECE_CHARS`); Copy gives the text as sent."""
         if self.row is None:
             return
+        description = self.row.description
         dialog = QDialog(self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.setWindowTitle(window_title(f"Description of {self.row.name}", limit=140))
         view = QPlainTextEdit(dialog)
         view.setReadOnly(True)
         view.setAccessibleName("Full description")
-        view.setPlainText(visible(self.row.description))
+        view.setPlainText(in_pieces(visible(description)))
+        note = plain_label(f"{len(description):,} characters", wrap=True)
+        if longest_line(description) > PIECE_CHARS:
+            note.setText(
+                f"{len(description):,} characters. Lines longer than {PIECE_CHARS:,} characters are shown in "
+                "pieces, each ending in ↩; Copy gives the description exactly as the server sent it."
+            )
+        set_dim(note)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
         buttons.rejected.connect(dialog.close)
+        copy = QPushButton("Copy", dialog)
+        copy.setToolTip("Copy the description exactly as the server sent it")
+        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(description))
+        buttons.addButton(copy, QDialogButtonBox.ButtonRole.ActionRole)
         close = QAction("Close", dialog)  # Ctrl+W; Escape is the dialog's own
         close.setShortcuts(QKeySequence.StandardKey.Close)
         close.triggered.connect(dialog.close)
         dialog.addAction(close)
         layout = QVBoxLayout(dialog)
         layout.addWidget(view)
+        layout.addWidget(note)
         layout.addWidget(buttons)
         dialog.resize(760, 560)
         dialog.show()

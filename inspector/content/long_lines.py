@@ -1,0 +1,31 @@
+"""Long lines cut into pieces Qt lays out quickly (no Qt).
+
+Qt wraps a paragraph as a whole: one with no break opportunity (a server's 1 MB of one letter) took a
+text view about two minutes to lay out, with the window frozen. A view of untrusted text shows a line
+longer than `PIECE_CHARS` as pieces, each but the last ending in `MARK`; Copy gives the text as sent.
+"""
+
+from __future__ import annotations
+
+PIECE_CHARS = 2_000  # the longest paragraph handed to a text view (a few ms to lay out at any width)
+MARK = " ↩"  # ends a piece of a longer line: the line goes on below
+BACK = 200  # a piece ends at the last space within this many characters of its limit, if there is one
+
+
+def longest_line(text: str) -> int:
+    """The length of `text`'s longest line (without its newline)."""
+    return max((len(line) for line in text.split("\n")), default=0)
+
+
+def in_pieces(text: str, limit: int = PIECE_CHARS) -> str:
+    """`text` with every line longer than `limit` broken into marked pieces of at most `limit` characters."""
+    if len(text) <= limit or longest_line(text) <= limit:
+        return text
+    lines: list[str] = []
+    for line in text.split("\n"):
+        while len(line) > limit:
+            cut = line.rfind(" ", limit - BACK, limit) + 1 or limit
+            lines.append(line[:cut] + MARK)
+            line = line[cut:]
+        lines.append(line)
+    return "\n".join(lines)
