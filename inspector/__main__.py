@@ -33,12 +33,18 @@ def main(argv: list[str] | None = None) -> int:
         parse_args(["--help"])  # prints the help and exits
     run = import_module(sub.module).main
     words = argv if sub.whole_argv else argv[1:]
-    if not sub.guarded:
-        return run(words)
-    from inspector.cli.render import guarded_terminal
+    try:
+        if not sub.guarded:
+            return run(words)
+        from inspector.cli.render import guarded_terminal
 
-    with guarded_terminal():  # headless output: a server's text never drives the terminal
-        return run(words)
+        with guarded_terminal():  # headless output: a server's text never drives the terminal
+            return run(words)
+    except BrokenPipeError:  # `mcp-lens … | head`: the reader has what it wanted; end quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush has nowhere to fail
+        return 0
 
 
 if __name__ == "__main__":
