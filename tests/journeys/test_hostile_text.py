@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from drawn_text import drawn_texts
 from journey_support import columns
 from lens_support import REPO
 from PySide6.QtCore import QEvent, QModelIndex, QPoint, Qt
@@ -166,6 +167,12 @@ class Walk:
             self.plain(where, index.data(Qt.ItemDataRole.DisplayRole), rich_ok=True)
             self.plain(f"{where} tooltip", index.data(Qt.ItemDataRole.ToolTipRole))
 
+    def drawn(self, window: QWidget) -> str:
+        """What `window` paints with QPainter (charts, delegates, elided labels), checked; all of it, joined."""
+        text = "".join(drawn_texts(window))
+        self.plain(f"{type(window).__name__} {window.windowTitle()!r} drawn text", text, rich_ok=True)
+        return text
+
 
 def windows(qapp: QApplication) -> list[QWidget]:
     return [w for w in qapp.topLevelWidgets() if w.isVisible() or isinstance(w, QMainWindow)]
@@ -247,6 +254,7 @@ def visit_every_tab(lens, fifo: FifoWatch, walk: Walk) -> int:
                     )
                     lens.qtbot.wait(30)
                     hovered += hover_everything(lens, fifo, walk)
+                    walk.drawn(lens.window)
     return hovered
 
 
@@ -301,6 +309,16 @@ def test_hostile_text_is_plain_everywhere_and_no_file_is_read(lens, tmp_path: Pa
         lens.click("Start")
         lens.wait(lambda: "Score " in lens.texts(), 60_000, "the doctor's report")
         lens.click_item("Doctor findings", "stderr")
+
+        lens.tab("Budget")  # the chart of the biggest tools paints their names
+
+        def charted() -> str:
+            charts = [c for c in lens.window.findChildren(QWidget, "budgetChart") if c.isVisible()]
+            return "".join(drawn_texts(charts[0])) if charts else ""
+
+        lens.wait(lambda: "rtl" in charted(), 60_000, "the Budget chart's tool names")
+        walk.plain("Budget chart drawn text", charted(), rich_ok=True)
+        walk.drawn(lens.window)
 
         lens.tab("Traffic")
         lens.click_item(lens.find("Traffic log", QAbstractItemView), "tools/call")

@@ -12,6 +12,7 @@ from inspector.budget.breakdown import ToolCost
 from inspector.ui.budget.common import SEGMENTS
 from inspector.ui.budget.tools_model import COST_ROLE
 from inspector.ui.widgets.flow_layout import FlowLayout, group
+from inspector.ui.widgets.plain_text import item_text
 
 
 def segments(cost: ToolCost) -> list[tuple[int, QColor]]:
@@ -84,12 +85,14 @@ class TopToolsChart(QWidget):
         super().__init__(parent)
         self.limit = limit
         self.costs: list[ToolCost] = []
+        self.names: list[str] = []  # each cost's name as drawn
         self.title = "Biggest tools"
         self.elide = Qt.TextElideMode.ElideMiddle  # ElideLeft while a host prefixes every name alike
         self.setMinimumHeight(80)  # the title and three bars: the Budget tab fits a 1024×700 window
 
     def set_costs(self, costs: list[ToolCost], title: str = "Biggest tools") -> None:
         self.costs = sorted(costs, key=lambda cost: cost.total, reverse=True)[: self.limit]
+        self.names = [item_text(cost.name) for cost in self.costs]  # a server's names: drawn visibly, never obeyed
         self.title = title
         self.update()
 
@@ -113,8 +116,9 @@ class TopToolsChart(QWidget):
         available = self.height() - top - 6
         row = max(line + 2, min(2 * line, available / max(1, len(self.costs))))
         shown = [c for i, c in enumerate(self.costs) if top + (i + 1) * row <= self.height()]
+        names = self.names[: len(shown)]
         label_width = (
-            min(max(metrics.horizontalAdvance(c.name) for c in shown) + 12, int(self.width() * 0.45)) if shown else 0
+            min(max(metrics.horizontalAdvance(n) for n in names) + 12, int(self.width() * 0.45)) if shown else 0
         )
         value_width = metrics.horizontalAdvance("999,999") + 10
         bar_left = 8 + label_width
@@ -122,7 +126,7 @@ class TopToolsChart(QWidget):
         scale = max(c.total for c in self.costs)
         for i, cost in enumerate(shown):
             y = top + i * row
-            name = metrics.elidedText(cost.name, self.elide, label_width - 8)
+            name = metrics.elidedText(names[i], self.elide, label_width - 8)
             painter.setPen(text_color)
             baseline = int(y + (row + metrics.ascent() - metrics.descent()) / 2)
             painter.drawText(8, baseline, name)

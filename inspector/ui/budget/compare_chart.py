@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QWidget
 from inspector.budget.breakdown import SHAPES
 from inspector.ui.budget.compare_model import READY, CompareSource
 from inspector.ui.budget.pickers import SHAPE_LABELS
+from inspector.ui.widgets.plain_text import item_text
 
 SHAPE_COLORS = {"mcp": QColor("#58a6ff"), "openai": QColor("#3fb950"), "anthropic": QColor("#d2a8ff")}
 
@@ -55,7 +56,7 @@ class CompareChart(QWidget):
             if y + line + 3 * (bar + 3) > self.height():
                 break
             painter.setPen(text)
-            name = metrics.elidedText(source.label, Qt.TextElideMode.ElideMiddle, self.width() - 16)
+            name = metrics.elidedText(item_text(source.label), Qt.TextElideMode.ElideMiddle, self.width() - 16)
             painter.drawText(8, int(y + metrics.ascent()), name)
             y += line + 2
             for shape in SHAPES:
