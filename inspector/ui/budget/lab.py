@@ -1,6 +1,12 @@
 """Description lab: edit a tool's or a property's description and watch tokens and lints move as you type.
 
 Edits live only here. Nothing is ever sent to the server; copy the result into the server's code.
+
+The editor shows a description's control and bidi characters as escapes (`content.visible`): that shown
+form is not an edit, so until the text differs from it the lab counts and copies the server's own text.
+A description longer than `EDIT_MAX_CHARS` is not put in the editor (Qt took minutes to lay out 1 MB
+with no break point): the lab shows its beginning read-only, in pieces, says why, and counts it on a
+worker thread (a tokenizer took 2.3 s for 1 MB of one letter).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.budget.breakdown import BudgetReport
+from inspector.content.long_lines import in_pieces
 from inspector.content.visible import visible
 from inspector.ui.budget.common import compact_combo, copy_text, fmt_delta
 from inspector.ui.budget.engine import Counters, describe_error, figure_words, offline_or_fallback
@@ -41,6 +48,7 @@ if TYPE_CHECKING:
     from inspector.ui.budget.pane import BudgetPane
 
 DEBOUNCE_MS = 100
+EDIT_MAX_CHARS = 20_000  # a longer description is shown (its beginning), counted and copied, not edited
 BACKGROUND_TOOLS = 300  # a longer list's first count runs on a worker thread (~1 s for 5,000 tools)
 NOTICE = (
     "Edits stay in this window: MCP Lens never changes the server. "
@@ -62,6 +70,8 @@ class DescriptionLab(QWidget):
         self._loading = False
         self._dirty = True
         self._base_job: asyncio.Future[None] | None = None
+        self._description_counts: dict[tuple[str, str], int] = {}  # (tokenizer, text) → tokens, a few kept
+        self._description_job: asyncio.Future[None] | None = None
 
         notice = plain_label("Note: " + NOTICE, wrap=True, selectable=True)
         notice.setObjectName("labNotice")
@@ -77,6 +87,9 @@ class DescriptionLab(QWidget):
         self.editor = QPlainTextEdit()
         self.editor.setObjectName("labEditor")
         self.editor.setPlaceholderText("(no description — type one to see what it costs)")
+        self.edit_note = plain_label(wrap=True, selectable=True, dim=True)
+        self.edit_note.setObjectName("labEditNote")
+        self.edit_note.hide()
         self.description_count = plain_label(selectable=True)
         self.tool_count = plain_label(selectable=True)
         self.list_count = plain_label(selectable=True)
@@ -100,7 +113,7 @@ class DescriptionLab(QWidget):
         self.field_box.currentIndexChanged.connect(self._field_changed)
         self.editor.textChanged.connect(self._typed)
         self.timer.timeout.connect(self.update_counts)
-        self.copy_description.clicked.connect(lambda: copy_text(self.editor.toPlainText()))
+        self.copy_description.clicked.connect(lambda: copy_text(self.description_text()))
         self.copy_tool.clicked.connect(lambda: copy_text(self.tool_json()))
         self.reset_field.clicked.connect(self.reset_current)
         self.reset_all.clicked.connect(self.reset_everything)
@@ -116,6 +129,7 @@ class DescriptionLab(QWidget):
         left, left_layout = bare_column()
         left_layout.addLayout(pick)
         left_layout.addWidget(self.editor, 1)
+        left_layout.addWidget(self.edit_note)
         left_layout.addLayout(buttons)
         counts = QFormLayout()
         counts.addRow("This description:", self.description_count)
@@ -186,6 +200,11 @@ class DescriptionLab(QWidget):
             return None
         return self.edited.get(index, self.tools[index])
 
+    def description_text(self) -> str:
+        """The chosen description as it now stands: the server's own text until it is edited."""
+        tool = self.edited_tool()
+        return read_at(tool, self.path()) if tool is not None else ""
+
     def tool_json(self) -> str:
         tool = self.edited_tool()
         return json.dumps(tool, indent=2, ensure_ascii=False) if tool is not None else ""
@@ -204,19 +223,34 @@ class DescriptionLab(QWidget):
     def _field_changed(self) -> None:
         if self._loading:
             return
-        tool = self.edited_tool()
+        text = self.description_text()
+        too_long = len(text) > EDIT_MAX_CHARS
         self._loading = True
         # shown with its escapes and bidi controls visible (counted as sent until the user edits it)
-        self.editor.setPlainText(visible(read_at(tool, self.path())) if tool is not None else "")
+        self.editor.setPlainText(in_pieces(visible(text[:EDIT_MAX_CHARS])) if too_long else visible(text))
+        self.editor.setReadOnly(too_long)
         self._loading = False
+        self.edit_note.setText(
+            f"This description is {len(text):,} characters: too long to edit here (the lab edits up to "
+            f"{EDIT_MAX_CHARS:,}). Above is its beginning; its count is on the right and Copy description "
+            "copies it whole."
+            if too_long
+            else ""
+        )
+        self.edit_note.setVisible(too_long)
         self.update_counts()
 
     def _typed(self) -> None:
         if self._loading:
             return
         index, tool = self.tool_index(), self.edited_tool()
-        if tool is not None:
-            self.edited[index] = with_text(tool, self.path(), self.editor.toPlainText())
+        if tool is not None and not self.editor.isReadOnly():
+            text, original = self.editor.toPlainText(), read_at(self.tools[index], self.path())
+            if text == visible(original):  # the shown form of the server's text: not an edit
+                text = original
+            self.edited[index] = with_text(tool, self.path(), text)
+            if self.edited[index] == self.tools[index]:
+                del self.edited[index]
         self.timer.start()
 
     def reset_current(self) -> None:
@@ -263,23 +297,61 @@ class DescriptionLab(QWidget):
             if self.base is None:
                 self.base = self.pane.count(counter, self.tools)
             self.current = self.pane.count(counter, self.edited_tools())
-            text = self.editor.toPlainText()
-            tokens = self.counters.tokenizer(name).count(text) if text else 0
+            text = self.description_text()
             original = read_at(self.tools[self.tool_index()], self.path())
-            was = self.counters.tokenizer(name).count(original) if original else 0
+            was = self._description_tokens(name, original)
+            tokens = was if text == original else self._description_tokens(name, text)
         except Exception as exc:
             self.description_count.setText(f"could not count: {describe_error(exc)}")
             return
         self.last_ms = (time.perf_counter() - started) * 1000
         index = self.tool_index()
         now_tool, base_tool = self.current.tools[index].total, self.base.tools[index].total
-        self.description_count.setText(_compare(tokens, was))
+        if tokens is None or was is None:
+            self.description_count.setText(f"counting {len(text):,} characters…")
+        else:
+            self.description_count.setText(_compare(tokens, was))
         self.tool_count.setText(f"{_compare(now_tool, base_tool)} as {shape}")
         self.list_count.setText(_compare(self.current.total, self.base.total))
         self.timing.setText(f"counted with {name} ({figure_words(self.current)}) in {self.last_ms:.1f} ms")
         tool_name = str(tool.get("name"))
         self.lints.set_lints([lint for lint in self.current.lints if lint.tool == tool_name])
-        self.preview.setPlainText(visible(self.tool_json()))
+        self.preview.setPlainText(in_pieces(visible(self.tool_json())))
+
+    def _description_tokens(self, name: str, text: str) -> int | None:
+        """Tokens in one description: counted here when short, on a worker thread past `EDIT_MAX_CHARS`
+        (None until it is back; `update_counts` runs again then). Remembered for a few texts."""
+        key = (name, text)
+        if not text or key in self._description_counts:
+            return self._description_counts.get(key, 0)
+        tokenizer = self.counters.tokenizer(name)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if len(text) <= EDIT_MAX_CHARS or loop is None:
+            return self._remember(key, tokenizer.count(text))
+        if self._description_job is None or self._description_job.done():
+
+            async def count() -> None:
+                try:
+                    tokens = await loop.run_in_executor(None, tokenizer.count, text)
+                except Exception as exc:  # a tokenizer that cannot load
+                    if shiboken6.isValid(self):
+                        self.description_count.setText(f"could not count: {describe_error(exc)}")
+                    return
+                if shiboken6.isValid(self):
+                    self._remember(key, tokens)
+                    self.update_counts()
+
+            self._description_job = asyncio.ensure_future(count())
+        return None
+
+    def _remember(self, key: tuple[str, str], tokens: int) -> int:
+        if len(self._description_counts) >= 16:
+            self._description_counts.clear()
+        self._description_counts[key] = tokens
+        return tokens
 
     def _count_key(self) -> tuple[str, str, tuple[str, str, int]]:
         """What a count depends on besides the list: the tokenizer, the shape, the host."""
