@@ -86,13 +86,24 @@ class Negotiation:
     probe_ms: float | None = None  # how long the server/discover probe took (auto)
     probe_outcome: str = ""  # "answered" | why the probe fell back
     remembered: bool = False  # auto skipped the probe: this server left it unanswered before
+    probe_wait_s: float = 0.0  # how long auto's probe waited
+    # auto fell back to initialize, which was refused with -32022, and turned back to server/discover:
+    # what the first probe came to ("unanswered", "refused (…)", "" when none was sent)
+    switched_from: str | None = None
     notes: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
         """One line for a status bar or the CLI: ``modern 2026-07-28 (auto: server/discover answered in 12 ms)``."""
         text = f"{self.era} {self.version or '?'}"
         if self.setting == "auto":
-            if self.remembered:
+            if self.switched_from is not None:
+                first = {
+                    "": "no probe (remembered)",
+                    "unanswered": f"server/discover unanswered within {self.probe_wait_s:g} s",
+                }
+                probe = first.get(self.switched_from, "server/discover refused")
+                text += f" (auto: {probe}, then initialize refused with -32022, then server/discover answered)"
+            elif self.remembered:
                 text += " (auto: no probe, this server left server/discover unanswered before)"
             elif self.probe_outcome == "unanswered" and self.probe_ms is not None:
                 text += f" (auto: server/discover unanswered for {self.probe_ms / 1000:.1f} s, then initialize)"
@@ -234,7 +245,7 @@ async def negotiate(
     first unless `remembered` (the era this profile settled on before) says legacy; any error or
     silence falls back to `initialize`, and -32022 from `initialize` (a modern-only server) re-probes.
     """
-    neg = Negotiation(setting=setting)
+    neg = Negotiation(setting=setting, probe_wait_s=probe_timeout)
     effective = setting
     if setting == "auto" and remembered == "legacy":
         neg.remembered = True
@@ -270,14 +281,15 @@ async def negotiate(
             raise
         started = time.perf_counter()
         raw = await discover(mutual[-1], None)  # a modern-only server said so: speak its version
-        neg.notes.append("initialize was refused with -32022 (modern only): switched to server/discover")
+        neg.switched_from = "" if neg.remembered else neg.probe_outcome
+        neg.notes.append("The server refused initialize with -32022: it speaks only the modern era now.")
         return _modern(neg, raw, started), raw
     neg.era = "legacy"
     neg.version = raw.get("protocolVersion") if isinstance(raw.get("protocolVersion"), str) else None
     if neg.probe_outcome == "unanswered":
         neg.notes.append(
             f"the server did not answer server/discover within {probe_timeout:g} s, so the connection waited "
-            "that long before initialize; auto now starts with initialize for this server"
+            "that long before initialize; auto now starts with initialize for this server."
         )
     return neg, raw
 
@@ -286,7 +298,10 @@ def _modern(neg: Negotiation, raw: dict[str, Any], started: float) -> Negotiatio
     neg.era = "modern"
     neg.probe_ms = (time.perf_counter() - started) * 1000
     if neg.probe_outcome == "unanswered":  # a slow start: the probe timed out, initialize got -32022
-        neg.notes.append("server/discover took longer than the probe waits (a slow start?); the server is modern")
+        neg.notes.append(
+            "server/discover took longer than the probe waits (a slow start, or a loaded machine?); "
+            "the server is modern."
+        )
     neg.probe_outcome = "answered" if neg.probe_outcome in ("", "unanswered") else neg.probe_outcome
     supported = _supported({"supported": raw.get("supportedVersions")})
     mutual = [v for v in MODERN_PROTOCOL_VERSIONS if v in supported]

@@ -233,6 +233,15 @@ def test_a_slow_starting_modern_server_is_still_reached_and_not_remembered_as_le
     assert negotiation.era == "modern" and negotiation.version == "2026-07-28"
     assert sent(store)[:3] == ["server/discover", "initialize", "server/discover"]
     assert any("slow start" in note for note in negotiation.notes), negotiation.notes
-    assert "unanswered" not in negotiation.describe()
+    # What happened, in order, not "server/discover answered" alone (issue 21 via h11 point 4)
+    described = negotiation.describe()
+    assert "server/discover unanswered within 0.001 s" in described, described
+    assert "initialize refused with -32022, then server/discover answered" in described, described
+
+    from inspector.ui.servers.status_panel import negotiation_text
+
+    how = negotiation_text(negotiation).splitlines()
+    assert how[0].startswith("auto: server/discover unanswered within"), how
+    assert all(line.endswith(".") for line in how), f"each line of How is its own sentence: {how}"
 
     assert era.learned_era(negotiation) is None

@@ -72,7 +72,12 @@ def negotiation_text(negotiation: Any) -> str:
     ):  # the core's note is long for a sidebar: its gist (full in the tooltip)
         notes = [n for n in notes if "did not answer server/discover" not in n]
         notes.insert(0, "remembered: next time auto starts with initialize, without the wait")
-    return "\n".join([how, *notes])
+    return "\n".join(_sentence(line) for line in [how, *notes])  # one sentence a line: wrapped, they still read apart
+
+
+def _sentence(line: str) -> str:
+    line = line.strip()
+    return line if not line or line.endswith((".", "?", "!")) else f"{line}."
 
 
 def supported_text(negotiation: Any) -> str:

@@ -36,13 +36,13 @@ def test_the_panel_words_for_each_way_of_reaching_an_era() -> None:
     modern = Negotiation(setting="auto", era="modern", version="2026-07-28", probe_ms=12, probe_outcome="answered")
     modern.discover = {"supportedVersions": ["2025-11-25", "2026-07-28"]}
     assert protocol_text(modern, None) == "modern 2026-07-28"
-    assert negotiation_text(modern) == "auto: server/discover answered"
+    assert negotiation_text(modern) == "auto: server/discover answered."
     assert supported_text(modern) == "2025-11-25, 2026-07-28"
     legacy = Negotiation(setting="legacy", era="legacy", version="2025-11-25")
-    assert negotiation_text(legacy) == "legacy: initialize handshake, no probe"
+    assert negotiation_text(legacy) == "legacy: initialize handshake, no probe."
     assert supported_text(legacy).startswith("— (initialize handshake")
     pinned = Negotiation(setting="2026-07-28", era="modern", version="2026-07-28")
-    assert negotiation_text(pinned) == "pinned to 2026-07-28: server/discover, no fallback"
+    assert negotiation_text(pinned) == "pinned to 2026-07-28: server/discover, no fallback."
     remembered = Negotiation(setting="auto", era="legacy", version="2025-11-25", remembered=True)
     assert "left server/discover unanswered before" in negotiation_text(remembered)
     assert protocol_text(None, "2025-06-18") == "2025-06-18"
