@@ -712,3 +712,32 @@ def test_the_first_window_fits_the_screen(lens, tmp_path: Path) -> None:
     assert (screen.width(), screen.height()) == SMALL_SCREEN, screen  # the run above chose it
     assert window.width() <= screen.width() and window.height() <= screen.height(), (window.size(), screen)
     assert screen.contains(window.frameGeometry()), (window.frameGeometry(), screen)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_description_lab_fits_the_window(lens, size: tuple[int, int]) -> None:
+    """Budget › Description lab at 1024×700 widened the window to 1067 px, past a 1024 px screen (issue 21,
+    outside tester): its counts and timing asked for their whole width on one line. Each tool in turn."""
+    lens.start()
+    at_size(lens, *size)
+    lens.tab("Budget")
+    lens.wait_text("schedule_meeting", timeout=30_000)
+    lens.tab("Description lab")
+    lab = lens.window.findChild(QWidget, "budgetPane").lab
+    box = lab.findChild(QComboBox, "labTool")
+    problems: list[str] = []
+    for index in range(box.count()):
+        if index:  # the next tool, by keys on the closed box
+            lens.click(box)
+            lens.key("Escape")
+            QTest.keyClick(box, Qt.Key.Key_Down)
+        lens.wait(lambda i=index: box.currentIndex() == i, what=f"tool {index} chosen")
+        lens.wait(lambda: "tokens" in lab.list_count.text(), 30_000, "the lab counted")
+        lens.qtbot.wait(100)
+        hint = lens.window.minimumSizeHint().expandedTo(lens.window.minimumSize())
+        if hint.width() > size[0] or hint.height() > size[1]:
+            problems.append(f"{box.currentText()}: the window asks for {hint.width()}×{hint.height()}")
+        if (lens.window.width(), lens.window.height()) != size:
+            problems.append(f"{box.currentText()}: the window grew to {lens.window.width()}×{lens.window.height()}")
+        problems += off_screen(lens.window) + clipped(lab)
+    assert not problems, "\n".join(dict.fromkeys(problems))

@@ -40,6 +40,7 @@ from inspector.ui.budget.engine import Counters, describe_error, figure_words, o
 from inspector.ui.budget.host_picker import report_for
 from inspector.ui.budget.lab_fields import TOOL_DESCRIPTION, Path, description_paths, read_at, with_text
 from inspector.ui.budget.lints_view import LintsView
+from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.layout_parts import bare_column, named_splitter
 from inspector.ui.widgets.plain_text import item_text, plain_label
 from inspector.words import counted
@@ -93,7 +94,8 @@ class DescriptionLab(QWidget):
         self.description_count = plain_label(selectable=True)
         self.tool_count = plain_label(selectable=True)
         self.list_count = plain_label(selectable=True)
-        self.timing = plain_label(selectable=True)
+        # one line, elided (whole in its tooltip): its full width took the lab past a 1024 px window
+        self.timing = ElidedLabel()
         self.lints = LintsView()
         self.preview = QPlainTextEdit()
         self.preview.setObjectName("labPreview")
