@@ -89,6 +89,7 @@ class BudgetPane(QWidget):
         self.live_tools: Callable[[str], list[dict[str, Any]] | None] = lambda _name: None
         self.server = ""
         self.report: BudgetReport | None = None
+        self.report_server: str | None = None  # the server whose list `report` counted
         self.last_seconds = 0.0
         self.stale = False
         self._dirty = False
@@ -117,6 +118,7 @@ class BudgetPane(QWidget):
         self.note.setFont(italic)
         self.status = plain_label(selectable=True)
         self.status.setObjectName("budgetStatus")
+        self.status.setAccessibleName("Budget status")
         self.runner = ReportRunner(self)
         self.runner.host_of = lambda: (self.host_picker.choice(), self.server, self.window_tokens())
         self.overview = BudgetOverview()
@@ -298,6 +300,8 @@ class BudgetPane(QWidget):
             return
         self.stale = False
         self.runner.request(Job(list(self.tools), self.tokenizer_name(), self.shape(), server=self.claude.server_key()))
+        if self.runner.busy:
+            self._say_counting()
         self.compare.settings_changed()
         self.lab.settings_changed()
 
@@ -316,9 +320,16 @@ class BudgetPane(QWidget):
     def _on_busy(self, busy: bool) -> None:
         if busy:
             self.status.setText("counting…")
+            self._say_counting()
+
+    def _say_counting(self) -> None:
+        """Until this server's first count is in, the totals say that it is being counted."""
+        if self.report is None or self.report_server != self.server:
+            self.totals.setText(f"Counting {counted(len(self.tools), 'tool', grouped=True)}…")
 
     def _on_report(self, report: BudgetReport, seconds: float) -> None:
         self.report, self.last_seconds = report, seconds
+        self.report_server = self.server
         self.status.setText(f"counted in {seconds * 1000:.0f} ms")
         self.totals.setText(totals_text(report, len(report.tools), self.window_tokens()))
         self.note.setText(getattr(report, "note", "") or "")
