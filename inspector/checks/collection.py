@@ -96,7 +96,8 @@ class Collection:
     ) -> tuple[Step, list[str]]:
         """Append a step; the server's secret values (`secrets`: value → name, `secret_references`) and
         secret-looking argument values become ``${NAME}`` references. `reach` is how to reach `server`
-        (`reach_of`), recorded in `servers`. Returns the step and one sentence per value replaced."""
+        (`reach_of`), recorded in `servers`. Returns the step and one sentence per reference it needs to run:
+        each value replaced, and each reference in its server's recorded entry."""
         if secrets and server is not None:  # a name another server's secrets use already: this server's own
             others = [e for n, e in self.servers.items() if n != server]
             others += [s.params for s in self.steps if s.server not in (None, server)]
@@ -104,11 +105,16 @@ class Collection:
         if server is not None and reach:
             self.servers[server] = dict(reach)
         notes: list[str] = []
+        said: set[str] = set()
         if secrets:
             params = with_references(params, secrets)
             ours = set(secrets.values())
+            said = {n for n in _references(params) if n in ours}
             for ref in dict.fromkeys(n for n in _references(params) if n in ours):
                 notes.append(f"a secret of the server's: saved as ${{{ref}}}; give {ref} to run")
+        entry = self.servers.get(server, {}) if server is not None else {}  # the step needs its references too
+        for ref in dict.fromkeys(n for n in _references(entry) if n not in said and not n.startswith("steps.")):
+            notes.append(f"in how to reach the server (URL, headers, command): ${{{ref}}}; give {ref} to run")
         if hidden := redacted_fields(params, "params"):  # saved from a redacted view (the traffic log)
             notes.append(
                 f"{', '.join(hidden)} holds <redacted> (the secret was hidden where this was saved from): put a "

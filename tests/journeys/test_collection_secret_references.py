@@ -5,6 +5,7 @@ all, driven in the app as launched against a loopback server that logs every req
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,6 +43,7 @@ def test_a_saved_call_keeps_references_and_run_all_sends_the_real_values(lens, l
     lens.click("Save the step")
     said = lens.find("Save to collection message", QLabel)
     lens.wait(lambda: "${URL_TOKEN}" in said.text() and "${X_SESSION}" in said.text(), what="the references said")
+    confirmation = said.text()
     lens.click("Save the step")  # Done
     lens.wait(lambda: not lens.has("Save the step"), what="the dialog closed")
     text = path.read_text()
@@ -49,6 +51,10 @@ def test_a_saved_call_keeps_references_and_run_all_sends_the_real_values(lens, l
     saved = json.loads(text)
     assert saved["steps"][0]["params"]["arguments"]["message"] == "pasted ${URL_TOKEN} and ${X_SESSION}"
     assert saved["servers"]["shop"]["url"].endswith("/mcp?token=${URL_TOKEN}&region=${URL_REGION}")
+    # the confirmation names every reference the file needs to run, the server's entry's too (h11 point 5)
+    needed = set(re.findall(r"\$\{([A-Za-z0-9_]+)\}", text))
+    assert {"URL_TOKEN", "URL_REGION", "X_SESSION"} <= needed, needed
+    assert not [n for n in needed if f"${{{n}}}" not in confirmation], (needed, confirmation)
 
     sent_before = log.read_bytes().count(message.encode())
     lens.tab("Collections")

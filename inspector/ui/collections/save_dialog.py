@@ -155,7 +155,7 @@ class SaveToCollectionDialog(QDialog):
             self.accept()
             return
         said = "\n".join(f"• {note}" for note in notes)
-        self.message.setText(f"Saved as step {step.id} in {path.name}. These values became references:\n{said}")
+        self.message.setText(f"Saved as step {step.id} in {path.name}. It needs these references to run:\n{said}")
         self.save_button.setText("Done")
 
 
