@@ -248,6 +248,8 @@ async def run(app: object, args: AppArgs) -> int:
 
     settings = QSettings(ORGANIZATION, "mcp-lens")
     user_only_settings(settings.fileName())
+    # Qt's file dialogs (every QFileDialog, static or not) remember the folders visited in QtProject.conf
+    user_only_settings(QSettings(QSettings.Scope.UserScope, "QtProject").fileName())
     profiles = ProfileStore()
     window = MainWindow(profiles, demo_profile(), settings)
     set_app_icon(app)
