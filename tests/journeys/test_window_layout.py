@@ -741,3 +741,33 @@ def test_the_description_lab_fits_the_window(lens, size: tuple[int, int]) -> Non
             problems.append(f"{box.currentText()}: the window grew to {lens.window.width()}×{lens.window.height()}")
         problems += off_screen(lens.window) + clipped(lab)
     assert not problems, "\n".join(dict.fromkeys(problems))
+
+
+def wholly_shown(widget: QWidget) -> bool:
+    """On screen whole: no parent (a scroll area's viewport) cuts any of it."""
+    return widget.isVisible() and widget.visibleRegion().boundingRect().size() == widget.size()
+
+
+FIRST_FIELDS = [
+    ("tools", "current_time", "timezone"),
+    ("demo", "Echo (echo)", "message"),
+    ("demo", "Schedule a meeting", "title"),
+]
+
+
+@pytest.mark.parametrize("tool", FIRST_FIELDS, ids=lambda t: t[2])
+def test_the_tools_form_shows_its_first_field_whole_at_1024_by_700(lens, tool: tuple[str, str, str]) -> None:
+    """Issue 21 (outside tester, mcp-server-time at 1024×700): the Tools form showed a sliver of its first
+    input box under its three-line help, the empty result pane below keeping its room. A tool chosen, its
+    first field's box is on screen whole without scrolling, and so is Call."""
+    server, name, field = tool
+    if server == "tools":
+        lens.start("--", sys.executable, str(REPO / "tests/servers/tools_server.py"))
+    else:
+        three_servers(lens)
+    at_size(lens, 1024, 700)
+    lens.click_item("Tool list", name)
+    lens.qtbot.wait(200)
+    box = lens.find(field)
+    lens.wait(lambda: wholly_shown(box), 5_000, f"{field!r} of {name!r} shown whole ({box.visibleRegion()})")
+    assert wholly_shown(lens.find("Call  (Ctrl+Enter)"))

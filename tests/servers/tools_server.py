@@ -3,7 +3,8 @@
 ``python tools_server.py``. Tools: ``run_query`` (a required ``sql``, a ``timeout_s`` with an exclusive
 lower bound, a ``connection`` whose example is longer than a short placeholder, a string map
 ``options``); ``untyped_schema`` (an inputSchema without ``"type"``, a conformance finding); and
-``fetch_report`` (an embedded text/plain *blob* resource and a link to a resource served here).
+``fetch_report`` (an embedded text/plain *blob* resource and a link to a resource served here);
+``current_time`` (one box under a three-line help, as mcp-server-time's).
 """
 
 from __future__ import annotations
@@ -47,6 +48,22 @@ TOOLS = [
         "description": "Return the report as a text/plain blob and a link to its summary.",
         "inputSchema": {"type": "object", "properties": {}},
         "annotations": {"readOnlyHint": True},
+    },
+    {  # shaped like mcp-server-time's: a three-line help above its one box (a sliver at 1024×700 once)
+        "name": "current_time",
+        "description": "Get current time in a specific timezone",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "timezone": {
+                    "type": "string",
+                    "description": "IANA timezone name (e.g., 'America/New_York', 'Europe/London'). "
+                    "Use 'Etc/UTC' as local timezone if no timezone provided by the user.",
+                }
+            },
+            "required": ["timezone"],
+        },
+        "annotations": {"readOnlyHint": True, "idempotentHint": True},
     },
 ]
 

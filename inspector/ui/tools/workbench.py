@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDoubleSpinBox,
@@ -44,6 +44,8 @@ from inspector.ui.widgets.splitter_memory import remember
 
 FORM_SHARE = 0.68  # the most of the height beside the tool list that the form side takes (until the user drags)
 MIN_FORM_SHARE = 0.4  # ... and the least, however short the form
+RESULT_LEAST_LINES = 3  # on a short window the result side may shrink to its tabs and this many lines, so that
+# the form's first field shows whole (at 1024×700 its 130 px minimum left the form a sliver of its box)
 APP_FORM_SHARE = 0.2  # while an MCP App shows below, the form side (it scrolls) keeps a fifth (until the user drags)
 TOOL_LIST_SHARE = 0.4  # the tool list widens to show whole names, up to this share of the tab's width
 FORMS_KEPT = 50  # the forms of the tools last shown, each as the user left it (this server, this session)
@@ -175,6 +177,8 @@ class ToolWorkbench(QWidget):
         self.lower.addTab(self.history, "History")
         self.lower.setTabVisible(self.lower.indexOf(self.resource), False)
         self.lower.setTabVisible(self.lower.indexOf(self.app_tab), False)
+        least = self.lower.tabBar().sizeHint().height() + RESULT_LEAST_LINES * self.fontMetrics().lineSpacing()
+        self.lower.setMinimumHeight(least)  # below its pages' hints: they are squeezed, the form first
         share = round(1000 * FORM_SHARE)
         self.right = named_splitter("workbenchRight", top, self.lower, sizes=[share, 1000 - share], vertical=True)
         self.right.setStretchFactor(0, 1)
@@ -227,19 +231,22 @@ class ToolWorkbench(QWidget):
 
     def share_height(self) -> None:
         """Until the user drags the splitter: the form side gets what the form needs, between
-        `MIN_FORM_SHARE` and `FORM_SHARE` of the height (`APP_FORM_SHARE` while an app shows below);
-        the result side gets the rest."""
+        `MIN_FORM_SHARE` and `FORM_SHARE` of the height (`APP_FORM_SHARE` while an app shows below),
+        and on a short window at least what shows its first field whole (the result side then keeps its
+        tabs and a few lines); the result side gets the rest."""
         sizes = self.right.sizes()
         total = sum(sizes)
         if self._sized_by_user["form"] or total <= 0:
             return
         share = FORM_SHARE
+        first = 0
         if self.lower.currentWidget() is self.app_tab:
             share = APP_FORM_SHARE
         elif self.form is not None and self.form.isVisible():
-            needed = sizes[0] - self.form_scroll.height() + self._form_side_needs()
-            share = min(FORM_SHARE, max(MIN_FORM_SHARE, needed / total))
-        top = round(total * share)
+            around = sizes[0] - self.form_scroll.height()  # the Call row and what else is outside the scroll
+            share = min(FORM_SHARE, max(MIN_FORM_SHARE, (around + self._form_side_needs()) / total))
+            first = min(around + self._first_field_needs(), total - self.lower.minimumHeight())
+        top = max(round(total * share), first)
         if top != sizes[0]:
             self.right.setSizes([top, total - top])
 
@@ -250,6 +257,21 @@ class ToolWorkbench(QWidget):
         tabs = self.form.tabs.tabBar().sizeHint().height() + 4 * self.form.scroll.frameWidth()
         spacing = self.form_scroll.widget().layout().spacing()
         return header + spacing + tabs + self.form.view.sizeHint().height() + 8
+
+    def _first_field_needs(self) -> int:
+        """The height the header, the form's tabs and its first field take (0 without a laid-out field)."""
+        assert self.form is not None
+        fields = self.form.fields()
+        if not fields or not fields[0].isVisibleTo(self.form):
+            return 0
+        inner = self.form.scroll.widget()
+        if inner is None or not inner.isAncestorOf(fields[0]):
+            return 0
+        bottom = fields[0].mapTo(inner, QPoint(0, fields[0].height())).y()
+        header = self.header.sizeHint().height() if self.header.isVisible() else 0
+        tabs = self.form.tabs.tabBar().sizeHint().height() + 4 * self.form.scroll.frameWidth()
+        spacing = self.form_scroll.widget().layout().spacing()
+        return header + spacing + tabs + bottom + 8
 
     def clear(self) -> None:
         self.tools.clear()
