@@ -95,6 +95,8 @@ class RecordStore:
         self.update()  # whatever was written before the writer went
         if self._last_is_exit():
             self.ended = "the server exited: the record is complete"
+        elif pid is not None and self.index.cut_tail() is not None:  # its last line (an exit, maybe) is cut
+            self.ended = f"the tap (pid {pid}) stopped writing mid-line: the record ends with a cut line"
         elif pid is not None:
             self.ended = f"the tap (pid {pid}) stopped writing without recording an exit: the record ends here"
         else:

@@ -44,6 +44,7 @@ from inspector.ui.traffic.view import TrafficView
 from inspector.ui.traffic.viewer_window import ViewerWindow
 from inspector.ui.widgets.plain_text import set_plain
 from inspector.ui.widgets.plain_text import shown as plain_shown
+from inspector.ui.widgets.screen_fit import fit_screen
 from inspector.ui.widgets.session_files import ask_session_path, show_error, suggested_name
 from inspector.ui.workspace.reopen import OPEN_SERVERS_KEY, REOPEN_KEY, reopen_enabled
 from inspector.ui.workspace.space import (
@@ -66,8 +67,7 @@ from inspector.words import counted
 # The bottom dock's first height in the 1280×860 first window: ten whole traffic rows beside a detail
 # pane of as many lines; the workbench keeps the rest (a result of a dozen lines below the form).
 FIRST_RUN_DOCK_HEIGHT = 320
-FIRST_RUN_SIZE = (1280, 860)  # clamped to the screen's available area (less FRAME_ALLOWANCE for decorations)
-FRAME_ALLOWANCE = (16, 48)  # a window manager's frame and title bar, unknown before the first show
+FIRST_RUN_SIZE = (1280, 860)  # clamped to the screen's available area (`fit_screen`)
 
 SIDEBAR, TABS, BOTTOM = "sidebar", "tabs", "bottom"  # under the server list, the middle, the bottom dock
 TRAFFIC = "Traffic"
@@ -476,18 +476,9 @@ class MainWindow(QMainWindow):
         self._restore_splitters()
 
     def _fit_screen(self) -> None:
-        """Keep the window (and room for its title bar and frame) inside the screen's available area: a first
-        run on a 1024×700 screen, or a geometry saved on a larger screen, would otherwise run past its edge."""
-        if self.isMaximized() or self.isFullScreen():
-            return
-        screen = self.screen().availableGeometry()
-        room = screen.adjusted(0, 0, -FRAME_ALLOWANCE[0], -FRAME_ALLOWANCE[1])
-        if room.width() >= self.width() and room.height() >= self.height() and screen.contains(self.frameGeometry()):
-            return
-        self.resize(min(self.width(), room.width()), min(self.height(), room.height()))
-        left = min(max(self.x(), screen.left()), screen.right() - self.width() - FRAME_ALLOWANCE[0])
-        top = min(max(self.y(), screen.top()), screen.bottom() - self.height() - FRAME_ALLOWANCE[1])
-        self.move(max(left, screen.left()), max(top, screen.top()))
+        """Keep the window inside the screen's available area (`fit_screen`): a first run on a 1024×700
+        screen, or a geometry saved on a larger screen, would otherwise run past its edge."""
+        fit_screen(self)
 
     def _restore_splitters(self) -> None:
         for splitter in (self.main_split, self.left):

@@ -12,14 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QToolButton, QWidget
 
 from inspector.traffic import jsonl
 from inspector.traffic.record_store import RecordStore
 from inspector.traffic.store import TrafficStore
 from inspector.ui.traffic.view import TrafficView
+from inspector.ui.widgets.elided_status_bar import ElidedStatusBar
 from inspector.ui.widgets.plain_text import item_text, plain_message_box, plain_tooltip, safe_title, window_title
+from inspector.ui.widgets.screen_fit import fit_screen
 from inspector.ui.widgets.session_files import show_error
 from inspector.words import counted
 
@@ -51,10 +53,14 @@ class ViewerWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.setWindowTitle(window_title(f"{self.path.name} — MCP Lens (read-only)"))
         self.resize(1100, 700)
+        fit_screen(self)  # a 1024×700 screen: no wider than it
+        self.status_bar = ElidedStatusBar(self)  # a long line is elided, whole in its tooltip and under ⚠
+        self.setStatusBar(self.status_bar)
         self.caught_up = not isinstance(store, RecordStore)
         self._problems_told = 0
-        # The record's damaged lines, kept in view (a status message gives way to menu hints): the count
-        # and numbers; each line's reason and first bytes in the tooltip and one click away.
+        # The record's damaged lines (a cut last line among them), kept in view (a status message gives way
+        # to menu hints): the count and numbers; each line's reason and first bytes in the tooltip and one
+        # click away, with the whole status line.
         self.damaged_label = QToolButton(self)
         self.damaged_label.setAutoRaise(True)
         self.damaged_label.setAccessibleName("Damaged lines")
@@ -101,7 +107,7 @@ class ViewerWindow(QMainWindow):
             added = store.update(max_seconds=SLICE_S)
         except (OSError, jsonl.RecordFormatError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            self.statusBar().showMessage(f"Stopped reading {self.path}: {reason}")
+            self._show(f"Stopped reading {self.path}: {reason}")
             return 0
         was_caught_up, self.caught_up = self.caught_up, not added
         self._timer.start(POLL_MS if self.caught_up else 0)
@@ -129,25 +135,37 @@ class ViewerWindow(QMainWindow):
             size = max(1, index.file_size())
             shown = f"{counted(count, 'entry', grouped=True)} so far ({100 * index.end // size}%)"
             text = f"Reading {item_text(self.path.name)}: {shown}"
+        cut = index.cut_tail() if self.caught_up else None
         if damaged := index.damaged:
             self._problems_told = len(damaged)
-            self._show_damaged(damaged)
             more = " and more" if len(damaged) > 1 else ""
             text += f"; line {damaged[0].number}{more} damaged: left out, kept in the file (⚠ for details)"
-        if self.caught_up and (cut := index.cut_tail()) is not None:
+        if cut is not None:
             if ended is not None:
                 text += f"; {cut.describe()}"
             else:
                 size = f"{len(cut.raw):,} bytes"
                 text += f"; line {cut.number} has no newline ({size}): cut off, unless still being written"
+        if problems := [*damaged, *self._cut_for_good()]:
+            self._show_damaged(problems)
         self._show(text)
+
+    def _cut_for_good(self) -> list[jsonl.BadLine]:
+        """The cut last line, once no writer may still end it (its tap is gone, or none writes the record)."""
+        store = self.store
+        if not isinstance(store, RecordStore) or not self.caught_up:
+            return []
+        if store.ended is None and store.writer_pid() is not None:
+            return []
+        cut = store.index.cut_tail()
+        return [cut] if cut is not None else []
 
     def _show(self, text: str) -> None:
         """The status line (short: the file's name), and the whole of it with the file's path in its tooltip."""
-        self.statusBar().showMessage(text)
-        self.statusBar().setToolTip(plain_tooltip(str(self.path), text))
+        self.status_bar.show_message(text, str(self.path))
 
     def _show_damaged(self, damaged: list[jsonl.BadLine]) -> None:
+        """The badge: how many lines could not be read (a cut last line counts) and their numbers."""
         numbers = ", ".join(str(bad.number) for bad in damaged[:12]) + (", …" if len(damaged) > 12 else "")
         self.damaged_label.setText(safe_title(f"⚠ {counted(len(damaged), 'damaged line')}: {numbers}"))
         self.damaged_label.setToolTip(
@@ -156,17 +174,25 @@ class ViewerWindow(QMainWindow):
         self.damaged_label.show()
 
     def show_damaged(self) -> QMessageBox | None:
-        """The damaged lines, each with its reason and first bytes, in a message box (not blocking)."""
-        damaged = self.store.index.damaged if isinstance(self.store, RecordStore) else []
+        """The damaged lines (a cut last line too), each with its reason and first bytes, and the whole status
+        line, in a message box (not blocking)."""
+        if not isinstance(self.store, RecordStore):
+            return None
+        damaged = [*self.store.index.damaged, *self._cut_for_good()]
         if not damaged:
             return None
         text = (
             f"{counted(len(damaged), 'damaged line')} of {self.path} left out of the log, kept in the file as they are:"
         )
-        box = plain_message_box(QMessageBox.Icon.Warning, "Damaged lines", text, self, informative=_details(damaged))
+        details = f"{_details(damaged)}\n\n{self.status_bar.currentMessage()}"
+        box = plain_message_box(QMessageBox.Icon.Warning, "Damaged lines", text, self, informative=details)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return box
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        fit_screen(self)  # the screen it opened on may be smaller than its parent's
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop reading; the file is closed with the window (its rows may repaint until then)."""
