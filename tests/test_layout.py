@@ -116,6 +116,70 @@ def test_ui_tests_mirror_the_ui_package() -> None:
     assert misplaced_ui_tests(REPO) == {}
 
 
+def _inspector_packages(path: Path, repo: Path) -> set[str]:
+    """The packages of inspector a test module imports from, as paths ('ui/tools'; '' for inspector's top level)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names += [f"{node.module}.{a.name}" for a in node.names]
+        for parts in (name.split(".") for name in names):
+            if parts[0] != "inspector":
+                continue
+            depth = 1
+            while depth < len(parts) and (repo / "inspector" / Path(*parts[1 : depth + 1])).is_dir():
+                depth += 1
+            found.add("/".join(parts[1:depth]))
+    return found
+
+
+ACROSS_PACKAGES = {  # test modules that import one package but deliberately test more than it: {module: why}
+    # The headless commands run as a user runs them (a real `mcp-lens` process); the one import reads or
+    # checks what the command wrote, so the module tests the command, not that package.
+    "tests/cli/test_cli.py": "`mcp-lens --cli` as a process; traffic.jsonl reads its --record",
+    "tests/cli/test_cli_big_result.py": "`mcp-lens --cli` as a process; content.visible is the expected print",
+    "tests/cli/test_cli_capabilities.py": "`mcp-lens --cli` as a process; core.client_handlers is what it declares",
+    "tests/cli/test_tokens_cli.py": "`mcp-lens tokens` as a process; budget counts the expected figures",
+    "tests/doctor/test_doctor.py": "inspector/doctor's checks, run through `mcp-lens doctor` (cli.doctor)",
+    "tests/tap/test_install_cli.py": "`mcp-lens tap --install` as a process; config.jsonc reads the host file",
+    # The demo server run as a process (inspector/demo); `inspector.__version__` is what it must report.
+    "tests/demo/test_demo_http.py": "inspector/demo over HTTP as a process; only __version__ imported",
+    "tests/demo/test_demo_stdio.py": "inspector/demo over stdio as a process; only __version__ imported",
+    # The app as shipped: built, installed and launched whole.
+    "tests/packaging/test_bundle.py": "the bundled app; only __version__ imported",
+    "tests/packaging/test_desktop_entry.py": "the shipped desktop entry and `mcp-lens --install-desktop-entry`",
+    "tests/packaging/test_wheel.py": "the wheel installed in a fresh venv",
+}
+
+
+def misplaced_tests(repo: Path) -> dict[str, str]:
+    """Test modules whose inspector imports all come from one package but that sit outside its folder
+    (tests/<package path>; tests/ for inspector's top level), unless ACROSS_PACKAGES says why."""
+    found = {}
+    for path in sorted((repo / "tests").rglob("test_*.py")):
+        rel = path.relative_to(repo)
+        if rel.parts[1] in ("journeys", "bench", "servers") or "node_modules" in rel.parts:
+            continue
+        packages = _inspector_packages(path, repo)
+        if len(packages) != 1 or rel.as_posix() in ACROSS_PACKAGES:
+            continue
+        (package,) = packages
+        if package == "ui" and rel.parts[1] == "ui":
+            continue  # the main window alone drives every panel: such a test sits with the panel it tests
+        if rel.parent.as_posix() != f"tests/{package}".rstrip("/"):
+            found[rel.as_posix()] = f"tests inspector/{package} only".replace("inspector/ only", "inspector only")
+    return found
+
+
+def test_tests_mirror_the_package() -> None:
+    """Issue 24, point 5: a test of one package sits in that package's folder, as the UI tests do."""
+    assert misplaced_tests(REPO) == {}
+    stale = [
+        rel for rel in ACROSS_PACKAGES if not (REPO / rel).is_file() or len(_inspector_packages(REPO / rel, REPO)) != 1
+    ]
+    assert stale == [], "ACROSS_PACKAGES names modules that are gone or import more than one package"
+
+
 SHARED_HELPERS = {  # written once, where every caller can reach it (issue 24, point 4)
     "plain_label": "inspector/ui/widgets/plain_text.py",
     "human_size": "inspector/content/binary.py",
