@@ -9,13 +9,15 @@ import gc
 import json
 import sys
 
+from factories import call_result, rpc
+
 from inspector.traffic.entry import Kind
 from inspector.traffic.store import TrafficStore
 from inspector.transports.process import StdioCommand
 from inspector.transports.stdio_pipes import StdioPipes
 
 TEXT = json.dumps([{"id": n, "name": f"row {n}", "note": 'é "q" \\ 😀'} for n in range(120_000)])
-LINE = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": TEXT}]}})
+LINE = rpc(id=1, result=call_result(TEXT)).decode()
 SERVER = "import sys; sys.stdout.write(sys.stdin.readline()); sys.stdout.flush()"
 
 

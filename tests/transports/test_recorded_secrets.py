@@ -7,6 +7,8 @@ import asyncio
 import json
 import sys
 
+from factories import request
+
 from inspector.config.profile import ServerProfile
 from inspector.config.references import resolve_profile
 from inspector.core.connection import Connection
@@ -64,14 +66,12 @@ def test_http_entries_and_curl_hide_query_and_header_secrets(demo_http: str) -> 
 def test_a_message_recorded_with_a_secret_hidden_says_so_without_being_flagged() -> None:
     """The log shows exact bytes; where a profile's secret was replaced, the entry says the wire differed."""
     from inspector.config.redact import Redactor
-    from inspector.traffic.entry import SECRETS_HIDDEN, Direction
+    from inspector.traffic.entry import SECRETS_HIDDEN
 
     store = TrafficStore()
     store.protect(Redactor(["canary-secret-value-7"]))
-    plain = store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
-    hidden = store.record_message(
-        Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"k":"canary-secret-value-7"}}'
-    )
+    plain = request(store, 1, "tools/list")
+    hidden = request(store, 2, "tools/call", {"k": "canary-secret-value-7"})
     assert plain.notes == ()
     assert hidden.notes == (SECRETS_HIDDEN,) and b"canary-secret-value-7" not in hidden.raw
     assert not hidden.flagged
