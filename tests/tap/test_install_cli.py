@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from factories import rpc
 from lens_support import REPO, run_lens
 
 from inspector.config import jsonc
@@ -116,17 +117,8 @@ def test_the_installed_entry_runs_the_server_through_the_tap(tmp_path: Path) -> 
         cwd=tmp_path,
         env=env,
     )
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "a host", "version": "1"},
-        },
-    }
-    line = json.dumps(initialize).encode() + b"\n"
+    initialize = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "a host", "version": "1"}}
+    line = rpc(id=1, method="initialize", params=initialize) + b"\n"
     try:
         assert host.stdin is not None and host.stdout is not None
         host.stdin.write(line)

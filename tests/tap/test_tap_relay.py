@@ -4,7 +4,6 @@ the record's files and folder private, rotation, a killed tap's record still rea
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import re
 import signal
@@ -15,6 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from factories import rpc
 from tap_support import TAP, load_entries, only_record, records, start_tap, stream_bytes, tap_env, wait_for
 
 from inspector.tap.paths import list_records
@@ -104,8 +104,7 @@ def test_requests_and_responses_paired_with_latency(tmp_path: Path) -> None:
         " flush=True)\n"
     )
     proc = start_tap(tmp_path, "--", sys.executable, str(server))
-    lines = [{"jsonrpc": "2.0", "id": n, "method": "tools/call" if n % 2 else "tools/list"} for n in range(1, 6)]
-    _run_host(proc, [(json.dumps(m) + "\n").encode() for m in lines])
+    _run_host(proc, [rpc(id=n, method="tools/call" if n % 2 else "tools/list") + b"\n" for n in range(1, 6)])
     entries, _ = load_entries(only_record(tmp_path))
     responses = [e for e in entries if e.kind is Kind.RESPONSE]
     assert len(responses) == 5
@@ -194,10 +193,7 @@ def test_default_name_is_the_commands_basename_and_the_folder_follows_home(tmp_p
 
 def test_rotation_continues_in_a_new_file_naming_the_previous(tmp_path: Path) -> None:
     proc = start_tap(tmp_path, "--max-bytes", "4k", "--", "cat")
-    lines = [
-        (json.dumps({"jsonrpc": "2.0", "method": "n", "params": {"i": i, "pad": "p" * 80}}) + "\n").encode()
-        for i in range(120)
-    ]
+    lines = [rpc(method="n", params={"i": i, "pad": "p" * 80}) + b"\n" for i in range(120)]
     out, _ = _run_host(proc, lines)
     assert out == b"".join(lines)
     parts = records(tmp_path)
@@ -221,7 +217,7 @@ def test_a_tap_killed_with_sigkill_leaves_a_readable_record(tmp_path: Path) -> N
     proc = start_tap(tmp_path, "--", "cat")
     assert proc.stdin is not None and proc.stdout is not None
     for n in range(20):
-        proc.stdin.write(b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % n)
+        proc.stdin.write(rpc(id=n, method="ping") + b"\n")
         proc.stdin.flush()
         assert proc.stdout.readline().startswith(b'{"jsonrpc"')
     path = only_record(tmp_path)
@@ -342,7 +338,7 @@ def test_a_record_that_cannot_grow_mid_session_is_said_once_and_relaying_goes_on
         resource.setrlimit(resource.RLIMIT_FSIZE, (3000, 3000))
 
     proc = start_tap(tmp_path, "--", "cat", preexec_fn=small_files)
-    lines = [b'{"jsonrpc":"2.0","id":%d,"method":"ping"}\n' % n for n in range(200)]
+    lines = [rpc(id=n, method="ping") + b"\n" for n in range(200)]
     out, err = _run_host(proc, lines)
     assert out == b"".join(lines) and proc.returncode == 0
     assert err.count(b"mcp-lens tap: recording stopped") == 1, err
