@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from factories import call_result, tool
 
 from inspector.checks.assertions import BadAssertion, Observed, evaluate, parse_assertion
 from inspector.checks.collection import Collection, CollectionError, env_references, from_json, load, resolve
 from inspector.checks.jsonpath import PathError, get_path, parse_path
 
-DOC = {"result": {"a": {"b": [{"c": 1}, {"c d": "x"}]}, "isError": False, "content": [{"type": "text", "text": "hi"}]}}
+DOC = {"result": {"a": {"b": [{"c": 1}, {"c d": "x"}]}} | call_result("hi", is_error=False)}
 
 
 def test_json_path_subset() -> None:
@@ -28,7 +29,7 @@ def test_json_path_subset() -> None:
 def test_assertions_pass_and_fail_with_reasons() -> None:
     ok = Observed(DOC, 12.0)
     error = Observed({"error": {"code": -32602, "message": "bad"}}, 900.0)
-    tool_error = Observed({"result": {"isError": True, "content": [{"type": "text", "text": "Unknown tool: x"}]}}, 1.0)
+    tool_error = Observed({"result": call_result("Unknown tool: x", is_error=True)}, 1.0)
     cases = [
         ({"kind": "success"}, ok, True, "succeeded"),
         ({"kind": "success"}, error, False, "expected success, got JSON-RPC error -32602: bad"),
@@ -50,7 +51,11 @@ def test_assertions_pass_and_fail_with_reasons() -> None:
         got, reason = evaluate(spec, observed)
         assert (got, words in reason) == (passed, True), (spec, reason)
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
-    wrong = Observed({"result": {"structuredContent": {"n": "1"}}}, 1.0, tool={"name": "t", "outputSchema": schema})
+    wrong = Observed(
+        {"result": {"structuredContent": {"n": "1"}}},
+        1.0,
+        tool=tool("t", description=None, input_schema=None, outputSchema=schema),
+    )
     assert evaluate({"kind": "output_schema"}, wrong) == (
         False,
         "structuredContent does not match outputSchema: $.result.structuredContent.n: '1' is not of type 'integer'",
