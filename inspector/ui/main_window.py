@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from inspector.config.eras import ERAS
 from inspector.config.profile import ServerProfile
 from inspector.config.store import ProfileStore
+from inspector.core.errors import exit_title
 from inspector.traffic import jsonl
 from inspector.traffic.store import MirrorStore, SeqCounter
 from inspector.ui.about import show_about
@@ -79,13 +80,15 @@ PANEL_TITLES = (
 )
 
 
-def disconnected_message(detail: str) -> str:
-    """The status bar's words when an established connection ends: what happened, on whose side, what to do."""
+def disconnected_message(name: str, detail: str) -> str:
+    """The status bar's words when the established connection to server `name` ends: whose, what happened, on
+    whose side, what to do (an exit in the Server panel's words: "exited with code -9 (killed by SIGKILL)")."""
     if exited := re.search(r"exited with code (-?\d+)", detail):
-        return f"Disconnected: the server process exited (code {exited[1]}). Reconnect with Ctrl+R."
+        how = exit_title(int(exited[1])).removeprefix("Server process ")
+        return f"{name}: disconnected: the server process {how}. Reconnect with Ctrl+R."
     if stopped := re.match(r"disconnected: (the server at .*? stopped answering[^.\n]*)", detail):
-        return f"Disconnected: {stopped[1]}. Reconnect with Ctrl+R once it answers again."
-    return "Disconnected: the connection to the server was lost (the server panel says why). Reconnect with Ctrl+R."
+        return f"{name}: disconnected: {stopped[1]}. Reconnect with Ctrl+R once it answers again."
+    return f"{name}: disconnected: the connection was lost (the Server panel says why). Reconnect with Ctrl+R."
 
 
 @dataclass(frozen=True)
@@ -408,7 +411,7 @@ class MainWindow(QMainWindow):
         if space is self.current:
             self._show_state(state, detail)
             if state == "failed" and was == CONNECTED:
-                self.statusBar().showMessage(disconnected_message(detail), 15000)
+                self.statusBar().showMessage(disconnected_message(space.name, detail), 15000)
             elif state == "failed":
                 self.statusBar().showMessage("Connection failed — see the server panel for what to check", 8000)
 
