@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -634,38 +635,53 @@ def cut_tool_names(table: QTableView) -> list[str]:
     ]
 
 
-# The longest typical text of each column, in characters: request, response, notification, lifecycle;
-# tools/list, server/discover, resources/read. Longer ones ("era probe response") may elide.
-TYPICAL = {"Kind": 12, "Method": 16}
+# The longest typical method, in characters (tools/list, server/discover, resources/read): longer ones may elide.
+TYPICAL_METHOD = 16
 
 
-def test_the_traffic_logs_kind_and_method_read_at_1024(lens) -> None:
-    """Three servers (the Server column shown) at 1024×700: the Kind column shows every kind whole and the
-    Method column a typical method whole (the walkthrough saw 2–5 characters: the detail pane's action row
-    kept the pane 400 px wide). The actions stay reachable by their names."""
-    from inspector.ui.traffic.model import COL_KIND, COL_METHOD
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_traffic_logs_kind_and_method_read_at_1024(lens, size: tuple[int, int]) -> None:
+    """Three servers (the Server column shown) at 1024×700 and 1280×860: the Kind and Status columns show
+    every label they can hold whole (the outside tester saw "era probe r…", "notifications/subscripti…",
+    "unkn…", "exit c…"), and the Method column a typical method whole. The actions stay reachable."""
+    from inspector.traffic.labels import KIND_LABELS, STATUS_LABELS
+    from inspector.ui.traffic.model import COL_KIND, COL_METHOD, COL_STATUS
 
     three_servers(lens)
-    at_size(lens, 1024, 700)
+    at_size(lens, *size)
     lens.click_item("Traffic log", "tools/list")
     lens.qtbot.wait(200)
     table = lens.find("Traffic log")
     model, header = table.model(), table.horizontalHeader()
     margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)
+    metrics = table.fontMetrics()
     cut = []
-    for column in (COL_KIND, COL_METHOD):
+    for column, labels in ((COL_KIND, KIND_LABELS), (COL_STATUS, STATUS_LABELS)):
         assert not header.isSectionHidden(column)
-        for row in range(model.rowCount()):
-            text = str(model.data(model.index(row, column)) or "")
-            need = table.fontMetrics().horizontalAdvance(text) + margin
-            name = str(model.headerData(column, Qt.Orientation.Horizontal))
-            if len(text) <= TYPICAL[name] and header.sectionSize(column) < need:
-                cut.append(f"{name} {text!r}: {need} px needed, has {header.sectionSize(column)}")
+        shown = {str(model.data(model.index(row, column)) or "") for row in range(model.rowCount())}
+        unknown = {text for text in shown if shape(text) not in {shape(label) for label in labels}}
+        assert not unknown, f"not in the table of labels: {unknown}"
+        for text in (*labels, *shown):
+            if header.sectionSize(column) < (need := metrics.horizontalAdvance(text) + margin):
+                cut.append(f"{COLUMNS_NAMES[column]} {text!r}: {need} px needed, has {header.sectionSize(column)}")
+    for row in range(model.rowCount()):
+        text = str(model.data(model.index(row, COL_METHOD)) or "")
+        need = metrics.horizontalAdvance(text) + margin
+        if len(text) <= TYPICAL_METHOD and header.sectionSize(COL_METHOD) < need:
+            cut.append(f"Method {text!r}: {need} px needed, has {header.sectionSize(COL_METHOD)}")
     widths = {model.headerData(c, Qt.Orientation.Horizontal): header.sectionSize(c) for c in range(header.count())}
     assert not cut, "\n".join(sorted(set(cut))) + f"\n{widths} in {header.width()} px"
     assert not clipped(lens.window.dock), clipped(lens.window.dock)
     for name in ("Copy message", "Re-send", "Save to collection", "Jump to pair"):
         assert any(b.isVisible() and strip_mnemonic(b.text()) == name for b in lens.widgets(QToolButton)), name
+
+
+COLUMNS_NAMES = {5: "Kind", 10: "Status"}
+
+
+def shape(label: str) -> str:
+    """A label with its numbers as 0: "exit 3" and "exit 255" are one label ("error -32601" another)."""
+    return re.sub(r"\d+", "0", label)
 
 
 SMALL_SCREEN = (1024, 700)
@@ -771,3 +787,49 @@ def test_the_tools_form_shows_its_first_field_whole_at_1024_by_700(lens, tool: t
     box = lens.find(field)
     lens.wait(lambda: wholly_shown(box), 5_000, f"{field!r} of {name!r} shown whole ({box.visibleRegion()})")
     assert wholly_shown(lens.find("Call  (Ctrl+Enter)"))
+
+
+def result_room(lens: Any) -> tuple[int, int]:
+    """The shown result's scroll area: its viewport's height and a line's height in it."""
+    from inspector.ui.results import ResultView
+
+    view = next(w for w in lens.widgets(ResultView) if w.isVisible())
+    return view.scroll.viewport().height(), view.fontMetrics().lineSpacing()
+
+
+RESULT_LINES = 6  # after a call, the result shows at least this many lines (one before, 09-echo-called.png)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_called_tools_result_gets_a_useful_height(lens, size: tuple[int, int]) -> None:
+    """Issue 22 point 5 (outside tester, 09-echo-called.png): after echo's call at 1280×860 the result box
+    showed one line and cut "Raw result JSON" below it. After a call the result shows several lines and
+    (at 1280×860) its Raw result JSON button whole."""
+    from inspector.ui.results import ResultView
+
+    three_servers(lens)
+    at_size(lens, *size)
+    lens.click_item("Tool list", "Echo (echo)")
+    lens.type("message", "hello canary")
+    lens.click("Call  (Ctrl+Enter)")
+    view = next(w for w in lens.widgets(ResultView) if w.isVisible())
+    lens.wait(lambda: view.state == "ok", 30_000, "echo's result")
+    lens.qtbot.wait(200)
+    shown, line = result_room(lens)
+    assert shown >= RESULT_LINES * line, f"the result shows {shown} px ({shown // line} lines) at {size}"
+    if size == (1280, 860):  # at 1024×700 the form keeps its field and Raw result JSON scrolls into view
+        toggle = view.raw_toggle
+        lens.wait(lambda: wholly_shown(toggle), 5_000, f"Raw result JSON whole ({toggle.visibleRegion()})")
+
+
+def test_a_megabyte_result_gets_a_useful_height_at_1008_by_672(lens) -> None:
+    """Issue 22 point 5 (outside tester, 52-big-result.png): a 1,000,000-character result at ~1008×672
+    was one line tall, its scroll bar over the text. It shows several lines of its text."""
+    lens.start("--", sys.executable, str(REPO / "tests/servers/big.py"), "result", "1000000")
+    at_size(lens, 1008, 672)
+    lens.click_item("Tool list", "big_result", timeout=30_000)
+    lens.click("Call  (Ctrl+Enter)")
+    lens.wait_text("Showing the first 200,000 of", timeout=60_000)
+    lens.qtbot.wait(200)
+    shown, line = result_room(lens)
+    assert shown >= RESULT_LINES * line, f"the result shows {shown} px ({shown // line} lines)"

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QMessageBox,
     QPushButton,
+    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -46,6 +47,8 @@ FORM_SHARE = 0.68  # the most of the height beside the tool list that the form s
 MIN_FORM_SHARE = 0.4  # ... and the least, however short the form
 RESULT_LEAST_LINES = 3  # on a short window the result side may shrink to its tabs and this many lines, so that
 # the form's first field shows whole (at 1024×700 its 130 px minimum left the form a sliver of its box)
+RESULT_LINES = 6  # after a call the result side keeps room for this many lines (one showed at 1280×860), and
+HISTORY_ROWS = 4  # History this many rows (one showed at 1024×700): the form side scrolls if it must
 APP_FORM_SHARE = 0.2  # while an MCP App shows below, the form side (it scrolls) keeps a fifth (until the user drags)
 TOOL_LIST_SHARE = 0.4  # the tool list widens to show whole names, up to this share of the tab's width
 FORMS_KEPT = 50  # the forms of the tools last shown, each as the user left it (this server, this session)
@@ -247,8 +250,35 @@ class ToolWorkbench(QWidget):
             share = min(FORM_SHARE, max(MIN_FORM_SHARE, (around + self._form_side_needs()) / total))
             first = min(around + self._first_field_needs(), total - self.lower.minimumHeight())
         top = max(round(total * share), first)
+        if (lower := self._lower_needs()) is not None:  # a result or History shown: the form side yields
+            wanted, least = lower
+            top = min(top, max(total - wanted, min(first, total - least)))
         if top != sizes[0]:
             self.right.setSizes([top, total - top])
+
+    def _lower_needs(self) -> tuple[int, int] | None:
+        """What the result side wants (its whole content) and the least it keeps (`RESULT_LINES` lines, or
+        rows of History) while a call's result or History shows; None otherwise (it takes what is left)."""
+        page = self.lower.currentWidget()
+        tabs = self.lower.tabBar().sizeHint().height() + 2 * self.lower.style().pixelMetric(
+            QStyle.PixelMetric.PM_DefaultFrameWidth, None, self.lower
+        )
+        if page is self.result_page and self.shown_record is not None and self.result.state != "empty":
+            caption = 0 if self.result_caption.isHidden() else self.result_caption.sizeHint().height()
+            column = self.result.layout()
+            margins = column.contentsMargins()
+            header = column.itemAt(0).sizeHint().height() + column.spacing()
+            chrome = tabs + caption + margins.top() + margins.bottom() + header + 2 * self.result.scroll.frameWidth()
+            least = chrome + RESULT_LINES * self.result.fontMetrics().lineSpacing()
+            return chrome + self.result.content.sizeHint().height(), least
+        if page is self.history:
+            table = self.history.table
+            column = self.history.layout()
+            chrome = tabs + column.itemAt(0).sizeHint().height() + column.spacing() + 2 * table.frameWidth()
+            chrome += table.horizontalHeader().sizeHint().height() + 8
+            row = table.verticalHeader().defaultSectionSize()
+            return chrome + row * max(table.rowCount(), HISTORY_ROWS), chrome + row * HISTORY_ROWS
+        return None
 
     def _form_side_needs(self) -> int:
         """The height the header and the whole form take (from size hints: the form may not be laid out yet)."""
@@ -490,6 +520,8 @@ class ToolWorkbench(QWidget):
             self.result.show_error(record.error)
         if switch:
             self.lower.setCurrentWidget(self.result_page)
+        self.share_height()
+        QTimer.singleShot(0, self, self.share_height)  # again once the result is laid out
         tools = [r.tool for r in self.tools.model.all if isinstance(r.tool, dict)]
         has_app = self.app_tab.show_call(record, tool, tools)
         self.lower.setTabVisible(self.lower.indexOf(self.app_tab), has_app)
