@@ -833,3 +833,27 @@ def test_a_megabyte_result_gets_a_useful_height_at_1008_by_672(lens) -> None:
     lens.qtbot.wait(200)
     shown, line = result_room(lens)
     assert shown >= RESULT_LINES * line, f"the result shows {shown} px ({shown // line} lines)"
+
+
+HISTORY_ROWS = 4  # History shows at least this many rows (one before, 41-history-persisted-1024.png)
+
+
+def test_history_shows_several_rows_at_1024_by_700(lens) -> None:
+    """Issue 22 point 5 (outside tester, 41-history-persisted-1024.png): at 1024×700 the History tab
+    showed one row of the calls. With five calls made, it shows at least four rows."""
+    from inspector.ui.results import ResultView
+
+    three_servers(lens)
+    at_size(lens, 1024, 700)
+    lens.click_item("Tool list", "Echo (echo)")
+    view = next(w for w in lens.widgets(ResultView) if w.isVisible())
+    for number in range(5):
+        lens.type("message", f"call {number}")
+        lens.click("Call  (Ctrl+Enter)")
+        lens.wait(lambda n=number: view.state == "ok" and f"call {n}" in view.raw_text, 30_000, f"call {number}")
+    lens.tab("History")
+    table = lens.find("Call history", QTableWidget)
+    lens.wait(lambda: table.rowCount() == 5, 30_000, "five calls in History")
+    lens.qtbot.wait(200)
+    rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
+    assert rows >= HISTORY_ROWS, f"History shows {rows} rows ({table.viewport().height()} px)"
