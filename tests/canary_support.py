@@ -38,7 +38,7 @@ class Canaries:
         c = cls()
         for label in ("env-token", "env-dbpass", "env-ghpat", "input-env", "arg-apikey", "arg-token"):
             c.values[label] = _passphrase(label)
-        for label in ("x-session", "input-header", "query-token", "query-sig", "query-region"):
+        for label in ("x-session", "input-header", "query-token", "query-sig", "query-region", "tool-password"):
             c.values[label] = _passphrase(label)
         for label in ("env-unknown", "bearer", "header-unknown"):
             c.values[label] = _token(label.upper())
@@ -91,6 +91,11 @@ class Canaries:
     def inputs(self) -> dict[str, str]:
         """The `--input ID=VALUE` values (what the app asks for)."""
         return {"setting": self["input-env"], "custom": self["input-header"]}
+
+    def tool_arguments(self) -> dict[str, object]:
+        """A tool call's arguments with a secret typed under a secret-looking name (nested too): known to
+        no profile, hidden by its name and then by value wherever it is written."""
+        return {"message": "hello", "password": self["tool-password"], "auth": {"apiToken": self["tool-password"]}}
 
     def input_args(self) -> list[str]:
         return [word for key, value in self.inputs().items() for word in ("--input", f"{key}={value}")]

@@ -61,8 +61,10 @@ def assert_clean(canaries: Canaries, tmp_path: Path, result: subprocess.Complete
 def test_cli_record_holds_no_secret(server: str, setup, canaries: Canaries, tmp_path: Path) -> None:
     env, config, out = setup
     record = out / f"{server}.jsonl"
+    # a tool argument named like a secret (issue 21 point 2): hidden by value, in the request and the answer
+    args = json.dumps(canaries.tool_arguments())
     result = run_lens(
-        "--cli", "--config", str(config), "--server", server, *canaries.input_args(), *CALL,
+        "--cli", "--config", str(config), "--server", server, *canaries.input_args(), *CALL[:-1], args,
         "--record", str(record), env=env,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

@@ -193,6 +193,59 @@ def url_passwords(text: str) -> list[str]:
     return [m.group(1) for m in _URL_WITH_PASSWORD.finditer(text)]
 
 
+def secret_arguments(value: Any) -> list[str]:
+    """The string values held under a secret-looking name anywhere in a tool call's arguments (`password`,
+    `apiToken`, nested too): what the user typed into a secret-looking field, to redact by value."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str) and is_secret_name(key):
+                found += _strings(item)
+            else:
+                found += secret_arguments(item)
+    elif isinstance(value, list):
+        for item in value:
+            found += secret_arguments(item)
+    return found
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def hide_secret_arguments(value: Any) -> Any:
+    """A copy of tool call arguments with every value under a secret-looking name replaced (by name: a
+    value too short to learn by value is hidden too)."""
+    if isinstance(value, dict):
+        return {
+            k: REDACTED
+            if isinstance(k, str) and is_secret_name(k) and v not in (None, "")
+            else hide_secret_arguments(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [hide_secret_arguments(v) for v in value]
+    return value
+
+
+def call_secrets(raw: bytes) -> list[str]:
+    """The secret-named argument values of a `tools/call` request's wire bytes (none for anything else)."""
+    if b'"tools/call"' not in raw:
+        return []
+    try:
+        message = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return []
+    params = message.get("params") if isinstance(message, dict) and message.get("method") == "tools/call" else None
+    return secret_arguments(params.get("arguments")) if isinstance(params, dict) else []
+
+
 def _forms(value: str) -> set[str]:
     """The spellings a value takes in what we write: as is, URL-encoded, JSON-escaped."""
     escaped = json.dumps(value)[1:-1]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.config.files import data_dir, private_folder, stamped_sibling, utf8, write_atomic
-from inspector.config.redact import Redactor
+from inspector.config.redact import Redactor, hide_secret_arguments, secret_arguments
 from inspector.core.history import PENDING, CallRecord
 
 VERSION = 1
@@ -79,7 +79,7 @@ def record_entry(record: CallRecord, redactor: Redactor) -> dict[str, Any]:
     arguments = _small(record.arguments, ARGUMENTS_BYTES)
     return {
         "tool": redactor.text(record.tool),
-        "arguments": redactor.json(arguments) if arguments is not None else None,
+        "arguments": redactor.json(hide_secret_arguments(arguments)) if arguments is not None else None,
         "started": record.started,
         "duration_ms": record.duration_ms,
         "outcome": record.outcome,
@@ -92,7 +92,12 @@ def record_entry(record: CallRecord, redactor: Redactor) -> dict[str, Any]:
 
 def save_history(path: Path, records: list[CallRecord], redactor: Redactor) -> None:
     """Write the newest `KEPT` finished calls of `records` (newest first) to `path`."""
-    done = [record_entry(r, redactor) for r in records if r.outcome != PENDING][:KEPT]
+    done_records = [r for r in records if r.outcome != PENDING][:KEPT]
+    # what the user typed under a secret-looking name is hidden by value too (a result may echo it)
+    typed = [value for r in done_records for value in secret_arguments(r.arguments)]
+    if typed:
+        redactor = Redactor().merge(redactor).learn(typed)
+    done = [record_entry(r, redactor) for r in done_records]
     total = 0
     for entry in done:
         total += len(json.dumps(entry, ensure_ascii=False))

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from inspector.config.redact import Redactor
+from inspector.config.redact import Redactor, call_secrets
 from inspector.traffic.classify import Classified, parse
 from inspector.traffic.entry import SECRETS_HIDDEN, Direction, Entry, Kind
 
@@ -162,6 +162,8 @@ class TrafficStore:
         """`record_message`, returning the wire's JSON value too (None when it does not parse), so that a
         reader parses a message once: a 50 MB result parsed twice held the event loop twice as long.
         `parsed`: `classify.parse(raw)` done already (a huge line, parsed on a worker thread)."""
+        if direction is Direction.OUT:  # a tool argument named like a secret: hidden by value from now on
+            self.redactor.learn(call_secrets(raw))
         wire, raw = raw, self.redactor.data(raw)
         changed = raw is not wire and raw != wire
         value, c = parsed if parsed is not None and not changed else parse(raw)

@@ -188,3 +188,29 @@ def test_a_server_added_in_the_dialog_keeps_its_secrets_to_servers_json(lens, ca
     assert b"started pid" in export.read_bytes()
     assert not leaks(canaries, [lens.home, out], allowed={servers_file: "the user's own server configuration"})
     assert not loose_permissions([export, servers_file, lens.home / ".config" / "mcp-lens"])
+
+
+def test_a_secret_typed_under_a_secret_looking_name_is_written_nowhere(lens, canaries: Canaries, tmp_path) -> None:
+    """Issue 21 point 2: what the user types into a tool's `password` field is known to no profile, yet it
+    is hidden by value in History, the export and the collection: the field's name says it is a secret
+    (the tool says it back, and the answer is hidden too)."""
+    config = write_config(tmp_path / "input" / ".vscode" / "mcp.json", canaries, "http://127.0.0.1:9/mcp")
+    out = tmp_path / "out"
+    out.mkdir(mode=0o700)
+    lens.start("--config", str(config), "--server", "canary-stdio", connected=False)
+    answer_input(lens, DESCRIPTIONS["setting"], canaries.inputs()["setting"])
+    lens.wait_connected()
+    call(lens, "Sign in (sign_in)", user="ada-lovelace", password=canaries["tool-password"])
+    lens.wait(lambda: any(e.direction == "in" and b"signed in ada-lovelace" in e.raw for e in lens.wire()), 30_000)
+
+    export = out / "export.jsonl"
+    lens.menu("File", "Export session…")
+    choose_file(lens, export)
+    lens.wait(export.exists, what="the export")
+    kept = lens.home / ".local" / "share" / "mcp-lens" / "history"
+    lens.wait(lambda: any(b"ada-lovelace" in p.read_bytes() for p in kept.glob("*.json")), 30_000, "History saved")
+    assert lens.quit() == 0
+
+    assert b"ada-lovelace" in export.read_bytes()
+    allowed = {lens.home / SERVERS_FILE: "the user's own server configuration"}
+    assert not leaks(canaries, [lens.home, out], allowed=allowed)

@@ -2,14 +2,30 @@
 is used) and says on stderr every argument and every environment value it was given whose value
 starts with ``CANARY`` (the secret canary tests' values), as servers that log their settings do.
 With ``CANARY_EXIT=1`` in its environment it exits (code 3) right after saying so: a server that dies
-at start, whose last stderr lines go into the error MCP Lens reports."""
+at start, whose last stderr lines go into the error MCP Lens reports. Besides the demo's tools it has
+``sign_in(user, password)``, which says the password back: a secret typed into a secret-looking field."""
 
 from __future__ import annotations
 
 import os
 import sys
 
-from inspector.demo.server import main
+from inspector.demo import server as demo
+
+
+def sign_in(user: str, password: str) -> str:
+    """Sign in (a careless tool: it says the password back)."""
+    return f"signed in {user} with {password}"
+
+
+def build_server(**kwargs):  # the demo's tools and sign_in, whose `password` argument is a secret the user types
+    server = _demo_build(**kwargs)
+    server.add_tool(sign_in, title="Sign in", structured_output=False)
+    return server
+
+
+_demo_build, demo.build_server = demo.build_server, build_server
+main = demo.main
 
 if __name__ == "__main__":
     given = sys.argv[1:]
