@@ -23,9 +23,11 @@ def in_pieces(text: str, limit: int = PIECE_CHARS) -> str:
         return text
     lines: list[str] = []
     for line in text.split("\n"):
-        while len(line) > limit:
-            cut = line.rfind(" ", limit - BACK, limit) + 1 or limit
-            lines.append(line[:cut] + MARK)
-            line = line[cut:]
-        lines.append(line)
+        start = 0
+        while len(line) - start > limit:  # by position: slicing off the rest each time is quadratic
+            end = start + limit
+            cut = line.rfind(" ", max(start + 1, end - BACK), end) + 1 or end
+            lines.append(line[start:cut] + MARK)
+            start = cut
+        lines.append(line[start:])
     return "\n".join(lines)

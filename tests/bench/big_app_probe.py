@@ -25,7 +25,8 @@ sys.path[:0] = [str(ROOT / "tests/journeys"), str(ROOT / "tests")]
 BIG = ROOT / "tests/servers/big.py"
 TICK_MS = 5
 SETTLE_MS = 1500  # measured after each step's visible outcome: work the step queued for later counts too
-TARGET_TOOL = {"tools": "tool_04999", "description": "long_description", "result": "big_result", "icon": "big_icon"}
+TARGET_TOOL = {"tools": "tool_04999", "result": "big_result", "icon": "big_icon"}
+DESCRIPTION_MODES = ("description", "runs", "line")  # long_description: also its full view and the lab
 
 
 def peak_rss_mb() -> float:
@@ -87,6 +88,33 @@ class Env:
         os.environ[name] = value
 
 
+def full_view(lens: Any) -> Any:
+    """The Full description view, once its window shows."""
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    return next((w for w in lens.widgets(QPlainTextEdit) if w.accessibleName() == "Full description"), None)
+
+
+def choose_in_lab(lens: Any, tool: str) -> None:
+    """Budget › Description lab, then `tool` chosen in its Tool box by keys (End: the last tool)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QComboBox
+
+    lens.tab("Description lab")
+    box = next(w for w in lens.widgets(QComboBox) if w.objectName() == "labTool")
+    lens.click(box)
+    lens.key("Escape")
+    QTest.keyClick(box, Qt.Key.Key_End)
+    assert box.currentText() == tool, box.currentText()
+
+
+def lab_count(lens: Any) -> str:
+    """What the lab says this description costs ("… tokens (unchanged)" once counted)."""
+    pane = next((w for w in lens.widgets() if w.objectName() == "budgetPane"), None)  # the shown server's
+    return pane.lab.description_count.text() if pane is not None else ""
+
+
 def main(mode: str, size: str) -> dict[str, Any]:
     import qasync
     from journey_support import Lens
@@ -118,7 +146,7 @@ def main(mode: str, size: str) -> dict[str, Any]:
     lens.start("--", sys.executable, str(BIG), "small" if mode == "small" else mode, size, "3", connected=False)
     bot.wait(1500)  # the window is up and idle; the server answers `initialize` after 3 s
     step("connect", lambda: None, lambda: "connected to" in lens.status(), timeout=300_000)
-    wanted = TARGET_TOOL.get(mode, "gamma")
+    wanted = "long_description" if mode in DESCRIPTION_MODES else TARGET_TOOL.get(mode, "gamma")
     if mode == "tools":  # among 5,000 a person searches first
         step("search", lambda: lens.type("Search tools", wanted), lambda: True)
     step("select tool", lambda: lens.click_item("Tool list", wanted, timeout=300_000), lambda: True)
@@ -133,7 +161,12 @@ def main(mode: str, size: str) -> dict[str, Any]:
             lambda: lens.click("Call  (Ctrl+Enter)"),
             lambda: any(e.direction == "in" and e.method == "tools/call" for e in lens.wire()[calls:]),
         )
+    if mode in DESCRIPTION_MODES:
+        step("full description", lambda: lens.click("Show full description"), lambda: full_view(lens) is not None)
+        full_view(lens).window().close()
     step("budget tab", lambda: lens.tab("Budget"), lambda: True)
+    if mode in DESCRIPTION_MODES:
+        step("description lab", lambda: choose_in_lab(lens, wanted), lambda: "tokens" in lab_count(lens))
     payload = max((len(entry.raw) for entry in lens.wire()), default=0)  # the largest message received
     return {
         "mode": mode,

@@ -9,8 +9,9 @@ import json
 import sys
 
 from lens_support import REPO
-from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QDialog, QPlainTextEdit, QPushButton
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QComboBox, QDialog, QPlainTextEdit, QPushButton
 
 from inspector.content.long_lines import MARK, PIECE_CHARS
 
@@ -105,3 +106,29 @@ def test_a_result_parsed_off_the_loop_arrives_whole_and_in_order(lens) -> None:
         "tags": ["alpha", "beta"],
         "score": (len(rows) - 1) * 0.5,
     }
+
+
+def test_the_description_lab_shows_a_one_line_megabyte_without_editing_it(lens) -> None:
+    """Issue 21 (outside tester): Budget › Description lab froze the window over 3 minutes choosing a tool
+    whose description is 1 MB on one line (the edit box laying it out, its count on the UI thread). The
+    lab says it is too long to edit here, never hands a text box the whole line, counts it, and Copy
+    description gives it whole."""
+    lens.start("--", *BIG, "line")
+    lens.tab("Budget")
+    lens.wait_text("long_description", timeout=60_000)
+    lens.tab("Description lab")
+    box = next(w for w in lens.widgets(QComboBox) if w.objectName() == "labTool")
+    lens.click(box)
+    lens.key("Escape")
+    QTest.keyClick(box, Qt.Key.Key_End)  # the last tool: long_description
+    lens.wait(lambda: box.currentText() == "long_description", what="long_description chosen")
+    lens.wait_text("too long to edit here", timeout=30_000)
+    counted = lambda: "counting 1,048,576 characters" not in lens.texts() and "tokens (unchanged)" in lens.texts()  # noqa: E731
+    lens.wait(counted, 120_000, "the description counted (on a worker thread)")
+    for edit in lens.widgets(QPlainTextEdit):
+        document = edit.document()
+        longest = max(len(document.findBlockByNumber(n).text()) for n in range(document.blockCount()))
+        assert longest <= PIECE_CHARS + len(MARK), f"{edit.objectName()}: a paragraph of {longest:,} characters"
+    lens.qapp.clipboard().clear()
+    lens.click("Copy description")
+    assert lens.qapp.clipboard().text() == "A" * 1_048_576

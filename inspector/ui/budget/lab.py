@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 DEBOUNCE_MS = 100
 EDIT_MAX_CHARS = 20_000  # a longer description is shown (its beginning), counted and copied, not edited
 BACKGROUND_TOOLS = 300  # a longer list's first count runs on a worker thread (~1 s for 5,000 tools)
+BACKGROUND_CHARS = 100_000  # ... and so does a list this long as JSON (1 MB of one letter: 2.3 s)
 NOTICE = (
     "Edits stay in this window: MCP Lens never changes the server. "
     "Copy the description or the tool's JSON into your server's code."
@@ -294,7 +295,7 @@ class DescriptionLab(QWidget):
         started = time.perf_counter()
         try:
             counter = self.counters.get(name)
-            if self.base is None and len(self.tools) > BACKGROUND_TOOLS and self._count_base_later(counter):
+            if self.base is None and _big(self.tools) and self._count_base_later(counter):
                 return
             if self.base is None:
                 self.base = self.pane.count(counter, self.tools)
@@ -387,6 +388,11 @@ class DescriptionLab(QWidget):
 
         self._base_job = asyncio.ensure_future(count())
         return True
+
+
+def _big(tools: list[dict[str, Any]]) -> bool:
+    """A list whose first count would stall the window: many tools, or long text."""
+    return len(tools) > BACKGROUND_TOOLS or len(json.dumps(tools, default=str)) > BACKGROUND_CHARS
 
 
 def _compare(now: int, was: int) -> str:
