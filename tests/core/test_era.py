@@ -10,6 +10,7 @@ from typing import Any
 import mcp_types
 import pytest
 from core_support import http_profile, run_with, stdio_profile
+from factories import tool
 from lens_support import DEMO, EVERYTHING, REPO
 from mcp.shared import inbound
 from mcp_types import version as sdk_versions
@@ -64,12 +65,12 @@ SCHEMAS: list[dict[str, Any]] = [
 
 @pytest.mark.parametrize("schema", SCHEMAS)
 def test_header_parameters_agree_with_the_sdk(schema: dict[str, Any]) -> None:
-    ours = era.invalid_header_params({"inputSchema": schema})
+    ours = era.invalid_header_params(tool(input_schema=schema))
     assert (ours is None) == (inbound.find_invalid_x_mcp_header(schema) is None), ours
     if ours is None:
         arguments = {"region": "eu west", "o": {"deep": True}, "e": "x"}
         expected = inbound.mcp_param_headers(inbound.x_mcp_header_map(schema), arguments)
-        assert era.header_params({"inputSchema": schema}, arguments) == expected
+        assert era.header_params(tool(input_schema=schema), arguments) == expected
 
 
 @pytest.mark.parametrize("lite", [False, True], ids=["sdk", "lite"])

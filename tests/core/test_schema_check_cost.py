@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import factories
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,9 +16,10 @@ from inspector.core.schema_check import plainly_valid
 
 
 def tool(index: int, schema: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {
-        "name": f"tool_{index}",
-        "inputSchema": schema
+    return factories.tool(
+        f"tool_{index}",
+        description=None,
+        input_schema=schema
         or {
             "type": "object",
             "properties": {
@@ -29,7 +31,7 @@ def tool(index: int, schema: dict[str, Any] | None = None) -> dict[str, Any]:
             "required": [f"q{index}"],
             "$defs": {"Item": {"type": "object", "additionalProperties": False}},
         },
-    }
+    )
 
 
 @pytest.fixture
