@@ -116,10 +116,10 @@ def test_filter_text_direction_kind_and_errors_only(lens) -> None:
     assert {r[""] for r in shown_rows(view)} == {"→"}
     assert view.model().rowCount() == sum(1 for e in lens.wire() if e.direction == "out")
     choose(lens, "Kind", "request")
-    # (auto's server/discover is MCP Lens's own era probe: its Kind cell says so, "era probe request")
-    lens.qtbot.waitUntil(lambda: {r["Kind"].split()[-1] for r in shown_rows(view)} == {"request"}, timeout=5_000)
+    # (auto's server/discover is MCP Lens's own era probe: its Kind cell says so, "era probe")
+    lens.qtbot.waitUntil(lambda: {r["Kind"] for r in shown_rows(view)} == {"request", "era probe"}, timeout=5_000)
     assert {r["Method"] for r in shown_rows(view)} >= {"server/discover", "tools/list", "tools/call"}  # modern demo
-    assert {r["Kind"] for r in shown_rows(view) if r["Method"] == "server/discover"} == {"era probe request"}
+    assert {r["Kind"] for r in shown_rows(view) if r["Method"] == "server/discover"} == {"era probe"}
     choose(lens, "Direction", "All directions")
     choose(lens, "Kind", "All kinds")
     lens.qtbot.waitUntil(lambda: view.model().rowCount() == len(lens.wire()), timeout=5_000)

@@ -857,3 +857,26 @@ def test_history_shows_several_rows_at_1024_by_700(lens) -> None:
     lens.qtbot.wait(200)
     rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
     assert rows >= HISTORY_ROWS, f"History shows {rows} rows ({table.viewport().height()} px)"
+
+
+def test_the_tool_list_keeps_its_width_and_elides_names_at_their_end(lens) -> None:
+    """Issue 22 point 5 (outside tester, 66-fresh-1024 → 67-tab-1024, 36-history): at 1024×700 the tool
+    list narrowed from 275 to 225 px when a tool was selected, and names were cut mid-word with a
+    horizontal scroll bar. The list keeps its width when the selection changes, has no horizontal
+    scroll bar, cuts a long name at its end, and its tooltip gives the whole name."""
+    three_servers(lens)
+    at_size(lens, 1024, 700)
+    view = lens.find("Tool list")
+    lens.qtbot.wait(200)
+    before = view.width()
+    for name in ("Echo (echo)", "Schedule a meeting", "Echo (echo)"):
+        lens.click_item("Tool list", name)
+        lens.qtbot.wait(200)
+        assert view.width() == before, f"the list went from {before} to {view.width()} px on {name!r}"
+    assert not view.horizontalScrollBar().isVisible(), "a horizontal scroll bar under the tool list"
+    assert view.textElideMode() == Qt.TextElideMode.ElideRight
+    model = view.model()
+    for row in range(model.rowCount()):
+        head = model.data(model.index(row, 0), Qt.ItemDataRole.UserRole).head()
+        tip = str(model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole))
+        assert head in tip, f"the tooltip of {head!r} does not name it: {tip[:80]!r}"

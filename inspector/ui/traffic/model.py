@@ -21,6 +21,7 @@ from inspector.content import human_size
 from inspector.content.visible import visible as visible_text
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.filter import TrafficFilter
+from inspector.traffic.labels import kind_label, kind_words, status_label
 from inspector.traffic.rounds import round_words
 from inspector.traffic.store import TrafficStore
 from inspector.traffic.visible import VisibleRows
@@ -87,10 +88,8 @@ def _method_cell(entry: Entry) -> str:
 
 def _kind_cell(entry: Entry) -> str:
     """The kind; an MCP App's bridge message says so ("app request"), beside the server's own, and so does
-    MCP Lens's own probe ("era probe error")."""
-    if entry.probe is not None:
-        return f"{entry.probe} {entry.kind.value}"
-    return f"{entry.transport} {entry.kind.value}" if entry.transport in BRIDGE_TRANSPORTS else entry.kind.value
+    MCP Lens's own probe ("era probe error"). One of `KIND_LABELS`: the column is sized to them."""
+    return kind_label(entry, entry.transport in BRIDGE_TRANSPORTS)
 
 
 def _clock(wall: float) -> str:
@@ -269,7 +268,7 @@ class TrafficModel(QAbstractTableModel):
         column = index.column()
         if role == _DISPLAY:
             if column == COL_STATUS:  # notes may be added after the row was shown: never cached
-                return _cell(self.store[store_index].status)
+                return status_label(self.store[store_index])  # one of STATUS_LABELS
             texts = self._cache.get(store_index)
             if texts is None:
                 if len(self._cache) >= CACHE_ROWS:
@@ -325,6 +324,9 @@ class TrafficModel(QAbstractTableModel):
         if column == COL_STATUS:
             lines = ([f"parse error: {entry.parse_error}"] if entry.parse_error else []) + list(entry.notes)
             return plain_tooltip("Notes", "\n".join(lines)[:2000]) if lines else None
+        if column == COL_KIND:
+            words = kind_words(entry, entry.transport in BRIDGE_TRANSPORTS)
+            return plain_tooltip("Kind", words) if words else None
         if column == COL_METHOD and entry.group is not None:
             return plain_tooltip("Round", "\n".join(round_words(entry))[:2000])
         if column == COL_METHOD and entry.method and len(entry.method) > 40:

@@ -6,26 +6,28 @@ from PySide6.QtCore import QAbstractItemModel, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
 
-from inspector.ui.traffic.model import COLUMNS
+from inspector.traffic.labels import KIND_LABELS, STATUS_LABELS
+from inspector.ui.traffic.model import COL_METHOD, COLUMNS
 from inspector.ui.widgets.fit_columns import ColumnFitter, fit_columns
 from inspector.ui.widgets.row_table import one_row_at_a_time
 
-# The widest text each column shows, to size it once (the last column, Status, stretches).
+# The widest text each column shows, to size it once (Method takes what the others leave).
 _WIDTHS = {
     "#": "00000",
     "Time": "00:00:00.000",
     "Server": "server-everything",
     "Δ ms": "00000.0",  # up to 100 s between two messages
     "": "→",
-    "Kind": "app notification",
     "Method": "resources/templates/list",
     "ID": "00000",
     "Size": "000.0 KB",
     "Latency": "0000.0 ms",
 }
-# Numbers and times keep their width in a narrow window (an elided number is a wrong number): the text
-# columns (Server, Kind, Method, Status) give way and elide instead.
+_LABELS = {"Kind": KIND_LABELS, "Status": STATUS_LABELS}  # sized to their longest label: they never elide
+# Numbers and times keep their width in a narrow window (an elided number is a wrong number), and so do
+# the labels of Kind and Status: the free text columns (Server, Method) give way and elide instead.
 _WHOLE = ("#", "Time", "Δ ms", "", "ID", "Size", "Latency")
+_KEPT = (*_WHOLE, "Kind", "Status")
 _MEASURED = 200  # rows of an inserted batch measured for `_widen`: a long record's import stays quick
 
 
@@ -51,12 +53,13 @@ def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTabl
     header.setDefaultSectionSize(metrics.horizontalAdvance("Status") + 24)  # the stretched Status column's minimum
     widths = {}
     for column, name in enumerate(COLUMNS):
-        sample = _WIDTHS.get(name)
-        if sample is not None:  # a whole column: its text's margins; one that gives way: some air
-            pad = 10 if name in _WHOLE else 16
-            widths[column] = max(metrics.horizontalAdvance(sample), metrics.horizontalAdvance(name)) + pad
+        samples = _LABELS.get(name) or ((_WIDTHS[name],) if name in _WIDTHS else ())
+        if samples:  # a whole column: its text's margins; one that gives way: some air
+            pad = 10 if name in _KEPT else 16
+            widths[column] = max(metrics.horizontalAdvance(text) for text in (*samples, name)) + pad
     whole = tuple(COLUMNS.index(name) for name in _WHOLE)
-    fitter = fit_columns(table, kept=whole)
+    fitter = fit_columns(table, kept=tuple(COLUMNS.index(name) for name in _KEPT))
+    fitter.fill_with(COL_METHOD)
     fitter.want(widths)
     model.rowsInserted.connect(lambda _parent, first, last: _widen(table, fitter, whole, first, last))
     model.modelReset.connect(lambda: _widen(table, fitter, whole, 0, model.rowCount() - 1))

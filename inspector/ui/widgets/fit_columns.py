@@ -19,6 +19,7 @@ class ColumnFitter(QObject):
         self.kept = set(kept)  # columns that keep their wanted width (their content's) when room is short
         self._fitting = False
         self.stretch_last = header.stretchLastSection()  # the fitter stretches it (Qt keeps a floor of its own)
+        self.fill: int | None = None  # the column that takes what is left instead of the last one (`fill_with`)
         header.setStretchLastSection(False)
         header.sectionResized.connect(self._resized)
         header.sectionCountChanged.connect(lambda *_: self.fit())
@@ -37,8 +38,24 @@ class ColumnFitter(QObject):
         return (
             not header.isSectionHidden(section)
             and header.sectionResizeMode(section) == QHeaderView.ResizeMode.Interactive
-            and not (self.stretch_last and section == self._last())
+            and not (self.stretch_last and section == self._stretched())
         )
+
+    def fill_with(self, section: int) -> None:
+        """Let `section` take what the others leave (and give way first) rather than the last column."""
+        self.fill, self.stretch_last = section, True
+        self.fit()
+
+    def _least(self, section: int, stretched: int) -> int:
+        """What a stretched column claims before the others give way: a `fill` column its wanted width (the
+        others give way to it first), any other its floor."""
+        if section == stretched == self.fill:
+            return max(self.wanted.get(section, 0), self.floor(section))
+        return self.floor(section)
+
+    def _stretched(self) -> int:
+        """The column that takes what is left: `fill`, else the last shown one."""
+        return self.fill if self.fill is not None else self._last()
 
     def _stretches(self, section: int) -> bool:
         return self.header.sectionResizeMode(section) == QHeaderView.ResizeMode.Stretch
@@ -80,8 +97,10 @@ class ColumnFitter(QObject):
         for section in movable:
             self.wanted.setdefault(section, header.sectionSize(section))
         others = [s for s in range(header.count()) if not header.isSectionHidden(s) and s not in movable]
-        stretched = self._last() if self.stretch_last else -1
-        fixed = sum(self.floor(s) if s == stretched or self._stretches(s) else header.sectionSize(s) for s in others)
+        stretched = self._stretched() if self.stretch_last else -1
+        fixed = sum(
+            self._least(s, stretched) if s == stretched or self._stretches(s) else header.sectionSize(s) for s in others
+        )
         sizes = {s: max(self.wanted[s], self.floor(s)) for s in movable}
         excess = fixed + sum(sizes.values()) - room
         give = {s: 0 if s in self.kept else sizes[s] - self.floor(s) for s in movable}
