@@ -122,8 +122,8 @@ class ToolListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return shown(row.label(), limit=2 * TITLE_CHARS)  # (badges on a second line)
         if role == Qt.ItemDataRole.ToolTipRole:
-            text = row.description[:600] or "(no description)"
-            return plain_tooltip("Description", "\n".join([text, *row.findings]))
+            text = row.description[:600] or "(no description)"  # the whole name first: the list may cut it
+            return plain_tooltip("Tool", "\n".join([shown(row.head(), limit=2 * TITLE_CHARS), "", text, *row.findings]))
         if role == Qt.ItemDataRole.DecorationRole:
             return self.icons.icon(row.tool, ICON_SIDE) if self.icons is not None else None
         if role == Qt.ItemDataRole.ForegroundRole and "destructive" in row.badges:
@@ -150,7 +150,10 @@ class ToolList(QWidget):
         self.view.setObjectName("toolList")
         self.view.setAccessibleName("Tool list")
         self.view.setModel(self.model)
-        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a clipped row still ends with its name
+        # A name too long for the list is cut at its end (its tooltip has it whole), never mid-word, and the
+        # list never scrolls sideways: its width is the splitter's (`ToolWorkbench.fit_tool_list`).
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.view.setAlternatingRowColors(True)
         # Every row is one line with an icon: without this Qt asks each row's size (~8 data() calls a row,
         # seconds for 5,000 tools) before it paints the first.

@@ -95,6 +95,9 @@ class ToolWorkbench(QWidget):
         self.as_task = QCheckBox("As task")  # short: the call bar fits a narrow window
         self.as_task.setAccessibleName("Run as task")
         self.as_task.setToolTip("Run as task: the call returns a task; its status and result show in the Tasks tab")
+        keep_room = self.as_task.sizePolicy()  # its room kept while hidden: choosing a tool that can run as a task
+        keep_room.setRetainSizeWhenHidden(True)  # must not widen the form side and narrow the tool list
+        self.as_task.setSizePolicy(keep_room)
         self.task_note = plain_label(wrap=True, style=STYLES["note"], selectable=True)
         self.task_note.setAccessibleName("Task note")
         self.task_form: Callable[[], str | None] = lambda: None  # the Tasks tab says which form the server speaks
