@@ -311,3 +311,20 @@ def test_ctrl_shift_t_opens_the_tapped_sessions_and_says_how_to_tap_when_there_a
     assert not lens.find("Open record").isEnabled() and not lens.find("Open as server").isEnabled()
     table.window().close()
     assert lens.quit() == 0
+
+
+def test_the_tapped_sessions_window_closes_by_escape_ctrl_w_and_its_close_button(lens) -> None:
+    """The outside tester could not close it from inside (no Close button; Escape and Ctrl+W did nothing)."""
+    lens.start()
+    for how in ("Escape", "Ctrl+W", "Close"):
+        lens.window.activateWindow()  # back in the main window, as a click on it does
+        lens.wait(lambda: lens.window.isActiveWindow(), what="the main window active")
+        lens.key("Ctrl+Shift+T", lens.window)
+        window = lens.find("Tapped sessions", QAbstractItemView).window()
+        lens.wait(lambda w=window: w.isVisible() and w.isActiveWindow(), what="the window shown and active")
+        if how == "Close":
+            lens.click(lens.find("Close", top=window))
+        else:
+            lens.key(how, lens.qapp.focusWidget())
+        lens.wait(lambda w=window: not w.isVisible(), what=f"the window closed by {how}")
+    assert lens.quit() == 0

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -104,6 +104,13 @@ class TappedSessionsWindow(QWidget):
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.server_button)
         buttons.addStretch(1)
+        self.close_button = QPushButton("Close", self)
+        self.close_button.setToolTip("Close this window (Escape, Ctrl+W)")
+        self.close_button.clicked.connect(self.close)
+        buttons.addWidget(self.close_button)
+        for keys in (QKeySequence(Qt.Key.Key_Escape), *QKeySequence.keyBindings(QKeySequence.StandardKey.Close)):
+            shortcut = QShortcut(keys, self, context=Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(self.close)
         layout = QVBoxLayout(self)
         layout.addWidget(self.folder_label)
         layout.addWidget(self.table, 1)
