@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QHeaderView,
     QMainWindow,
     QMenu,
     QTableWidget,
@@ -75,7 +76,8 @@ def show_shortcuts(window: QMainWindow, where: Callable[[QObject], str]) -> QDia
     for row, values in enumerate(rows):
         for column, value in enumerate(values):
             table.setItem(row, column, QTableWidgetItem(value))
-    table.resizeColumnsToContents()
+    table.resizeColumnsToContents()  # keys and where at their text's width; what it does takes the rest
+    table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
     buttons.rejected.connect(dialog.close)
     layout = QVBoxLayout(dialog)

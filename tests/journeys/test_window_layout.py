@@ -368,6 +368,20 @@ def test_help_lists_every_shortcut_of_the_menus_and_the_tabs(lens) -> None:
     assert any(what == "Copy message" and where == "Traffic" for _k, what, where in rows), rows
 
 
+def test_the_keyboard_shortcuts_tables_columns_fill_its_dialog(lens) -> None:
+    """F1 as the user presses it: the table's columns span its width (the outside tester saw them fill the
+    left half of the dialog, 34-f1.png), at the dialog's size and when it is made wider."""
+    lens.start()
+    lens.key("F1", lens.window)
+    table = lens.find("Keyboard shortcuts", QTableWidget)
+    header = table.horizontalHeader()
+    for width in (None, 1000):
+        if width is not None:
+            table.window().resize(width, table.window().height())
+        lens.wait(lambda: header.length() >= table.viewport().width() - 2, what=f"columns filling the table ({width})")
+    table.window().close()
+
+
 def order_coffee(lens: Any) -> None:
     """The demo's order_coffee with a drink typed: a call asks for input (an elicitation form) mid-call."""
     lens.click_item("Tool list", "order_coffee")
