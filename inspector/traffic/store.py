@@ -200,10 +200,13 @@ class TrafficStore:
         *,
         http: dict[str, Any] | None = None,
         notes: list[str] | None = None,
+        probe: str | None = None,
     ) -> Entry:
-        """Record a non-JSON-RPC event (stderr line, HTTP exchange metadata, lifecycle)."""
+        """Record a non-JSON-RPC event (stderr line, HTTP exchange metadata, lifecycle); `probe`: one of
+        MCP Lens's own (TEARDOWN: the session's closing DELETE), which its answer and failure inherit."""
         raw = self.redactor.data(raw)
         entry = self._new(direction, transport, kind, raw, http=http, notes=tuple(notes or ()))
+        entry.probe = probe
         self._inherit_probe(entry)
         return self._append(entry)
 

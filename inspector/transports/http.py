@@ -84,6 +84,7 @@ class HttpTransport(Transport):
         self.gone_reason: str | None = None  # why the server stopped answering, once it has
         self._gone: asyncio.Event | None = None
         self.tap.on_unreachable = self._unreachable
+        self.tap.is_gone = lambda: self.gone_reason is not None
         self._checks: set[asyncio.Task[None]] = set()
 
     def client(

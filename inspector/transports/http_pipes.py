@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit
 from inspector import __version__
 from inspector.config.eras import MODERN_PROTOCOL_VERSIONS
 from inspector.config.redact import Redactor, profile_secrets, redact_url
-from inspector.traffic.entry import Direction, Entry, Kind
+from inspector.traffic.entry import TEARDOWN, Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
 from inspector.transports.http11 import HttpClient, HttpError, Origin, Response
 from inspector.transports.http_profile import (
@@ -317,14 +317,18 @@ class HttpPipes:
             return
         await self._stream(response, sent, rpc_id, attempt)
 
-    async def _plain(self, method: str, wire: list[tuple[str, str]]) -> tuple[Response, Entry]:
-        """A GET or DELETE to the endpoint, recorded as the tap records one; the answer's body still to read."""
+    async def _plain(
+        self, method: str, wire: list[tuple[str, str]], probe: str | None = None
+    ) -> tuple[Response, Entry]:
+        """A GET or DELETE to the endpoint, recorded as the tap records one (`probe`: ours, e.g. TEARDOWN,
+        which its status and failure inherit); the answer's body still to read."""
         meta = {
             "method": method,
             "url": redact_url(self.url),
             "headers": redact_headers([("Host", self.origin.host_header), *wire], self.secret_headers),
         }
-        sent = self.store.record(Direction.OUT, NAME, Kind.HTTP_META, f"{method} {meta['url']}".encode(), http=meta)
+        line = f"{method} {meta['url']}".encode()
+        sent = self.store.record(Direction.OUT, NAME, Kind.HTTP_META, line, http=meta, probe=probe)
         started = time.monotonic()
         try:
             response = await self.client.request(method, wire)
@@ -392,10 +396,10 @@ class HttpPipes:
         """End the session (DELETE, when the server gave one), then every stream and connection."""
         for task in list(self._tasks):
             task.cancel()
-        if self.session_id and self.last_error is None:
+        if self.session_id and self.last_error is None and self.gone_reason is None:
             with suppress(HttpError, TimeoutError):
                 async with asyncio.timeout(CLOSE_WAIT_S):
-                    response, _ = await self._plain("DELETE", self._bodiless())
+                    response, _ = await self._plain("DELETE", self._bodiless(), probe=TEARDOWN)
                     await response.aclose()
         await self.client.aclose()
         self._end()

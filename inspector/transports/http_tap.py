@@ -14,7 +14,7 @@ from typing import Any
 import httpx2
 
 from inspector.config.redact import redact_url
-from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.entry import TEARDOWN, Direction, Kind
 from inspector.traffic.store import TrafficStore
 from inspector.transports.http_profile import redact_headers
 from inspector.transports.sse_frames import SSEFrameSplitter
@@ -84,8 +84,13 @@ class TapTransport(httpx2.AsyncBaseTransport):
         self.last_error: str | None = None  # the last transport failure (connect refused, stream cut)
         # told of a request that could not reach the server at all (connection refused): it is gone
         self.on_unreachable: Callable[[str], None] | None = None
+        # whether the server is known gone: the SDK's closing DELETE is then not sent at all
+        self.is_gone: Callable[[], bool] | None = None
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        teardown = request.method == "DELETE"  # the SDK ends its session: ours, not the user's traffic
+        if teardown and self.is_gone is not None and self.is_gone():
+            raise httpx2.ConnectError("session DELETE not sent: the server stopped answering", request=request)
         body = await request.aread()
         if (escaped := restore(body)) is not body:  # a lone surrogate goes as its JSON escape
             body = escaped
@@ -104,7 +109,8 @@ class TapTransport(httpx2.AsyncBaseTransport):
             sent = self.store.record_message(Direction.OUT, self.name, body, http=request_meta)
         else:
             line = f"{request.method} {url}".encode()
-            sent = self.store.record(Direction.OUT, self.name, Kind.HTTP_META, line, http=request_meta)
+            ours = TEARDOWN if teardown else None  # its status and a failure inherit it: never an error
+            sent = self.store.record(Direction.OUT, self.name, Kind.HTTP_META, line, http=request_meta, probe=ours)
         started = time.monotonic()
         try:
             response = await self.inner.handle_async_request(request)

@@ -159,6 +159,20 @@ def test_a_50_mb_result_arrives_whole(tmp_path: Path, mode: str) -> None:
     assert result["content"][0]["text"] == "x" * (50 * 1024 * 1024)
 
 
+def test_the_closing_delete_is_marked_teardown_with_its_answer_or_failure(tmp_path: Path) -> None:
+    """The server answers tools/list and the GET, then exits: the session's closing DELETE (sent when no
+    failure was seen yet) is MCP Lens's own teardown (issue 22), and so is its answer or its failure
+    (whichever came: the exit races the DELETE), so "Errors only" never keeps them."""
+    for url in raw_server("die-after-answer"):
+        done = cli(tmp_path, url, "--method", "tools/list", record="gone.jsonl")
+    assert done.returncode == 0, done.stderr
+    entries = [json.loads(line) for line in (tmp_path / "gone.jsonl").read_text().splitlines()[1:]]
+    sent = [e["seq"] for e in entries if (e.get("http") or {}).get("method") == "DELETE" and e["dir"] == "out"]
+    assert sent, entries
+    ours = [e for e in entries if e["seq"] in sent or (e.get("http") or {}).get("request_seq") in sent]
+    assert len(ours) >= 2 and all(e.get("probe") == "teardown" for e in ours), ours
+
+
 def test_nothing_listening_says_the_server_stopped_answering(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/mcp"
     done = cli(tmp_path, url, "--method", "tools/list")

@@ -114,8 +114,12 @@ def test_a_killed_http_server_reads_disconnected_while_idle(everything: str, era
             await asyncio.sleep(0.1)
         state, detail = session.state, session.detail
         await session.shutdown()
+        flagged.extend(e.text() for e in store if e.flagged and "DELETE" in e.text())
+        deletes.extend(e.text() for e in store if e.raw.startswith(b"DELETE"))
         return state, detail, [e.text() for e in store if "connection lost" in e.notes]
 
+    flagged: list[str] = []  # our session DELETE or its failure kept by "Errors only" (issue 22: never)
+    deletes: list[str] = []  # a session DELETE to a server known gone (h13 point 1: never sent)
     try:
         state, detail, lost = asyncio.run(main())
     finally:
@@ -125,6 +129,33 @@ def test_a_killed_http_server_reads_disconnected_while_idle(everything: str, era
     said = f"the server at {url} stopped answering (connection refused)"
     assert detail.splitlines()[0] == f"disconnected: {said}. {RECOVER}"
     assert lost == [f"connection lost: the server at {url} stopped answering (connection refused)"]
+    assert deletes == [], deletes
+    assert flagged == [], flagged
+
+
+def test_disconnecting_from_a_just_killed_http_server_flags_no_delete_of_ours() -> None:
+    """Disconnect right after the server died, before the connection saw it: the SDK's session DELETE
+    (and its ConnectError) is MCP Lens's own teardown, not an error "Errors only" keeps (issue 22)."""
+    port = free_port()
+    server = _everything("streamableHttp", port)
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def main() -> list[str]:
+        store = TrafficStore()
+        session = Session(store)
+        session.connect(http_profile(url, era="legacy"))
+        assert await session.wait_settled() == CONNECTED, session.detail
+        server.kill()
+        server.wait()
+        await session.shutdown()
+        return [e.text() for e in store if "DELETE" in e.text() and (e.flagged or e.probe is None)]
+
+    try:
+        ours = asyncio.run(main())
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert ours == [], ours
 
 
 def test_a_killed_stdio_server_names_its_exit() -> None:

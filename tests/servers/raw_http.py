@@ -16,7 +16,8 @@ are answered:
 - ``moved``: every POST to ``/mcp`` is sent on with ``307`` to ``/moved/mcp``, which answers as ``json``;
   ``elsewhere``: ``307`` to another port (a redirect off the endpoint's origin); ``unauthorized``: every
   request is answered ``401`` with a ``WWW-Authenticate: Bearer`` challenge; ``deaf-delete``: as ``json``, but
-  the closing DELETE is never answered.
+  the closing DELETE is never answered; ``die-after-answer``: as ``json``, but the process exits right after
+  answering ``tools/list`` or ``tools/call`` and the GET (a server gone before the client ends its session).
 
 Other requests are answered as in ``json``. GET is refused with 405, DELETE accepted. With TLS_CERT and
 TLS_KEY (PEM files) in the environment it serves https.
@@ -32,6 +33,7 @@ import sys
 MODE = sys.argv[1]
 PORT = int(sys.argv[2])
 BIG = int(os.environ.get("BIG_MB", "50")) * 1024 * 1024
+ANSWERED: set[str] = set()  # die-after-answer: what has been answered so far
 TOOLS = [{"name": "big", "description": "a long text", "inputSchema": {"type": "object"}}]
 
 
@@ -79,7 +81,7 @@ async def answer(writer: asyncio.StreamWriter, message: dict) -> bool:
     data = json.dumps(result_for(message)).encode()
     session = [("Mcp-Session-Id", "raw-session-1")]
     data_methods = message.get("method") in ("tools/list", "tools/call")
-    mode = MODE if data_methods and MODE not in ("moved", "elsewhere", "deaf-delete") else "json"
+    mode = MODE if data_methods and MODE not in ("moved", "elsewhere", "deaf-delete", "die-after-answer") else "json"
     if mode == "drop":
         return False
     if mode == "garbage":
@@ -156,6 +158,11 @@ async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
                 elif not await answer(writer, message):
                     break
             await writer.drain()
+            if MODE == "die-after-answer":
+                ANSWERED.add("GET" if method == "GET" else "tools" if b'"tools/' in body else "")
+                if {"GET", "tools"} <= ANSWERED:
+                    writer.close()
+                    os._exit(0)
     except (ConnectionError, asyncio.IncompleteReadError):
         pass
     finally:
