@@ -19,8 +19,8 @@ import pytest
 import shiboken6
 from journey_support import strip_mnemonic
 from lens_support import REPO
-from PySide6 import QtGui
-from PySide6.QtCore import QPoint, QRect, Qt, QTimer
+from PySide6 import QtGui, QtWidgets
+from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -630,6 +630,34 @@ def test_the_budget_tab_with_a_claude_host_lays_out(lens, size: tuple[int, int],
     if (lens.window.width(), lens.window.height()) != size:
         problems.append(f"the window grew to {lens.window.width()}×{lens.window.height()}")
     assert not problems, "\n".join(problems)
+
+
+def test_the_budget_charts_names_keep_their_start_and_say_all_in_a_tooltip(lens) -> None:
+    """Host Claude Code at 1280×860: the Biggest tools chart cut its names from the left ("…riber-updates");
+    the start of a name is what identifies it, so a cut name keeps its start, and hovering a bar shows it
+    whole."""
+    from drawn_text import drawn_texts
+
+    lens.start()
+    at_size(lens, 1280, 860)
+    lens.tab("Budget")
+    lens.wait_text("schedule_meeting", timeout=30_000)
+    choose_by_keys(lens, "Host", "Claude Code")
+    lens.wait(lambda: "as Claude Code sends them" in lens.find("Budget totals", QLabel).text(), 30_000, "the host")
+    chart = lens.window.findChild(QWidget, "budgetChart")
+    lens.qtbot.wait(200)
+    drawn = drawn_texts(chart)
+    assert not [text for text in drawn if text.startswith("…")], drawn
+    # the host's prefix, alike on every name, is said once: each bar shows the start of its tool's own name
+    bars = [text for text in drawn if text.rstrip("…") and any(n.endswith(text.rstrip("…")) for n in chart.names)]
+    assert not [text for text in bars if text.startswith("mcp__")], drawn
+    first = chart.names[0]
+    row_y = [y for y in range(chart.height()) if chart.name_at(QPoint(20, y)) == first]
+    assert row_y, "no row of the chart names its first tool"
+    point = QPoint(20, row_y[len(row_y) // 2])
+    QTest.mouseMove(chart, point)
+    QApplication.sendEvent(chart, QtGui.QHelpEvent(QEvent.Type.ToolTip, point, chart.mapToGlobal(point)))
+    lens.wait(lambda: first in QtWidgets.QToolTip.text(), what=f"the tooltip naming {first!r}")
 
 
 TYPICAL_TOOL_NAME = 20  # characters: "schedule_meeting", "get_weather_forecast"; longer names may elide

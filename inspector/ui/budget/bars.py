@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import QLabel, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QHelpEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QLabel, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QToolTip, QWidget
 
 from inspector.budget.breakdown import ToolCost
 from inspector.ui.budget.common import SEGMENTS
 from inspector.ui.budget.tools_model import COST_ROLE
 from inspector.ui.widgets.flow_layout import FlowLayout, group
-from inspector.ui.widgets.plain_text import item_text
+from inspector.ui.widgets.plain_text import item_text, plain_tooltip
 
 
 def segments(cost: ToolCost) -> list[tuple[int, QColor]]:
@@ -87,7 +87,9 @@ class TopToolsChart(QWidget):
         self.costs: list[ToolCost] = []
         self.names: list[str] = []  # each cost's name as drawn
         self.title = "Biggest tools"
-        self.elide = Qt.TextElideMode.ElideMiddle  # ElideLeft while a host prefixes every name alike
+        self.elide = Qt.TextElideMode.ElideRight  # the start of a name identifies it; the tooltip has it whole
+        self.prefixed = False  # a host prefixes every name alike ("mcp__server__"): said once, in the title
+        self._rows: list[tuple[float, float, str]] = []  # each drawn bar's top, bottom and whole name
         self.setMinimumHeight(80)  # the title and three bars: the Budget tab fits a 1024×700 window
 
     def set_costs(self, costs: list[ToolCost], title: str = "Biggest tools") -> None:
@@ -95,6 +97,28 @@ class TopToolsChart(QWidget):
         self.names = [item_text(cost.name) for cost in self.costs]  # a server's names: drawn visibly, never obeyed
         self.title = title
         self.update()
+
+    def prefix(self) -> str:
+        """The host's prefix every drawn name shares, up to its last "__" ("mcp__server__"); "" without one."""
+        if not self.prefixed or not self.names:
+            return ""
+        first, last = min(self.names), max(self.names)  # what these two share, every name between shares
+        common = first[: next((i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b), len(first))]
+        return common[: common.rfind("__") + 2] if "__" in common else ""
+
+    def name_at(self, point: QPoint) -> str | None:
+        """The whole name of the bar drawn at `point`, if any."""
+        return next((name for top, bottom, name in self._rows if top <= point.y() < bottom), None)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            name = self.name_at(event.pos())
+            if name is None:
+                QToolTip.hideText()
+            else:
+                QToolTip.showText(event.globalPos(), plain_tooltip("Tool", name), self)
+            return True
+        return super().event(event)
 
     def sizeHint(self) -> QSize:
         return QSize(420, 320)
@@ -108,7 +132,12 @@ class TopToolsChart(QWidget):
         metrics = QFontMetrics(self.font())
         line = metrics.height()
         painter.setPen(text_color)
-        painter.drawText(8, 6 + metrics.ascent(), self.title)
+        prefix = self.prefix()
+        title = f"{self.title}, names after {prefix}" if prefix else self.title
+        painter.drawText(
+            8, 6 + metrics.ascent(), metrics.elidedText(title, Qt.TextElideMode.ElideRight, self.width() - 16)
+        )
+        self._rows = []
         if not self.costs:
             painter.drawText(8, 12 + line + metrics.ascent(), "No tools to chart")
             return
@@ -116,7 +145,7 @@ class TopToolsChart(QWidget):
         available = self.height() - top - 6
         row = max(line + 2, min(2 * line, available / max(1, len(self.costs))))
         shown = [c for i, c in enumerate(self.costs) if top + (i + 1) * row <= self.height()]
-        names = self.names[: len(shown)]
+        names = [n[len(prefix) :] for n in self.names[: len(shown)]]
         label_width = (
             min(max(metrics.horizontalAdvance(n) for n in names) + 12, int(self.width() * 0.45)) if shown else 0
         )
@@ -127,6 +156,7 @@ class TopToolsChart(QWidget):
         for i, cost in enumerate(shown):
             y = top + i * row
             name = metrics.elidedText(names[i], self.elide, label_width - 8)
+            self._rows.append((y, y + row, self.names[i]))
             painter.setPen(text_color)
             baseline = int(y + (row + metrics.ascent() - metrics.descent()) / 2)
             painter.drawText(8, baseline, name)

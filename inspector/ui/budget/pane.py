@@ -275,7 +275,7 @@ class BudgetPane(QWidget):
         prefixed = host is not None and host.rule(NAME_PREFIX) is not None
         mode = Qt.TextElideMode.ElideLeft if prefixed else Qt.TextElideMode.ElideMiddle
         self.overview.table.setTextElideMode(mode)
-        self.overview.chart.elide = mode
+        self.overview.chart.prefixed = prefixed  # the chart says the prefix once and draws what follows
         self.overview.chart.update()
 
     def window_tokens(self) -> int:
