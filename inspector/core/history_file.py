@@ -16,6 +16,7 @@ from typing import Any
 from inspector.config.files import data_dir, private_folder, stamped_sibling, utf8, write_atomic
 from inspector.config.redact import Redactor, hide_secret_arguments, secret_arguments
 from inspector.core.history import PENDING, CallRecord
+from inspector.words import counted
 
 VERSION = 1
 KEPT = 200  # calls per server
@@ -26,11 +27,16 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 class HistoryDamaged(Exception):
-    """A kept history that could not be read; `moved_to` is where it was set aside (None: left in place)."""
+    """A kept history that could not be read whole; `moved_to` is where it was set aside (None: left in
+    place), `kept` the calls it still held intact (listed; the next save writes only them)."""
 
-    def __init__(self, path: Path, moved_to: Path | None, cause: Exception) -> None:
+    def __init__(
+        self, path: Path, moved_to: Path | None, cause: Exception | str, kept: list[CallRecord] | None = None
+    ) -> None:
         where = f"set aside as {moved_to.name}" if moved_to else "left where it is"
-        super().__init__(f"the kept History in {path} could not be read ({cause}); {where}")
+        self.kept = kept or []
+        intact = f"; {counted(len(self.kept), 'intact call')} listed" if self.kept else ""
+        super().__init__(f"the kept History in {path} could not be read ({cause}); {where}{intact}")
         self.path, self.moved_to = path, moved_to
 
 
@@ -119,9 +125,29 @@ def set_aside(path: Path) -> Path | None:
     return target
 
 
+def _record(entry: Any) -> CallRecord:
+    """One kept call read back; TypeError/ValueError for an entry that is not one."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("tool"), str):
+        raise TypeError("not a call")
+    arguments = entry.get("arguments")
+    record = CallRecord(entry["tool"], arguments if isinstance(arguments, dict) else {}, handle=None)
+    record.started = float(entry.get("started") or 0.0)
+    duration = entry.get("duration_ms")
+    record.duration_ms = float(duration) if isinstance(duration, int | float) else None
+    record.outcome = str(entry.get("outcome") or "ok")
+    record.round = int(entry.get("rounds") or 1)
+    record.as_task = bool(entry.get("as_task"))
+    record.result = entry.get("result") if isinstance(entry.get("result"), dict) else None
+    record.earlier = True
+    error = entry.get("error")
+    record.error_text = error if isinstance(error, str) else None
+    return record
+
+
 def load_history(path: Path) -> list[CallRecord]:
-    """The calls kept in `path`, newest first, as records (a damaged entry is skipped; a file that cannot
-    be read at all is set aside, never saved over: see `set_aside`)."""
+    """The calls kept in `path`, newest first, as records. Any damage (not UTF-8, not JSON, the wrong shape,
+    one bad entry) sets the file aside, never saved over (see `set_aside`), and raises `HistoryDamaged`
+    with the intact calls in `kept`."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -130,21 +156,16 @@ def load_history(path: Path) -> list[CallRecord]:
         moved = set_aside(path)
         raise HistoryDamaged(path, moved, exc) from exc
     calls = data.get("calls") if isinstance(data, dict) else None
-    records = []
-    for entry in calls if isinstance(calls, list) else []:
-        if not isinstance(entry, dict) or not isinstance(entry.get("tool"), str):
-            continue
-        arguments = entry.get("arguments")
-        record = CallRecord(entry["tool"], arguments if isinstance(arguments, dict) else {}, handle=None)
-        record.started = float(entry.get("started") or 0.0)
-        duration = entry.get("duration_ms")
-        record.duration_ms = float(duration) if isinstance(duration, int | float) else None
-        record.outcome = str(entry.get("outcome") or "ok")
-        record.round = int(entry.get("rounds") or 1)
-        record.as_task = bool(entry.get("as_task"))
-        record.result = entry.get("result") if isinstance(entry.get("result"), dict) else None
-        record.earlier = True
-        error = entry.get("error")
-        record.error_text = error if isinstance(error, str) else None
-        records.append(record)
+    if not isinstance(calls, list):
+        moved = set_aside(path)
+        raise HistoryDamaged(path, moved, 'not an object with a "calls" list')
+    records, bad = [], 0
+    for entry in calls:
+        try:
+            records.append(_record(entry))
+        except (TypeError, ValueError, KeyError, OverflowError):
+            bad += 1
+    if bad:  # the file is set aside whole before the next save writes only the intact calls
+        moved = set_aside(path)
+        raise HistoryDamaged(path, moved, f"{counted(bad, 'damaged entry', 'damaged entries')}", records[:KEPT])
     return records[:KEPT]

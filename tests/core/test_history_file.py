@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from unittest import mock
 
+import pytest
 from factories import call_result
 
 from inspector.config.redact import Redactor
@@ -66,3 +67,40 @@ def test_a_damaged_history_file_is_set_aside_not_saved_over(tmp_path) -> None:
     assert damaged.value.moved_to is not None and damaged.value.moved_to.read_bytes() == garbage
     assert not path.exists() and "could not be read" in str(damaged.value)
     assert load_history(path) == []  # nothing there any more: a fresh history
+
+
+def _good(tool: str) -> dict:
+    return {"tool": tool, "arguments": {"text": tool}, "started": 1.0, "duration_ms": 2.0, "outcome": "ok"}
+
+
+DAMAGE = {
+    "cut JSON": (b'{"version": 1, "calls": [{"tool": "echo", "argum', []),
+    "not UTF-8": (b'{"version": 1, "calls": [{"tool": "caf\xe9"}]}', []),
+    "a list, not an object": (json.dumps([_good("echo")]).encode(), []),
+    "calls is not a list": (json.dumps({"version": 1, "calls": {"tool": "echo"}}).encode(), []),
+    "one bad entry among good ones": (
+        json.dumps({"version": 1, "calls": [_good("first"), "garbage", _good("third")]}).encode(),
+        ["first", "third"],
+    ),
+    "a field of the wrong type": (
+        json.dumps({"version": 1, "calls": [_good("first"), {**_good("second"), "started": "soon"}]}).encode(),
+        ["first"],
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(DAMAGE))
+def test_every_kind_of_damage_is_said_the_intact_calls_kept_and_the_file_set_aside(tmp_path, kind: str) -> None:
+    """h13 point 4 (outside tester 48/49): a damaged History read as empty, without a word, and the next
+    save dropped what it held. Each kind of damage now raises HistoryDamaged with the intact calls
+    (`kept`), and the file is set aside byte for byte before anything can save over it."""
+    from inspector.core.history_file import HistoryDamaged
+
+    data, intact = DAMAGE[kind]
+    path = tmp_path / "h.json"
+    path.write_bytes(data)
+    with pytest.raises(HistoryDamaged) as damaged:
+        load_history(path)
+    assert [r.tool for r in damaged.value.kept] == intact
+    assert damaged.value.moved_to is not None and damaged.value.moved_to.read_bytes() == data
+    assert not path.exists() and "could not be read" in str(damaged.value)

@@ -491,9 +491,9 @@ class ToolWorkbench(QWidget):
         if first:
             try:
                 kept = load_history(path)
-            except HistoryDamaged as exc:  # set aside, not saved over; the user is told
+            except HistoryDamaged as exc:  # set aside, not saved over; the user is told; the intact calls listed
                 self.statusMessage.emit(str(exc))
-                kept = []
+                kept = exc.kept
             for record in reversed(kept):  # oldest first: the newest ends on top
                 self.history.update_call(record)
 
