@@ -660,6 +660,23 @@ def test_the_budget_charts_names_keep_their_start_and_say_all_in_a_tooltip(lens)
     lens.wait(lambda: first in QtWidgets.QToolTip.text(), what=f"the tooltip naming {first!r}")
 
 
+def test_the_budget_summary_marks_the_previous_count_while_counting_again(lens) -> None:
+    """A host change recounts: until the new count is in, the summary's figures are the old tokenizer's
+    (the outside tester saw "exact (o200k_base tokenizer)" beside "counting…" with the pickers on Claude),
+    so they say they are the previous count; the new count replaces them."""
+    lens.start()
+    at_size(lens, 1280, 860)
+    lens.tab("Budget")
+    lens.wait_text("schedule_meeting", timeout=30_000)
+    totals = lens.find("Budget totals", QLabel)
+    lens.wait(lambda: "tools/list" in totals.text(), 30_000, "the first count")
+    before = totals.text()
+    choose_by_keys(lens, "Host", "Claude Code")  # the count runs in a thread: its answer waits for the event loop
+    assert totals.text() != before and totals.text().startswith("Previous count"), totals.text()
+    lens.wait(lambda: "as Claude Code sends them" in totals.text(), 30_000, "the new count")
+    assert "Previous count" not in totals.text(), totals.text()
+
+
 TYPICAL_TOOL_NAME = 20  # characters: "schedule_meeting", "get_weather_forecast"; longer names may elide
 
 

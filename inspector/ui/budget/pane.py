@@ -53,6 +53,9 @@ def exactness(report: BudgetReport) -> tuple[bool, str]:
     return describe_figure(report)
 
 
+PREVIOUS = "Previous count, counting again: "  # the figures a recount will replace
+
+
 def totals_text(report: BudgetReport, tools: int, window: int) -> str:
     _exact, how = exactness(report)
     if isinstance(report, HostReport):
@@ -323,9 +326,12 @@ class BudgetPane(QWidget):
             self._say_counting()
 
     def _say_counting(self) -> None:
-        """Until this server's first count is in, the totals say that it is being counted."""
+        """Until this server's first count is in, the totals say that it is being counted; a recount (another
+        tokenizer, host or shape) marks the figures shown as the previous count until the new one is in."""
         if self.report is None or self.report_server != self.server:
             self.totals.setText(f"Counting {counted(len(self.tools), 'tool', grouped=True)}…")
+        elif not self.totals.text().startswith(PREVIOUS):
+            self.totals.setText(PREVIOUS + totals_text(self.report, len(self.report.tools), self.window_tokens()))
 
     def _on_report(self, report: BudgetReport, seconds: float) -> None:
         self.report, self.last_seconds = report, seconds
