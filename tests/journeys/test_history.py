@@ -4,6 +4,7 @@ calls run as tasks listed, a History row picked keeps the History tab, Copy as C
 
 from __future__ import annotations
 
+import json
 import stat
 import sys
 from pathlib import Path
@@ -119,3 +120,28 @@ def test_an_exported_record_of_several_servers_opens_with_their_column_and_filte
     assert "Server" in shown, shown
     servers = lens.find("Server filter", QComboBox, top=viewer)
     assert {servers.itemText(i) for i in range(servers.count())} >= {"Demo server", "second demo"}
+
+
+def test_a_damaged_history_is_said_in_the_history_tab_and_its_intact_calls_listed(lens) -> None:
+    """h13 point 4 (outside tester 48/49): a damaged History file showed an empty History with no message,
+    and the next save dropped what it held. One bad entry among good ones: the History tab says the file
+    was damaged and set aside, lists the intact call, and a new call's save leaves the set-aside bytes."""
+    from PySide6.QtWidgets import QLabel
+
+    from inspector.core.history_file import history_path
+
+    path = history_path("Demo server", {"XDG_DATA_HOME": str(lens.home / ".local/share"), "HOME": str(lens.home)})
+    path.parent.mkdir(parents=True, mode=0o700)
+    good = {"tool": "echo", "arguments": {"message": "intact-call"}, "started": 1.0, "outcome": "ok"}
+    damaged = json.dumps({"version": 1, "calls": [good, "garbage"]}).encode()
+    path.write_bytes(damaged)
+    lens.start()
+    table = history(lens)
+    note = lens.find("History file damaged", QLabel)
+    lens.wait(lambda: note.isVisible() and "set aside" in note.text(), 30_000, "the History tab says so")
+    assert any("intact-call" in row[5] for row in rows(table)), rows(table)
+    call_echo(lens, "after-the-damage")
+    lens.wait(lambda: path.exists() and "after-the-damage" in path.read_text(encoding="utf-8"), 30_000, "saved")
+    assert "intact-call" in path.read_text(encoding="utf-8")
+    [aside] = path.parent.glob(path.name + ".damaged-*")
+    assert aside.read_bytes() == damaged

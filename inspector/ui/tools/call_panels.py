@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from inspector.config.redact import REDACTED, Redactor
 from inspector.core.history import CallRecord
 from inspector.traffic.commands import cli_line
-from inspector.ui.widgets.plain_text import item_text, plain_label
+from inspector.ui.widgets.plain_text import item_text, plain_label, set_plain
 
 
 class _CallRow(QWidget):
@@ -92,6 +92,11 @@ class CallsPanel(QWidget):
         self._tick.setInterval(250)
         self._tick.timeout.connect(self._refresh_all)
         self.hide()
+
+    def say_damaged(self, text: str) -> None:
+        """Say above the calls that the kept History file was damaged (and where it was set aside)."""
+        set_plain(self.damage, f"⚠ {text[:1].upper()}{text[1:]}.")
+        self.damage.show()
 
     def update_call(self, record: CallRecord) -> None:
         row = self.rows.get(record.id)
@@ -172,10 +177,21 @@ class HistoryView(QWidget):
             action.setToolTip(name)
             action.triggered.connect(lambda _=False, run=slot: run())
             self.table.addAction(action)
+        # A kept History file that could not be read whole: said here, where the calls are missing, until
+        # the app ends (a status bar message is gone by the time the user opens this tab).
+        self.damage = plain_label(wrap=True)
+        self.damage.setAccessibleName("History file damaged")
+        self.damage.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(buttons)
+        layout.addWidget(self.damage)
         layout.addWidget(self.table)
+
+    def say_damaged(self, text: str) -> None:
+        """Say above the calls that the kept History file was damaged (and where it was set aside)."""
+        set_plain(self.damage, f"⚠ {text[:1].upper()}{text[1:]}.")
+        self.damage.show()
 
     def update_call(self, record: CallRecord) -> None:
         if record not in self.records:

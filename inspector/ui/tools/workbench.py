@@ -493,6 +493,7 @@ class ToolWorkbench(QWidget):
                 kept = load_history(path)
             except HistoryDamaged as exc:  # set aside, not saved over; the user is told; the intact calls listed
                 self.statusMessage.emit(str(exc))
+                self.history.say_damaged(str(exc))
                 kept = exc.kept
             for record in reversed(kept):  # oldest first: the newest ends on top
                 self.history.update_call(record)
