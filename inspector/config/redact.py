@@ -220,12 +220,12 @@ def _strings(value: Any) -> list[str]:
 
 
 def hide_secret_arguments(value: Any) -> Any:
-    """A copy of tool call arguments with every value under a secret-looking name replaced (by name: a
-    value too short to learn by value is hidden too)."""
+    """A copy of tool call arguments with every text value under a secret-looking name replaced (by name: a
+    value too short to learn by value is hidden too; a number, such as `max_tokens`, is no secret)."""
     if isinstance(value, dict):
         return {
             k: REDACTED
-            if isinstance(k, str) and is_secret_name(k) and v not in (None, "")
+            if isinstance(k, str) and is_secret_name(k) and isinstance(v, str) and v
             else hide_secret_arguments(v)
             for k, v in value.items()
         }

@@ -159,3 +159,18 @@ def test_a_query_value_that_is_one_plain_word_is_not_hidden_everywhere() -> None
     profile = ServerProfile("s", transport="http", url="https://h/mcp?format=markdown&view=Compact&key=hunter")
     r = Redactor.for_profile(profile)
     assert r.text("markdown Compact hunter") == f"markdown Compact {REDACTED}"
+
+
+def test_tool_arguments_under_secret_names_are_found_and_hidden_but_numbers_are_not_secrets() -> None:
+    """h13 point 3: what the user typed under `password` or a nested `apiToken` is learned for redaction by
+    value and hidden by name in History; `max_tokens: 200` is a number, not a secret."""
+    from inspector.config.redact import hide_secret_arguments, secret_arguments
+
+    arguments = {"message": "hi", "max_tokens": 200, "password": "pw", "auth": {"apiToken": "tok-123456"}}
+    assert secret_arguments(arguments) == ["pw", "tok-123456"]
+    assert hide_secret_arguments(arguments) == {
+        "message": "hi",
+        "max_tokens": 200,
+        "password": "<redacted>",
+        "auth": {"apiToken": "<redacted>"},
+    }
