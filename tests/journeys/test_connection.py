@@ -120,6 +120,25 @@ def test_killed_http_server_reads_not_connected_and_ctrl_r_recovers(lens, node_s
     lens.wait_text("Echo: after the restart")
 
 
+@pytest.mark.parametrize("node_server", ["streamableHttp"], indirect=True)
+def test_an_idle_killed_http_server_gets_no_delete_and_errors_only_shows_only_the_loss(lens, node_server, tmp_path):
+    """Outside tester 31/32 (issue 22): after an HTTP server died, MCP Lens sent it the session DELETE and
+    Errors only showed two red rows of it ("DELETE … no response: transport error", "… failed:
+    ConnectError") before "connection lost". A server known gone gets no DELETE; the loss is the error."""
+    from test_traffic import log, shown_rows
+
+    config = config_file(tmp_path, "everything", {"type": "http", "url": node_server.url})
+    lens.start("--config", config, "--server", "everything")
+    node_server.kill()
+    assert_not_connected(lens, "stopped answering")
+    lens.click("Errors only")
+    view = log(lens)
+    lens.wait(lambda: any("connection lost" in " ".join(r.values()) for r in shown_rows(view)), 30_000, "the loss")
+    errors = [" ".join(row.values()) for row in shown_rows(view)]
+    assert not [row for row in errors if "DELETE" in row], errors
+    assert not [e.text() for e in lens.wire() if e.raw.startswith(b"DELETE")]
+
+
 def test_killed_stdio_server_reads_not_connected_and_ctrl_r_recovers(lens) -> None:
     lens.start()
     os.kill(demo_pid(lens), signal.SIGKILL)
