@@ -23,8 +23,8 @@ def save_shown_call(lens, path: Path | None) -> None:
         lens.click("Choose a collection file")
         choose_file(lens, path)
     lens.click("Save the step")
-    lens.wait(lambda: not lens.has("Save the step") or "became references" in lens.texts(), what="saved")
-    if lens.has("Save the step"):  # it says which secrets became ${NAME} references, then Done closes it
+    lens.wait(lambda: not lens.has("Save the step") or "needs these references" in lens.texts(), what="saved")
+    if lens.has("Save the step"):  # it names the ${NAME} references the step needs, then Done closes it
         lens.click("Save the step")
     lens.wait(lambda: not lens.has("Save the step"), what="the dialog closed")
 
@@ -48,7 +48,7 @@ def test_save_calls_run_them_in_the_app_and_headless_then_fail_an_edited_asserti
     click_row(lens, log, next(r for r in range(log.model().rowCount()) if log.model().index(r, 0).data() == str(sent)))
     lens.click("Save to collection…")
     lens.click("Save the step")
-    lens.wait(lambda: not lens.has("Save the step") or "became references" in lens.texts(), what="saved")
+    lens.wait(lambda: not lens.has("Save the step") or "needs these references" in lens.texts(), what="saved")
     if lens.has("Save the step"):  # it says which secrets became ${NAME} references, then Done closes it
         lens.click("Save the step")
     lens.wait(lambda: not lens.has("Save the step"), what="the dialog closed")
