@@ -677,6 +677,25 @@ def test_the_budget_summary_marks_the_previous_count_while_counting_again(lens) 
     assert "Previous count" not in totals.text(), totals.text()
 
 
+def test_the_budget_summary_reads_whole_at_1280(lens) -> None:
+    """Host Claude Code: the summary line is long ("… tokens as Claude Code sends them · … of a … window ·
+    how it was counted"); at 1280×860 it wraps onto two lines rather than being cut mid-figure (the outside
+    tester: "(1,203,50…"); at 1024 its second line may elide (the tooltip has it whole)."""
+    from drawn_text import drawn_texts
+
+    lens.start()
+    at_size(lens, 1280, 860)
+    lens.tab("Budget")
+    lens.wait_text("schedule_meeting", timeout=30_000)
+    choose_by_keys(lens, "Host", "Claude Code")
+    totals = lens.find("Budget totals", QLabel)
+    lens.wait(lambda: "as Claude Code sends them" in totals.text(), 30_000, "the host's count")
+    lens.qtbot.wait(200)
+    drawn = drawn_texts(totals)
+    assert "".join(drawn).replace(" ", "") == totals.text().replace(" ", ""), f"{drawn!r} of {totals.text()!r}"
+    assert totals.height() >= len(drawn) * totals.fontMetrics().height(), f"{len(drawn)} lines in {totals.height()} px"
+
+
 TYPICAL_TOOL_NAME = 20  # characters: "schedule_meeting", "get_weather_forecast"; longer names may elide
 
 

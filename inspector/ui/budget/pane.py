@@ -110,7 +110,8 @@ class BudgetPane(QWidget):
         font = self.server_label.font()
         font.setBold(True)
         self.server_label.setFont(font)
-        self.totals = ElidedLabel("Connect to a server to see what its tool list costs.")  # whole in its tooltip
+        # Two lines when it needs them (a host's figures are long), then elided: whole in its tooltip.
+        self.totals = ElidedLabel("Connect to a server to see what its tool list costs.", lines=2)
         self.totals.setObjectName("budgetTotals")
         self.totals.setAccessibleName("Budget totals")
         self.note = ElidedLabel()  # one line, whole in its tooltip: the table below keeps its rows
