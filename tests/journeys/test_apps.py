@@ -111,6 +111,11 @@ def test_the_demo_app_runs_rolls_again_through_the_bridge_and_falls_back_without
     lens.click("Bring the app back into this tab")
     lens.wait(lambda: view.window() is lens.window, what="the app back in the main window")
     assert not lens.has("App window") and in_app(lens, view, "1 + 1") == 2
+    # Its window closes from inside too: Ctrl+W, as every window of ours (Escape stays the app's own key).
+    lens.click("Open the app in its own window")
+    lens.wait(lambda: view.window() is not lens.window and view.window().isActiveWindow(), what="the app's window")
+    lens.key("Ctrl+W", lens.qapp.focusWidget() or view)
+    lens.wait(lambda: view.window() is lens.window, what="Ctrl+W closed the app's window")
 
     click_in_app(lens, view, "docs")  # ui/open-link: the link is shown and asked about; declined here
     lens.qtbot.waitUntil(lambda: bool(open_questions(lens)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from inspector.apps.ui_resource import has_interface
@@ -96,6 +97,8 @@ class AppTab(QWidget):
         self.box.removeWidget(view)
         layout.addWidget(view)
         window.resize(*WINDOW_SIZE)
+        for keys in QKeySequence.keyBindings(QKeySequence.StandardKey.Close):  # Ctrl+W; Escape is the app's
+            QShortcut(keys, window, context=Qt.ShortcutContext.WindowShortcut).activated.connect(window.close)
         window.installEventFilter(self)
         self.window_ = window
         self._show_where()
