@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from factories import rpc
 from lens_support import HOSTILE, REPO
 
 from inspector.cli import exit_codes
@@ -95,13 +96,13 @@ TAP = {  # the tap exits with the server's code
 }
 # A host's first lines, then a list and a call; then stdin closes (the host quits).
 HOST_LINES = b"".join(
-    json.dumps(message).encode() + b"\n"
-    for message in (
-        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
-         "capabilities": {}, "clientInfo": {"name": "host", "version": "1"}}},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "work", "arguments": {}}},
+    line + b"\n"
+    for line in (
+        rpc(id=0, method="initialize", params={"protocolVersion": "2025-06-18", "capabilities": {},
+                                               "clientInfo": {"name": "host", "version": "1"}}),
+        rpc(method="notifications/initialized"),
+        rpc(id=1, method="tools/list"),
+        rpc(id=2, method="tools/call", params={"name": "work", "arguments": {}}),
     )
 )  # fmt: skip
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from factories import tool
 from lens_support import REPO, run_lens
 
 from inspector.budget.breakdown import BudgetCounter
@@ -114,7 +115,7 @@ def test_baseline_round_trip_and_gates(demo_snapshot: tuple[Path, dict[str, Any]
     assert "+ echo" in grew.stdout
     assert tokens("--tools-file", str(path), "--baseline", str(tmp_path / "smaller.json")).returncode == 0
 
-    bigger = dict(data, tools=[*data["tools"], {"name": "gone_tool", "inputSchema": {"type": "object"}}])
+    bigger = dict(data, tools=[*data["tools"], tool("gone_tool", description=None)])
     (tmp_path / "bigger.json").write_text(json.dumps(bigger))
     broke = tokens("--tools-file", str(path), "--baseline", str(tmp_path / "bigger.json"), "--format", "json")
     assert broke.returncode == 9
@@ -170,7 +171,7 @@ def test_connection_failure_exit_code() -> None:
 
 
 def test_hostile_names_cannot_drive_the_terminal(tmp_path: Path) -> None:
-    tools = [{"name": "evil\x1b[2J\x1b[31mred\nnext", "description": "x|y", "inputSchema": {"type": "object"}}]
+    tools = [tool("evil\x1b[2J\x1b[31mred\nnext", "x|y")]
     (tmp_path / "tools.json").write_text(json.dumps({"tools": tools}))
     for fmt in ("text", "markdown"):
         proc = tokens("--tools-file", str(tmp_path / "tools.json"), "--format", fmt)
