@@ -19,19 +19,22 @@ LEAST_CHARS = 6  # the narrowest it gets: a few characters and the ellipsis
 
 class ElidedLabel(PlainLabel):
     """`text()` is the whole (visible, cut) text; the label paints it on one line, elided at the right, or
-    with `lines` > 1 wrapped at spaces onto up to that many lines (as tall as it needs), the last elided."""
+    with `lines` > 1 wrapped at spaces onto up to that many lines where the layout has the height (it asks
+    for them, and can make do with one), the last one elided."""
 
     def __init__(self, text: Any = "", parent: QWidget | None = None, *, lines: int = 1) -> None:
         self.lines = max(1, lines)
+        self._wanted = 1  # the lines its text needs at its width, up to `lines`
         super().__init__(text, parent, one_line=True)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        tall = QSizePolicy.Policy.Maximum if self.lines > 1 else QSizePolicy.Policy.Fixed
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, tall)
 
-    def wrapped(self, width: int) -> list[str]:
+    def wrapped(self, width: int, lines: int | None = None) -> list[str]:
         """The lines painted in `width` pixels: words on up to `lines` lines, the last one elided."""
-        metrics, text = self.fontMetrics(), self.text()
+        metrics, most = self.fontMetrics(), lines or self.lines
         rows: list[str] = []
-        rest = text
-        while rest and len(rows) < self.lines - 1 and metrics.horizontalAdvance(rest) > width:
+        rest = self.text()
+        while rest and len(rows) < most - 1 and metrics.horizontalAdvance(rest) > width:
             words, line = rest.split(" "), ""
             for count in range(1, len(words) + 1):
                 candidate = " ".join(words[:count])
@@ -43,14 +46,17 @@ class ElidedLabel(PlainLabel):
         rows.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width))
         return rows
 
+    def _shown_lines(self) -> int:
+        """How many lines its height holds (at least one), up to `lines`."""
+        return max(1, min(self.lines, self.contentsRect().height() // max(1, self.fontMetrics().height())))
+
     def _fit_height(self) -> None:
-        """As tall as the lines its text needs at its width (up to `lines`): a layout's Fixed height."""
+        """Ask the layout for the lines its text needs at its width (up to `lines`)."""
         if self.lines > 1:
-            margins = self.contentsMargins()
-            rows = len(self.wrapped(self.contentsRect().width())) if self.width() > 0 else 1
-            height = rows * self.fontMetrics().height() + margins.top() + margins.bottom()
-            if self.minimumHeight() != height or self.maximumHeight() != height:
-                self.setFixedHeight(height)
+            wanted = len(self.wrapped(self.contentsRect().width())) if self.width() > 0 else 1
+            if wanted != self._wanted:
+                self._wanted = wanted
+                self.updateGeometry()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -66,16 +72,18 @@ class ElidedLabel(PlainLabel):
         metrics = self.fontMetrics()
         margins = self.contentsMargins()
         width = metrics.horizontalAdvance(self.text()) + margins.left() + margins.right()
-        return QSize(width, metrics.height() + margins.top() + margins.bottom())
+        return QSize(width, self._wanted * metrics.height() + margins.top() + margins.bottom())
 
     def minimumSizeHint(self) -> QSize:
-        hint = self.sizeHint()
-        return QSize(min(hint.width(), self.fontMetrics().averageCharWidth() * LEAST_CHARS), hint.height())
+        metrics = self.fontMetrics()
+        margins = self.contentsMargins()
+        width = min(metrics.horizontalAdvance(self.text()), metrics.averageCharWidth() * LEAST_CHARS)
+        return QSize(width + margins.left() + margins.right(), metrics.height() + margins.top() + margins.bottom())
 
     def elided(self) -> bool:
         """Whether the text is cut on screen (its tooltip then says it whole)."""
         if self.lines > 1:
-            return self.wrapped(self.contentsRect().width())[-1].endswith("…")
+            return self.wrapped(self.contentsRect().width(), self._shown_lines())[-1].endswith("…")
         return self.fontMetrics().horizontalAdvance(self.text()) > self.contentsRect().width()
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -84,7 +92,7 @@ class ElidedLabel(PlainLabel):
         painter.setPen(self.palette().color(self.foregroundRole()))
         if self.lines > 1:
             height = self.fontMetrics().height()
-            for row, line in enumerate(self.wrapped(rect.width())):
+            for row, line in enumerate(self.wrapped(rect.width(), self._shown_lines())):
                 box = rect.adjusted(0, row * height, 0, 0)
                 box.setHeight(height)
                 painter.drawText(box, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), line)
