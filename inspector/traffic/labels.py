@@ -30,6 +30,8 @@ NOTE_WORDS = (
     ("no answer", "no reply"),
     ("cancelled", "cancelled"),
     (LISTENING, "listening"),
+    ("listen stream replaced", "replaced"),
+    ("listen stream", "ended"),
     (SECRETS_HIDDEN, "redacted"),
     ("not a valid JSON-RPC", "invalid"),
     ("finding", "finding"),

@@ -81,7 +81,7 @@ def test_a_record_whose_tap_was_killed_says_so_and_its_open_request_has_no_answe
     tap.wait()
     lens.wait(lambda: "stopped writing" in viewer.statusBar().currentMessage(), timeout=30_000, what="it says so")
     assert "as the record grows" not in viewer.statusBar().currentMessage()
-    lens.wait(lambda: "no answer" in shown_rows(log)[2]["Status"], what="the request left without a response")
+    lens.wait(lambda: "no reply" in shown_rows(log)[2]["Status"], what="the request left without a response")
     assert shown_rows(log)[0]["Status"] == "ok"
     for widget in (viewer, window):
         widget.close()

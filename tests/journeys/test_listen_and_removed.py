@@ -46,10 +46,10 @@ def test_modern_subscribe_joins_the_listen_stream_and_its_line_says_listening(le
     assert "listen" in lens.find("Subscribed ✓", QAbstractButton).toolTip()
 
     rows = shown_rows(log(lens))
-    listen_rows = [r for r in rows if r["Method"] == "subscriptions/listen" and r["Kind"].endswith("request")]
+    listen_rows = [r for r in rows if r["Method"] == "subscriptions/listen" and r[""] == "→"]
     assert listen_rows[-1]["Status"] == "listening" and listen_rows[-1]["Kind"] == "request"
-    assert listen_rows[0]["Status"].startswith("listen stream replaced by a stream with a new filter")
-    assert listen_rows[0]["Kind"] == "teardown request"  # MCP Lens ended it itself: its own kind, not an error
+    assert listen_rows[0]["Status"] == "replaced"  # "listen stream replaced by a stream with a new filter"
+    assert listen_rows[0]["Kind"] == "teardown"  # MCP Lens ended it itself: its own kind, not an error
     listen_line = [e for e in lens.wire() if e.method == "subscriptions/listen" and e.kind.value == "request"][-1]
     updates = [e for e in lens.wire() if e.method == "notifications/resources/updated"]
     assert updates and updates[-1].peer_seq == listen_line.seq  # the stream's events pair with its line
