@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from factories import request, response
 from journey_support import shown_text
 from PySide6.QtWidgets import QAbstractItemView
 from test_servers import SERVERS_FILE, _box, add_stdio_server, answer, server_rows
@@ -21,8 +22,8 @@ from inspector.traffic.store import TrafficStore
 def seventy_entries(path: Path) -> None:
     store = TrafficStore()
     for n in range(35):
-        store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":%d,"method":"ping"}' % n)
-        store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":%d,"result":{}}' % n)
+        request(store, n, "ping")
+        response(store, n)
     jsonl.save(path, store)
 
 

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from factories import request, response
 from PySide6.QtWidgets import QMessageBox
 from test_traffic import choose_file, without_blocking
 
 from inspector.traffic import jsonl
-from inspector.traffic.entry import Direction
 from inspector.traffic.store import TrafficStore
 
 
 def test_a_utf16_record_is_named_as_such(lens, tmp_path: Path) -> None:
     store = TrafficStore()
     for n in range(10):
-        store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":%d,"method":"ping"}' % n)
-        store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":%d,"result":{}}' % n)
+        request(store, n, "ping")
+        response(store, n)
     path = tmp_path / "wide.jsonl"
     jsonl.save(path, store)
     path.write_bytes(path.read_text(encoding="utf-8").encode("utf-16"))

@@ -517,16 +517,16 @@ def elided_numbers(table: Any) -> list[str]:
 def test_an_hour_between_two_messages_shows_whole_in_a_record(lens, tmp_path: Path) -> None:
     """A record whose answer came an hour after its request (Δ ms 3600000.0, wider than the column was
     made for), opened with File › Open session… in a 1024 px window: the number column widens to it."""
+    from factories import request, response
     from test_traffic import choose_file, without_blocking
 
     from inspector.traffic import jsonl
-    from inspector.traffic.entry import Direction
     from inspector.traffic.store import TrafficStore
     from inspector.ui.traffic.viewer_window import ViewerWindow
 
     store = TrafficStore()
-    store.record_message(Direction.OUT, "stdio", b'{"jsonrpc":"2.0","id":7,"method":"ping"}')
-    store.record_message(Direction.IN, "stdio", b'{"jsonrpc":"2.0","id":7,"result":{}}')
+    request(store, 7, "ping")
+    response(store, 7)
     path = tmp_path / "slow.jsonl"
     jsonl.save(path, store)
     lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
