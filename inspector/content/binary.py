@@ -197,10 +197,12 @@ def read_wav(data: bytes) -> tuple[WavInfo | None, str | None]:
 
 
 def human_size(size: int, *, short: bool = False) -> str:
-    """1536 → ``1.5 KB``; under 1 KB ``10 bytes``, or ``10 B`` when `short` (a narrow column)."""
+    """1536 → ``1.5 KB``; under 1 KB ``10 bytes``, or ``10 B`` when `short` (a narrow column, which counts
+    in MB at most, as the traffic log always has)."""
     value = float(size)
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
+    units = ("bytes", "KB", "MB") if short else ("bytes", "KB", "MB", "GB")
+    for unit in units:
+        if value < 1024 or unit == units[-1]:
             return f"{size} {'B' if short else 'bytes'}" if unit == "bytes" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{size} bytes"

@@ -66,10 +66,12 @@ def test_human_size() -> None:
 
 
 def test_human_size_short_for_a_narrow_column() -> None:
-    assert [human_size(n, short=True) for n in (0, 1023, 1024, 1536, 20 * 1024 * 1024)] == [
+    sizes = (0, 1023, 1024, 1536, 20 * 1024 * 1024, 3 * 1024**3)
+    assert [human_size(n, short=True) for n in sizes] == [
         "0 B",
         "1023 B",
         "1.0 KB",
         "1.5 KB",
         "20.0 MB",
+        "3072.0 MB",  # the traffic log's column counts in MB at most, as it always has
     ]
