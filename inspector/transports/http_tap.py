@@ -89,7 +89,9 @@ class TapTransport(httpx2.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         teardown = request.method == "DELETE"  # the SDK ends its session: ours, not the user's traffic
-        if teardown and self.is_gone is not None and self.is_gone():
+        # not sent to a server known gone, nor after the last exchange failed on the way (the SDK ends its
+        # session the moment its stream breaks, before the liveness check can say the server is gone)
+        if teardown and ((self.is_gone is not None and self.is_gone()) or self.last_error is not None):
             raise httpx2.ConnectError("session DELETE not sent: the server stopped answering", request=request)
         body = await request.aread()
         if (escaped := restore(body)) is not body:  # a lone surrogate goes as its JSON escape
