@@ -95,6 +95,10 @@ class ToolWorkbench(QWidget):
         self.as_task = QCheckBox("As task")  # short: the call bar fits a narrow window
         self.as_task.setAccessibleName("Run as task")
         self.as_task.setToolTip("Run as task: the call returns a task; its status and result show in the Tasks tab")
+        # Shown for some tools only: it must not raise the call bar's minimum width (that narrowed the tool
+        # list when such a tool was chosen, and a kept room widened the page past 800 px): it takes its
+        # width when there is room, and gives way first when there is not.
+        self.as_task.setMinimumSize(1, 1)
         self.task_note = plain_label(wrap=True, style=STYLES["note"], selectable=True)
         self.task_note.setAccessibleName("Task note")
         self.task_form: Callable[[], str | None] = lambda: None  # the Tasks tab says which form the server speaks
@@ -143,13 +147,12 @@ class ToolWorkbench(QWidget):
         call_bar.addWidget(self.timeout)
         call_bar.addWidget(buddy_label("Max", self.max_total))
         call_bar.addWidget(self.max_total)
+        call_bar.addWidget(self.as_task)
         call_bar.addStretch(1)
-        # A second row, shown only when the tool can run as a task, asks first or needs a task: the form keeps
-        # the height, and the call bar's width never changes with the tool (it would narrow the tool list).
+        # A second row, shown only when the tool asks first or needs a task: the form keeps the height.
         self.options_row = QWidget()
         options = QHBoxLayout(self.options_row)
         options.setContentsMargins(0, 0, 0, 0)
-        options.addWidget(self.as_task)
         options.addWidget(self.ask_first)
         options.addWidget(self.task_note)
         options.addStretch(1)
@@ -336,8 +339,7 @@ class ToolWorkbench(QWidget):
         self._update_options_row()
 
     def _update_options_row(self) -> None:
-        shown = (self.as_task, self.ask_first, self.task_note)
-        self.options_row.setVisible(any(not widget.isHidden() for widget in shown))
+        self.options_row.setVisible(not self.ask_first.isHidden() or not self.task_note.isHidden())
 
     def show_tool(self, row: ToolRow | None) -> None:
         """Show a tool's form. Each tool keeps its own form for the session (what was typed, the JSON
