@@ -79,13 +79,6 @@ def kind_words(entry: Entry, bridge: bool) -> str | None:
 
 
 def status_label(entry: Entry) -> str:
-    """The Status cell: ok, unparsable, error <code>, isError, or the short word for the first note."""
-    if entry.kind is Kind.UNPARSABLE:
-        return "unparsable"
-    if entry.error_code is not None:
-        return f"error {entry.error_code}"
-    if entry.is_tool_error:
-        return "isError"
-    if entry.notes:
-        return note_word(entry.notes[0])
-    return "ok"
+    """The Status cell: `Entry.status`, with its first note (when that is what it says) as a short word."""
+    status = entry.status
+    return note_word(status) if entry.notes and status is entry.notes[0] else status
