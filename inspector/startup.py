@@ -16,16 +16,10 @@ _IMPORTED_AT = time.time()
 
 def _process_start() -> float:
     """The process start as a `time.time()` value (best effort; this module's import time otherwise)."""
-    try:
-        with open("/proc/self/stat", encoding="ascii") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        with open("/proc/uptime", encoding="ascii") as f:
-            uptime = float(f.read().split()[0])
-        ticks = os.sysconf("SC_CLK_TCK")
-        started_after_boot = int(fields[19]) / ticks  # field 22 of stat; [0] here is field 3
-        return time.time() - uptime + started_after_boot
-    except (OSError, ValueError, IndexError):
-        return _IMPORTED_AT
+    from inspector.platform.procfs import own_start_time
+
+    started = own_start_time()
+    return _IMPORTED_AT if started is None else started
 
 
 PROCESS_START = _process_start()

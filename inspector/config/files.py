@@ -2,8 +2,8 @@
 
 Every file is written atomically (a new user-only file in the same folder, flushed, then `os.replace`)
 or appended to an append-only user-only file; every folder MCP Lens creates for its own files is
-user-only. On Windows, where POSIX modes mean little, the files live under the user's profile, whose
-ACL already keeps other users out; the modes are still passed (Python maps them to the read-only bit).
+user-only. How "user-only" is made on each platform (modes, or the user-only ACL on Windows) and how a
+folder is locked is `inspector.platform`'s to know.
 """
 
 from __future__ import annotations
@@ -17,17 +17,16 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-FILE_MODE = 0o600
-FOLDER_MODE = 0o700
+from inspector.platform import locks, permissions
+from inspector.platform.folders import user_data_base
+from inspector.platform.permissions import FILE_MODE, FOLDER_MODE
 
 
-def data_dir(env: Mapping[str, str] | None = None) -> Path:
+def data_dir(env: Mapping[str, str] | None = None, *, platform: str | None = None) -> Path:
     """MCP Lens's data folder, ``$XDG_DATA_HOME/mcp-lens`` (when absolute) else ``~/.local/share/mcp-lens``
-    (not created here): tap records and call histories live under it."""
-    env = os.environ if env is None else env
-    data = env.get("XDG_DATA_HOME", "")
-    base = Path(data) if data and os.path.isabs(data) else Path(env.get("HOME") or Path.home()) / ".local/share"
-    return base / "mcp-lens"
+    (macOS: ``~/Library/Application Support/mcp-lens``, Windows: ``%LOCALAPPDATA%\\mcp-lens``; not created
+    here): tap records and call histories live under it."""
+    return user_data_base(env, platform=platform) / "mcp-lens"
 
 
 def stamped_sibling(path: str | os.PathLike[str], label: str) -> Path:
@@ -45,15 +44,14 @@ def stamped_sibling(path: str | os.PathLike[str], label: str) -> Path:
 def private_folder(folder: str | os.PathLike[str]) -> Path:
     """Create `folder` (and its parents) and make it user-only (0700). Returns it as a Path."""
     path = Path(folder)
-    _make_folders(path)
-    if os.name == "posix":
-        os.chmod(path, FOLDER_MODE)
+    if not _make_folders(path):
+        permissions.folder_private(path, created=False)
     return path
 
 
-def _make_folders(path: Path) -> None:
+def _make_folders(path: Path) -> bool:
     """Create `path` and each missing parent user-only (`mkdir(parents=True)` gives parents the umask's
-    mode); folders that exist are left as they are."""
+    mode); folders that exist are left as they are. Whether `path` itself was created."""
     missing = []
     while not path.exists() and path != path.parent:
         missing.append(path)
@@ -63,8 +61,8 @@ def _make_folders(path: Path) -> None:
             folder.mkdir(mode=FOLDER_MODE)
         except FileExistsError:
             continue
-        if os.name == "posix":
-            os.chmod(folder, FOLDER_MODE)  # the umask may have taken bits away; never adds any
+        permissions.folder_private(folder)  # the umask may have taken bits away; never adds any
+    return bool(missing)
 
 
 def write_atomic(path: str | os.PathLike[str], payload: bytes | str, *, mode: int = FILE_MODE) -> Path:
@@ -96,8 +94,7 @@ def write_atomic(path: str | os.PathLike[str], payload: bytes | str, *, mode: in
             continue
     try:
         with os.fdopen(fd, "wb") as out:
-            if os.name == "posix":
-                os.fchmod(out.fileno(), mode)  # the umask may have taken bits away; never adds any
+            permissions.file_private(out.fileno(), mode)  # the umask may have taken bits away; never adds any
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
@@ -130,29 +127,16 @@ def open_private_append(path: str | os.PathLike[str], *, exclusive: bool = False
     if exclusive:
         flags |= os.O_EXCL
     fd = os.open(target, flags, FILE_MODE)
-    if os.name == "posix":
-        os.fchmod(fd, FILE_MODE)
+    permissions.file_private(fd)
     return fd
 
 
 @contextmanager
 def folder_lock(folder: str | os.PathLike[str]) -> Iterator[None]:
-    """An exclusive lock on `folder` itself (no lock file to leave behind), for read-merge-write saves.
-
-    POSIX `flock`; where there is none (Windows) the saves stay atomic, but two writers at the same
-    instant may drop one change.
-    """
-    try:
-        import fcntl
-    except ImportError:
+    """An exclusive lock on `folder` for read-merge-write saves (`platform.locks`: `flock` on the folder
+    itself on POSIX, a lock file's first byte on Windows)."""
+    with locks.folder_lock(folder):
         yield
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
 
 
 def _sync_folder(folder: Path) -> None:

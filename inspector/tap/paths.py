@@ -19,6 +19,7 @@ from typing import Any
 
 from inspector.config.files import data_dir, open_private_append, private_folder
 from inspector.config.pids import pid_alive
+from inspector.platform.procfs import command_line
 from inspector.traffic.jsonl import RecordFormatError, decode_entry
 
 SUFFIX = ".jsonl"
@@ -131,10 +132,9 @@ def tap_running(pid: int) -> bool:
     ``… tap …`` (not a zombie, not another program that got the pid since)."""
     if not pid_alive(pid):
         return False
-    try:
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return True  # no /proc here: the signal check is all there is
+    argv = command_line(pid)
+    if argv is None:
+        return True  # no /proc here: the liveness check is all there is
     return b"tap" in argv
 
 

@@ -8,6 +8,8 @@ import subprocess
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.platform import processes
+
 
 class SpawnError(OSError):
     """The server process could not be started. The message says what to check."""
@@ -33,7 +35,8 @@ class StdioCommand:
 
 
 def spawn(cmd: StdioCommand) -> subprocess.Popen[bytes]:
-    """Start the server with an argument list (never a shell), in its own process group.
+    """Start the server with an argument list (never a shell), in its own process group, with pipes an
+    asyncio loop can read on every platform (`platform.processes.popen`).
 
     The environment is ours with the profile's variables on top: a developer debugging their
     server expects it to see their PATH and tools.
@@ -42,16 +45,7 @@ def spawn(cmd: StdioCommand) -> subprocess.Popen[bytes]:
     if cmd.cwd is not None and not os.path.isdir(cmd.cwd):
         raise SpawnError(f"working directory does not exist: {cmd.cwd}")
     try:
-        return subprocess.Popen(
-            cmd.argv(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            cwd=cmd.cwd,
-            start_new_session=True,
-            bufsize=0,
-        )
+        return processes.popen(cmd.argv(), env=env, cwd=cmd.cwd, for_loop=True)
     except FileNotFoundError as exc:
         found = shutil.which(cmd.command, path=env.get("PATH"))
         hint = "" if found else " Check the command name and that its folder is on PATH."

@@ -8,7 +8,6 @@ Both the SDK adapter (`stdio.py`) and the CLI's lean client (`core/lite.py`) sit
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
 import time
@@ -18,6 +17,7 @@ from contextlib import suppress
 from typing import Any
 
 from inspector.config.redact import Redactor, redact_args
+from inspector.platform import processes
 from inspector.traffic import sliced_json
 from inspector.traffic.classify import parse
 from inspector.traffic.entry import Direction, Entry, Kind
@@ -51,6 +51,7 @@ class StdioPipes:
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL)
         self.exit_code: int | None = None
         self.closing = False
+        self.ended_by_us = False  # we had to end it (on Windows its exit code then says nothing)
         self._on_stderr = on_stderr
         self._out = LineProtocol()
         self._err = LineProtocol()
@@ -162,14 +163,16 @@ class StdioPipes:
             return
         self.exit_code = code
         self.store.abandon_pending("no response: the process exited")
-        text, reason = f"process exited with code {code}", exit_failure(code, closing=self.closing)
+        reason = exit_failure(code, closing=self.closing, ended_by_us=self.ended_by_us)
+        text = f"process exited with code {code}"
         if reason is None:
             self.store.record(Direction.META, NAME, Kind.LIFECYCLE, text.encode())
         else:
             self.store.record_failure(NAME, text, reason)
 
     async def close(self) -> None:
-        """Close stdin, give the server a grace period, then SIGTERM and SIGKILL its process group."""
+        """Close stdin, give the server a grace period, then end its process group (SIGTERM, then SIGKILL;
+        on Windows as `platform.processes` can)."""
         self.closing = True
         proc = self.process
         if proc is None:
@@ -178,9 +181,12 @@ class StdioPipes:
             with suppress(Exception):
                 self._writer.close()
         if not await self.wait_exit(self.grace):
-            for sig in (signal.SIGTERM, signal.SIGKILL):
-                with suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, sig)
+            for step in (processes.terminate_group, processes.kill_group):
+                self.ended_by_us = True
+                if processes.WINDOWS:  # taskkill may take a moment: off the loop
+                    await asyncio.to_thread(step, proc)
+                else:
+                    step(proc)
                 if await self.wait_exit(GRACE_SECONDS):
                     break
         self.record_exit()
@@ -192,9 +198,11 @@ class StdioPipes:
             transport.close()
 
 
-def exit_failure(code: int, *, closing: bool) -> str | None:
+def exit_failure(code: int, *, closing: bool, ended_by_us: bool = False) -> str | None:
     """How a process exit reads in the traffic log's status when it is a failure; None for a clean one."""
     if code == 0 or (code < 0 and closing):  # a signal we sent while closing it
+        return None
+    if closing and ended_by_us and processes.WINDOWS:  # TerminateProcess leaves an exit code, not a signal
         return None
     if code < 0:
         with suppress(ValueError):
