@@ -10,7 +10,20 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-OAUTH_SETTINGS = ("oauth_client_id", "oauth_client_secret", "oauth_scopes", "oauth_grant", "oauth_private_key_file")
+OAUTH_SETTINGS = (
+    "oauth_client_id",
+    "oauth_client_secret",
+    "oauth_scopes",
+    "oauth_grant",
+    "oauth_private_key_file",
+    "oauth_assertion_file",
+    "oauth_assertion_env",
+    "oauth_idp_token_endpoint",
+    "oauth_idp_client_id",
+    "oauth_idp_client_secret",
+    "oauth_issuer",
+    "oauth_dpop",
+)
 
 
 def wants_oauth(profile: Any) -> bool:

@@ -1,7 +1,8 @@
 """Which OAuth flows this build supports: one table, shown in the Auth tab and checked by the conformance run.
 
-A flow is supported when it runs on the `mcp` SDK's own providers (see `provider`, `machine`); the
-others say why not. The conformance scenario names tie each row to the suite's evidence.
+A flow is supported when it runs: on the `mcp` SDK's own providers (`provider`, `machine`) or, for the
+auth extensions the SDK lacks, on ours (`jwt_bearer`, `dpop`); one that is not says why.
+The conformance scenario names tie each row to the suite's evidence.
 """
 
 from __future__ import annotations
@@ -39,21 +40,23 @@ FLOWS: tuple[Flow, ...] = (
     ),
     Flow(
         "Enterprise-managed authorization (SEP-990, ID-JAG)",
-        False,
-        "the SDK does only the last leg and needs the authorization server configured; the identity "
-        "provider's token exchange is not in this build",
+        True,
+        "no browser: the ID token is exchanged at the identity provider (RFC 8693) for an ID-JAG, presented "
+        "as a JWT-bearer grant (RFC 7523); Auth tab › OAuth client… › Grant: Enterprise-managed",
         ("auth/enterprise-managed-authorization",),
     ),
     Flow(
         "DPoP-bound tokens (RFC 9449), with or without a server nonce",
-        False,
-        "the mcp SDK 2.3 has no DPoP proofs; tokens are sent as Bearer",
+        True,
+        "with any grant: a proof key per server, a DPoP proof on token and MCP requests, use_dpop_nonce "
+        "answered; Auth tab › OAuth client… › DPoP-bound tokens",
         ("auth/dpop", "auth/dpop-nonce"),
     ),
     Flow(
         "Workload identity JWT bearer grant (SEP-1933)",
-        False,
-        "the SDK's jwt-bearer grant needs a confidential client; a workload's public jwt-bearer grant is not in it",
+        True,
+        "no browser: the workload's JWT (a file or an environment variable) is the JWT-bearer grant; "
+        "Auth tab › OAuth client… › Grant: Workload identity",
         ("auth/wif-jwt-bearer",),
     ),
 )

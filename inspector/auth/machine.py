@@ -20,11 +20,12 @@ from mcp.client.auth.extensions.client_credentials import (
 )
 from mcp.shared.exceptions import MCPDeprecationWarning
 
+from inspector.auth.dpop import DpopProofs
 from inspector.auth.events import AuthLog
 from inspector.auth.tap import TapsOwnRequests
 
 
-class _Tapped(TapsOwnRequests):
+class _Tapped(DpopProofs, TapsOwnRequests):
     """Answers what the Auth tab asks of a connection's provider (`auth_required`, `forget`, `load`);
     the OAuth tap records the provider's own requests (`TapsOwnRequests`)."""
 

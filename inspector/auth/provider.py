@@ -19,6 +19,7 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 from pydantic import PrivateAttr
 
 from inspector import __version__
+from inspector.auth.dpop import DpopProofs
 from inspector.auth.errors import AuthRequired
 from inspector.auth.events import AuthLog
 from inspector.auth.storage import ServerTokenStorage
@@ -70,8 +71,8 @@ def needs_authorization(response: httpx2.Response) -> bool:
     return response.status_code == 403 and extract_field_from_www_auth(response, "error") == "insufficient_scope"
 
 
-class LensOAuthProvider(TapsOwnRequests, OAuthClientProvider):
-    """`OAuthClientProvider` over a `ServerTokenStorage`; see the module docstring."""
+class LensOAuthProvider(DpopProofs, TapsOwnRequests, OAuthClientProvider):
+    """`OAuthClientProvider` over a `ServerTokenStorage`; see the module docstring (DPoP: `auth/dpop.py`)."""
 
     def __init__(
         self,

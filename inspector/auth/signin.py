@@ -22,6 +22,7 @@ from mcp_types import LATEST_PROTOCOL_VERSION
 from inspector.auth.browser import check_browser_url, open_in_browser
 from inspector.auth.errors import AuthCancelled, AuthError
 from inspector.auth.events import AuthLog
+from inspector.auth.extensions import with_dpop
 from inspector.auth.loopback import DEFAULT_TIMEOUT, LoopbackListener
 from inspector.auth.provider import PLACEHOLDER_REDIRECT, LensOAuthProvider, client_metadata, redirect_uri_of
 from inspector.auth.storage import Backend, ServerTokenStorage, TokenState, open_backend
@@ -76,11 +77,17 @@ class ServerAuth:
     # -- the connection's provider ----------------------------------------------------------
     @property
     def machine(self) -> bool:
-        """The profile uses the client credentials grant: no browser, ever."""
-        return getattr(self.profile, "oauth_grant", None) == "client_credentials"
+        """The profile's grant needs no browser, ever (client credentials, the JWT-bearer extensions)."""
+        from inspector.auth.extensions import grant_of
+
+        return not grant_of(self.profile).browser
 
     def _machine_provider(self) -> Any:
+        from inspector.auth.extensions import jwt_bearer_provider
         from inspector.auth.machine import client_credentials_provider, signing_algorithm_for
+
+        if getattr(self.profile, "oauth_grant", None) != "client_credentials":
+            return jwt_bearer_provider(self.profile, self.storage, self.log)
 
         key_file = getattr(self.profile, "oauth_private_key_file", None)
         try:
@@ -102,7 +109,7 @@ class ServerAuth:
     def provider(self) -> Any:
         """The non-interactive provider connections use (one per ServerAuth, so a refresh shows in it)."""
         if self._provider is None and self.machine:
-            self._provider = self._machine_provider()
+            self._provider = with_dpop(self._machine_provider(), self.profile, self.storage, self.log)
         if self._provider is None:
             stored = self.storage.preregistered or None
             redirect = redirect_uri_of(stored) or PLACEHOLDER_REDIRECT
@@ -114,6 +121,7 @@ class ServerAuth:
                 log=self.log,
                 extra_scopes=getattr(self.profile, "oauth_scopes", None),
             )
+            with_dpop(self._provider, self.profile, self.storage, self.log)
         return self._provider
 
     def state(self) -> TokenState:
@@ -196,6 +204,7 @@ class ServerAuth:
             log=self.log,
             extra_scopes=scopes,
         )
+        with_dpop(provider, self.profile, self.storage, self.log)
         status = await self.probe(store, provider)
         if status in (401, 403):
             raise AuthError(f"the server still answers HTTP {status} after sign-in")

@@ -1,8 +1,9 @@
 """Per-server OAuth credentials: the OS keyring when one works, else 0600 JSON files.
 
 One record per MCP server URL holds the tokens, the registered client, when the access token
-expires (absolute time: the SDK only keeps `expires_in`), and the discovered metadata so a
-later run can refresh without rediscovering. `ServerTokenStorage` is the SDK's `TokenStorage`.
+expires (absolute time: the SDK only keeps `expires_in`), the discovered metadata so a
+later run can refresh without rediscovering, and with DPoP the proof key and how the token was
+bound. `ServerTokenStorage` is the SDK's `TokenStorage`.
 """
 
 from __future__ import annotations
@@ -209,6 +210,22 @@ class ServerTokenStorage:
             return None, None
         return oauth, resource
 
+    def dpop_key(self) -> str | None:
+        """The server's DPoP proof key (PEM), if one was made (`auth/dpop.py`)."""
+        value = self._load().get("dpop_key")
+        return value if isinstance(value, str) else None
+
+    def save_dpop_key(self, pem: str) -> None:
+        self._update(dpop_key=pem)
+
+    def dpop_binding(self) -> tuple[str, str] | None:
+        """("dpop" or "bearer", the token's hash): how the stored access token was issued under DPoP."""
+        value = self._load().get("dpop_binding")
+        return (value[0], value[1]) if isinstance(value, list) and len(value) == 2 else None
+
+    def save_dpop_binding(self, kind: str, token_hash: str) -> None:
+        self._update(dpop_binding=[kind, token_hash])
+
     def forget_client(self) -> None:
         record = self._load()
         if record.pop("client_info", None) is not None:
@@ -219,6 +236,7 @@ class ServerTokenStorage:
         record = self._load()
         if record.pop("tokens", None) is not None or record.pop("expires_at", None) is not None:
             record.pop("expires_at", None)
+            record.pop("dpop_binding", None)
             self.backend.save(self.key, record)
 
     def clear(self) -> None:

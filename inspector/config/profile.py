@@ -94,6 +94,18 @@ class ServerProfile:
     # "client_credentials": no browser, the client id with its secret or a private_key_jwt key (PEM file)
     oauth_grant: str | None = None
     oauth_private_key_file: str | None = None
+    # The auth extensions (inspector/auth/extensions.py): "workload" (a workload JWT as the JWT-bearer
+    # grant, SEP-1933) and "enterprise" (ID token → ID-JAG at the IdP → JWT-bearer grant, SEP-990) read
+    # their JWT from a file or an environment variable; the IdP's token endpoint and client for
+    # "enterprise"; an authorization server issuer fixed instead of the one the MCP server names; and
+    # DPoP-bound tokens (RFC 9449) for any grant.
+    oauth_assertion_file: str | None = None
+    oauth_assertion_env: str | None = None
+    oauth_idp_token_endpoint: str | None = None
+    oauth_idp_client_id: str | None = None
+    oauth_idp_client_secret: str | None = None
+    oauth_issuer: str | None = None
+    oauth_dpop: bool = False
     # VS Code `inputs` declarations for the `${input:ID}` references this profile uses (asked for at connect)
     inputs: list[dict[str, Any]] = field(default_factory=list)
     # Protocol era: "auto" (probe server/discover, fall back to initialize), "legacy", "modern" or a version
@@ -136,7 +148,7 @@ class ServerProfile:
 
     def has_secrets(self) -> bool:
         """True if saving this profile would write a secret (token, auth header, secret env/arg/URL)."""
-        if is_secret_value(self.bearer_token) or is_secret_value(self.oauth_client_secret):
+        if any(is_secret_value(v) for v in (self.bearer_token, self.oauth_client_secret, self.oauth_idp_client_secret)):
             return True
         if any(is_secret_header(k, self.secret_headers) and is_secret_value(v) for k, v in self.headers.items()):
             return True
@@ -156,6 +168,9 @@ class ServerProfile:
             oauth_client_secret=redact_value(self.oauth_client_secret)
             if self.oauth_client_secret
             else self.oauth_client_secret,
+            oauth_idp_client_secret=redact_value(self.oauth_idp_client_secret)
+            if self.oauth_idp_client_secret
+            else self.oauth_idp_client_secret,
             url=redact_url(self.url),
             secret_headers=list(self.secret_headers),
             roots=list(self.roots),

@@ -391,7 +391,7 @@ def profile_secrets(profile: Any) -> list[str]:
     for name, value in (getattr(profile, "headers", None) or {}).items():
         if is_secret_header(name, extra) or looks_secret(value):
             values.append(value)
-    for key in ("bearer_token", "oauth_client_secret"):
+    for key in ("bearer_token", "oauth_client_secret", "oauth_idp_client_secret"):
         if isinstance(value := getattr(profile, key, None), str):
             values.append(value)
     args = list(getattr(profile, "args", None) or ())

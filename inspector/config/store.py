@@ -30,6 +30,12 @@ _OAUTH_EXTRAS = (
     ("oauthScopes", "oauth_scopes"),
     ("oauthGrant", "oauth_grant"),
     ("oauthPrivateKeyFile", "oauth_private_key_file"),
+    ("oauthAssertionFile", "oauth_assertion_file"),
+    ("oauthAssertionEnv", "oauth_assertion_env"),
+    ("oauthIdpTokenEndpoint", "oauth_idp_token_endpoint"),
+    ("oauthIdpClientId", "oauth_idp_client_id"),
+    ("oauthIdpClientSecret", "oauth_idp_client_secret"),
+    ("oauthIssuer", "oauth_issuer"),
 )
 
 
@@ -50,6 +56,8 @@ def extras_of(profile: ServerProfile) -> dict[str, Any]:
     for key, attr in _OAUTH_EXTRAS:
         if getattr(profile, attr, None):
             extras[key] = getattr(profile, attr)
+    if profile.oauth_dpop:
+        extras["oauthDpop"] = True
     if profile.inputs:
         extras["inputs"] = [dict(decl) for decl in profile.inputs]
     if profile.load_remote_icons:
@@ -78,6 +86,7 @@ def apply_extras(profile: ServerProfile, extras: Any, *, source: str | None = No
         if value is not None and not isinstance(value, str):
             raise ProfileError("expected a string", source=source, server=profile.name, field=f"{EXTRAS_KEY}.{key}")
         setattr(profile, attr, value or None)
+    profile.oauth_dpop = extras.get("oauthDpop") is True
     inputs = extras.get("inputs", [])
     if not isinstance(inputs, list) or not all(isinstance(d, dict) and isinstance(d.get("id"), str) for d in inputs):
         raise ProfileError(

@@ -33,10 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import httpx2
 from mcp.shared.auth import AuthorizationCodeResult
 
+from inspector.auth.dpop import bind_dpop
 from inspector.auth.events import AuthLog
 from inspector.auth.machine import client_credentials_provider
 from inspector.auth.provider import LensOAuthProvider, client_metadata
-from inspector.auth.signin import preregistered_client
+from inspector.auth.signin import ServerAuth, preregistered_client
 from inspector.auth.storage import MemoryBackend, ServerTokenStorage
 from inspector.config.profile import ServerProfile
 from inspector.core.client_handlers import ClientHandlers
@@ -120,6 +121,9 @@ def make_auth(url: str, scenario: str, context: dict[str, Any]) -> Any:
     """The OAuth provider a user would pick for this server: client credentials for the suite's
     machine-to-machine scenarios (the suite's context has the client id and a secret or a PEM key),
     else the browser flow (with a pre-registered client when the context has one)."""
+    extension = extension_profile(url, scenario, context)
+    if extension is not None:  # the auth extensions: the profile a user would fill in the Auth tab
+        return ServerAuth(extension, backend=MemoryBackend(), log=_auth_log()).provider
     if scenario.startswith("auth/client-credentials-"):
         return client_credentials_provider(
             url,
@@ -140,7 +144,7 @@ def make_auth(url: str, scenario: str, context: dict[str, Any]) -> Any:
     storage = ServerTokenStorage(MemoryBackend(), url, preregistered=preregistered_client(profile))
     browser = HeadlessBrowser()
     log = _auth_log()
-    return LensOAuthProvider(
+    provider = LensOAuthProvider(
         url,
         client_metadata(REDIRECT_URI),
         storage,
@@ -150,6 +154,38 @@ def make_auth(url: str, scenario: str, context: dict[str, Any]) -> Any:
         log=log,
         client_metadata_url=CIMD_URL,
     )
+    if scenario.startswith("auth/dpop"):  # the user ticked "DPoP-bound tokens" for this server
+        bind_dpop(provider, storage, log)
+    return provider
+
+
+def extension_profile(url: str, scenario: str, context: dict[str, Any]) -> ServerProfile | None:
+    """SEP-990 and SEP-1933: the JWT the suite hands over goes into an environment variable the profile
+    names, as a workload platform or an IdP login tool leaves it for a user."""
+    if scenario == "auth/wif-jwt-bearer":
+        os.environ["MCP_LENS_CONFORMANCE_JWT"] = context.get("valid_jwt", "")
+        return ServerProfile(
+            name="conformance",
+            transport="http",
+            url=url,
+            oauth_grant="workload",
+            oauth_client_id=context.get("client_id"),
+            oauth_assertion_env="MCP_LENS_CONFORMANCE_JWT",
+        )
+    if scenario == "auth/enterprise-managed-authorization":
+        os.environ["MCP_LENS_CONFORMANCE_JWT"] = context.get("idp_id_token", "")
+        return ServerProfile(
+            name="conformance",
+            transport="http",
+            url=url,
+            oauth_grant="enterprise",
+            oauth_client_id=context.get("client_id"),
+            oauth_client_secret=context.get("client_secret"),
+            oauth_idp_token_endpoint=context.get("idp_token_endpoint"),
+            oauth_idp_client_id=context.get("idp_client_id"),
+            oauth_assertion_env="MCP_LENS_CONFORMANCE_JWT",
+        )
+    return None
 
 
 def era_for(version: str | None) -> str:

@@ -82,6 +82,26 @@ def test_baseline_entries_name_a_set_and_have_reasons_and_no_scored_scenario_is_
         assert not {scenario for (name, scenario) in baseline if name == revision} & set(scored)
 
 
+AUTH_EXTENSIONS = (
+    "auth/client-credentials-basic",
+    "auth/client-credentials-jwt",
+    "auth/enterprise-managed-authorization",
+    "auth/dpop",
+    "auth/dpop-nonce",
+    "auth/wif-jwt-bearer",
+)
+
+
+def test_the_six_auth_extension_scenarios_run_in_both_revisions_and_none_is_an_expected_failure() -> None:
+    """Each runs in the --requirements runs (not scored), so the suite test above fails if one stops passing."""
+    run = _runner()
+    baseline = run.load_baseline()
+    for revision in run.REVISIONS:
+        _, not_scored = run.read_requirements(run.SUITE_NEXT / "requirements" / f"{revision}.yaml")
+        assert set(AUTH_EXTENSIONS) <= set(not_scored), revision
+        assert not {(revision, scenario) for scenario in AUTH_EXTENSIONS} & set(baseline)
+
+
 def test_the_client_speaks_the_era_the_suite_asks_for() -> None:
     sys.path.insert(0, str(HERE))
     try:
