@@ -34,6 +34,9 @@ INFO_NOTES = frozenset({LISTENING, SECRETS_HIDDEN})
 ERA_PROBE = "era probe"  # auto: server/discover first, to learn the server's era
 FALLBACK = "fallback"  # what auto sends after its probe was refused (initialize)
 TEARDOWN = "teardown"  # a stream MCP Lens ends itself (the listen stream at disconnect)
+DOCTOR_PROBE = (
+    "doctor probe"  # `mcp-lens doctor` and the Doctor tab checking what the spec prescribes (doctor/http_probe)
+)
 PROBE_KIND = "probe"  # the Kind filter's word for them
 _FLAG_KINDS = (Kind.UNPARSABLE, Kind.ERROR)
 

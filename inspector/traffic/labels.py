@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-from inspector.traffic.entry import ERA_PROBE, FALLBACK, LISTENING, SECRETS_HIDDEN, TEARDOWN, Entry, Kind
+from inspector.traffic.entry import DOCTOR_PROBE, ERA_PROBE, FALLBACK, LISTENING, SECRETS_HIDDEN, TEARDOWN, Entry, Kind
 
 _PROBED = (Kind.REQUEST, Kind.RESPONSE, Kind.ERROR, Kind.NOTIFICATION)
-PROBES = (ERA_PROBE, FALLBACK, TEARDOWN)
+PROBES = (ERA_PROBE, FALLBACK, TEARDOWN, DOCTOR_PROBE)
 APP_PREFIX = "app"  # an MCP App's bridge message: "app request"
 # An MCP App's message: "app " and the kind, "notification" shortened; MCP Lens's own probe: only its name
 # (the arrow says request or answer, Status says error). The Kind tooltip says it whole.

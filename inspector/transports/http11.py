@@ -200,12 +200,15 @@ class HttpClient:
         self._open.add(conn)
         return conn
 
-    async def send(self, method: str, headers: list[tuple[str, str]], body: bytes = b"", target: str = "") -> Sent:
+    async def send(
+        self, method: str, headers: list[tuple[str, str]], body: bytes = b"", target: str = "", host: str = ""
+    ) -> Sent:
         """Write one request (to `target`, else the endpoint) on an idle or a new connection; `HttpError`
-        when it cannot be written. Read its answer with `response()`."""
-        if any(_breaks_line(part) for pair in headers for part in pair):
+        when it cannot be written. Read its answer with `response()`. `host`: another Host header than the
+        endpoint's (the doctor's DNS-rebinding probe)."""
+        if any(_breaks_line(part) for pair in [*headers, ("Host", host)] for part in pair):
             raise HttpError("LocalProtocolError: a header holds a line break or NUL: not sent")
-        head = [f"{method} {target or self.origin.target} HTTP/1.1", f"Host: {self.origin.host_header}"]
+        head = [f"{method} {target or self.origin.target} HTTP/1.1", f"Host: {host or self.origin.host_header}"]
         head += [f"{name}: {value}" for name, value in headers]
         if body or method in ("POST", "PUT"):
             head.append(f"Content-Length: {len(body)}")
@@ -248,9 +251,9 @@ class HttpClient:
             raise HttpError(str(exc)) from None
 
     async def request(
-        self, method: str, headers: list[tuple[str, str]], body: bytes = b"", target: str = ""
+        self, method: str, headers: list[tuple[str, str]], body: bytes = b"", target: str = "", host: str = ""
     ) -> Response:
-        return await self.response(await self.send(method, headers, body, target))
+        return await self.response(await self.send(method, headers, body, target, host))
 
     async def _exchange(self, conn: _Conn, method: str) -> Response:
         reader = conn.reader
