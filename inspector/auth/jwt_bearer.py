@@ -39,13 +39,12 @@ from mcp.client.auth.utils import (
     extract_field_from_www_auth,
     extract_resource_metadata_from_www_auth,
     extract_scope_from_www_auth,
-    handle_auth_metadata_response,
     handle_token_response_scopes,
+    issuers_match,
     union_scopes,
-    validate_metadata_issuer,
 )
 from mcp.shared._httpx_utils import RedirectAwareAuth
-from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthMetadata
+from mcp.shared.auth import JWT_BEARER_GRANT_TYPE
 from mcp.shared.auth_utils import calculate_token_expiry, resource_url_from_server_url
 
 from inspector.auth.dpop import NO_DPOP, DpopProofs
@@ -56,6 +55,28 @@ from inspector.auth.tap import TapsOwnRequests
 TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange"
 ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token"
 ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag"
+
+
+@dataclass(frozen=True)
+class ServerMetadata:
+    """What this grant needs of RFC 8414 metadata (the SDK's model also requires an authorization endpoint,
+    which a server offering only the JWT-bearer grant need not have)."""
+
+    issuer: str
+    token_endpoint: str
+
+
+def _metadata(body: bytes) -> ServerMetadata | None:
+    try:
+        document = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(document, dict):
+        return None
+    issuer, endpoint = document.get("issuer"), document.get("token_endpoint")
+    if not isinstance(issuer, str) or not isinstance(endpoint, str) or not endpoint.startswith(("https:", "http:")):
+        return None
+    return ServerMetadata(issuer, endpoint)
 
 
 @dataclass(frozen=True)
@@ -162,7 +183,7 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
         self.scope = scope
         self.issuer = issuer
         self.log = log
-        self.metadata: OAuthMetadata | None = None
+        self.metadata: ServerMetadata | None = None
         self.resource: str | None = None
         self._tokens: Any = None
         self._expiry: float | None = None
@@ -207,7 +228,7 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
                     pass
             assert self.metadata is not None and self.resource is not None
             if self.idp is not None:
-                exchange = self.idp.exchange_request(str(self.metadata.issuer), self.resource, scope)
+                exchange = self.idp.exchange_request(self.metadata.issuer, self.resource, scope)
                 self._note("token", "token exchange at the identity provider: ID token → ID-JAG (RFC 8693)")
                 answer = yield exchange
                 assertion = self._id_jag(answer)
@@ -256,14 +277,17 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
             self._note("info", "no authorization server issuer configured: the one the MCP server names is used")
         for url in build_oauth_authorization_server_metadata_discovery_urls(authorization_server, self.server_url):
             answer = yield create_oauth_metadata_request(url)
-            ok, metadata = await handle_auth_metadata_response(answer)
-            if not ok:
+            if answer.status_code >= 500:
                 break
-            if metadata is not None:
-                if authorization_server:
-                    validate_metadata_issuer(metadata, authorization_server)
-                self.metadata = metadata
-                return
+            metadata = _metadata(await answer.aread()) if answer.status_code == 200 else None
+            if metadata is None:
+                continue
+            if authorization_server and not issuers_match(metadata.issuer, authorization_server):
+                raise OAuthFlowError(
+                    f"authorization server metadata issuer mismatch: {metadata.issuer} != {authorization_server}"
+                )
+            self.metadata = metadata
+            return
         raise OAuthFlowError(f"no authorization server metadata found for {authorization_server or self.server_url}")
 
     def _id_jag(self, answer: httpx2.Response) -> str:
@@ -293,4 +317,4 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
             headers["Authorization"] = _basic(self.client_id, self.client_secret)
         else:
             data["client_id"] = self.client_id
-        return httpx2.Request("POST", str(self.metadata.token_endpoint), data=data, headers=headers)
+        return httpx2.Request("POST", self.metadata.token_endpoint, data=data, headers=headers)

@@ -1,0 +1,204 @@
+"""The auth extensions against a real loopback authorization server of ours (tests/servers/auth_extensions.py):
+workload identity (SEP-1933), enterprise-managed authorization (SEP-990) and DPoP-bound tokens with the
+servers' nonces (RFC 9449), each through `ServerAuth` as the app and the CLI build it, the OAuth tap and
+the auth log; no secret in what is recorded."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from lens_support import free_port, serve
+
+from inspector.auth.events import AuthLog
+from inspector.auth.signin import ServerAuth
+from inspector.auth.storage import FileBackend
+from inspector.config.profile import ServerProfile
+from inspector.core.connection import Connection
+from inspector.core.errors import LensError
+from inspector.core.targets import make_transport
+from inspector.traffic.store import TrafficStore
+
+SERVER = Path(__file__).parents[1] / "servers" / "auth_extensions.py"
+IDP_ISSUER, IDP_CLIENT = "https://idp.example.test", "idp-client"
+EMA_CLIENT, EMA_SECRET = "ema-client", "ema-secret"
+
+
+@pytest.fixture(scope="module")
+def trusted(tmp_path_factory) -> tuple[ec.EllipticCurvePrivateKey, Path]:
+    """The key that signs workload JWTs and ID tokens, and its public half for the server."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = tmp_path_factory.mktemp("trusted") / "public.pem"
+    public.write_bytes(
+        key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
+    return key, public
+
+
+def _server(trusted, *flags: str):
+    port = free_port()
+    for _ in serve([sys.executable, str(SERVER), str(port), str(trusted[1]), *flags], port):
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def plain_server(trusted):
+    yield from _server(trusted)
+
+
+@pytest.fixture
+def dpop_server(trusted):
+    yield from _server(trusted, "--dpop")
+
+
+@pytest.fixture
+def nonce_server(trusted):
+    yield from _server(trusted, "--dpop", "--nonce")
+
+
+def _stats(base: str) -> dict:
+    with urllib.request.urlopen(f"{base}/stats", timeout=10) as response:
+        return json.loads(response.read())
+
+
+def _sign(trusted, **claims) -> str:
+    now = int(time.time())
+    return jwt.encode({"iat": now, "exp": now + 600, **claims}, trusted[0], algorithm="ES256")
+
+
+async def _whoami(profile: ServerProfile, auth: ServerAuth, store: TrafficStore) -> str:
+    transport = make_transport(profile, store, auth=auth.provider)
+    async with Connection(transport, connect_timeout=60, request_timeout=60) as conn:
+        assert [t["name"] for t in (await conn.list_tools()).tools] == ["whoami"]
+        outcome = await conn.call_tool("whoami", {})
+    return json.dumps(outcome.result)
+
+
+def _recorded(store: TrafficStore) -> bytes:
+    return b"\n".join(e.raw + json.dumps(e.http or {}).encode() for e in list(store))
+
+
+def _workload(base: str, jwt_file: Path, **extra) -> ServerProfile:
+    return ServerProfile(
+        name="wif",
+        transport="http",
+        url=f"{base}/mcp",
+        oauth_grant="workload",
+        oauth_client_id="workload-client",
+        oauth_assertion_file=str(jwt_file),
+        **extra,
+    )
+
+
+def test_a_workload_jwt_from_a_file_is_the_jwt_bearer_grant_recorded_redacted(plain_server, trusted, tmp_path):
+    workload = _sign(trusted, iss="https://ci.example.test", sub="repo:lens", aud=plain_server)
+    (tmp_path / "token.jwt").write_text(workload + "\n")
+    profile = _workload(plain_server, tmp_path / "token.jwt")
+    log, store = AuthLog(), TrafficStore()
+    auth = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=log)
+    assert auth.machine  # no browser, ever
+    assert "through an auth extension" in asyncio.run(_whoami(profile, auth, store))
+    (seen,) = _stats(plain_server)["token_requests"]
+    assert seen["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer"
+    assert (seen["client_id"], seen["subject"]) == ("workload-client", "repo:lens")
+    # The token request is in the traffic log, its assertion redacted; the token is nowhere.
+    oauth = [e for e in list(store) if e.transport == "oauth"]
+    grant = next(e for e in oauth if e.raw.startswith(b"POST") and b"/token" in e.raw)
+    assert b"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer" in grant.raw
+    assert b"assertion=%3Credacted%3E" in grant.raw or b"assertion=<redacted>" in grant.raw
+    recorded = _recorded(store)
+    assert workload.encode() not in recorded
+    assert auth.storage.tokens().access_token.encode() not in recorded
+    summaries = [e.summary for e in log.events]
+    assert any("workload JWT read from file" in s for s in summaries), summaries
+
+
+def test_a_refused_workload_jwt_fails_once_with_the_servers_reason_and_is_not_retried(plain_server, trusted, tmp_path):
+    wrong = _sign(trusted, iss="https://ci.example.test", sub="repo:lens", aud="https://elsewhere.example")
+    (tmp_path / "token.jwt").write_text(wrong)
+    profile = _workload(plain_server, tmp_path / "token.jwt")
+    log = AuthLog()
+    auth = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=log)
+    with pytest.raises(LensError) as failure:
+        asyncio.run(_whoami(profile, auth, TrafficStore()))
+    assert "invalid_grant" in str(failure.value) and "audience" in str(failure.value).lower()
+    assert len(_stats(plain_server)["token_requests"]) == 1  # SEP-1933: no retry, no other grant
+    assert any(not e.ok and "not retried" in e.summary for e in log.events)
+
+
+def test_enterprise_managed_authorization_exchanges_the_id_token_for_an_id_jag_then_a_token(
+    plain_server, trusted, tmp_path, monkeypatch
+):
+    id_token = _sign(trusted, iss=IDP_ISSUER, sub="alice@example.test", aud=IDP_CLIENT)
+    monkeypatch.setenv("LENS_TEST_ID_TOKEN", id_token)
+    profile = ServerProfile(
+        name="ema",
+        transport="http",
+        url=f"{plain_server}/mcp",
+        oauth_grant="enterprise",
+        oauth_client_id=EMA_CLIENT,
+        oauth_client_secret=EMA_SECRET,
+        oauth_idp_token_endpoint=f"{plain_server}/idp/token",
+        oauth_idp_client_id=IDP_CLIENT,
+        oauth_assertion_env="LENS_TEST_ID_TOKEN",
+    )
+    log, store = AuthLog(), TrafficStore()
+    auth = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=log)
+    assert "through an auth extension" in asyncio.run(_whoami(profile, auth, store))
+    stats = _stats(plain_server)
+    (exchange,) = stats["exchanges"]
+    assert exchange == {
+        "grant_type": "urn:ietf:params:oauth:grant-type:token-exchange",
+        "requested_token_type": "urn:ietf:params:oauth:token-type:id-jag",
+        "subject_token_type": "urn:ietf:params:oauth:token-type:id_token",
+        "audience": plain_server,
+        "resource": f"{plain_server}/mcp",
+        "dpop": False,
+    }
+    (grant,) = stats["token_requests"]
+    assert (grant["client_id"], grant["subject"]) == (EMA_CLIENT, "alice@example.test")
+    recorded = _recorded(store)
+    for secret in (id_token, EMA_SECRET, auth.storage.tokens().access_token):
+        assert secret.encode() not in recorded
+    assert b"/idp/token" in recorded  # the exchange is in the traffic log, its tokens redacted
+    summaries = [e.summary for e in log.events]
+    assert any("ID token → ID-JAG" in s for s in summaries) and any("ID-JAG received" in s for s in summaries)
+
+
+@pytest.mark.parametrize("server_fixture", ["dpop_server", "nonce_server"])
+def test_dpop_binds_the_token_and_proves_each_request_answering_both_nonces(server_fixture, request, trusted, tmp_path):
+    base = request.getfixturevalue(server_fixture)
+    nonce = server_fixture == "nonce_server"
+    (tmp_path / "token.jwt").write_text(_sign(trusted, iss="https://ci.example.test", sub="w", aud=base))
+    profile = _workload(base, tmp_path / "token.jwt", oauth_dpop=True)
+    log, store = AuthLog(), TrafficStore()
+    auth = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=log)
+    assert "through an auth extension" in asyncio.run(_whoami(profile, auth, store))
+    stats = _stats(base)
+    assert [t["dpop"] for t in stats["token_requests"]] == (["nonce asked", "ok"] if nonce else ["ok"])
+    presented = [r for r in stats["resource"] if r["scheme"]]
+    assert presented and not [r for r in presented if "problem" in r], presented
+    assert {r["scheme"] for r in presented} == {"DPoP"}
+    assert sum("nonce" in r for r in presented) == (1 if nonce else 0)  # asked once, then reused
+    steps = [(e.step, e.summary) for e in log.events]
+    assert any(step == "dpop" and "DPoP-bound token issued" in s for step, s in steps), steps
+    if nonce:
+        assert sum("use_dpop_nonce" in s for _, s in steps) == 2  # token endpoint, then /mcp
+    # The key and the binding are kept with the tokens: a new run presents the stored token as DPoP.
+    thumbprint = auth.provider.dpop.key.thumbprint
+    again = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=AuthLog())
+    assert again.provider.dpop.key.thumbprint == thumbprint
+    asyncio.run(_whoami(profile, again, TrafficStore()))
+    assert len(_stats(base)["token_requests"]) == len(stats["token_requests"])  # no new token
+    assert not [r for r in _stats(base)["resource"] if "problem" in r]
+    assert (tmp_path / "auth").stat().st_mode & 0o777 == 0o700
+    assert all(f.stat().st_mode & 0o777 == 0o600 for f in (tmp_path / "auth").iterdir())
+    assert b"PRIVATE KEY" not in _recorded(store)
