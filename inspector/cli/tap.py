@@ -11,6 +11,7 @@ TYPE_CHECKING = False  # not typing's: a host waits on this module's start-up (a
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable
+    from pathlib import Path
     from typing import TextIO
 
     from inspector.tap.recorder import TapRecorder
@@ -34,10 +35,11 @@ redacted wherever they appear in the record. The app lists these records and fol
 If recording fails, the tap says so once on stderr and keeps relaying.
 
 --install rewrites one server entry of a host's config (Claude Desktop, Claude Code .mcp.json, Cursor,
-VS Code mcp.json) so the host runs it through the tap, after showing the exact change and keeping a
-backup; --uninstall puts the entry back exactly as it was. HTTP servers cannot be tapped (that would
-need a listening socket): point MCP Lens at the URL directly, or run the server over stdio behind the
-tap."""
+VS Code mcp.json, Windsurf), named by its file or by the host (claude-desktop, cursor, vscode, windsurf,
+claude-code, ...: found where that host keeps it on this OS), so the host runs it through the tap,
+after showing the exact change and keeping a backup; --uninstall puts the entry back exactly as it
+was. HTTP servers cannot be tapped (that would need a listening socket): point MCP Lens at the URL
+directly, or run the server over stdio behind the tap."""
 
 
 def _size(text: str) -> int:
@@ -65,7 +67,6 @@ def _checked(parse: Callable[[str], int], text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     import argparse
-    from pathlib import Path
 
     parser = argparse.ArgumentParser(
         prog="mcp-lens tap",
@@ -83,11 +84,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
     install = parser.add_argument_group("installing into a host's config")
     mode = install.add_mutually_exclusive_group()
-    mode.add_argument("--install", type=Path, metavar="CONFIG", help="make the host run SERVER through the tap")
-    mode.add_argument("--uninstall", type=Path, metavar="CONFIG", help="restore SERVER's entry as it was")
+    mode.add_argument(
+        "--install",
+        type=_config_path,
+        metavar="CONFIG",
+        help=f"make the host run SERVER through the tap (CONFIG: a file, or one of {', '.join(_host_keys())})",
+    )
+    mode.add_argument("--uninstall", type=_config_path, metavar="CONFIG", help="restore SERVER's entry as it was")
     install.add_argument("--server", metavar="NAME", help="the server entry's name in CONFIG")
     install.add_argument("--yes", action="store_true", help="change the config without asking")
     return parser
+
+
+def _host_keys() -> list[str]:
+    from inspector.config.locations import HOST_FILES
+
+    return [f.key for f in HOST_FILES]
+
+
+def _config_path(text: str) -> Path:
+    """A config file as given, or the file of the host a key names (``claude-desktop``: this OS's place
+    for it) when no such file is here."""
+    from pathlib import Path
+
+    from inspector.config.locations import host_file
+
+    given = Path(text)
+    if given.exists() or (found := host_file(text)) is None:
+        return given
+    return found
 
 
 def main(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = None) -> int:

@@ -12,7 +12,6 @@ TerminateProcess.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -28,6 +27,8 @@ def resolve_command(command: str, env: Mapping[str, str] | None = None, *, platf
     (``npx`` is ``npx.cmd`` there, which CreateProcess alone does not find); elsewhere it is unchanged."""
     if platform != "win32" or os.sep in command or "/" in command:
         return command
+    import shutil  # lazily: the tap starts through this module
+
     path = (env or os.environ).get("PATH") or (env or os.environ).get("Path")
     return shutil.which(command, path=path) or command
 
@@ -75,6 +76,8 @@ def kill_group(process: subprocess.Popen[bytes]) -> None:
         with suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         return
+    import shutil
+
     if process.poll() is None and (taskkill := shutil.which("taskkill")):
         with suppress(OSError, subprocess.SubprocessError):
             subprocess.run(

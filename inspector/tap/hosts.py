@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from inspector.config import jsonc
@@ -40,7 +40,7 @@ def _table(path: Path) -> dict[str, Any]:
 
 
 def _same(command: str, args: list[str], other: tuple[str, Any]) -> bool:
-    return other[1] == args and (other[0] == command or Path(other[0]).name == Path(command).name)
+    return other[1] == args and (other[0] == command or PureWindowsPath(other[0]).name == PureWindowsPath(command).name)
 
 
 def entries(path: Path, command: str, args: list[str], client: str = "") -> list[HostEntry]:

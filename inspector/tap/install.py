@@ -16,10 +16,11 @@ import json
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, TextIO
 
 from inspector.config import json_spans, jsonc
@@ -67,21 +68,55 @@ class Applied:
 
 
 # -- the tap's own command line ---------------------------------------------------------------
-def tap_launcher() -> list[str]:
-    """How a host starts `mcp-lens`: the bundle, the running `mcp-lens` script, the venv's, or `python -m inspector`."""
-    if getattr(sys, "frozen", False):
-        return [os.path.abspath(sys.executable)]
-    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    if argv0 is not None and argv0.name in ("mcp-lens", "mcp-lens-gui") and argv0.exists():
-        script = argv0.absolute().with_name("mcp-lens")
-        if script.exists():
-            return [str(script)]
-    beside = Path(sys.executable).absolute().with_name("mcp-lens")  # the venv's script, not the one on PATH
-    if beside.exists():
-        return [str(beside)]
-    if found := shutil.which("mcp-lens"):
+def tap_launcher(
+    *,
+    platform: str | None = None,
+    executable: str | None = None,
+    argv0: str | None = None,
+    frozen: bool | None = None,
+) -> list[str]:
+    """How a host starts `mcp-lens`: the bundle, the running `mcp-lens` script, the venv's, or `python -m
+    inspector`; absolute paths, each one list item (a host passes them to the OS as an argument list,
+    spaces and all). On Windows the scripts are ``mcp-lens.exe`` beside ``python.exe`` (a venv's Scripts)."""
+    platform = sys.platform if platform is None else platform
+    executable = sys.executable if executable is None else executable
+    argv0 = (sys.argv[0] if sys.argv else "") if argv0 is None else argv0
+    frozen = bool(getattr(sys, "frozen", False)) if frozen is None else frozen
+    windows = platform == "win32"
+    script = "mcp-lens.exe" if windows else "mcp-lens"
+    if frozen:
+        return [_absolute(executable, windows)]
+    ran = _name(argv0, windows).lower().removesuffix(".exe")
+    if ran in ("mcp-lens", "mcp-lens-gui") and Path(beside := _sibling(argv0, script, windows)).exists():
+        return [_absolute(beside, windows)]
+    if Path(beside := _sibling(executable, script, windows)).exists():  # the venv's script, not PATH's
+        return [_absolute(beside, windows)]
+    if platform == sys.platform and (found := shutil.which("mcp-lens")):
         return [os.path.abspath(found)]
-    return [os.path.abspath(sys.executable), "-m", "inspector"]
+    return [_absolute(executable, windows), "-m", "inspector"]
+
+
+def _name(path: str, windows: bool) -> str:
+    return PureWindowsPath(path).name if windows else PurePosixPath(path).name
+
+
+def _sibling(path: str, name: str, windows: bool) -> str:
+    """`name` in `path`'s folder, written with `path`'s own separators."""
+    cut = max(path.rfind("/"), path.rfind("\\")) if windows else path.rfind("/")
+    return path[: cut + 1] + name
+
+
+def _absolute(path: str, windows: bool) -> str:
+    """`path` made absolute the running OS's way; a Windows path asked about elsewhere is kept as written."""
+    return path if windows and sys.platform != "win32" else os.path.abspath(path)
+
+
+def shown_command(argv: list[str], *, platform: str | None = None) -> str:
+    """A command line to print for the user to paste: POSIX shell quoting, or Windows' (`list2cmdline`:
+    double quotes around an argument with spaces)."""
+    if (sys.platform if platform is None else platform) == "win32":
+        return subprocess.list2cmdline(argv)
+    return shlex.join(argv)
 
 
 def tapped_command(command: str, args: list[str], name: str) -> list[str]:
@@ -96,7 +131,8 @@ def untapped(command: Any, args: Any) -> tuple[str, list[str]] | None:
     if "tap" not in args or "--" not in args:
         return None
     at, dashes = args.index("tap"), args.index("--")
-    ours = Path(command).name.lower().startswith("mcp-lens") or args[max(0, at - 2) : at] == ["-m", "inspector"]
+    named = PureWindowsPath(command).name.lower()  # a Windows path's name read on any OS; a POSIX one's too
+    ours = named.startswith("mcp-lens") or args[max(0, at - 2) : at] == ["-m", "inspector"]
     if not ours or dashes < at or dashes + 1 >= len(args):
         return None
     return args[dashes + 1], args[dashes + 2 :]
@@ -402,7 +438,7 @@ def apply(plan: Plan) -> Applied:
 # -- the command line -------------------------------------------------------------------------
 def undo_hint(config: Path, server: str) -> str:
     """The command that undoes an install."""
-    return f"mcp-lens tap --uninstall {shlex.quote(str(config))} --server {shlex.quote(server)}"
+    return shown_command(["mcp-lens", "tap", "--uninstall", str(config), "--server", server])
 
 
 def run(

@@ -6,6 +6,11 @@ response is never recorded before the request it answers and a crash loses nothi
 bytes are forwarded as soon as they are read (a long line is not held until it completes). SIGINT,
 SIGTERM and SIGHUP are forwarded to the server; the host closing our stdin closes the server's. The
 exit code is the server's, or 128 + the signal that killed it, as shells report it. No sockets.
+
+On Windows (`inspector.platform.processes`) the same threads pump the same CRT file descriptors, in
+binary mode; the server shares the tap's console (a console's Ctrl+C reaches both; Ctrl+Break is
+passed on) and sits in a job that ends it when the tap ends, since a host ends a server there by
+TerminateProcess, which no handler sees. The exit code passes through as Windows gives it.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import subprocess
 import threading
 from contextlib import suppress
 
+from inspector.platform import processes
+
 TYPE_CHECKING = False  # not typing's: the server is spawned before anything heavier is imported
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -23,29 +30,30 @@ if TYPE_CHECKING:
     from inspector.tap.recorder import TapRecorder
 
 CHUNK = 1 << 16
-FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+FORWARDED = processes.forwardable_signals()
 DRAIN_SECONDS = 3.0  # after the server exits, how long its stdout/stderr may take to reach end of file
 
 
 def spawn(argv: list[str]) -> subprocess.Popen[bytes]:
-    """Start the server in its own process group (a terminal's Ctrl+C reaches it once: through us)."""
-    return subprocess.Popen(
-        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0, process_group=0
-    )
+    """Start the server in its own process group (a terminal's Ctrl+C reaches it once: through us); on
+    Windows in the tap's console and in a job that ends it with the tap."""
+    process = processes.popen(argv, new_session=False)
+    process.job = processes.tie_to_this_process(process)  # type: ignore[attr-defined]  # kept open as long as it
+    return process
 
 
 def exit_status(code: int) -> int:
-    """`Popen.returncode` as a shell reports it: a signal's death is 128 + the signal number."""
-    return 128 - code if code < 0 else code
+    """`Popen.returncode` as a shell reports it: a signal's death is 128 + the signal number. A Windows
+    code past 2**31 (an NTSTATUS such as 0xC000013A) as the signed int `sys.exit` passes on unchanged."""
+    if code < 0:
+        return 128 - code
+    return code - (1 << 32) if processes.WINDOWS and code >= 1 << 31 else code
 
 
 def describe_exit(code: int) -> tuple[str, tuple[str, ...]]:
     """The lifecycle text of the exit, and its notes (none for a clean exit)."""
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
+    name = processes.exit_signal_name(code)
+    if name is not None:
         return f"process exited with code {code} (killed by {name})", (f"killed by {name}",)
     return f"process exited with code {code}", (() if code == 0 else (f"exit code {code}",))
 
@@ -116,6 +124,12 @@ class Relay:
         proc = self.process
         assert proc.stdin and proc.stdout and proc.stderr
         child_in, child_out, child_err = proc.stdin.fileno(), proc.stdout.fileno(), proc.stderr.fileno()
+        if processes.WINDOWS:  # no newline translation on any of the six
+            import msvcrt  # type: ignore[import-not-found,unused-ignore]
+
+            for fd in (self.host_in, self.host_out, self.host_err, child_in, child_out, child_err):
+                with suppress(OSError):
+                    msvcrt.setmode(fd, os.O_BINARY)  # type: ignore[attr-defined]
         previous = {sig: signal.signal(sig, self._forward_signal) for sig in FORWARDED}
         try:
             self._record("lifecycle", f"started pid {proc.pid}: {' '.join(proc.args)}")  # type: ignore[arg-type]
@@ -153,5 +167,4 @@ class Relay:
 
     def _forward_signal(self, signum: int, _frame: object) -> None:
         self.forwarded.add(signum)
-        with suppress(ProcessLookupError, PermissionError):
-            os.kill(self.process.pid, signum)
+        processes.forward_signal(self.process, signum)
