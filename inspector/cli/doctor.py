@@ -120,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     options = DoctorOptions(
         timeout=ns.timeout, call=tuple(ns.call), max_pages=ns.max_pages, host_server_name=ns.host_server_name
     )
+    if ns.no_budget:
+        options.no_tokenizer = "--no-budget: no tokenizer loaded"
     try:
         report = _run(conn, profile, first, options, tokenizer.get("value"))
     except KeyboardInterrupt:

@@ -13,16 +13,24 @@ default arguments.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable
 from typing import Any
 
 from inspector.core.errors import LensError
 from inspector.doctor import probes
-from inspector.doctor.report import ConnectionFactory, DoctorOptions, DoctorReport
+from inspector.doctor.report import (
+    RAN,
+    SKIPPED,
+    CheckOutcome,
+    ConnectionFactory,
+    DoctorOptions,
+    DoctorReport,
+)
 from inspector.doctor.sections import SECTION_LIFECYCLE
 from inspector.doctor.state import Crashed, ProbeState
-from inspector.doctor.table import Stage, stage
+from inspector.doctor.table import CHECKS, Check, Stage, stage
 
 
 async def run_doctor(
@@ -35,28 +43,31 @@ async def run_doctor(
     tokenizer: Any = None,
 ) -> DoctorReport:
     """Every check, in order. Never raises for a broken server: what broke is a finding.
-    `store_of(conn)` gives the connection's `TrafficStore` (default ``conn.store``)."""
+    `store_of(conn)` gives the connection's `TrafficStore` (default ``conn.store``). The report's
+    `coverage` says of every check of the table whether it ran, and if not, why."""
     options = options or DoctorOptions()
     report = DoctorReport(target=target)
     started = time.perf_counter()
     seen: list[str] = []
     claimed: list[str] = []
+    stopped: list[str] = []  # why the checks not reached were not
     try:
         async with open_connection(era) as conn:
             conn.subscribe(lambda event: _note_notification(event, seen))
             for check in stage(Stage.CONNECTED):
-                check.run(report, conn)
+                await _run(report, check, report, conn)
             claimed = probes.legacy_versions(conn) if conn.era == "modern" else []
             state = ProbeState(conn, report, options, seen, tokenizer=tokenizer)
             try:
-                await _lists(state)
-                await _probes(state)
+                await _lists(state, stopped)
+                await _probes(state, stopped)
             finally:
                 store = store_of(conn) if store_of is not None else getattr(conn, "store", None)
                 for check in stage(Stage.WIRE):
-                    check.run(report, store)
+                    await _run(report, check, report, store)
     except LensError as exc:
         if report.era is None:
+            report.running = "connects"
             report.ran.append("connects")
             report.add(
                 "error",
@@ -66,6 +77,7 @@ async def run_doctor(
                 "an answer to initialize (or server/discover)",
                 SECTION_LIFECYCLE,
             )
+            stopped.append("could not connect")
         else:
             report.add(
                 "error",
@@ -75,36 +87,70 @@ async def run_doctor(
                 "a live server",
                 SECTION_LIFECYCLE,
             )
+            stopped.append("the connection failed before it")
+        report.running = None
     if report.era == "modern" and era == "auto":
         for check in stage(Stage.OTHER_ERA):
-            await check.run(report, open_connection, claimed)
+            await _run(report, check, report, open_connection, claimed)
+    elif report.era is not None:
+        for check in stage(Stage.OTHER_ERA):
+            report.not_applicable(check.id, _one_era(report.era, era))
+    report.coverage = _coverage(report, stopped)
     report.seconds = time.perf_counter() - started
     return report
 
 
-async def _lists(state: ProbeState) -> None:
+async def _run(report: DoctorReport, check: Check, *args: Any) -> None:
+    """`check` with `args`, the findings it adds owned by it. A check that raises (the server crashed)
+    stays the running one, so the finding that says so is owned by it too."""
+    report.running = check.id
+    done = check.run(*args)
+    if inspect.isawaitable(done):
+        await done
+    report.running = None
+
+
+def _declared(report: DoctorReport, check: Check, capabilities: Any) -> bool:
+    """Whether the server declares what `check` needs; if not, it does not apply (said)."""
+    if not check.needs or check.needs in capabilities:
+        return True
+    report.not_applicable(check.id, f"the server does not declare the {check.needs} capability")
+    return False
+
+
+async def _lists(state: ProbeState, stopped: list[str]) -> None:
     """The lists the server declares, in table order; a crash ends them (the probes then say so)."""
-    try:
-        for check in stage(Stage.LISTS, state.conn.capabilities):
-            await check.run(state)
-    except Crashed:
-        pass
-
-
-async def _probes(state: ProbeState) -> None:
-    """The live checks, in table order, each tool call's checks tool by tool; a crash skips the rest."""
     caps = state.conn.capabilities
     try:
-        for check in stage(Stage.PROBES, caps):
-            await check.run(state)
-        calls = stage(Stage.TOOL_CALLS, caps)
-        for index, tool in state.callable_tools() if calls else ():
-            for check in calls:
-                await check.run(state, index, tool)
-        for check in stage(Stage.READS, caps):
-            await check.run(state)
+        for check in stage(Stage.LISTS):
+            if _declared(state.report, check, caps):
+                await _run(state.report, check, state)
     except Crashed as stop:
-        state.report.add(
+        stopped.append(f"not reached: {stop.why}")
+        state.report.running = None
+
+
+async def _probes(state: ProbeState, stopped: list[str]) -> None:
+    """The live checks, in table order, each tool call's checks tool by tool; a crash skips the rest."""
+    caps = state.conn.capabilities
+    report = state.report
+    try:
+        for check in stage(Stage.PROBES):
+            if _declared(report, check, caps):
+                await _run(report, check, state)
+        calls = [check for check in stage(Stage.TOOL_CALLS) if _declared(report, check, caps)]
+        callable_tools = state.callable_tools() if calls else []
+        for check in calls if not callable_tools else ():
+            report.not_applicable(check.id, _no_tool_to_call(state))
+        for index, tool in callable_tools:
+            for check in calls:
+                await _run(report, check, state, index, tool)
+        for check in stage(Stage.READS):
+            if _declared(report, check, caps):
+                await _run(report, check, state)
+    except Crashed as stop:
+        stopped.append(f"not reached: {stop.why}")
+        report.add(
             "info",
             "skipped",
             "$",
@@ -112,6 +158,36 @@ async def _probes(state: ProbeState) -> None:
             "a live server",
             SECTION_LIFECYCLE,
         )
+        report.running = None
+
+
+def _no_tool_to_call(state: ProbeState) -> str:
+    if not state.tools:
+        return "the server lists no tools"
+    if state.options.allowed is not None:
+        return "no tool was ticked for the doctor to call"
+    return "no tool the doctor may call: none is marked readOnlyHint: true or named with --call"
+
+
+def _one_era(negotiated: str, asked: str) -> str:
+    if negotiated == "legacy":
+        return "the server speaks the legacy era (initialize): it claims no other"
+    return f"the era was chosen ({asked}): the other era is not tried"
+
+
+def _coverage(report: DoctorReport, stopped: list[str]) -> list[CheckOutcome]:
+    """Every check of the table, in its order: ran (it said so in ``report.ran``), or why not (it
+    said why, or it was not reached: the server crashed, the connection failed)."""
+    out = []
+    for check in CHECKS:
+        if any(i in report.ran for i in check.ids):
+            status, reason = RAN, ""
+        else:
+            status, reason = report.why_not(check.id) or (
+                (SKIPPED, stopped[0]) if stopped else (SKIPPED, "did not run (it gave no reason)")
+            )
+        out.append(CheckOutcome(check.id, status, reason, check.what, check.section))
+    return out
 
 
 def _note_notification(event: Any, seen: list[str]) -> None:

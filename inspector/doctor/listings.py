@@ -37,6 +37,8 @@ async def tool_names(state: ProbeState) -> None:
 
 
 async def budget(state: ProbeState) -> None:
+    if state.tokenizer is None:
+        state.report.skip("budget", state.options.no_tokenizer)
     static_checks.check_budget(state.report, state.tools, state.tokenizer)
 
 

@@ -51,7 +51,8 @@ async def check_list_changed(state: ProbeState) -> None:
 
 async def check_ping(state: ProbeState) -> None:
     if state.conn.era == "modern":
-        return  # 2026-07-28 removed ping
+        state.report.not_applicable("ping", "2026-07-28 removed ping")
+        return
     state.report.ran.append("ping")
     times = []
     for _ in range(PINGS):
@@ -78,6 +79,7 @@ async def check_ping(state: ProbeState) -> None:
 
 async def check_resources(state: ProbeState) -> None:
     if not state.resources:
+        state.report.not_applicable("resources-read", "the server lists no resources")
         return
     state.report.ran.append("resources-read")
     for index, item in enumerate(state.resources[: state.options.max_reads]):
@@ -110,6 +112,7 @@ async def check_resources(state: ProbeState) -> None:
 
 async def check_templates(state: ProbeState) -> None:
     if not state.templates:
+        state.report.not_applicable("templates-expand", "the server lists no resource templates")
         return
     from inspector.core import uri_template
 
@@ -134,6 +137,7 @@ async def check_templates(state: ProbeState) -> None:
 
 async def check_prompts(state: ProbeState) -> None:
     if not state.prompts:
+        state.report.not_applicable("prompts-get", "the server lists no prompts")
         return
     state.report.ran.append("prompts-get")
     for index, item in enumerate(state.prompts[: state.options.max_reads]):
@@ -190,6 +194,7 @@ def legacy_versions(conn: Operations) -> list[str]:
 async def check_other_era(report: DoctorReport, open_connection: ConnectionFactory, claimed: list[str]) -> None:
     """A modern server that also claims a legacy version must connect with `initialize` too."""
     if not claimed:
+        report.not_applicable("connects-legacy", "server/discover claims no legacy protocol version")
         return
     report.ran.append("connects-legacy")
     try:

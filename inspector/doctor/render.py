@@ -12,7 +12,7 @@ from dataclasses import replace
 from xml.etree import ElementTree as ET
 
 from inspector.content.visible import json_visible, visible
-from inspector.doctor.report import SCORE_RULE, SEVERITIES, DoctorFinding, DoctorReport
+from inspector.doctor.report import RAN, SCORE_RULE, SEVERITIES, DoctorFinding, DoctorReport
 from inspector.words import counted
 
 
@@ -31,14 +31,19 @@ def _name(report: DoctorReport) -> str:
     return visible(report.server.get("name") or report.target)
 
 
+def score_line(report: DoctorReport) -> str:
+    """``score 84/100 · 17 of 19 checks ran``: the score with its coverage, one wording for every output."""
+    return f"score {report.score}/100 · {report.coverage_line()}"
+
+
 def text(report: DoctorReport) -> str:
     counts = report.counts()
     name = _name(report)
     era = visible(f"{report.era} {report.version}") if report.era else "not connected"
     lines = [
         f"mcp-lens doctor: {name} ({era})",
-        f"score {report.score}/100 — {counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
-        f"{counted(counts['info'], 'note')} — {counted(len(report.ran), 'check')} in {report.seconds:.2f} s",
+        f"{score_line(report)} — {counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
+        f"{counted(counts['info'], 'note')} — in {report.seconds:.2f} s",
         f"  ({SCORE_RULE})",
     ]
     for severity in SEVERITIES:
@@ -51,6 +56,10 @@ def text(report: DoctorReport) -> str:
             lines.append(f"  [{f.check}] {f.path}: {f.message}")
             lines.append(f"      expected: {f.expected}")
             lines.append(f"      see: {f.section}")
+    not_run = report.not_run()
+    if not_run:
+        lines += ["", f"CHECKS NOT RUN ({len(not_run)})"]
+        lines += [f"  {o.check}: {visible(o.said())}" for o in not_run]
     return "\n".join(lines) + "\n"
 
 
@@ -58,39 +67,60 @@ def as_json(report: DoctorReport) -> str:
     return json_visible(report.to_json(), indent=2) + "\n"
 
 
+RUN = "doctor"  # the test case of findings no check owns (none today: each is added while its check runs)
+
+
 def junit(report: DoctorReport) -> str:
-    counts = report.counts()
-    failing = counts["error"] + counts["warning"]
-    suite = ET.Element(
-        "testsuite",
-        name=f"mcp-lens doctor: {_name(report)}",
-        tests=str(len(report.ran)),
-        failures=str(failing),
-        errors="0",
-        time=f"{report.seconds:.3f}",
-    )
+    """One test case per check of the table, in its order: a `<failure>` (the worst severity, every
+    error and warning in its text) when it found any, `<skipped message="…">` when it did not run,
+    its notes in `<system-out>`. The counts are those of the test cases."""
+    outcomes = {o.check: o for o in report.coverage}
+    names = list(outcomes) or list(dict.fromkeys(report.ran))
+    mine: dict[str, list[DoctorFinding]] = {}
+    for f in map(_seen, report.findings):
+        case = next((c for c in (f.owner, f.check.split("/")[0]) if c in names), RUN)
+        mine.setdefault(case, []).append(f)
+    if RUN in mine:
+        names.append(RUN)
+    suite = ET.Element("testsuite", name=f"mcp-lens doctor: {_name(report)}")
     props = ET.SubElement(suite, "properties")
-    for key, value in (("score", report.score), ("era", report.era), ("protocolVersion", report.version)):
+    for key, value in (
+        ("score", report.score),
+        ("coverage", report.coverage_line()),
+        ("era", report.era),
+        ("protocolVersion", report.version),
+    ):
         ET.SubElement(props, "property", name=key, value=visible(value))
-    findings = [_seen(f) for f in report.findings]
-    checks = list(dict.fromkeys([*report.ran, *(f.check.split("/")[0] for f in findings)]))
-    for check in checks:
+    failed = skipped = 0
+    for check in names:
         case = ET.SubElement(suite, "testcase", classname="mcp-lens.doctor", name=check)
-        mine = [f for f in findings if f.check.split("/")[0] == check]
-        notes = []
-        for f in mine:
-            detail = f"{f.path}: {f.message}\nexpected: {f.expected}\nsee: {f.section}"
-            if f.severity == "info":
-                notes.append(detail)
-            else:
-                failure = ET.SubElement(case, "failure", type=f.severity, message=f"[{f.check}] {f.message}"[:500])
-                failure.text = detail
+        outcome = outcomes.get(check)
+        if outcome is not None and outcome.status != RAN:
+            ET.SubElement(case, "skipped", message=visible(outcome.said()))
+            skipped += 1
+        found = mine.get(check, [])
+        bad = [f for f in found if f.severity != "info"]
+        if bad:
+            worst = min(bad, key=lambda f: SEVERITIES.index(f.severity) if f.severity in SEVERITIES else 9)
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            failure = ET.SubElement(
+                case, "failure", type=worst.severity, message=f"[{bad[0].check}] {bad[0].message}"[:500] + more
+            )
+            failure.text = "\n\n".join(_detail(f) for f in bad)
+            failed += 1
+        notes = [_detail(f) for f in found if f.severity == "info"]
         if notes:
             ET.SubElement(case, "system-out").text = "\n\n".join(notes)
-    suites = ET.Element("testsuites", tests=suite.get("tests", "0"), failures=str(failing))
+    counts = {"tests": str(len(names)), "failures": str(failed), "errors": "0", "skipped": str(skipped)}
+    suite.attrib.update({**counts, "time": f"{report.seconds:.3f}"})
+    suites = ET.Element("testsuites", {k: counts[k] for k in ("tests", "failures", "skipped")})
     suites.append(suite)
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+def _detail(f: DoctorFinding) -> str:
+    return f"[{f.check}] {f.path}: {f.message}\nexpected: {f.expected}\nsee: {f.section}"
 
 
 RENDERERS: dict[str, Callable[[DoctorReport], str]] = {"text": text, "json": as_json, "junit": junit}

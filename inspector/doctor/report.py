@@ -4,6 +4,7 @@ typing, the connection's `core.operations`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -18,6 +19,13 @@ SEVERITIES = ("error", "warning", "info")
 # Score: 100 minus these per finding, floored at 0. Info costs nothing.
 WEIGHTS = {"error": 10, "warning": 3, "info": 0}
 SCORE_RULE = "100 - 10 per error - 3 per warning (floor 0); info findings cost nothing"
+# What became of each check of the table: it ran, it was skipped (it applied but could not run: the
+# server crashed before it, no tokenizer, no arguments the doctor may send), or it does not apply.
+RAN, SKIPPED, NOT_APPLICABLE = "ran", "skipped", "not applicable"
+# the lists whose items a finding's path names: `$.tools[2]` reads `$.tools[2] (get_weather)`
+NAMED_LISTS = {"tools": ("name",), "prompts": ("name",), "resources": ("name", "uri"), "resourceTemplates": ("name",)}
+_ITEM_PATH = re.compile(r"^\$\.(tools|prompts|resources|resourceTemplates)\[(\d+)\](?! \()")
+NAME_SHOWN = 60  # characters of an item's name in a path
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,7 @@ class DoctorFinding:
     message: str
     expected: str  # what the spec (or the host) expects there
     section: str  # where that expectation comes from
+    owner: str | None = field(default=None, compare=False)  # the table check that added it (None: the engine)
 
     def to_json(self) -> dict[str, str]:
         return {
@@ -36,6 +45,30 @@ class DoctorFinding:
             "path": self.path,
             "message": self.message,
             "expected": self.expected,
+            "section": self.section,
+        }
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    """One check of the table in a run: `status` is `RAN`, `SKIPPED` or `NOT_APPLICABLE`, `reason` why not."""
+
+    check: str
+    status: str
+    reason: str = ""
+    what: str = ""  # what the check checks (the table's words)
+    section: str = ""  # the spec section it enforces
+
+    def said(self) -> str:
+        """``skipped: why`` / ``not applicable: why`` (``ran`` when it ran)."""
+        return self.status if self.status == RAN else f"{self.status}: {self.reason}"
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "check": self.check,
+            "status": self.status,
+            "reason": self.reason,
+            "what": self.what,
             "section": self.section,
         }
 
@@ -49,12 +82,73 @@ class DoctorReport:
     server: dict[str, Any] = field(default_factory=dict)  # serverInfo
     ran: list[str] = field(default_factory=list)  # the checks that ran, in order
     seconds: float = 0.0
+    # why a check did not run, as it said: its id → [(SKIPPED or NOT_APPLICABLE, why, the item or None)]
+    reasons: dict[str, list[tuple[str, str, str | None]]] = field(default_factory=dict)
+    # every check of the table, in its order, with what became of it (filled by `engine.run_doctor`)
+    coverage: list[CheckOutcome] = field(default_factory=list)
+    running: str | None = None  # the table check running now: the owner of the findings added
+    names: dict[str, list[str | None]] = field(default_factory=dict)  # list key → each item's name
 
     def add(self, severity: str, check: str, path: str, message: str, expected: str, section: str) -> None:
-        """Sections are named in the negotiated era's spec version (the same sections in both)."""
+        """Sections are named in the negotiated era's spec version (the same sections in both); a path
+        into a listed item names it (`name_items`)."""
         if self.era == "modern" and section.startswith(SPEC):
             section = MODERN_SPEC + section[len(SPEC) :]
-        self.findings.append(DoctorFinding(severity, check, path, message, expected, section))
+        named = self._named(path)
+        self.findings.append(DoctorFinding(severity, check, named, message, expected, section, self.running))
+
+    def skip(self, check: str, why: str, item: str | None = None) -> None:
+        """`check` applied (to `item`, a tool's name, if given) but could not run, and why."""
+        self.reasons.setdefault(check, []).append((SKIPPED, why, item))
+
+    def not_applicable(self, check: str, why: str, item: str | None = None) -> None:
+        """`check` does not apply to this server (or to `item`), and why."""
+        self.reasons.setdefault(check, []).append((NOT_APPLICABLE, why, item))
+
+    def why_not(self, check: str) -> tuple[str, str] | None:
+        """(status, reason) from what `check` said when it did not run: skipped if it said so of
+        anything, the reasons grouped (``why (item, item)``), skipped ones first; None if it said nothing."""
+        said = self.reasons.get(check)
+        if not said:
+            return None
+        status = SKIPPED if any(s == SKIPPED for s, _, _ in said) else NOT_APPLICABLE
+        groups: dict[tuple[str, str], list[str]] = {}
+        for s, why, item in sorted(said, key=lambda r: r[0] != SKIPPED):
+            items = groups.setdefault((s, why), [])
+            if item is not None and item not in items:
+                items.append(item)
+        return status, "; ".join(f"{why} ({_few(items)})" if items else why for (_, why), items in groups.items())
+
+    def name_items(self, key: str, items: list[Any]) -> None:
+        """The items of a list (``tools``, ``prompts``, ``resources``, ``resourceTemplates``), so that
+        later findings' paths into them name them."""
+        fields = NAMED_LISTS.get(key, ("name",))
+        names: list[str | None] = []
+        for item in items:
+            found = [item.get(f) for f in fields if isinstance(item, dict)]
+            name = next((n for n in found if isinstance(n, str) and n), None)
+            names.append(name if name is None or len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 1] + "…")
+        self.names[key] = names
+
+    def _named(self, path: str) -> str:
+        match = _ITEM_PATH.match(path)
+        if match is None:
+            return path
+        names = self.names.get(match.group(1), [])
+        index = int(match.group(2))
+        name = names[index] if index < len(names) else None
+        return path if name is None else f"{match.group(0)} ({name}){path[match.end() :]}"
+
+    @property
+    def ran_count(self) -> int:
+        return sum(o.status == RAN for o in self.coverage)
+
+    def coverage_line(self) -> str:
+        """``17 of 19 checks ran``."""
+        return f"{self.ran_count} of {len(self.coverage)} checks ran"
+
+    def not_run(self) -> list[CheckOutcome]:
+        return [o for o in self.coverage if o.status != RAN]
 
     def by_severity(self, severity: str) -> list[DoctorFinding]:
         return [f for f in self.findings if f.severity == severity]
@@ -84,10 +178,21 @@ class DoctorReport:
             "score": self.score,
             "scoreRule": SCORE_RULE,
             "counts": self.counts(),
+            "coverage": {
+                "ran": self.ran_count,
+                "of": len(self.coverage),
+                "line": self.coverage_line(),
+                "checks": [o.to_json() for o in self.coverage],
+            },
             "checks": self.ran,
             "seconds": round(self.seconds, 3),
             "findings": [f.to_json() for f in sorted(self.findings, key=_severity_order)],
         }
+
+
+def _few(items: list[str], shown: int = 5) -> str:
+    more = len(items) - shown
+    return ", ".join(items[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def _severity_order(finding: DoctorFinding) -> int:
@@ -103,6 +208,7 @@ class DoctorOptions:
     max_pages: int = 50  # a list with more pages than this "never ends"
     max_reads: int = 10  # resources read / prompts got, at most
     host_server_name: str | None = None  # the name a host gives the server (default: serverInfo.name)
+    no_tokenizer: str = "the tokenizer could not be loaded"  # why the budget lints are skipped without one
 
 
 # era → an unopened connection (``async with``) in that era ("auto" | "legacy" | "modern")

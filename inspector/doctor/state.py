@@ -91,8 +91,11 @@ class ProbeState:
         )
 
     async def listed(self, method: str, key: str, section: str) -> tuple[list[Any], list[Any]]:
+        """`page`, a failure said as a finding; the items named for the findings about them."""
         try:
-            return await self.page(method, key)
+            items, findings = await self.page(method, key)
+            self.report.name_items(key, items)
+            return items, findings
         except (ProtocolError, RequestTimeout) as exc:
             self.report.add(
                 "error",

@@ -97,11 +97,13 @@ def check_handshake(report: DoctorReport, conn: Operations) -> None:
 def check_stdout(report: DoctorReport, store: Any) -> None:
     """``stdout``: every line the server wrote to stdout parsed as JSON-RPC; ``stderr`` summarised."""
     if store is None:
+        report.skip("stdout", "no record of the connection's traffic")
         return
     from inspector.traffic.entry import Direction, Kind
 
-    if not any(e.transport == "stdio" for e in store):
-        return  # an HTTP server: its bodies are checked as they are parsed
+    if not any(e.transport == "stdio" for e in store):  # an HTTP server: its bodies are checked as they are parsed
+        report.not_applicable("stdout", "not a stdio server: it has no stdout")
+        return
     report.ran.append("stdout")
     noise = [e for e in store if e.kind is Kind.UNPARSABLE and e.direction is Direction.IN]
     if noise:

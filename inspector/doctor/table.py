@@ -12,8 +12,12 @@ stopped). Each stage passes its checks the same arguments:
 - `Stage.WIRE` ``(report, store)``: what the server wrote besides its answers, even after a crash;
 - `Stage.OTHER_ERA` ``(report, open_connection, claimed)``: after the connection closed.
 
-To add a check: write its function (it appends its id to ``report.ran`` and adds its findings), add it
-here in its place, and plant its fault in `tests/servers/doctor_faults.py`.
+To add a check: write its function (it appends its id to ``report.ran`` and adds its findings; when it
+does not run it says why: ``report.not_applicable(id, why)`` or ``report.skip(id, why)``, per tool with
+``item=``), add it here in its place with the section it enforces, and plant its fault in
+`tests/servers/doctor_faults.py`. The engine says the rest: a capability in ``needs`` not declared (not
+applicable), no tool the doctor may call, a crash or a lost connection before it (skipped); every run's
+``report.coverage`` lists each check of this table, ran or not and why, and every output says it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from enum import Enum
 from typing import Any
 
 from inspector.doctor import listings, probes, static_checks, tool_probes
+from inspector.doctor import sections as s
 
 
 class Stage(Enum):
@@ -44,6 +49,7 @@ class Check:
     what: str
     needs: str | None = None  # a capability the server must declare for the check to run
     also: tuple[str, ...] = ()  # further ids it reports (in ``report.ran``) as it runs
+    section: str = ""  # the spec section (or host rule, or MCP Lens's own) it enforces: `sections`
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -51,10 +57,35 @@ class Check:
 
 
 CHECKS: tuple[Check, ...] = (
-    Check("connects", Stage.CONNECTED, static_checks.check_connects, "the era and protocol version negotiated"),
-    Check("handshake", Stage.CONNECTED, static_checks.check_handshake, "initialize / server/discover's shape"),
-    Check("pagination", Stage.LISTS, listings.pagination, "every list below ends (no endless or repeated cursor)"),
-    Check("tools-list", Stage.LISTS, listings.list_tools, "tools/list: each tool as the spec says", "tools"),
+    Check(
+        "connects",
+        Stage.CONNECTED,
+        static_checks.check_connects,
+        "the era and protocol version negotiated",
+        section=s.SECTION_LIFECYCLE,
+    ),
+    Check(
+        "handshake",
+        Stage.CONNECTED,
+        static_checks.check_handshake,
+        "initialize / server/discover's shape",
+        section=s.SECTION_LIFECYCLE,
+    ),
+    Check(
+        "pagination",
+        Stage.LISTS,
+        listings.pagination,
+        "every list below ends (no endless or repeated cursor)",
+        section=s.SECTION_PAGINATION,
+    ),
+    Check(
+        "tools-list",
+        Stage.LISTS,
+        listings.list_tools,
+        "tools/list: each tool as the spec says",
+        "tools",
+        section=s.SECTION_TOOLS,
+    ),
     Check(
         "tool-form",
         Stage.LISTS,
@@ -62,9 +93,24 @@ CHECKS: tuple[Check, ...] = (
         "each valid inputSchema makes a form; defaults and examples fit their schema",
         "tools",
         also=("schema-examples",),
+        section=f"{s.SECTION_LENS_FORM}; {s.SECTION_SCHEMA}",
     ),
-    Check("tool-name", Stage.LISTS, listings.tool_names, "the spec's naming rule, Claude's length", "tools"),
-    Check("budget", Stage.LISTS, listings.budget, "the Budget tab's lints (with a tokenizer)", "tools"),
+    Check(
+        "tool-name",
+        Stage.LISTS,
+        listings.tool_names,
+        "the spec's naming rule, Claude's length",
+        "tools",
+        section=f"{s.SECTION_TOOL_NAMES}; {s.SECTION_CLAUDE}",
+    ),
+    Check(
+        "budget",
+        Stage.LISTS,
+        listings.budget,
+        "the Budget tab's lints (with a tokenizer)",
+        "tools",
+        section=s.SECTION_LENS_BUDGET,
+    ),
     Check(
         "resources-list",
         Stage.LISTS,
@@ -72,17 +118,32 @@ CHECKS: tuple[Check, ...] = (
         "resources/list and resources/templates/list",
         "resources",
         also=("templates-list",),
+        section=f"{s.SECTION_RESOURCES}; {s.SECTION_TEMPLATES}",
     ),
-    Check("prompts-list", Stage.LISTS, listings.list_prompts, "prompts/list", "prompts"),
-    Check("list-changed", Stage.PROBES, probes.check_list_changed, "list_changed sent only when declared"),
-    Check("ping", Stage.PROBES, probes.check_ping, "ping answers, promptly (legacy era)"),
-    Check("unknown-tool", Stage.PROBES, tool_probes.check_unknown_tool, "an unknown tool is an error", "tools"),
+    Check("prompts-list", Stage.LISTS, listings.list_prompts, "prompts/list", "prompts", section=s.SECTION_PROMPTS),
+    Check(
+        "list-changed",
+        Stage.PROBES,
+        probes.check_list_changed,
+        "list_changed sent only when declared",
+        section=s.SECTION_LIST_CHANGED,
+    ),
+    Check("ping", Stage.PROBES, probes.check_ping, "ping answers, promptly (legacy era)", section=s.SECTION_PING),
+    Check(
+        "unknown-tool",
+        Stage.PROBES,
+        tool_probes.check_unknown_tool,
+        "an unknown tool is an error",
+        "tools",
+        section=s.SECTION_TOOL_ERRORS,
+    ),
     Check(
         "invalid-arguments",
         Stage.TOOL_CALLS,
         tool_probes.check_invalid_arguments,
         "invalid arguments give isError (or -32602), not a crash or a hang",
         "tools",
+        section=s.SECTION_TOOL_ERRORS,
     ),
     Check(
         "structured-content",
@@ -90,16 +151,46 @@ CHECKS: tuple[Check, ...] = (
         tool_probes.check_structured,
         "structuredContent fits the outputSchema",
         "tools",
+        section=s.SECTION_STRUCTURED,
     ),
-    Check("resources-read", Stage.READS, probes.check_resources, "each listed resource can be read"),
-    Check("templates-expand", Stage.READS, probes.check_templates, "each URI template expands"),
-    Check("prompts-get", Stage.READS, probes.check_prompts, "each listed prompt can be got"),
-    Check("stdout", Stage.WIRE, static_checks.check_stdout, "only JSON-RPC on stdout", also=("stderr",)),
+    Check(
+        "resources-read",
+        Stage.READS,
+        probes.check_resources,
+        "each listed resource can be read",
+        "resources",
+        section=s.SECTION_RESOURCES,
+    ),
+    Check(
+        "templates-expand",
+        Stage.READS,
+        probes.check_templates,
+        "each URI template expands",
+        "resources",
+        section=s.SECTION_TEMPLATES,
+    ),
+    Check(
+        "prompts-get",
+        Stage.READS,
+        probes.check_prompts,
+        "each listed prompt can be got",
+        "prompts",
+        section=s.SECTION_PROMPTS,
+    ),
+    Check(
+        "stdout",
+        Stage.WIRE,
+        static_checks.check_stdout,
+        "only JSON-RPC on stdout",
+        also=("stderr",),
+        section=s.SECTION_STDIO,
+    ),
     Check(
         "connects-legacy",
         Stage.OTHER_ERA,
         probes.check_other_era,
         "a modern server's claimed legacy versions connect too",
+        section=s.SECTION_LIFECYCLE,
     ),
 )
 

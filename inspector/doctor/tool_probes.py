@@ -137,6 +137,9 @@ def invalid_arguments(schema: Any) -> dict[str, Any] | None:
 async def check_invalid_arguments(state: ProbeState, index: int, tool: dict[str, Any]) -> None:
     arguments = invalid_arguments(tool.get("inputSchema"))
     if arguments is None:
+        state.report.not_applicable(
+            "invalid-arguments", "no required or typed property to get wrong", str(tool.get("name"))
+        )
         return
     if "invalid-arguments" not in state.report.ran:
         state.report.ran.append("invalid-arguments")
@@ -201,14 +204,17 @@ async def check_structured(state: ProbeState, index: int, tool: dict[str, Any]) 
 
     name = str(tool.get("name"))
     if "outputSchema" not in tool and name not in state.options.call:
+        state.report.not_applicable("structured-content", "no outputSchema", name)
         return
     schema = tool.get("inputSchema")
     model = build(schema)
     if model.fallback_reason:
+        state.report.skip("structured-content", "its inputSchema makes no form to fill", name)
         return
     arguments = model.new_state().to_arguments()
-    if not isinstance(arguments, dict) or validate(schema, arguments):
-        return  # no defaults for its required arguments: nothing the doctor can honestly send
+    if not isinstance(arguments, dict) or validate(schema, arguments):  # nothing the doctor can honestly send
+        state.report.skip("structured-content", "no defaults for its required arguments", name)
+        return
     if "structured-content" not in state.report.ran:
         state.report.ran.append("structured-content")
     path = f"$.tools[{index}]"
