@@ -44,6 +44,12 @@ def test_doctor_on_the_demo_then_on_a_broken_second_server(lens, tmp_path: Path)
     missing = unnamed(lens)
     lens.click("Start")
     lens.wait_text("Score 84/100")
+    # the score says its coverage, and the line under it which checks did not run and why
+    score = lens.find("Doctor score", QLabel).text()
+    ran = re.search(r"^Score 84/100 · (\d+) of (\d+) checks ran — ", score)
+    assert ran and int(ran.group(1)) < int(ran.group(2)), score
+    coverage = lens.find("Doctor coverage", QLabel)
+    assert coverage.isVisible() and "ping (not applicable: 2026-07-28 removed ping)" in coverage.text()
     assert lens.shows("tool 'list_roots' answered in") and not lens.shows("tool 'book_table' answered in")
     assert lens.shows("100 - 10 per error - 3 per warning (floor 0); info findings cost nothing")
     assert not lens.sent("tools/call")  # the doctor uses its own connections: the live session is not disturbed
@@ -51,7 +57,7 @@ def test_doctor_on_the_demo_then_on_a_broken_second_server(lens, tmp_path: Path)
     detail = lens.find("Finding detail", QPlainTextEdit).toPlainText()
     assert (
         "x-mcp-header" in detail
-        and re.search(r"\$\.tools\[\d+\]\.inputSchema", detail)
+        and re.search(r"\$\.tools\[\d+\] \(route_request_bad_headers\)\.inputSchema", detail)
         and "Server features › Tools" in detail
     )
     missing |= unnamed(lens)

@@ -33,6 +33,7 @@ from inspector.ui.doctor.connections import DoctorConnections
 from inspector.ui.doctor.findings_view import FindingsView
 from inspector.ui.doctor.tools_dialog import DoctorToolsDialog, read_only
 from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import PlainLabel, item_text
 from inspector.ui.widgets.session_files import show_error
 from inspector.words import counted
@@ -51,10 +52,20 @@ def summary(report: DoctorReport) -> str:
     era = f"{report.era} {report.version or ''}".strip() if report.era else "not connected"
     name = item_text(report.server.get("name") or report.target)
     return (
-        f"Score {report.score}/100 — {counted(counts['error'], 'error')}, {counted(counts['warning'], 'warning')}, "
-        f"{counted(counts['info'], 'note')} — {name} ({era}), "
-        f"{counted(len(report.ran), 'check')} in {report.seconds:.2f} s"
+        f"Score {report.score}/100 · {report.coverage_line()} — {counted(counts['error'], 'error')}, "
+        f"{counted(counts['warning'], 'warning')}, {counted(counts['info'], 'note')} — {name} ({era}) "
+        f"in {report.seconds:.2f} s"
     )
+
+
+def coverage(report: DoctorReport | None) -> str:
+    """The checks that did not run and why, in the table's order (the text report's CHECKS NOT RUN)."""
+    if report is None:
+        return ""
+    not_run = report.not_run()
+    if not not_run:
+        return f"Every check ran ({len(report.coverage)})."
+    return "Not run: " + "; ".join(f"{o.check} ({o.said()})" for o in not_run) + "."
 
 
 class DoctorTab(QWidget):
@@ -106,6 +117,8 @@ class DoctorTab(QWidget):
         self.score.setTextFormat(Qt.TextFormat.PlainText)
         self.score.setWordWrap(True)
         self.score.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.coverage = ElidedLabel(lines=3)  # the whole text in its tooltip
+        self.coverage.setAccessibleName("Doctor coverage")
         self.rule = QLabel(f"How the score is computed: {SCORE_RULE}.")
         self.rule.setTextFormat(Qt.TextFormat.PlainText)
         self.rule.setWordWrap(True)
@@ -114,6 +127,7 @@ class DoctorTab(QWidget):
         layout.addWidget(intro)
         layout.addLayout(bar)
         layout.addWidget(self.score)
+        layout.addWidget(self.coverage)
         layout.addWidget(self.rule)
         layout.addWidget(self.findings, 1)
         self._show()
@@ -205,6 +219,7 @@ class DoctorTab(QWidget):
         elif not keep_score:
             self.score.setText(summary(self.report) if self.report else "No report yet: press Run doctor.")
         if not busy:
+            self.coverage.setText(coverage(self.report))
             self.findings.show_report(self.report)
 
     # -- exporting -----------------------------------------------------------------------------

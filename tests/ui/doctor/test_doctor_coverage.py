@@ -1,0 +1,42 @@
+"""The Doctor tab says its coverage (issue 25, point 1): the score line says how many of the table's
+checks ran, and the line under it which did not and why, on the demo run through the tab's own buttons."""
+
+from __future__ import annotations
+
+from lens_support import DEMO
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton
+
+from inspector.config.profile import ServerProfile
+from inspector.doctor.table import CHECKS
+from inspector.traffic.store import TrafficStore
+from inspector.ui.doctor import DoctorTab
+from inspector.ui.session import SessionController
+
+DEMO_PROFILE = ServerProfile(name="demo", transport="stdio", command=DEMO[0], args=DEMO[1:])
+
+
+def named(parent, kind, name: str):
+    return next(w for w in parent.findChildren(kind) if w.accessibleName() == name)
+
+
+def test_the_tab_says_how_many_checks_ran_and_why_the_others_did_not(qtbot, qloop, tmp_path) -> None:
+    settings = QSettings(str(tmp_path / "lens.ini"), QSettings.Format.IniFormat)
+    tab = DoctorTab(SessionController(TrafficStore()), settings, lambda: DEMO_PROFILE)
+    qtbot.addWidget(tab)
+    tab.resize(1280, 800)
+    tab.show()
+    named(tab, QPushButton, "Run doctor").click()
+    dialog = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "doctorToolsDialog" and w.isVisible())
+    named(dialog, QPushButton, "Start").click()
+    score = named(tab, QLabel, "Doctor score")
+    qtbot.waitUntil(lambda: score.text().startswith("Score "), timeout=60_000)
+    report = tab.report
+    assert report is not None
+    ran = sum(o.status == "ran" for o in report.coverage)
+    assert score.text().startswith(f"Score 84/100 · {ran} of {len(CHECKS)} checks ran — "), score.text()
+    line = named(tab, QLabel, "Doctor coverage")
+    assert line.text().startswith("Not run: "), line.text()
+    assert "ping (not applicable: 2026-07-28 removed ping)" in line.text()
+    assert "connects-legacy (not applicable: server/discover claims no legacy protocol version)" in line.text()
+    assert line.toolTip() and line.isVisible()
