@@ -6,9 +6,11 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 import tracemalloc
 
 from inspector.budget.breakdown import BudgetCounter
+from inspector.budget.lints import normalise
 from inspector.budget.segments import safe_pieces
 from inspector.budget.similar import sketch
 from inspector.budget.tokenizers import LONG_TEXT_CHARS, get_tokenizer
@@ -75,3 +77,19 @@ def test_the_near_duplicate_sketch_of_a_long_description_holds_no_list_of_its_wo
     finally:
         tracemalloc.stop()
     assert peak < len(text), f"sketching {len(text) / 2**20:.1f} MB peaked at {peak / 2**20:.1f} MB"
+
+
+def test_normalising_a_long_description_makes_no_list_of_its_words() -> None:
+    """The lints' normal form of a 1 MB description was built from a list of its ~200,000 words (~12 MB
+    at once, in the Budget tab and again in the Description lab); the same normal form, from the text."""
+    text = "The Quick, brown fox: jumps over the lazy dog!\n" * 22_000  # ~1 MB
+    tracemalloc.start()
+    try:
+        normal = normalise(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert normal == " ".join(re.findall(r"\w+", text.lower()))
+    assert peak < 3 * len(text), f"normalising {len(text) / 2**20:.1f} MB peaked at {peak / 2**20:.1f} MB"
+    for odd in ("", "  ", "...", "_a_ b", " ÉTÉ, İstanbul; ß ", "x\u0307y", "a\x00b"):
+        assert normalise(odd) == " ".join(re.findall(r"\w+", odd.lower())), repr(odd)
