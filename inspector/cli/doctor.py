@@ -19,7 +19,7 @@ from inspector.config.files import write_atomic
 from inspector.doctor.report import SCORE_RULE, DoctorOptions, DoctorReport
 from inspector.traffic.cli_vocabulary import TARGET_OPTIONS
 
-FORMATS = ("text", "json", "junit")
+FORMATS = ("text", "json", "junit", "markdown")  # markdown: --list-checks only
 _OPTIONS: dict[str, bool] = {
     **TARGET_OPTIONS,
     "--format": True,
@@ -30,6 +30,7 @@ _OPTIONS: dict[str, bool] = {
     "--host-server-name": True,
     "--no-budget": False,
     "--output": True,
+    "--list-checks": False,
 }
 
 EPILOG = exit_codes.describe(
@@ -70,6 +71,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--max-pages", type=int, default=50, metavar="N", help="a list longer than N pages never ends")
     run.add_argument("--host-server-name", metavar="NAME", help="the server's name in the host (default serverInfo)")
     run.add_argument("--no-budget", action="store_true", help="skip the token budget lints (no tokenizer load)")
+    p.add_argument(
+        "--list-checks",
+        action="store_true",
+        help="print the checks the doctor runs, in order, with the spec section each enforces (no server); "
+        "--format text, json or markdown",
+    )
     out = p.add_argument_group("output")
     out.add_argument("--format", default="text", choices=FORMATS)
     out.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
@@ -83,6 +90,12 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, CliArgs]:
     """Raises `UsageError`; ``--help`` prints and raises SystemExit(0)."""
     ours, target = split_argv(argv, _OPTIONS)
     ns = _parser().parse_args(ours)
+    if ns.list_checks:
+        if ns.format == "junit":
+            raise UsageError("--list-checks prints text, json or markdown")
+        return ns, CliArgs()
+    if ns.format == "markdown":
+        raise UsageError("--format markdown is for --list-checks; a report is text, json or junit")
     conn = target_args(ns, target)
     require_one_server(
         conn,
@@ -100,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         ns, conn = parse(argv)
+        if ns.list_checks:
+            return _list_checks(ns.format, ns.output)
         profile = profile_of(conn)
     except (UsageError, ValueError) as exc:
         return fail({"error": "usage", "message": str(exc)}, exit_codes.USAGE)
@@ -137,6 +152,18 @@ def main(argv: list[str] | None = None) -> int:
     if report.era is None:  # never connected: the report says why
         return exit_codes.CONNECTION
     return exit_codes.DOCTOR_FINDINGS if report.fails(ns.fail_on) else exit_codes.OK
+
+
+def _list_checks(fmt: str, output: str | None) -> int:
+    from inspector.doctor.render import CHECK_LISTS
+
+    listed = CHECK_LISTS[fmt]()
+    if output:
+        write_atomic(output, listed)
+    else:
+        sys.stdout.write(listed)
+        sys.stdout.flush()
+    return exit_codes.OK
 
 
 def _load_tokenizer(out: dict[str, Any]) -> None:
