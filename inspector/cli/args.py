@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.cli.auth_options import add_oauth_options, oauth_settings
 from inspector.cli.exit_codes import CLI_EPILOG
 from inspector.config.eras import ERAS, KNOWN_VERSIONS
 from inspector.traffic.cli_vocabulary import (
@@ -54,6 +55,7 @@ class CliArgs:
     max_timeout: float | None = None
     record: str | None = None
     stored_auth_only: bool = False  # OAuth: stored tokens / refresh only, never a browser
+    oauth: dict[str, Any] = field(default_factory=dict)  # profile fields from the --oauth-* options, --dpop
     uri: str | None = None
     prompt_name: str | None = None
     prompt_args: dict[str, str] = field(default_factory=dict)
@@ -159,6 +161,7 @@ def add_target_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
         metavar="ID=VALUE",
         help="the value of a ${input:ID} placeholder in --config (VS Code inputs); asked for by the app",
     )
+    add_oauth_options(parser)
 
 
 def target_args(ns: argparse.Namespace, target: list[str], **more: Any) -> CliArgs:
@@ -178,6 +181,10 @@ def target_args(ns: argparse.Namespace, target: list[str], **more: Any) -> CliAr
         protocol_era=ns.protocol_version or ns.protocol_era,
         **more,
     )
+    try:
+        args.oauth = oauth_settings(ns)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     for item in ns.env:
         key, sep, value = item.partition("=")
         if not sep or not key:

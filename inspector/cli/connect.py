@@ -28,6 +28,8 @@ def profile_of(args: CliArgs) -> Any:
     profile = _profile_of(args)
     if args.protocol_era:
         profile.protocol_era = args.protocol_era
+    for name, value in args.oauth.items():  # --oauth-* and --dpop: over what a --config entry says
+        setattr(profile, name, value)
     return profile
 
 

@@ -55,6 +55,19 @@ TARGET_OPTIONS: dict[str, bool] = {
     "--stored-auth-only": False,
     "--protocol-era": True,
     "--protocol-version": True,
+    # OAuth without a browser, the auth extensions, DPoP (`inspector/cli/auth_options.py`)
+    "--oauth-grant": True,
+    "--oauth-client-id": True,
+    "--oauth-client-secret-env": True,
+    "--oauth-private-key-file": True,
+    "--oauth-jwt-file": True,
+    "--oauth-jwt-env": True,
+    "--oauth-idp-token-endpoint": True,
+    "--oauth-idp-client-id": True,
+    "--oauth-idp-client-secret-env": True,
+    "--oauth-issuer": True,
+    "--oauth-scopes": True,
+    "--dpop": False,
 }
 
 # Every option of `mcp-lens --cli` → takes a value. Words not in here belong to the server command.

@@ -16,7 +16,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from lens_support import free_port, serve
+from lens_support import free_port, run_lens, serve
 
 from inspector.auth.events import AuthLog
 from inspector.auth.signin import ServerAuth
@@ -202,3 +202,51 @@ def test_dpop_binds_the_token_and_proves_each_request_answering_both_nonces(serv
     assert (tmp_path / "auth").stat().st_mode & 0o777 == 0o700
     assert all(f.stat().st_mode & 0o777 == 0o600 for f in (tmp_path / "auth").iterdir())
     assert b"PRIVATE KEY" not in _recorded(store)
+
+
+def test_the_cli_signs_in_with_a_workload_jwt_and_dpop_from_its_flags(nonce_server, trusted, tmp_path):
+    (tmp_path / "token.jwt").write_text(_sign(trusted, iss="https://ci.example.test", sub="cli", aud=nonce_server))
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "MCP_LENS_NO_KEYRING": "1"}
+    flags = ["--oauth-grant", "workload", "--oauth-client-id", "cli-workload"]
+    flags += ["--oauth-jwt-file", str(tmp_path / "token.jwt"), "--dpop"]
+    url = f"{nonce_server}/mcp"
+    done = run_lens("--cli", url, *flags, "--method", "tools/call", "--tool-name", "whoami", env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "through an auth extension" in done.stdout
+    stats = _stats(nonce_server)
+    assert [t["dpop"] for t in stats["token_requests"]] == ["nonce asked", "ok"]
+    assert stats["token_requests"][-1]["client_id"] == "cli-workload"
+    assert {r["scheme"] for r in stats["resource"] if r["scheme"]} == {"DPoP"}
+    assert not [r for r in stats["resource"] if "problem" in r]
+    # The token and the proof key were stored (0600): --stored-auth-only reuses them, no new grant.
+    again = run_lens("--cli", url, *flags, "--stored-auth-only", "--method", "tools/list", env=env, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert len(_stats(nonce_server)["token_requests"]) == 2
+
+
+def test_the_cli_runs_enterprise_managed_authorization_with_secrets_from_the_environment(
+    plain_server, trusted, tmp_path
+):
+    env = {
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "MCP_LENS_NO_KEYRING": "1",
+        "EMA_SECRET": EMA_SECRET,
+        "MY_ID_TOKEN": _sign(trusted, iss=IDP_ISSUER, sub="bob@example.test", aud=IDP_CLIENT),
+    }
+    flags = ["--oauth-grant", "enterprise", "--oauth-client-id", EMA_CLIENT, "--oauth-client-secret-env", "EMA_SECRET"]
+    flags += ["--oauth-idp-token-endpoint", f"{plain_server}/idp/token", "--oauth-idp-client-id", IDP_CLIENT]
+    flags += ["--oauth-jwt-env", "MY_ID_TOKEN"]
+    done = run_lens("--cli", f"{plain_server}/mcp", *flags, "--method", "tools/list", env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "whoami" in done.stdout
+    assert _stats(plain_server)["token_requests"][0]["subject"] == "bob@example.test"
+    missing = run_lens(
+        "--cli",
+        f"{plain_server}/mcp",
+        "--oauth-client-secret-env",
+        "NOT_SET_ANYWHERE",
+        "--method",
+        "tools/list",
+        env=env,
+    )
+    assert missing.returncode != 0 and "NOT_SET_ANYWHERE" in missing.stderr
