@@ -22,3 +22,16 @@ SECTION_CLAUDE = (
 )
 SECTION_LENS_FORM = "MCP Lens · the Tools form (inspector/schema)"
 SECTION_LENS_BUDGET = "MCP Lens · Budget lints (the Budget tab, mcp-lens tokens)"
+SECTION_DNS_REBINDING = (
+    f"{SPEC} · Base protocol › Transports › Streamable HTTP › Security warning "
+    "(servers MUST validate the Origin header; bind local servers to localhost: DNS rebinding)"
+)
+SECTION_SESSIONS = f"{SPEC} · Base protocol › Transports › Streamable HTTP › Session management"
+SECTION_RESOURCE_ERRORS = f"{SPEC} · Server features › Resources › Error handling"
+SECTION_NOT_FOUND_MODERN = f"{MODERN_SPEC} · Server features › Resources › Error handling (SEP-2164)"
+SECTION_MCP_HEADERS = (
+    f"{MODERN_SPEC} · Base protocol › Transports › Streamable HTTP › Standard headers (SEP-2243: Mcp-Method, "
+    "Mcp-Name; server validation, HTTP 400 and -32020 HeaderMismatch)"
+)
+SECTION_STATELESS = f"{MODERN_SPEC} · Base protocol › Lifecycle › Per-request _meta and version negotiation (SEP-2575)"
+SECTION_CACHING = f"{MODERN_SPEC} · Server features › Utilities › Caching (SEP-2549: ttlMs, cacheScope)"

@@ -27,7 +27,15 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from inspector.doctor import listings, probes, static_checks, tool_probes
+from inspector.doctor import (
+    http_checks,
+    listings,
+    modern_checks,
+    probes,
+    resource_checks,
+    static_checks,
+    tool_probes,
+)
 from inspector.doctor import sections as s
 
 
@@ -136,6 +144,49 @@ CHECKS: tuple[Check, ...] = (
         "an unknown tool is an error",
         "tools",
         section=s.SECTION_TOOL_ERRORS,
+    ),
+    Check(
+        "resource-not-found",
+        Stage.PROBES,
+        resource_checks.check_resource_not_found,
+        "an unknown resource is an error (-32002; -32602 with data.uri in 2026-07-28)",
+        "resources",
+        section=f"{s.SECTION_RESOURCE_ERRORS}; {s.SECTION_NOT_FOUND_MODERN}",
+    ),
+    Check(
+        "dns-rebinding",
+        Stage.PROBES,
+        http_checks.check_dns_rebinding,
+        "a loopback HTTP server refuses a foreign Host / Origin (4xx)",
+        section=s.SECTION_DNS_REBINDING,
+    ),
+    Check(
+        "session-lifecycle",
+        Stage.PROBES,
+        http_checks.check_session_lifecycle,
+        "HTTP sessions: an unknown or ended Mcp-Session-Id gets 404, DELETE ends one (legacy era)",
+        section=s.SECTION_SESSIONS,
+    ),
+    Check(
+        "mcp-headers",
+        Stage.PROBES,
+        http_checks.check_mcp_headers,
+        "Mcp-Method / Mcp-Name checked against the body: 400 and -32020 (2026-07-28, HTTP)",
+        section=s.SECTION_MCP_HEADERS,
+    ),
+    Check(
+        "stateless",
+        Stage.PROBES,
+        modern_checks.check_stateless,
+        "each request's _meta and version checked: -32602, -32022, -32020, -32601 (2026-07-28, HTTP)",
+        section=s.SECTION_STATELESS,
+    ),
+    Check(
+        "caching",
+        Stage.PROBES,
+        modern_checks.check_caching,
+        "ttlMs and cacheScope on every cacheable result (2026-07-28)",
+        section=s.SECTION_CACHING,
     ),
     Check(
         "invalid-arguments",

@@ -1,0 +1,101 @@
+"""The doctor's HTTP checks (`doctor/http_checks`, `modern_checks`, `resource_checks`) against the HTTP
+server of planted faults, `tests/servers/doctor_http_faults.py`: each fault found and named in the era it
+belongs to, the clean server with none of them, and every exchange of the doctor's own marked as its
+probe in the traffic."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+
+import pytest
+from lens_support import REPO, free_port, run_lens, serve
+
+SERVER = REPO / "tests/servers/doctor_http_faults.py"
+HTTP_CHECKS = {"dns-rebinding", "session-lifecycle", "mcp-headers", "stateless", "caching", "resource-not-found"}
+
+
+def faulty(*faults: str) -> Iterator[str]:
+    port = free_port()
+    argv = [sys.executable, str(SERVER), "--port", str(port)]
+    for fault in faults:
+        argv += ["--fault", fault]
+    for _ in serve(argv, port):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def doctor_json(url: str, era: str) -> dict:
+    done = run_lens(
+        "doctor", "--server-url", url, "--protocol-era", era, "--format", "json", "--no-budget", "--timeout", "60"
+    )
+    assert done.stdout, done.stderr
+    return json.loads(done.stdout)
+
+
+def found(report: dict) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for finding in report["findings"]:
+        if finding["severity"] in ("error", "warning") and finding["check"] in HTTP_CHECKS:
+            out.setdefault(finding["check"], []).append(finding["message"])
+    return out
+
+
+@pytest.fixture
+def clean() -> Iterator[str]:
+    yield from faulty()
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_the_clean_server_passes_every_http_check_that_applies(clean: str, era: str) -> None:
+    report = doctor_json(clean, era)
+    assert report["era"] == era
+    assert found(report) == {}
+    ran = set(report["checks"])
+    common = {"dns-rebinding", "resource-not-found"}
+    assert common | ({"session-lifecycle"} if era == "legacy" else {"mcp-headers", "stateless", "caching"}) <= ran
+
+
+@pytest.mark.parametrize(
+    ("fault", "era", "check", "text"),
+    [
+        ("host", "legacy", "dns-rebinding", "Host: evil.example.com and Origin: http://evil.example.com was served"),
+        ("host", "modern", "dns-rebinding", "was served (HTTP 200)"),
+        ("session", "legacy", "session-lifecycle", "a session id the server never issued was answered HTTP 200"),
+        ("session", "legacy", "session-lifecycle", "a request on the session DELETE ended was answered HTTP 200"),
+        ("not-found", "legacy", "resource-not-found", "gave error -32000"),
+        ("not-found", "modern", "resource-not-found", "gave error -32000"),
+        ("headers", "modern", "mcp-headers", "tools/list with Mcp-Method: 'prompts/list' was answered HTTP 200"),
+        ("headers", "modern", "mcp-headers", "resources/read with no Mcp-Name header was answered HTTP 200"),
+        ("caching", "modern", "caching", "tools/list: no ttlMs; no cacheScope"),
+    ],
+)
+def test_each_planted_http_fault_is_found_and_named(fault: str, era: str, check: str, text: str) -> None:
+    for url in faulty(fault):
+        findings = found(doctor_json(url, era))
+        assert any(text in message for message in findings.get(check, [])), findings
+        assert set(findings) == {check}, findings  # one fault, one check
+
+
+def test_the_doctors_own_exchanges_are_marked_as_its_probes_in_the_traffic(clean: str) -> None:
+    import asyncio
+
+    from inspector.cli.args import CliArgs
+    from inspector.cli.connect import connect, profile_of
+    from inspector.doctor.engine import run_doctor
+    from inspector.traffic.entry import DOCTOR_PROBE, Direction
+    from inspector.traffic.store import TrafficStore
+
+    store = TrafficStore()
+    args = CliArgs(server_url=clean, protocol_era="legacy")
+    profile = profile_of(args)
+    report = asyncio.run(run_doctor(lambda era: connect(args, profile, store, None), target=clean, era="legacy"))
+    assert "dns-rebinding" in report.ran and "session-lifecycle" in report.ran
+    ours = [e for e in store if e.probe == DOCTOR_PROBE]
+    sent = [e for e in ours if e.direction is Direction.OUT]
+    assert any(e.http and ["Host", "evil.example.com"] in e.http.get("headers", []) for e in sent)
+    assert any(e.http and e.http.get("method") == "DELETE" for e in sent)
+    assert any(e.method == "resources/read" for e in sent)  # the unknown resource, through the connection
+    answers = [e for e in ours if e.direction is Direction.IN]
+    assert any(e.http and e.http.get("status") == 404 for e in answers)  # the ended session's answer
+    assert not [e for e in ours if e.flagged], "a refusal the doctor asked for is no flag"
