@@ -18,7 +18,12 @@ if hasattr(os, "geteuid") and os.geteuid() == 0:
 
 
 def _prepare_webengine() -> None:
-    """MCP Apps: WebEngine is set up before pytest-qt's QApplication exists (as `inspector.app.main` does)."""
+    """MCP Apps: WebEngine is set up before pytest-qt's QApplication exists (as `inspector.app.main` does).
+    A run without Qt (`scripts/wine-test`: the pure tests on Windows) has nothing to prepare."""
+    from importlib.util import find_spec
+
+    if find_spec("PySide6") is None:
+        return
     from inspector.ui.apps.engine import prepare_webengine
 
     prepare_webengine()

@@ -2,11 +2,11 @@
 
 POSIX: the child gets its own session (or process group), is ended with SIGTERM then SIGKILL to the
 whole group, and SIGINT/SIGTERM/SIGHUP are forwarded. Windows: the child gets its own process group
-(CREATE_NEW_PROCESS_GROUP); a child the asyncio loop reads gets asyncio's own overlapped pipes (the
-proactor loop cannot read `subprocess.Popen`'s plain pipes: WinError 6); it is ended with
-CTRL_BREAK_EVENT (reaches only a console child), then its whole tree with ``taskkill /F /T``, then
-TerminateProcess. There is no SIGKILL or SIGHUP there, and `os.kill` with any other number is
-TerminateProcess.
+(CREATE_NEW_PROCESS_GROUP) and a kill-on-close job (`windows_job`: its whole tree ends when we end,
+however we end); a child the asyncio loop reads gets asyncio's own overlapped pipes (the proactor loop
+cannot read `subprocess.Popen`'s plain pipes: WinError 6); it is ended with CTRL_BREAK_EVENT (reaches
+only a console child), then its job (or ``taskkill /F /T`` without one), then TerminateProcess. There
+is no SIGKILL or SIGHUP there, and `os.kill` with any other number is TerminateProcess.
 """
 
 from __future__ import annotations
@@ -53,10 +53,17 @@ def popen(
     if for_loop:
         from asyncio import windows_utils  # type: ignore[attr-defined]
 
-        return windows_utils.Popen(argv, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=env, cwd=cwd, creationflags=flags)
-    return subprocess.Popen(
-        argv, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=env, cwd=cwd, bufsize=0, creationflags=flags
-    )
+        process: subprocess.Popen[bytes] = windows_utils.Popen(
+            argv, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=env, cwd=cwd, creationflags=flags
+        )
+    else:
+        process = subprocess.Popen(
+            argv, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=env, cwd=cwd, bufsize=0, creationflags=flags
+        )
+    from inspector.platform import windows_job
+
+    process.job = windows_job.kill_on_close(process)  # type: ignore[attr-defined]  # its tree, ended with us
+    return process
 
 
 def terminate_group(process: subprocess.Popen[bytes]) -> None:
@@ -70,24 +77,29 @@ def terminate_group(process: subprocess.Popen[bytes]) -> None:
 
 
 def kill_group(process: subprocess.Popen[bytes]) -> None:
-    """End the child's group now: SIGKILL (POSIX); on Windows its process tree (``taskkill /F /T``, which
-    may take a moment: call it off the event loop), then the child itself (TerminateProcess)."""
+    """End the child's group now: SIGKILL (POSIX); on Windows its job (the child and everything it
+    started), else its tree by ``taskkill /F /T`` (which may take a moment: call this off the event loop),
+    then the child itself (TerminateProcess)."""
     if not WINDOWS:
         with suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         return
-    import shutil
+    from inspector.platform import windows_job
 
-    if process.poll() is None and (taskkill := shutil.which("taskkill")):
-        with suppress(OSError, subprocess.SubprocessError):
-            subprocess.run(
-                [taskkill, "/F", "/T", "/PID", str(process.pid)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                timeout=10,
-                creationflags=subprocess.CREATE_NO_WINDOW,  # type: ignore[attr-defined]
-            )
+    job = getattr(process, "job", None)
+    if process.poll() is None and not (job is not None and windows_job.terminate(job)):
+        import shutil
+
+        if taskkill := shutil.which("taskkill"):
+            with suppress(OSError, subprocess.SubprocessError):
+                subprocess.run(
+                    [taskkill, "/F", "/T", "/PID", str(process.pid)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    timeout=10,
+                    creationflags=subprocess.CREATE_NO_WINDOW,  # type: ignore[attr-defined]
+                )
     with suppress(OSError):
         process.kill()
 
@@ -95,7 +107,7 @@ def kill_group(process: subprocess.Popen[bytes]) -> None:
 def forwardable_signals() -> tuple[int, ...]:
     """The signals a relay passes on to its child: SIGINT, SIGTERM, SIGHUP on POSIX; SIGINT and SIGBREAK
     on Windows (a console's Ctrl+C and Ctrl+Break; a host ends a Windows child by TerminateProcess,
-    which no handler sees: `tie_to_this_process` covers that)."""
+    which no handler sees: the job `popen` puts the child in covers that)."""
     names = ("SIGINT", "SIGBREAK") if WINDOWS else ("SIGINT", "SIGTERM", "SIGHUP")
     return tuple(getattr(signal, name) for name in names if hasattr(signal, name))
 
@@ -111,17 +123,6 @@ def forward_signal(process: subprocess.Popen[bytes], signum: int) -> None:
         return
     with suppress(ProcessLookupError, PermissionError):
         os.kill(process.pid, signum)
-
-
-def tie_to_this_process(process: subprocess.Popen[bytes]) -> object | None:
-    """Windows: put the child in a job that ends it when this process ends, however it ends (a host
-    ends a server by TerminateProcess, which leaves a grandchild running otherwise). Keep the returned
-    handle alive. POSIX: nothing to do (the child sees its stdin close); returns None."""
-    if not WINDOWS:
-        return None
-    from inspector.platform import windows_job
-
-    return windows_job.kill_on_close(process)
 
 
 def exit_signal_name(code: int) -> str | None:

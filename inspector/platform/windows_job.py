@@ -61,3 +61,9 @@ def kill_on_close(process: subprocess.Popen[bytes]) -> int | None:
         kernel32.CloseHandle(wintypes.HANDLE(job))
         return None
     return int(job)
+
+
+def terminate(job: int) -> bool:
+    """End every process in the job; whether Windows did."""
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+    return bool(kernel32.TerminateJobObject(wintypes.HANDLE(job), 1))

@@ -37,9 +37,7 @@ DRAIN_SECONDS = 3.0  # after the server exits, how long its stdout/stderr may ta
 def spawn(argv: list[str]) -> subprocess.Popen[bytes]:
     """Start the server in its own process group (a terminal's Ctrl+C reaches it once: through us); on
     Windows in the tap's console and in a job that ends it with the tap."""
-    process = processes.popen(argv, new_session=False)
-    process.job = processes.tie_to_this_process(process)  # type: ignore[attr-defined]  # kept open as long as it
-    return process
+    return processes.popen(argv, new_session=False)
 
 
 def exit_status(code: int) -> int:

@@ -63,7 +63,7 @@ def test_signals_a_relay_forwards_exist_on_this_platform() -> None:
 
 
 def test_exit_signal_names() -> None:
-    assert processes.exit_signal_name(-9) == "SIGKILL"
+    assert processes.exit_signal_name(-int(processes.signal.SIGTERM)) == "SIGTERM"
     assert processes.exit_signal_name(1) is None
     assert processes.exit_signal_name(-200) == "signal 200"
 
