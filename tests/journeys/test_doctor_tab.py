@@ -50,6 +50,10 @@ def test_doctor_on_the_demo_then_on_a_broken_second_server(lens, tmp_path: Path)
     assert ran and int(ran.group(1)) < int(ran.group(2)), score
     coverage = lens.find("Doctor coverage", QLabel)
     assert coverage.isVisible() and "ping (not applicable: 2026-07-28 removed ping)" in coverage.text()
+    lens.tab("Checks")  # every check of the table, whether it ran, and why not
+    lens.click_item("Doctor checks", "ping")
+    assert lens.shows("2026-07-28 removed ping") and lens.shows("structuredContent fits the outputSchema")
+    lens.tab("Findings")
     assert lens.shows("tool 'list_roots' answered in") and not lens.shows("tool 'book_table' answered in")
     assert lens.shows("100 - 10 per error - 3 per warning (floor 0); info findings cost nothing")
     assert not lens.sent("tools/call")  # the doctor uses its own connections: the live session is not disturbed
@@ -79,4 +83,25 @@ def test_doctor_on_the_demo_then_on_a_broken_second_server(lens, tmp_path: Path)
     assert not lens.shows("Score 84/100")
     lens.click_item("Servers", "Demo server")
     lens.wait_text("Score 84/100")
+    assert lens.quit() == 0
+
+
+def test_doctor_on_server_everything_over_http_finds_no_dns_rebinding_protection(lens, everything_http: str) -> None:
+    """Issue 25 point 2: what the official suite's server mode fails on server-everything over HTTP (no
+    Host/Origin check, an ended session answered 400), the Doctor tab says too, with its coverage."""
+    lens.start(everything_http)
+    lens.wait_connected()
+    lens.tab("Doctor")
+    lens.click("Run doctor")
+    lens.click("Start")
+    lens.wait_text("a web page can reach this server by DNS rebinding", timeout=120_000)
+    assert lens.shows("Host: evil.example.com and Origin: http://evil.example.com was served (HTTP 200)")
+    assert lens.shows("a request on the session DELETE ended was answered HTTP 400")
+    score = lens.find("Doctor score", QLabel).text()
+    assert re.search(r"^Score \d+/100 · \d+ of \d+ checks ran — ", score), score
+    coverage = lens.find("Doctor coverage", QLabel)
+    assert coverage.isVisible() and "mcp-headers (not applicable: a 2026-07-28 rule" in coverage.text(), coverage.text()
+    lens.click_item("Doctor findings", "DNS rebinding")
+    detail = lens.find("Finding detail", QPlainTextEdit).toPlainText()
+    assert "Streamable HTTP › Security warning" in detail and "HTTP 4xx" in detail
     assert lens.quit() == 0

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +30,7 @@ from inspector.core.operations import ToolListing
 from inspector.doctor.engine import run_doctor
 from inspector.doctor.render import RENDERERS
 from inspector.doctor.report import SCORE_RULE, DoctorOptions, DoctorReport
+from inspector.ui.doctor.checks_view import ChecksView
 from inspector.ui.doctor.connections import DoctorConnections
 from inspector.ui.doctor.findings_view import FindingsView
 from inspector.ui.doctor.tools_dialog import DoctorToolsDialog, read_only
@@ -123,13 +125,19 @@ class DoctorTab(QWidget):
         self.rule.setTextFormat(Qt.TextFormat.PlainText)
         self.rule.setWordWrap(True)
         self.findings = FindingsView()
+        self.checks = ChecksView()
+        self.pages = QTabWidget()  # the findings, and every check with whether it ran
+        self.pages.setObjectName("doctorPages")
+        self.pages.setDocumentMode(True)
+        self.pages.addTab(self.findings, "Findings")
+        self.pages.addTab(self.checks, "Checks")
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(bar)
         layout.addWidget(self.score)
         layout.addWidget(self.coverage)
         layout.addWidget(self.rule)
-        layout.addWidget(self.findings, 1)
+        layout.addWidget(self.pages, 1)
         self._show()
 
     def _tools_changed(self, listing: ToolListing) -> None:
@@ -221,6 +229,7 @@ class DoctorTab(QWidget):
         if not busy:
             self.coverage.setText(coverage(self.report))
             self.findings.show_report(self.report)
+            self.checks.show_report(self.report)
 
     # -- exporting -----------------------------------------------------------------------------
     def export(self, fmt: str) -> QFileDialog:

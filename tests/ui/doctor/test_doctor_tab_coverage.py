@@ -4,8 +4,8 @@ checks ran, and the line under it which did not and why, on the demo run through
 from __future__ import annotations
 
 from lens_support import DEMO
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QLabel, QPushButton
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QTableWidget
 
 from inspector.config.profile import ServerProfile
 from inspector.doctor.table import CHECKS
@@ -40,3 +40,14 @@ def test_the_tab_says_how_many_checks_ran_and_why_the_others_did_not(qtbot, qloo
     assert "ping (not applicable: 2026-07-28 removed ping)" in line.text()
     assert "connects-legacy (not applicable: server/discover claims no legacy protocol version)" in line.text()
     assert line.toolTip() and line.isVisible()
+
+    # the Checks page lists every check of the table in its order, each that did not run with the reason
+    bar = tab.pages.tabBar()
+    checks = next(i for i in range(bar.count()) if bar.tabText(i) == "Checks")
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(checks).center())
+    table = named(tab, QTableWidget, "Doctor checks")
+    qtbot.waitUntil(table.isVisible, timeout=5_000)
+    rows = {table.item(r, 0).text(): [table.item(r, c).text() for c in (1, 2)] for r in range(table.rowCount())}
+    assert list(rows) == [check.id for check in CHECKS]
+    assert rows["ping"] == ["not applicable", "2026-07-28 removed ping"]
+    assert rows["tools-list"] == ["ran", "tools/list: each tool as the spec says"]
