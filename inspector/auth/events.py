@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-STEPS = ("discovery", "registration", "authorize", "token", "refresh", "request", "info", "error")
+STEPS = ("discovery", "registration", "authorize", "token", "refresh", "dpop", "request", "info", "error")
 
 
 @dataclass
@@ -49,8 +49,15 @@ def classify(method: str, url: str, form: dict[str, str] | None) -> str:
     return "request"
 
 
-def describe(step: str, method: str, url: str, status: int | None) -> str:
-    what = {
+GRANT_WORDS = {
+    "client_credentials": "token request (client credentials)",
+    "urn:ietf:params:oauth:grant-type:jwt-bearer": "token request (JWT-bearer grant, RFC 7523)",
+    "urn:ietf:params:oauth:grant-type:token-exchange": "token exchange (RFC 8693)",
+}
+
+
+def describe(step: str, method: str, url: str, status: int | None, grant: str | None = None) -> str:
+    what = GRANT_WORDS.get(grant or "") or {
         "discovery": "metadata discovery",
         "registration": "dynamic client registration",
         "authorize": "authorization request",

@@ -78,7 +78,8 @@ class OAuthTap(httpx2.AsyncBaseTransport):
         note = None if ok else f"OAuth {step}: HTTP {response.status_code} {response.reason_phrase}".rstrip()
         self._record(Direction.IN, status_line + _tail(safe_answer), answer_meta, note=note)
         if self.log is not None:
-            self.log.add(step, describe(step, request.method, url, response.status_code), exchange=exchange, ok=ok)
+            summary = describe(step, request.method, url, response.status_code, (form or {}).get("grant_type"))
+            self.log.add(step, summary, exchange=exchange, ok=ok)
         return answer
 
     def _record(

@@ -1,8 +1,10 @@
 """The Auth tab's "OAuth client" box: the grant, a pre-registered client id/secret (or a private key for
-private_key_jwt) and extra scopes, saved in the profile.
+private_key_jwt), the auth extensions' fields (a workload JWT or ID token by file or environment variable,
+the enterprise IdP, a fixed authorization server), DPoP-bound tokens and extra scopes, saved in the profile.
 
-Left empty, MCP Lens registers itself with the authorization server (dynamic client registration).
-The secret is saved with the profile (whose file is then written 0600) and never shown in exports.
+Only the rows the chosen grant uses are shown and saved (`inspector/auth/extensions.GRANTS`). Left empty,
+MCP Lens registers itself with the authorization server (dynamic client registration). Secrets are saved
+with the profile (whose file is then written 0600) and never shown in exports.
 """
 
 from __future__ import annotations
@@ -10,15 +12,68 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
 
+from inspector.auth.extensions import GRANTS, grant_of
 from inspector.config.profile import ProfileError, ServerProfile
 from inspector.config.store import ProfileStore
 from inspector.ui.widgets.plain_text import PlainLabel
 
-# (shown, profile.oauth_grant): the browser flow, or the client credentials grant (SEP-1046: a machine
-# client with a secret, or a private_key_jwt assertion signed from a PEM key)
-GRANTS = (("Authorization code (browser sign-in)", None), ("Client credentials (no browser)", "client_credentials"))
+# row key → (the profile field, its label, accessible name, placeholder, a secret?); the keys are the
+# `fields` of a grant in `GRANTS`
+ROWS: dict[str, tuple[str, str, str, str, bool]] = {
+    "client_id": ("oauth_client_id", "Client id", "OAuth client id", "pre-registered client id", False),
+    "client_secret": (
+        "oauth_client_secret",
+        "Client secret",
+        "OAuth client secret",
+        "client secret (confidential clients only)",
+        True,
+    ),
+    "private_key": (
+        "oauth_private_key_file",
+        "Private key",
+        "Private key file",
+        "PEM file: private_key_jwt instead of a secret (client credentials)",
+        False,
+    ),
+    "idp_token_endpoint": (
+        "oauth_idp_token_endpoint",
+        "IdP token endpoint",
+        "Identity provider token endpoint",
+        "https://idp.example.com/oauth2/token (RFC 8693 token exchange)",
+        False,
+    ),
+    "idp_client_id": ("oauth_idp_client_id", "IdP client id", "Identity provider client id", "id at the IdP", False),
+    "idp_client_secret": (
+        "oauth_idp_client_secret",
+        "IdP client secret",
+        "Identity provider client secret",
+        "client secret at the IdP (if it has one)",
+        True,
+    ),
+    "assertion_file": ("oauth_assertion_file", "JWT file", "JWT file", "the JWT's file (read at each use)", False),
+    "assertion_env": ("oauth_assertion_env", "JWT variable", "JWT environment variable", "… or its variable", False),
+    "issuer": (
+        "oauth_issuer",
+        "Authorization server",
+        "Authorization server issuer",
+        "issuer to use instead of the one the MCP server names (optional)",
+        False,
+    ),
+}
+# what the JWT rows hold, per grant
+JWT_LABELS = {"workload": "Workload JWT", "enterprise": "ID token"}
 
 
 class ClientBox(QGroupBox):
@@ -43,28 +98,35 @@ class ClientBox(QGroupBox):
         self.registration_note.setStyleSheet("QLabel { color: #9a6700; }")
         self.registration_note.setVisible(False)
         form.addRow(self.registration_note)
-        self.client_id = QLineEdit()
-        self.client_id.setPlaceholderText("pre-registered client id")
-        self.client_secret = QLineEdit()
-        self.client_secret.setEchoMode(QLineEdit.EchoMode.Password)
-        self.client_secret.setPlaceholderText("client secret (confidential clients only)")
-        self.scopes = QLineEdit()
-        self.scopes.setPlaceholderText("extra scopes to ask for, space-separated")
-        self.client_id.setAccessibleName("OAuth client id")
-        self.client_secret.setAccessibleName("OAuth client secret")
-        self.scopes.setAccessibleName("Extra OAuth scopes")
         self.grant = QComboBox()
         self.grant.setAccessibleName("OAuth grant")
-        for label, value in GRANTS:
-            self.grant.addItem(label, value)
-        self.private_key = QLineEdit()
-        self.private_key.setAccessibleName("Private key file")
-        self.private_key.setPlaceholderText("PEM file: private_key_jwt instead of a secret (client credentials)")
+        for grant in GRANTS:
+            self.grant.addItem(grant.title, grant.value)
         form.addRow("Grant", self.grant)
-        form.addRow("Client id", self.client_id)
-        form.addRow("Client secret", self.client_secret)
-        form.addRow("Private key", self.private_key)
+        self.form = form
+        self.fields: dict[str, QLineEdit] = {}
+        self.labels: dict[str, QLabel] = {}
+        for key, (_attr, label, accessible, placeholder, secret) in ROWS.items():
+            edit = QLineEdit()
+            edit.setAccessibleName(accessible)
+            edit.setPlaceholderText(placeholder)
+            if secret:
+                edit.setEchoMode(QLineEdit.EchoMode.Password)
+            self.fields[key] = edit
+            self.labels[key] = QLabel(label)
+            form.addRow(self.labels[key], edit)
+        self.client_id = self.fields["client_id"]
+        self.client_secret = self.fields["client_secret"]
+        self.private_key = self.fields["private_key"]
+        self.scopes = QLineEdit()
+        self.scopes.setPlaceholderText("extra scopes to ask for, space-separated")
+        self.scopes.setAccessibleName("Extra OAuth scopes")
         form.addRow("Scopes", self.scopes)
+        self.dpop = QCheckBox("DPoP-bound tokens (RFC 9449): a proof key for this server signs each request")
+        self.dpop.setAccessibleName("DPoP-bound tokens")
+        form.addRow(self.dpop)
+        self.grant.currentIndexChanged.connect(self._follow_grant)
+        self._follow_grant()
         row = QHBoxLayout()
         self.save_button = QPushButton("Save to profile")
         self.save_button.clicked.connect(self.save)
@@ -78,24 +140,37 @@ class ClientBox(QGroupBox):
         self.registration_note.setText(f"Left empty: {note}" if note else "")
         self.registration_note.setVisible(bool(note))
 
+    def _follow_grant(self) -> None:
+        """Show the rows the chosen grant uses; name what its JWT is."""
+        grant = GRANTS[max(0, self.grant.currentIndex())]
+        for key in ROWS:
+            self.form.setRowVisible(self.fields[key], key in grant.fields)
+        what = JWT_LABELS.get(grant.value or "", "JWT")
+        self.labels["assertion_file"].setText(f"{what} file")
+        self.labels["assertion_env"].setText(f"{what} variable")
+        self.fields["assertion_file"].setAccessibleName(f"{what} file")
+        self.fields["assertion_env"].setAccessibleName(f"{what} environment variable")
+
     def show_profile(self, profile: ServerProfile | None) -> None:
         self.profile = profile
-        self.client_id.setText(profile.oauth_client_id or "" if profile else "")
-        self.client_secret.setText(profile.oauth_client_secret or "" if profile else "")
+        for key, (attr, *_rest) in ROWS.items():
+            self.fields[key].setText((getattr(profile, attr, None) or "") if profile else "")
         self.scopes.setText(profile.oauth_scopes or "" if profile else "")
-        self.grant.setCurrentIndex(max(0, self.grant.findData(profile.oauth_grant if profile else None)))
-        self.private_key.setText(profile.oauth_private_key_file or "" if profile else "")
+        self.grant.setCurrentIndex(max(0, self.grant.findData(grant_of(profile).value if profile else None)))
+        self.dpop.setChecked(bool(profile and profile.oauth_dpop))
         self.status.clear()
 
     def save(self) -> None:
+        """The chosen grant's fields into the profile; the rows it does not use are cleared."""
         profile = self.profile
         if profile is None:
             return
-        profile.oauth_client_id = self.client_id.text().strip() or None
-        profile.oauth_client_secret = self.client_secret.text().strip() or None
+        grant = GRANTS[max(0, self.grant.currentIndex())]
+        for key, (attr, *_rest) in ROWS.items():
+            setattr(profile, attr, (self.fields[key].text().strip() or None) if key in grant.fields else None)
         profile.oauth_scopes = " ".join(self.scopes.text().split()) or None
-        profile.oauth_grant = self.grant.currentData()
-        profile.oauth_private_key_file = self.private_key.text().strip() or None
+        profile.oauth_grant = grant.value
+        profile.oauth_dpop = self.dpop.isChecked()
         self.status.setText(self._persist(profile))
         self.on_saved(profile)
 
@@ -105,11 +180,8 @@ class ClientBox(QGroupBox):
             return "used for this session (the profile is not in the saved list)"
         try:
             stored = store.get(profile.name)
-            stored.oauth_client_id = profile.oauth_client_id
-            stored.oauth_client_secret = profile.oauth_client_secret
-            stored.oauth_scopes = profile.oauth_scopes
-            stored.oauth_grant = profile.oauth_grant
-            stored.oauth_private_key_file = profile.oauth_private_key_file
+            for attr in (*(row[0] for row in ROWS.values()), "oauth_scopes", "oauth_grant", "oauth_dpop"):
+                setattr(stored, attr, getattr(profile, attr))
             store.save()
         except (ProfileError, OSError) as exc:
             return f"NOT saved: {exc}"

@@ -53,6 +53,7 @@ STEP_TITLES = {
     "authorize": "Authorize",
     "token": "Token exchange",
     "refresh": "Refresh",
+    "dpop": "DPoP",
     "request": "Request",
     "info": "Info",
     "error": "Error",
@@ -235,7 +236,9 @@ class AuthPanel(QWidget):
         self.client_box.show_profile(profile)
         http = profile is not None and profile.transport in ("http", "sse")
         self.client_button.setEnabled(http)
-        self.client_button.setChecked(http and bool(profile.oauth_client_id or profile.oauth_scopes))
+        self.client_button.setChecked(
+            http and bool(profile.oauth_client_id or profile.oauth_scopes or profile.oauth_grant or profile.oauth_dpop)
+        )
         self.client_box.setVisible(self.client_button.isChecked())
         self.steps.setRowCount(0)
         self._events = []
