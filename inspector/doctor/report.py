@@ -127,6 +127,8 @@ class DoctorReport:
         for item in items:
             found = [item.get(f) for f in fields if isinstance(item, dict)]
             name = next((n for n in found if isinstance(n, str) and n), None)
+            if name is not None:  # a path stays on one line
+                name = name.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
             names.append(name if name is None or len(name) <= NAME_SHOWN else name[: NAME_SHOWN - 1] + "…")
         self.names[key] = names
 

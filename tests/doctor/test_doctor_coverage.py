@@ -131,21 +131,18 @@ def test_prompts_resources_and_templates_are_named_too() -> None:
     from inspector.doctor.report import DoctorReport
 
     report = DoctorReport(target="t")
-    report.name_items("prompts", [{"name": "greet"}, {"title": "no name"}])
+    report.name_items("prompts", [{"name": "greet"}, {"title": "no name"}, {"name": "two\nlines\tand a tab"}])
     report.name_items("resources", [{"uri": "file:///a", "name": "A file"}, {"uri": "file:///b"}])
     report.name_items("resourceTemplates", [{"uriTemplate": "x://{id}", "name": "by id"}])
-    for path in (
-        "$.prompts[0]",
-        "$.prompts[1].name",
-        "$.resources[0] read",
-        "$.resources[1]",
-        "$.resourceTemplates[0]",
-    ):
+    paths = ("$.prompts[0]", "$.prompts[1].name", "$.prompts[2]", "$.resources[0] read", "$.resources[1]")
+    for path in (*paths, "$.resourceTemplates[0]", "$.prompts[3]"):
         report.add("warning", "c", path, "m", "e", "s")
     assert [f.path for f in report.findings] == [
         "$.prompts[0] (greet)",
         "$.prompts[1].name",
+        "$.prompts[2] (two\\nlines\\tand a tab)",  # a path stays one line
         "$.resources[0] (A file) read",
         "$.resources[1] (file:///b)",
         "$.resourceTemplates[0] (by id)",
+        "$.prompts[3]",  # past the list
     ]
