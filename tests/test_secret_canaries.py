@@ -189,3 +189,64 @@ def test_tap_install_diff_shows_no_secret(canaries: Canaries, tmp_path: Path) ->
     assert "--api-key" in result.stdout and "DB_PASS" in result.stdout, result.stdout + result.stderr
     assert not leaked_text(canaries, result.stdout), result.stdout
     assert not leaked_text(canaries, result.stderr), result.stderr
+
+
+@pytest.fixture
+def auth_extension_canaries(tmp_path: Path) -> Iterator[tuple[str, Canaries, dict[str, str]]]:
+    """The auth extensions' secrets as canaries (the client secret, the IdP's client secret, the ID token
+    signed by a key the test server trusts), and that server (tests/servers/auth_extensions.py, DPoP with
+    nonces, the canary as its client secret): (URL, canaries, the environment that holds them)."""
+    import time
+
+    import jwt
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = tmp_path / "trusted.pem"
+    public.write_bytes(
+        key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
+    now = int(time.time())
+    claims = {"iss": "https://idp.example.test", "sub": "canary", "aud": "idp-client", "iat": now, "exp": now + 600}
+    canaries = Canaries()
+    canaries.values["oauth-client-secret"] = "canary oauth client secret " + _hex()
+    canaries.values["idp-client-secret"] = "canary idp client secret " + _hex()
+    canaries.values["id-token"] = jwt.encode(claims, key, algorithm="ES256")
+    port = free_port()
+    server = [sys.executable, str(REPO / "tests/servers/auth_extensions.py"), str(port), str(public)]
+    server += ["--dpop", "--nonce", "--client-secret", canaries["oauth-client-secret"]]
+    env = {
+        **fresh_home(tmp_path),
+        "EMA_SECRET": canaries["oauth-client-secret"],
+        "IDP_SECRET": canaries["idp-client-secret"],
+        "ID_TOKEN": canaries["id-token"],
+    }
+    for _ in serve(server, port):
+        yield f"http://127.0.0.1:{port}", canaries, env
+
+
+def _hex() -> str:
+    import secrets
+
+    return secrets.token_hex(8)
+
+
+def test_the_auth_extensions_secrets_reach_no_file_and_no_output(auth_extension_canaries, tmp_path: Path) -> None:
+    """Enterprise-managed authorization with DPoP from the CLI, recorded: the client secrets and the ID token
+    are in no file MCP Lens wrote (the record, the token store) and in nothing it printed."""
+    base, canaries, env = auth_extension_canaries
+    out = tmp_path / "out"
+    out.mkdir(mode=0o700)
+    flags = ["--oauth-grant", "enterprise", "--oauth-client-id", "ema-client"]
+    flags += ["--oauth-client-secret-env", "EMA_SECRET"]
+    flags += ["--oauth-idp-token-endpoint", f"{base}/idp/token", "--oauth-idp-client-id", "idp-client"]
+    flags += ["--oauth-idp-client-secret-env", "IDP_SECRET", "--oauth-jwt-env", "ID_TOKEN", "--dpop"]
+    record = out / "ema.jsonl"
+    call = ["--method", "tools/call", "--tool-name", "whoami"]
+    result = run_lens("--cli", f"{base}/mcp", *flags, *call, "--record", str(record), env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "/idp/token" in record.read_text() and "<redacted>" in record.read_text()
+    assert_clean(canaries, tmp_path, result)
+    assert list((tmp_path / "home").rglob("auth/*.json"))  # the token store was written, and holds none of them
+    assert not loose_permissions([record, *(tmp_path / "home").rglob("auth")])

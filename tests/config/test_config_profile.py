@@ -158,3 +158,38 @@ def test_clone_is_deep() -> None:
     copy.args.append("y")
     copy.env["B"] = "2"
     assert (profile.name, profile.args, profile.env) == ("a", ["x"], {"A": "1"})
+
+
+def test_the_auth_extension_secrets_are_redacted_kept_private_and_saved_round_trip(tmp_path) -> None:
+    from inspector.config.redact import Redactor
+    from inspector.config.store import ProfileStore
+
+    secret = "idp secret value 5f1c2a9d"
+    profile = ServerProfile(
+        name="ema",
+        transport="http",
+        url="https://mcp.example.test/mcp",
+        oauth_grant="enterprise",
+        oauth_client_id="ema-client",
+        oauth_idp_token_endpoint="https://idp.example.test/token",
+        oauth_idp_client_id="idp-client",
+        oauth_idp_client_secret=secret,
+        oauth_assertion_env="ID_TOKEN",
+        oauth_issuer="https://as.example.test",
+        oauth_dpop=True,
+    )
+    assert profile.has_secrets()
+    assert profile.redacted().oauth_idp_client_secret == REDACTED
+    assert profile.oauth_idp_client_secret == secret
+    assert secret not in Redactor.for_profile(profile).text(f"Authorization: {secret}")
+    store = ProfileStore(tmp_path / "servers.json")
+    store.load()
+    store.add(profile)
+    store.save()
+    assert (tmp_path / "servers.json").stat().st_mode & 0o777 == 0o600
+    again = ProfileStore(tmp_path / "servers.json")
+    again.load()
+    loaded = again.get("ema")
+    fields = ("oauth_grant", "oauth_idp_token_endpoint", "oauth_idp_client_id", "oauth_idp_client_secret")
+    fields += ("oauth_assertion_env", "oauth_issuer", "oauth_dpop")
+    assert [getattr(loaded, f) for f in fields] == [getattr(profile, f) for f in fields]

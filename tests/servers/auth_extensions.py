@@ -1,13 +1,14 @@
 """An MCP server behind an authorization server that speaks the auth extensions, and an enterprise IdP beside it.
 
-    python tests/servers/auth_extensions.py PORT TRUSTED_PUBLIC_KEY_PEM [--dpop] [--nonce]
+    python tests/servers/auth_extensions.py PORT TRUSTED_PUBLIC_KEY_PEM [--dpop] [--nonce] [--client-secret S]
 
 All on http://127.0.0.1:PORT:
 - `/mcp`: an SDK `MCPServer` resource server (tool `whoami`); its protected resource metadata names this
   origin as the authorization server.
 - `/token`: the JWT-bearer grant (RFC 7523) only. The assertion is either a workload JWT (SEP-1933: any
   client id, no secret; signed by the trusted key, `aud` this issuer) or an ID-JAG this server's IdP issued
-  (SEP-990: `typ` oauth-id-jag+jwt, client `ema-client` with secret `ema-secret` over HTTP Basic, the
+  (SEP-990: `typ` oauth-id-jag+jwt, client `ema-client` with secret `ema-secret` (or `--client-secret`)
+  over HTTP Basic, the
   ID-JAG's `client_id` and `resource` matching). A refused grant says why (`error_description`).
 - `/idp/token`: the enterprise IdP's RFC 8693 token exchange: an ID token (signed by the trusted key,
   issuer `IDP_ISSUER`, audience `idp-client`) → an ID-JAG for the `audience` and `resource` asked.
@@ -28,6 +29,7 @@ import secrets
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jwt
 import uvicorn
@@ -88,7 +90,7 @@ class Tokens:
         return self.issued.get(token)
 
 
-def build(port: int, trusted_key: str, *, dpop: bool, nonce: bool) -> Any:
+def build(port: int, trusted_key: str, *, dpop: bool, nonce: bool, client_secret: str = EMA_SECRET) -> Any:
     base = f"http://127.0.0.1:{port}"
     tokens = Tokens()
     stats: dict[str, Any] = {"token_requests": [], "exchanges": [], "resource": []}
@@ -160,7 +162,7 @@ def build(port: int, trusted_key: str, *, dpop: bool, nonce: bool) -> Any:
         if header.get("typ") == "oauth-id-jag+jwt":
             basic = request.headers.get("authorization", "")
             pair = base64.b64decode(basic[6:]).decode() if basic.startswith("Basic ") else ""
-            if pair != f"{EMA_CLIENT}:{EMA_SECRET}":
+            if pair != f"{EMA_CLIENT}:{quote(client_secret, safe='')}":
                 return JSONResponse({"error": "invalid_client"}, 401)
             try:
                 claims = jwt.decode(assertion, jag_key.public_key(), algorithms=["ES256"], audience=base)
@@ -272,8 +274,11 @@ def main() -> None:
     parser.add_argument("trusted_key", type=Path, help="public key (PEM) of workload JWTs and ID tokens")
     parser.add_argument("--dpop", action="store_true")
     parser.add_argument("--nonce", action="store_true")
+    parser.add_argument("--client-secret", default=EMA_SECRET)
     args = parser.parse_args()
-    app = build(args.port, args.trusted_key.read_text(), dpop=args.dpop, nonce=args.nonce)
+    app = build(
+        args.port, args.trusted_key.read_text(), dpop=args.dpop, nonce=args.nonce, client_secret=args.client_secret
+    )
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", lifespan="on")
 
 
