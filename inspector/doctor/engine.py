@@ -186,7 +186,7 @@ def _coverage(report: DoctorReport, stopped: list[str]) -> list[CheckOutcome]:
             status, reason = report.why_not(check.id) or (
                 (SKIPPED, stopped[0]) if stopped else (SKIPPED, "did not run (it gave no reason)")
             )
-        out.append(CheckOutcome(check.id, status, reason, check.what, check.section))
+        out.append(CheckOutcome(check.id, status, reason, check.what, report.in_era(check.section)))
     return out
 
 

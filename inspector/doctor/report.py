@@ -92,10 +92,16 @@ class DoctorReport:
     def add(self, severity: str, check: str, path: str, message: str, expected: str, section: str) -> None:
         """Sections are named in the negotiated era's spec version (the same sections in both); a path
         into a listed item names it (`name_items`)."""
-        if self.era == "modern" and section.startswith(SPEC):
-            section = MODERN_SPEC + section[len(SPEC) :]
         named = self._named(path)
-        self.findings.append(DoctorFinding(severity, check, named, message, expected, section, self.running))
+        self.findings.append(
+            DoctorFinding(severity, check, named, message, expected, self.in_era(section), self.running)
+        )
+
+    def in_era(self, section: str) -> str:
+        """`section` named in the negotiated era's spec version (``MCP 2025-11-25 · …`` → ``MCP 2026-07-28 · …``)."""
+        if self.era != "modern":
+            return section
+        return "; ".join(MODERN_SPEC + s[len(SPEC) :] if s.startswith(SPEC) else s for s in section.split("; "))
 
     def skip(self, check: str, why: str, item: str | None = None) -> None:
         """`check` applied (to `item`, a tool's name, if given) but could not run, and why."""

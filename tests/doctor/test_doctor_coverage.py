@@ -48,6 +48,9 @@ def test_the_demo_says_which_checks_ran_and_why_the_others_did_not(capsys: pytes
     assert checks["connects-legacy"]["status"] == "not applicable"
     assert checks["structured-content"]["status"] == "ran" and checks["budget"]["status"] == "ran"
     assert report["coverage"]["ran"] >= 17  # all but ping and connects-legacy of the 19 checks it was written with
+    # each check's section is named in the era's spec version, as its findings' are
+    assert checks["ping"]["section"] == "MCP 2026-07-28 · Base protocol › Utilities › Ping"
+    assert not any("MCP 2025-11-25" in c["section"] for c in checks.values()), checks
 
 
 def test_the_text_report_says_its_coverage_with_the_score(capsys: pytest.CaptureFixture[str]) -> None:
