@@ -241,6 +241,8 @@ class ServerAuth:
         """Use the refresh token now (through the connection's provider, so a live connection uses the new one)."""
         provider = self.provider
         await provider.load()
+        if not hasattr(provider, "context"):  # the JWT-bearer grants: a new grant is the refresh, no browser
+            return await self.sign_in(store)
         if provider.context.current_tokens is None or not provider.context.current_tokens.refresh_token:
             raise AuthError("no refresh token is stored for this server", hint="Sign in again.")
         before = provider.context.current_tokens.access_token
