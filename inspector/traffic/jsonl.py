@@ -104,7 +104,7 @@ def encode_entry(entry: Entry, *, splice: bool = True) -> bytes:
 
 def _json_line(value: dict[str, Any]) -> bytes:
     """`value` as compact JSON in UTF-8; with every non-ASCII character escaped when it holds a lone
-    surrogate (a server's method "\ud800" parses to one), which UTF-8 cannot carry."""
+    surrogate (a server's method "\\ud800" parses to one), which UTF-8 cannot carry."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     try:
         return text.encode()

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import select
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import pytest
 from factories import rpc
 from lens_support import REPO, run_lens
 
@@ -69,6 +68,9 @@ def test_without_a_terminal_it_asks_for_yes_and_changes_nothing(tmp_path: Path) 
 
 def _converse(argv: list[str], answer: bytes) -> tuple[int, str]:
     """Run `argv` on a pseudo-terminal, answer its question with `answer`; (exit code, what it printed)."""
+    pty = pytest.importorskip("pty", reason="a pseudo-terminal is POSIX's")
+    import select
+
     leader, follower = pty.openpty()
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     process = subprocess.Popen(argv, stdin=follower, stdout=follower, stderr=follower, cwd=REPO, env=env)
