@@ -181,6 +181,9 @@ class BudgetCounter:
     # a cut's and a tool's text was five copies of it. An unchanged tool is still never recounted (the
     # tool memo keeps its cost by identity), and counting such a string is done in pieces anyway.
     HUGE = 1_000_000
+    # A member longer than this is not kept as a split's key: its split's middle (the cut's piece and the
+    # count's key) is the one copy kept; splitting it again when its tool is new is a regex scan.
+    LONG_SPLIT = 65_536
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
@@ -216,7 +219,7 @@ class BudgetCounter:
             return self._splits[text]
         except KeyError:
             parts = split_safe(text)
-            if len(text) <= self.HUGE:
+            if len(text) <= self.LONG_SPLIT:
                 self._splits[text] = parts
             return parts
 
@@ -229,21 +232,23 @@ class BudgetCounter:
     def _cut(self, part: str | None, key: str, fragment: str, tool: dict[str, Any]) -> Cut:
         """A member cut into pieces (see `cut_member`), and the property descriptions inside it; cached.
 
-        The cache is keyed by the member's text after its key name, so the same schema sent as
-        ``inputSchema``, ``parameters`` or ``input_schema`` (the three shapes) is cut once.
+        The cache is keyed by the member's text after its key name (its safe split's middle and tail: no
+        copy of it), so the same schema sent as ``inputSchema``, ``parameters`` or ``input_schema`` (the
+        three shapes) is cut once.
         """
         head = dumps(key)[:-1]  # '"name': the cut after it is safe when the name ends in a letter or digit
-        body_key = (part == "input_schema", fragment[len(head) :])
-        cached = self._cuts.get(body_key)
+        outer = self.split(fragment) if self._segmentable else None
+        body_key = (part == "input_schema", outer[1], outer[2]) if outer is not None and outer[0] == head else None
+        cached = self._cuts.get(body_key) if body_key is not None else None
         if cached is not None and cached.pieces is not None:
             _, closed, tail = cached.pieces
             return Cut((head, closed, tail), cached.inner)
         inner: list[str] = []
-        if body_key[0]:
+        if part == "input_schema":
             inner = [member("description", d) for d in property_descriptions(tool.get("inputSchema"))]
-        pieces = cut_member(fragment, inner, self.split) if self._segmentable else None
+        pieces = cut_member(fragment, inner, self.split, outer=outer) if self._segmentable else None
         cut = Cut(pieces, inner)
-        if pieces is not None and pieces[0] == head and len(fragment) <= self.HUGE:  # any key name's cut
+        if pieces is not None and body_key is not None and len(fragment) <= self.HUGE:  # any key name's cut
             self._cuts[body_key] = cut
         return cut
 

@@ -74,7 +74,11 @@ def join_segments(
 
 
 def cut_member(
-    text: str, inner: list[str] | tuple[str, ...] = (), split: Callable[[str], Split] = split_safe
+    text: str,
+    inner: list[str] | tuple[str, ...] = (),
+    split: Callable[[str], Split] = split_safe,
+    *,
+    outer: Split = None,
 ) -> tuple[str, list[str], str] | None:
     """``(head, closed, tail)``: ``text`` cut at its first and last safe boundaries and, between them, at the
     first and last safe boundaries of each ``inner`` string found in it (e.g. the property descriptions'
@@ -82,9 +86,10 @@ def cut_member(
 
     Cutting around the inner strings makes their long middles pieces of their own, so a property
     description's text is encoded once for both its own count and the schema's. None when ``text``
-    has no safe boundary. ``split`` may be a caching wrapper of `split_safe`.
+    has no safe boundary. ``split`` may be a caching wrapper of `split_safe`; ``outer`` is ``split(text)``
+    when the caller has it already (splitting again copies a long member's middle again).
     """
-    outer = split(text)
+    outer = outer if outer is not None else split(text)
     if outer is None:
         return None
     start, end = len(outer[0]), len(text) - len(outer[2])
@@ -103,6 +108,8 @@ def cut_member(
         for cut in (at + len(parts[0]), at + len(fragment) - len(parts[2])):
             if start < cut < end and is_safe_boundary(text, cut):
                 cuts.add(cut)
+    if len(cuts) == 2:  # no inner cut: the middle is the outer split's (a second copy of a 1 MB description)
+        return outer[0], [outer[1]], outer[2]
     ordered = sorted(cuts)
     closed = [text[a:b] for a, b in pairwise(ordered) if b > a]
     return text[:start], closed, text[end:]

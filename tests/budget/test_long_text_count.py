@@ -93,3 +93,28 @@ def test_normalising_a_long_description_makes_no_list_of_its_words() -> None:
     assert peak < 3 * len(text), f"normalising {len(text) / 2**20:.1f} MB peaked at {peak / 2**20:.1f} MB"
     for odd in ("", "  ", "...", "_a_ b", " ÉTÉ, İstanbul; ß ", "x\u0307y", "a\x00b"):
         assert normalise(odd) == " ".join(re.findall(r"\w+", odd.lower())), repr(odd)
+
+
+def test_a_report_of_a_long_description_keeps_one_copy_and_makes_few() -> None:
+    """Under `BudgetCounter.HUGE` a description is cached for recounts: the counter kept it five times (its
+    member as a split's key, the split's middle, the cut's key, the cut's own slice, the lints' normal
+    form) and peaked at 6.4x its size; now its middle piece (the count's key) and the normal form."""
+    tokenizer = get_tokenizer("o200k_base")
+    description = ("The quick brown fox jumps over the lazy dog, and then it does so again. " * 12 + "\n") * 1_000
+    assert len(description) < BudgetCounter.HUGE
+    tool = {"name": "long", "description": description, "inputSchema": {"type": "object"}}
+    counter = BudgetCounter(tokenizer)
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        report = counter.report([tool], "mcp")
+        kept, peak = (n - before for n in tracemalloc.get_traced_memory())
+    finally:
+        tracemalloc.stop()
+    assert report.tools[0].total == len(tokenizer.encoding.encode_ordinary(json.dumps(tool, separators=(",", ":"))))
+    size = len(description)
+    assert kept < 2.5 * size, f"the counter kept {kept / 2**20:.1f} MB for a {size / 2**20:.1f} MB text"
+    assert peak < 4 * size, f"counting {size / 2**20:.1f} MB peaked at {peak / 2**20:.1f} MB"
+    again = BudgetCounter(tokenizer)  # the cached pieces give the same counts in the other shapes
+    for shape in ("openai", "anthropic", "mcp"):
+        assert counter.report([dict(tool)], shape).total == again.report([tool], shape).total
