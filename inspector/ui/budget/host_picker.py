@@ -2,7 +2,8 @@
 
 Choosing a host recounts the list as that host sends it (`inspector.budget.hosts.host_view`): the tools
 table shows the host's names and figures, and the host's findings join the lints, each saying whether its
-rule is confirmed and where it comes from.
+rule is confirmed and where it comes from; so do the host's verdicts (`inspector.budget.acceptance`): how
+many tools it accepts, changes and refuses, and a lint for each one it refuses or changes by a schema rule.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from inspector.budget.acceptance import ACCEPTED, REFUSED, HostAcceptance, acceptance
 from inspector.budget.breakdown import BudgetCounter, BudgetReport
-from inspector.budget.host_rules import HOSTS, TOOL_SEARCH, Host
+from inspector.budget.host_rules import DESCRIPTION_MAX, HOSTS, NAME_MAX, NAME_PATTERN, TOOL_CAP, TOOL_SEARCH, Host
 from inspector.budget.hosts import HostFinding, host_diff, host_view
 from inspector.budget.lints import Lint
 from inspector.budget.snapshot import SnapshotDiff, diff_tools
@@ -117,6 +119,39 @@ def finding_lint(finding: HostFinding) -> Lint:
     )
 
 
+SAID_BY_HOST_VIEW = {NAME_MAX, NAME_PATTERN, DESCRIPTION_MAX, TOOL_CAP}  # `host_view` finds these already
+
+
+def acceptance_lints(judged: HostAcceptance) -> list[Lint]:
+    """The host's verdicts as lints: first how many tools it accepts, changes and refuses, then each reason the
+    host view's own findings do not already say (schema rules, OpenAI's description limit)."""
+    counts = judged.counts()
+    total = len(judged.verdicts)
+    label = judged.host.label
+    head = (
+        f"{label} accepts every tool as is ({total})"
+        if counts[ACCEPTED] == total
+        else f"{label} refuses {counts[REFUSED]} of {counted(total, 'tool')}, changes {counts['changed']}, "
+        f"accepts {counts[ACCEPTED]} as is"
+    )
+    lints = [Lint("host-acceptance", "error" if counts[REFUSED] else "info", None, "$.tools", head)]
+    for verdict in judged.verdicts:
+        for reason in verdict.reasons:
+            if reason.rule.key in SAID_BY_HOST_VIEW:
+                continue
+            where = f" — {reason.rule.source} (checked {reason.rule.checked})"
+            lints.append(
+                Lint(
+                    f"host-{reason.outcome}",
+                    "error" if reason.outcome == REFUSED else "warning",
+                    verdict.tool,
+                    "$.tools",
+                    f"[{reason.rule.status}] {label} {reason.outcome} {verdict.tool!r}: {reason.message}{where}",
+                )
+            )
+    return lints
+
+
 def host_report(
     counter: BudgetCounter, tools: list[dict[str, Any]], host: str, server: str, window: int, *, raw_names: bool = False
 ) -> HostReport:
@@ -128,7 +163,10 @@ def host_report(
     base = view.report
     costs = [replace(t.cost, name=t.name) for t in view.tools] if raw_names else base.tools
     same = {f.name: getattr(base, f.name) for f in fields(BudgetReport)}  # figure words, labels, …
-    same.update(tools=costs, lints=[finding_lint(f) for f in view.findings] + list(base.lints))
+    judged = acceptance_lints(acceptance(tools, view.host, server))
+    same.update(
+        tools=costs, lints=judged[:1] + [finding_lint(f) for f in view.findings] + judged[1:] + list(base.lints)
+    )
     return HostReport(
         **same,
         host=view.host.name,

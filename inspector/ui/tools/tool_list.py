@@ -1,17 +1,21 @@
-"""The workbench's tool list: search, title and name, annotation badges, a marker for findings."""
+"""The workbench's tool list: search, title and name, annotation badges, a marker for findings, and with a host
+chosen in the host check, a line saying whether that host accepts the tool (`inspector.budget.acceptance`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
 from inspector.apps.ui_resource import has_interface, visibility
+from inspector.budget.acceptance import ACCEPTED, CHANGED, REFUSED, Verdict, acceptance
+from inspector.budget.host_rules import HOSTS
 from inspector.core.icons import icons_of
 from inspector.core.tasks import task_support
+from inspector.ui.tools.host_check import HostCheck
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.plain_text import TITLE_CHARS, plain_tooltip, shown
 from inspector.words import counted
@@ -26,6 +30,7 @@ HINTS = (
 
 
 TASK_BADGES = {"required": "task only", "optional": "can run as a task"}  # execution.taskSupport
+VERDICT_MARKS = {ACCEPTED: "✓", CHANGED: "≈", REFUSED: "✗"}
 
 
 def badges(tool: Any) -> list[str]:
@@ -51,6 +56,8 @@ class ToolRow:
     findings: list[str]
     tool: Any
     haystack: str
+    verdict: Verdict | None = None  # what the host of the host check does with it
+    host_label: str = ""
 
     @classmethod
     def from_tool(cls, tool: Any, findings: list[str]) -> ToolRow:
@@ -67,8 +74,32 @@ class ToolRow:
         return head + ("  ⚠" if self.findings else "")
 
     def label(self) -> str:
-        """The row's text: the head, and the annotation badges on a second line when there are any."""
-        return f"{self.head()}\n    {' · '.join(self.badges)}" if self.badges else self.head()
+        """The row's text: the head, the annotation badges on a second line when there are any, and the host
+        check's verdict on the last line when a host is chosen."""
+        lines = [self.head()]
+        if self.badges:
+            lines.append(f"    {' · '.join(self.badges)}")
+        if self.verdict is not None:
+            lines.append(f"    {self.verdict_line()}")
+        return "\n".join(lines)
+
+    def verdict_line(self) -> str:
+        """``✗ OpenAI strict: refused: …`` ("" without a host check)."""
+        if self.verdict is None:
+            return ""
+        return f"{VERDICT_MARKS[self.verdict.outcome]} {self.host_label}: {self.verdict.summary()}"
+
+    def verdict_detail(self) -> list[str]:
+        """The verdict and each rule behind it with its source, for the tooltip."""
+        if self.verdict is None:
+            return []
+        lines = ["", self.verdict_line()]
+        for reason in self.verdict.reasons:
+            lines.append(
+                f"  • {reason.message} — {reason.rule.summary} [{reason.rule.status}; {reason.rule.source}; "
+                f"checked {reason.rule.checked}]"
+            )
+        return lines
 
 
 def findings_by_tool(listing: Any) -> dict[int, list[str]]:
@@ -91,13 +122,38 @@ class ToolListModel(QAbstractListModel):
         self.visible: list[ToolRow] = []
         self._query = ""
         self.icons: IconSource | None = None  # the server's tool icons, when the list is given a source
+        self.host = ""  # the host check's host, "" for none
+        self.server_name = "server"  # as a host names the server (Claude Code's mcp__<server>__ prefix)
 
     def set_listing(self, listing: Any) -> None:
         grouped = findings_by_tool(listing)
         self.beginResetModel()
         self.all = [ToolRow.from_tool(tool, grouped.get(i, [])) for i, tool in enumerate(listing.tools)]
+        self._judge()
         self._apply()
         self.endResetModel()
+
+    def set_host(self, host: str, server_name: str | None = None) -> None:
+        """Judge every tool by ``host``'s rules ("" for none)."""
+        self.beginResetModel()
+        self.host = host if host in HOSTS else ""
+        if server_name:
+            self.server_name = server_name
+        self._judge()
+        self.endResetModel()
+
+    def _judge(self) -> None:
+        judged = [r for r in self.all if isinstance(r.tool, dict)]
+        label = HOSTS[self.host].label if self.host else ""
+        for row in self.all:
+            row.verdict, row.host_label = None, label
+        if self.host:
+            verdicts = acceptance([r.tool for r in judged], self.host, self.server_name).verdicts
+            for row, verdict in zip(judged, verdicts, strict=True):
+                row.verdict = verdict
+
+    def refused(self) -> int:
+        return sum(1 for row in self.all if row.verdict is not None and row.verdict.outcome == REFUSED)
 
     def set_query(self, query: str) -> None:
         self.beginResetModel()
@@ -120,10 +176,11 @@ class ToolListModel(QAbstractListModel):
             return None
         row = self.visible[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return shown(row.label(), limit=2 * TITLE_CHARS)  # (badges on a second line)
+            return shown(row.label(), limit=3 * TITLE_CHARS)  # (badges and the host's verdict on lines below)
         if role == Qt.ItemDataRole.ToolTipRole:
             text = row.description[:600] or "(no description)"  # the whole name first: the list may cut it
-            return plain_tooltip("Tool", "\n".join([shown(row.head(), limit=2 * TITLE_CHARS), "", text, *row.findings]))
+            head = shown(row.head(), limit=2 * TITLE_CHARS)
+            return plain_tooltip("Tool", "\n".join([head, "", text, *row.findings, *row.verdict_detail()]))
         if role == Qt.ItemDataRole.DecorationRole:
             return self.icons.icon(row.tool, ICON_SIDE) if self.icons is not None else None
         if role == Qt.ItemDataRole.ForegroundRole and "destructive" in row.badges:
@@ -138,14 +195,16 @@ class ToolList(QWidget):
 
     toolSelected = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.search = QLineEdit()
         self.search.setObjectName("toolSearch")
         self.search.setAccessibleName("Search tools")
         self.search.setPlaceholderText("Search tools (name, title, description)")
         self.search.setClearButtonEnabled(True)
+        self.host_check = HostCheck(settings)
         self.model = ToolListModel()
+        self.model.host = self.host_check.host_name()
         self.view = QListView()
         self.view.setObjectName("toolList")
         self.view.setAccessibleName("Tool list")
@@ -165,11 +224,14 @@ class ToolList(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.search)
+        layout.addWidget(self.host_check)
         layout.addWidget(self.view)
         layout.addWidget(self.count)
         self.search.textChanged.connect(self._on_search)
+        self.host_check.hostChanged.connect(self._on_host)
         self.view.selectionModel().currentChanged.connect(self._on_current)
         self._current: str | None = None
+        self._listed = 0  # whether a listing came (the count line says "No tools listed yet." until then)
 
     def use_icons(self, icons: IconSource) -> None:
         """Show the server's tool icons from `icons` (redrawn when one arrives)."""
@@ -181,15 +243,36 @@ class ToolList(QWidget):
             last = self.model.index(len(self.model.visible) - 1)
             self.model.dataChanged.emit(self.model.index(0), last, [Qt.ItemDataRole.DecorationRole])
 
-    def set_listing(self, listing: Any) -> None:
-        """Show a new listing; the selection stays on the same tool name when it still exists."""
+    def set_listing(self, listing: Any, server_name: str | None = None) -> None:
+        """Show a new listing; the selection stays on the same tool name when it still exists. ``server_name``
+        is the name hosts give the server (Claude Code prefixes tool names with it)."""
+        if server_name:
+            self.model.server_name = server_name
         if self.model.icons is not None:
             self.model.icons.note("tools", getattr(listing, "tools", ()))
         keep = self._current
         self.model.set_listing(listing)
         self._reselect(keep)
+        self._listed = 1
+        self._count()
+
+    def set_server_name(self, name: str) -> None:
+        """The name hosts give this server (Claude Code prefixes tool names with it)."""
+        if name and name != self.model.server_name:
+            self.model.set_host(self.model.host, name)
+
+    def _on_host(self, host: str) -> None:
+        keep = self._current
+        self.model.set_host(host)
+        self._reselect(keep)
+        if self._listed:
+            self._count()
+
+    def _count(self) -> None:
         flagged = sum(1 for row in self.model.all if row.findings)
         extra = f", {flagged} with findings" if flagged else ""
+        if self.model.host:
+            extra += f", {self.model.refused()} refused by {HOSTS[self.model.host].label}"
         self.count.setText(f"{counted(len(self.model.all), 'tool')}{extra}")
 
     def fitting_width(self) -> int:
@@ -205,6 +288,7 @@ class ToolList(QWidget):
     def clear(self) -> None:
         self.model.set_listing(type("Empty", (), {"tools": [], "findings": []})())
         self.count.setText("No tools listed yet.")
+        self._listed = 0
         self._current = None
         self.toolSelected.emit(None)
 

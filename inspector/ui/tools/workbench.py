@@ -76,7 +76,7 @@ class ToolWorkbench(QWidget):
         self.question: QMessageBox | None = None  # the open "problems with the arguments" question
         self.confirm = self._ask_destructive  # replaceable, so tests can answer for the user
 
-        self.tools = ToolList()
+        self.tools = ToolList(settings)
         self.header = ToolHeader()
         icons = IconSource.of(session)  # the server's tool icons, shared with the other tabs
         self.tools.use_icons(icons)
@@ -196,7 +196,8 @@ class ToolWorkbench(QWidget):
 
     # -- tools -------------------------------------------------------------------------------
     def set_listing(self, listing: Any) -> None:
-        self.tools.set_listing(listing)
+        profile = getattr(self.session, "profile", None)
+        self.tools.set_listing(listing, getattr(profile, "name", None))
         self.fit_tool_list()
         if getattr(listing, "tools", None):
             preload_schema_checker()

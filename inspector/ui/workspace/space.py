@@ -124,6 +124,16 @@ class SessionSpace(QObject):
         session.connected.connect(self.status_panel.show_connection)
         session.requestFinished.connect(self._on_request_finished)
         session.pingFinished.connect(lambda outcome: say(ping_text(outcome), 10000))
+        self._share_host()
+
+    def _share_host(self) -> None:
+        """One host chosen in both tabs: the Tools tab's host check and the Budget's host picker follow each
+        other (each changes only when the other names another host, so no loop)."""
+        picker, check = getattr(self.budget, "host_picker", None), self.workbench.tools.host_check
+        if picker is None:  # the Budget tab of a broken install
+            return
+        picker.hostChanged.connect(lambda choice: check.set_host(choice.partition(":")[0]))
+        check.hostChanged.connect(lambda name: picker.set_host(name) if picker.host_name() != name else None)
 
     def _roots_counted(self, count: int) -> None:
         self.roots = count

@@ -1,0 +1,84 @@
+"""The Tools tab's host check: a host picked in the tool list's "Host check" box marks each tool accepted,
+changed or refused, the tooltip names the rule and its source, the count says how many the host refuses, and
+the choice is kept."""
+
+from __future__ import annotations
+
+from factories import tool
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+
+from inspector.ui.tools.tool_list import ToolList
+
+OPEN = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+CLOSED = {**OPEN, "additionalProperties": False}
+TOOLS = [
+    tool("open_search", "Searches.", OPEN),
+    tool("closed_search", "Searches, strictly.", CLOSED),
+    tool("manual", "Read me. " * 300, CLOSED),
+    tool('<img src="file:///etc/passwd">', "Hostile name.", CLOSED),
+]
+
+
+def listing(tools: list) -> object:
+    return type("Listing", (), {"tools": tools, "findings": []})()
+
+
+def rows(tools: ToolList) -> list[str]:
+    model = tools.model
+    return [model.data(model.index(i), Qt.ItemDataRole.DisplayRole) for i in range(model.rowCount())]
+
+
+def pick(tools: ToolList, label: str) -> None:
+    """Choose ``label`` in the Host check box by keys, as a user does: focus it, type, Enter."""
+    box = tools.findChild(type(tools.host_check), "toolsHostCheck")
+    assert box is not None and box.accessibleName() == "Host check" and box.isVisible()
+    box.setFocus()
+    index = box.findText(label)
+    assert index >= 0, [box.itemText(i) for i in range(box.count())]
+    while box.currentIndex() != index:
+        QTest.keyClick(box, Qt.Key.Key_Down if box.currentIndex() < index else Qt.Key.Key_Up)
+
+
+def test_openai_strict_marks_the_tools_it_refuses_and_says_why(qtbot, tmp_path) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    tools = ToolList(settings)
+    qtbot.addWidget(tools)
+    tools.show()
+    tools.set_listing(listing(TOOLS))
+    assert all("OpenAI strict" not in row for row in rows(tools))  # no host chosen: no verdict line
+    pick(tools, "OpenAI strict")
+    shown = rows(tools)
+    assert shown[0].endswith("✗ OpenAI strict: refused: additionalProperties is not false at inputSchema"), shown[0]
+    assert shown[1].endswith("✓ OpenAI strict: accepted as is")
+    assert "✗ OpenAI strict: refused: description is 2,700 characters, over 1,024" in shown[2]
+    assert "\\u003c" not in shown[3] and '<img src="file:///etc/passwd">' in shown[3]  # the name as text
+    assert "✗ OpenAI strict: refused: the name" in shown[3]
+    assert tools.count.text() == "4 tools, 3 refused by OpenAI strict"
+    tip = tools.model.data(tools.model.index(0), Qt.ItemDataRole.ToolTipRole)
+    assert "every object schema must say additionalProperties: false [confirmed; OpenAI Structured Outputs guide" in tip
+    assert "checked 2026-11-27" in tip and not tip.lstrip().startswith("<html")  # plain text, escaped
+    assert settings.value("budget/host") == "openai-strict"
+
+    again = ToolList(settings)  # the choice is kept
+    qtbot.addWidget(again)
+    again.set_listing(listing(TOOLS))
+    assert again.host_check.currentText() == "OpenAI strict" and again.model.refused() == 3
+
+
+def test_claude_code_says_the_name_it_gives_and_what_it_cuts(qtbot, tmp_path) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    tools = ToolList(settings)
+    qtbot.addWidget(tools)
+    tools.show()
+    tools.set_listing(listing(TOOLS))
+    tools.set_server_name("crm")
+    pick(tools, "Claude Code")
+    shown = rows(tools)
+    assert shown[1].endswith("✓ Claude Code: accepted as is (named mcp__crm__closed_search)")
+    assert shown[2].endswith(
+        "≈ Claude Code: changed (named mcp__crm__manual): description cut at 2,048 characters (652 lost)"
+    )
+    assert tools.count.text() == "4 tools, 1 refused by Claude Code"
+    pick(tools, "No host check")
+    assert tools.count.text() == "4 tools" and all("Claude Code" not in row for row in rows(tools))
