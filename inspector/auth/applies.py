@@ -19,6 +19,7 @@ OAUTH_SETTINGS = (
     "oauth_assertion_file",
     "oauth_assertion_env",
     "oauth_idp_token_endpoint",
+    "oauth_idp_issuer",
     "oauth_idp_client_id",
     "oauth_idp_client_secret",
     "oauth_issuer",

@@ -6,7 +6,8 @@
 - `client_credentials`: a machine client with a secret or a `private_key_jwt` key file (`machine`);
 - `workload`: workload identity federation, SEP-1933 (`jwt_bearer`): the workload JWT's file or variable;
 - `enterprise`: enterprise-managed authorization, SEP-990 (`jwt_bearer`): the client's id and secret at the
-  MCP server's authorization server, the IdP's token endpoint and client, the ID token's file or variable.
+  MCP server's authorization server, the IdP's token endpoint and client, the ID token's file or variable,
+  or the IdP's issuer for a browser sign-in there (`idp_signin`).
 
 `oauth_dpop` binds the tokens of any of them to a per-server proof key (`dpop`).
 """
@@ -47,6 +48,7 @@ GRANTS: tuple[Grant, ...] = (
             "client_id",
             "client_secret",
             "idp_token_endpoint",
+            "idp_issuer",
             "idp_client_id",
             "idp_client_secret",
             "assertion_file",
@@ -63,8 +65,26 @@ def grant_of(profile: Any) -> Grant:
     return next((g for g in GRANTS if g.value == value), GRANTS[0])
 
 
-def jwt_bearer_provider(profile: Any, storage: Any, log: AuthLog | None) -> Any:
-    """The `JwtBearerProvider` for a profile whose grant is `workload` or `enterprise`."""
+def idp_login(profile: Any) -> bool:
+    """Enterprise-managed authorization whose ID token comes from a browser sign-in at the IdP (its issuer is
+    set, no file or variable holds the token)."""
+    return (
+        getattr(profile, "oauth_grant", None) == "enterprise"
+        and bool(getattr(profile, "oauth_idp_issuer", None))
+        and not getattr(profile, "oauth_assertion_file", None)
+        and not getattr(profile, "oauth_assertion_env", None)
+    )
+
+
+def needs_browser(profile: Any) -> bool:
+    return grant_of(profile).browser or idp_login(profile)
+
+
+def jwt_bearer_provider(profile: Any, storage: Any, log: AuthLog | None, *, browser: Any = None) -> Any:
+    """The `JwtBearerProvider` for a profile whose grant is `workload` or `enterprise`. `browser`: (redirect
+    URI, redirect handler, callback handler) of a sign-in at the IdP (Sign in); without it a connection
+    reuses the stored ID token only."""
+    from inspector.auth.idp_signin import IdpSignIn
     from inspector.auth.jwt_bearer import IdentityProvider, JwtBearerProvider, TokenSource
 
     grant = getattr(profile, "oauth_grant", None)
@@ -72,8 +92,22 @@ def jwt_bearer_provider(profile: Any, storage: Any, log: AuthLog | None) -> Any:
     source = TokenSource(
         getattr(profile, "oauth_assertion_file", None), getattr(profile, "oauth_assertion_env", None), what
     )
-    if not source.file and not source.env:
-        raise AuthError(f"the {what} has no source", hint=f"Name a file or an environment variable for the {what}.")
+    login = None
+    if idp_login(profile):
+        redirect_uri, redirect_handler, callback_handler = browser or (None, None, None)
+        login = IdpSignIn(
+            profile.oauth_idp_issuer,
+            getattr(profile, "oauth_idp_client_id", None) or "",
+            getattr(profile, "oauth_idp_client_secret", None),
+            storage,
+            redirect_uri,
+            redirect_handler,
+            callback_handler,
+            log,
+        )
+    elif not source.file and not source.env:
+        where = "a file or an environment variable" + (" (or the IdP issuer)" if grant == "enterprise" else "")
+        raise AuthError(f"the {what} has no source", hint=f"Name {where} for the {what}.")
     idp = None
     if grant == "enterprise":
         endpoint = getattr(profile, "oauth_idp_token_endpoint", None)
@@ -81,13 +115,14 @@ def jwt_bearer_provider(profile: Any, storage: Any, log: AuthLog | None) -> Any:
             raise AuthError("enterprise-managed authorization needs the identity provider's token endpoint")
         if not getattr(profile, "oauth_client_secret", None):
             raise AuthError(
-                "enterprise-managed authorization needs the client secret for the MCP server's authorization server"
+                "enterprise-managed authorization needs the client secret at the MCP server's authorization server"
             )
         idp = IdentityProvider(
             endpoint,
-            source,
+            None if login else source,
             client_id=getattr(profile, "oauth_idp_client_id", None),
             client_secret=getattr(profile, "oauth_idp_client_secret", None),
+            login=login,
         )
     try:
         return JwtBearerProvider(

@@ -48,8 +48,9 @@ from mcp.shared.auth import JWT_BEARER_GRANT_TYPE
 from mcp.shared.auth_utils import calculate_token_expiry, resource_url_from_server_url
 
 from inspector.auth.dpop import NO_DPOP, DpopProofs
-from inspector.auth.errors import AuthError
+from inspector.auth.errors import AuthError, AuthRequired
 from inspector.auth.events import AuthLog
+from inspector.auth.idp_signin import IdpSignIn
 from inspector.auth.tap import TapsOwnRequests
 
 TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange"
@@ -107,18 +108,20 @@ class TokenSource:
 
 @dataclass(frozen=True)
 class IdentityProvider:
-    """The enterprise IdP's token endpoint for the RFC 8693 exchange, the client registered there, the ID token."""
+    """The enterprise IdP's token endpoint for the RFC 8693 exchange, the client registered there, and where the
+    ID token comes from: a file or variable, else the browser sign-in at the IdP (`login`)."""
 
     token_endpoint: str
-    id_token: TokenSource
+    id_token: TokenSource | None
     client_id: str | None = None
     client_secret: str | None = None
+    login: IdpSignIn | None = None
 
-    def exchange_request(self, audience: str, resource: str, scope: str | None) -> httpx2.Request:
+    def exchange_request(self, subject_token: str, audience: str, resource: str, scope: str | None) -> httpx2.Request:
         data = {
             "grant_type": TOKEN_EXCHANGE_GRANT,
             "requested_token_type": ID_JAG_TYPE,
-            "subject_token": self.id_token.read(),
+            "subject_token": subject_token,
             "subject_token_type": ID_TOKEN_TYPE,
             "audience": audience,
             "resource": resource,
@@ -127,13 +130,13 @@ class IdentityProvider:
             data["scope"] = scope
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"}
         if self.client_id and self.client_secret:
-            headers["Authorization"] = _basic(self.client_id, self.client_secret)
+            headers["Authorization"] = basic_auth(self.client_id, self.client_secret)
         elif self.client_id:
             data["client_id"] = self.client_id
         return httpx2.Request("POST", self.token_endpoint, data=data, headers=headers, extensions={NO_DPOP: True})
 
 
-def _basic(client_id: str, secret: str) -> str:
+def basic_auth(client_id: str, secret: str) -> str:
     """RFC 6749 §2.3.1: each part form-encoded, then base64 of `id:secret`."""
     pair = f"{quote(client_id, safe='')}:{quote(secret, safe='')}"
     return "Basic " + base64.b64encode(pair.encode()).decode()
@@ -228,7 +231,25 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
                     pass
             assert self.metadata is not None and self.resource is not None
             if self.idp is not None:
-                exchange = self.idp.exchange_request(self.metadata.issuer, self.resource, scope)
+                subject: str | None = None
+                if self.idp.login is not None:  # the ID token from a browser sign-in at the IdP (kept until it expires)
+                    login = self.idp.login.requests()
+                    try:
+                        step = await login.__anext__()
+                        while True:
+                            step = await login.asend((yield step))
+                    except StopAsyncIteration:
+                        pass
+                    except AuthRequired as exc:
+                        self.auth_required = exc.message
+                        self._note("authorize", exc.message, ok=False)
+                        raise
+                    subject = self.idp.login.storage.id_token()
+                elif self.idp.id_token is not None:
+                    subject = self.idp.id_token.read()
+                if not subject:
+                    raise AuthError("no ID token for the token exchange at the identity provider")
+                exchange = self.idp.exchange_request(subject, self.metadata.issuer, self.resource, scope)
                 self._note("token", "token exchange at the identity provider: ID token → ID-JAG (RFC 8693)")
                 answer = yield exchange
                 assertion = self._id_jag(answer)
@@ -314,7 +335,7 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
             data["scope"] = scope
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"}
         if self.client_secret:
-            headers["Authorization"] = _basic(self.client_id, self.client_secret)
+            headers["Authorization"] = basic_auth(self.client_id, self.client_secret)
         else:
             data["client_id"] = self.client_id
         return httpx2.Request("POST", self.metadata.token_endpoint, data=data, headers=headers)

@@ -22,7 +22,7 @@ from mcp_types import LATEST_PROTOCOL_VERSION
 from inspector.auth.browser import check_browser_url, open_in_browser
 from inspector.auth.errors import AuthCancelled, AuthError
 from inspector.auth.events import AuthLog
-from inspector.auth.extensions import with_dpop
+from inspector.auth.extensions import idp_login, with_dpop
 from inspector.auth.loopback import DEFAULT_TIMEOUT, LoopbackListener
 from inspector.auth.provider import PLACEHOLDER_REDIRECT, LensOAuthProvider, client_metadata, redirect_uri_of
 from inspector.auth.storage import Backend, ServerTokenStorage, TokenState, open_backend
@@ -78,9 +78,9 @@ class ServerAuth:
     @property
     def machine(self) -> bool:
         """The profile's grant needs no browser, ever (client credentials, the JWT-bearer extensions)."""
-        from inspector.auth.extensions import grant_of
+        from inspector.auth.extensions import needs_browser
 
-        return not grant_of(self.profile).browser
+        return not needs_browser(self.profile)
 
     def _machine_provider(self) -> Any:
         from inspector.auth.extensions import jwt_bearer_provider
@@ -108,7 +108,7 @@ class ServerAuth:
     @property
     def provider(self) -> Any:
         """The non-interactive provider connections use (one per ServerAuth, so a refresh shows in it)."""
-        if self._provider is None and self.machine:
+        if self._provider is None and (self.machine or idp_login(self.profile)):
             self._provider = with_dpop(self._machine_provider(), self.profile, self.storage, self.log)
         if self._provider is None:
             stored = self.storage.preregistered or None
@@ -146,6 +146,8 @@ class ServerAuth:
         self.storage.clear_tokens()
         if self.machine:
             return await self._sign_in_machine(store)
+        if idp_login(self.profile):
+            return await self._sign_in_idp(store, confirm, opener, timeout)
         async with LoopbackListener(timeout=timeout, log=self.log) as listener:
             self.listener = listener
             try:
@@ -173,6 +175,60 @@ class ServerAuth:
             # registered for another loopback port, or for fewer scopes than a step-up needs: register again
             self.storage.forget_client()
 
+        redirect = self._redirect_handler(store, listener, confirm, opener)
+
+        provider = LensOAuthProvider(
+            self.server_url,
+            client_metadata(listener.redirect_uri),
+            self.storage,
+            interactive=True,
+            redirect_handler=redirect,
+            callback_handler=listener.wait,
+            log=self.log,
+            extra_scopes=scopes,
+        )
+        with_dpop(provider, self.profile, self.storage, self.log)
+        status = await self.probe(store, provider)
+        if status in (401, 403):
+            raise AuthError(f"the server still answers HTTP {status} after sign-in")
+        if self.storage.tokens() is None:
+            raise AuthError(
+                f"the server did not ask for authorization (HTTP {status} without a 401): nothing to sign in to",
+                hint="This server works without OAuth; just connect.",
+            )
+
+    async def _sign_in_idp(self, store: Any, confirm: Confirm, opener: Opener, timeout: float) -> TokenState:
+        """Enterprise-managed authorization with a browser sign-in at the IdP for the ID token, then the rest."""
+        from inspector.auth.extensions import jwt_bearer_provider
+
+        async with LoopbackListener(timeout=timeout, log=self.log) as listener:
+            self.listener = listener
+            try:
+                redirect = self._redirect_handler(store, listener, confirm, opener)
+                browser = (listener.redirect_uri, redirect, listener.wait)
+                provider = jwt_bearer_provider(self.profile, self.storage, self.log, browser=browser)
+                with_dpop(provider, self.profile, self.storage, self.log)
+                await self.probe(store, provider)
+            except AuthError as exc:
+                self.log.add("error", f"sign-in failed: {exc.message}", ok=False)
+                raise
+            except Exception as exc:
+                self.log.add("error", f"sign-in failed: {type(exc).__name__}: {exc}", ok=False)
+                raise AuthError(f"sign-in failed: {exc}") from exc
+            finally:
+                self.listener = None
+        if self.storage.tokens() is None:
+            raise AuthError("no token was issued after the sign-in at the identity provider")
+        if self._provider is not None:
+            self._provider.forget()
+            self._provider.auth_required = None
+        return self.state()
+
+    def _redirect_handler(
+        self, store: Any, listener: LoopbackListener, confirm: Confirm, opener: Opener
+    ) -> Callable[[str], Awaitable[None]]:
+        """What a sign-in does with an authorization URL: check it, note it, ask, open the browser."""
+
         async def redirect(url: str) -> None:
             check_browser_url(url)
             listener.expect(url)
@@ -194,25 +250,7 @@ class ServerAuth:
             else:  # webbrowser may wait for the browser it starts (terminal browsers do): not on the loop
                 await asyncio.to_thread(opener, url)
 
-        provider = LensOAuthProvider(
-            self.server_url,
-            client_metadata(listener.redirect_uri),
-            self.storage,
-            interactive=True,
-            redirect_handler=redirect,
-            callback_handler=listener.wait,
-            log=self.log,
-            extra_scopes=scopes,
-        )
-        with_dpop(provider, self.profile, self.storage, self.log)
-        status = await self.probe(store, provider)
-        if status in (401, 403):
-            raise AuthError(f"the server still answers HTTP {status} after sign-in")
-        if self.storage.tokens() is None:
-            raise AuthError(
-                f"the server did not ask for authorization (HTTP {status} without a 401): nothing to sign in to",
-                hint="This server works without OAuth; just connect.",
-            )
+        return redirect
 
     async def _sign_in_machine(self, store: Any) -> TokenState:
         provider = self.provider

@@ -210,6 +210,14 @@ class ServerTokenStorage:
             return None, None
         return oauth, resource
 
+    def id_token(self) -> str | None:
+        """The ID token of a browser sign-in at an enterprise IdP (`auth/idp_signin.py`), if one is kept."""
+        value = self._load().get("idp_id_token")
+        return value if isinstance(value, str) else None
+
+    def save_id_token(self, id_token: str) -> None:
+        self._update(idp_id_token=id_token)
+
     def dpop_key(self) -> str | None:
         """The server's DPoP proof key (PEM), if one was made (`auth/dpop.py`)."""
         value = self._load().get("dpop_key")
@@ -232,11 +240,11 @@ class ServerTokenStorage:
             self.backend.save(self.key, record)
 
     def clear_tokens(self) -> None:
-        """Drop the tokens but keep the registered client and metadata (before a new sign-in)."""
+        """Drop the tokens (with their DPoP binding and an IdP's ID token) but keep the registered client,
+        the metadata and the DPoP key (before a new sign-in)."""
         record = self._load()
-        if record.pop("tokens", None) is not None or record.pop("expires_at", None) is not None:
-            record.pop("expires_at", None)
-            record.pop("dpop_binding", None)
+        dropped = [record.pop(name, None) for name in ("tokens", "expires_at", "dpop_binding", "idp_id_token")]
+        if any(value is not None for value in dropped):
             self.backend.save(self.key, record)
 
     def clear(self) -> None:

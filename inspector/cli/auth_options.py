@@ -24,6 +24,7 @@ OAUTH_OPTIONS: dict[str, tuple[str, str]] = {
     "--oauth-jwt-file": ("oauth_assertion_file", "workload / enterprise: the file with the workload JWT or ID token"),
     "--oauth-jwt-env": ("oauth_assertion_env", "... or the environment variable holding it"),
     "--oauth-idp-token-endpoint": ("oauth_idp_token_endpoint", "enterprise: the identity provider's token endpoint"),
+    "--oauth-idp-issuer": ("oauth_idp_issuer", "enterprise: sign in at this IdP in the browser for the ID token"),
     "--oauth-idp-client-id": ("oauth_idp_client_id", "enterprise: the client id at the identity provider"),
     "--oauth-idp-client-secret-env": ("oauth_idp_client_secret", "enterprise: the variable holding its secret"),
     "--oauth-issuer": ("oauth_issuer", "use this authorization server, not the one the MCP server names"),

@@ -102,6 +102,7 @@ class ServerProfile:
     oauth_assertion_file: str | None = None
     oauth_assertion_env: str | None = None
     oauth_idp_token_endpoint: str | None = None
+    oauth_idp_issuer: str | None = None  # "enterprise" without a JWT file/variable: sign in there in the browser
     oauth_idp_client_id: str | None = None
     oauth_idp_client_secret: str | None = None
     oauth_issuer: str | None = None

@@ -33,6 +33,7 @@ _OAUTH_EXTRAS = (
     ("oauthAssertionFile", "oauth_assertion_file"),
     ("oauthAssertionEnv", "oauth_assertion_env"),
     ("oauthIdpTokenEndpoint", "oauth_idp_token_endpoint"),
+    ("oauthIdpIssuer", "oauth_idp_issuer"),
     ("oauthIdpClientId", "oauth_idp_client_id"),
     ("oauthIdpClientSecret", "oauth_idp_client_secret"),
     ("oauthIssuer", "oauth_issuer"),

@@ -63,6 +63,7 @@ TARGET_OPTIONS: dict[str, bool] = {
     "--oauth-jwt-file": True,
     "--oauth-jwt-env": True,
     "--oauth-idp-token-endpoint": True,
+    "--oauth-idp-issuer": True,
     "--oauth-idp-client-id": True,
     "--oauth-idp-client-secret-env": True,
     "--oauth-issuer": True,

@@ -250,3 +250,42 @@ def test_the_cli_runs_enterprise_managed_authorization_with_secrets_from_the_env
         env=env,
     )
     assert missing.returncode != 0 and "NOT_SET_ANYWHERE" in missing.stderr
+
+
+def test_enterprise_managed_authorization_signs_in_at_the_identity_provider_when_no_id_token_is_given(
+    plain_server, tmp_path, browser
+):
+    profile = ServerProfile(
+        name="ema-sso",
+        transport="http",
+        url=f"{plain_server}/mcp",
+        oauth_grant="enterprise",
+        oauth_client_id=EMA_CLIENT,
+        oauth_client_secret=EMA_SECRET,
+        oauth_idp_issuer=f"{plain_server}/idp",
+        oauth_idp_token_endpoint=f"{plain_server}/idp/token",
+        oauth_idp_client_id=IDP_CLIENT,
+    )
+    log, store = AuthLog(), TrafficStore()
+    auth = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=log)
+    assert not auth.machine  # this one needs the browser, at the IdP
+    # A connection without a stored ID token stops and asks for a sign-in (no browser from a connection).
+    with pytest.raises(LensError):
+        asyncio.run(_whoami(profile, auth, store))
+    assert auth.needs_sign_in and not browser.opened
+    asyncio.run(auth.sign_in(store, opener=browser))
+    assert browser.opened and browser.opened[0].startswith(f"{plain_server}/idp/authorize?")
+    (login,) = _stats(plain_server)["idp_logins"]
+    assert login == {"client_id": IDP_CLIENT, "scope": "openid email profile", "code_challenge_method": "S256"}
+    assert _stats(plain_server)["token_requests"][-1]["subject"] == "sso-user@example.test"
+    # Connections use the stored token; with the token gone, the stored ID token is exchanged again, no browser.
+    assert "through an auth extension" in asyncio.run(_whoami(profile, auth, store))
+    record = json.loads(next((tmp_path / "auth").glob("*.json")).read_text())
+    record.pop("tokens"), record.pop("expires_at", None)
+    next((tmp_path / "auth").glob("*.json")).write_text(json.dumps(record))
+    again = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=AuthLog())
+    assert "through an auth extension" in asyncio.run(_whoami(profile, again, TrafficStore()))
+    assert len(_stats(plain_server)["idp_logins"]) == 1 and len(_stats(plain_server)["exchanges"]) == 2
+    recorded = _recorded(store)
+    assert record["idp_id_token"].encode() not in recorded
+    assert b"/idp/.well-known/openid-configuration" in recorded  # the login's own requests are in the log

@@ -11,7 +11,10 @@ All on http://127.0.0.1:PORT:
   over HTTP Basic, the
   ID-JAG's `client_id` and `resource` matching). A refused grant says why (`error_description`).
 - `/idp/token`: the enterprise IdP's RFC 8693 token exchange: an ID token (signed by the trusted key,
-  issuer `IDP_ISSUER`, audience `idp-client`) → an ID-JAG for the `audience` and `resource` asked.
+  issuer `IDP_ISSUER`, audience `idp-client`; or one from a login here) → an ID-JAG for the `audience` and
+  `resource` asked. The IdP also signs users in (OpenID Connect: `/idp/.well-known/openid-configuration`,
+  `/idp/authorize` redirects straight back with a code, `/idp/token` answers it with an ID token, PKCE
+  checked, issuer `…/idp`, the asked nonce).
 - `--dpop`: the token endpoint wants a DPoP proof (RFC 9449) and issues tokens bound to its key
   (`token_type: DPoP`, `cnf.jkt`); `/mcp` then accepts only `Authorization: DPoP` with a valid proof
   (`htm`, `htu`, `ath`, a fresh `jti`, the bound key). `--nonce`: both also demand their `DPoP-Nonce`
@@ -93,8 +96,10 @@ class Tokens:
 def build(port: int, trusted_key: str, *, dpop: bool, nonce: bool, client_secret: str = EMA_SECRET) -> Any:
     base = f"http://127.0.0.1:{port}"
     tokens = Tokens()
-    stats: dict[str, Any] = {"token_requests": [], "exchanges": [], "resource": []}
+    stats: dict[str, Any] = {"token_requests": [], "exchanges": [], "resource": [], "idp_logins": []}
     jag_key = ec.generate_private_key(ec.SECP256R1())
+    idp_key = ec.generate_private_key(ec.SECP256R1())  # signs the ID tokens of a browser login at /idp
+    codes: dict[str, dict[str, str]] = {}
     jtis: set[str] = set()
     server = MCPServer(
         "auth-extensions-test",
@@ -120,22 +125,54 @@ def build(port: int, trusted_key: str, *, dpop: bool, nonce: bool, client_secret
             document["dpop_signing_alg_values_supported"] = ["ES256"]
         return JSONResponse(document)
 
+    @server.custom_route("/idp/.well-known/openid-configuration", methods=["GET"])
+    async def idp_metadata(_request: Request) -> JSONResponse:
+        return JSONResponse(
+            {
+                "issuer": f"{base}/idp",
+                "authorization_endpoint": f"{base}/idp/authorize",
+                "token_endpoint": f"{base}/idp/token",
+                "grant_types_supported": ["authorization_code", TOKEN_EXCHANGE],
+                "code_challenge_methods_supported": ["S256"],
+            }
+        )
+
+    @server.custom_route("/idp/authorize", methods=["GET"])
+    async def idp_authorize(request: Request) -> Any:
+        from starlette.responses import RedirectResponse
+
+        query = dict(request.query_params)
+        code = f"idp-code-{secrets.token_urlsafe(8)}"
+        codes[code] = query
+        stats["idp_logins"].append({k: query.get(k) for k in ("client_id", "scope", "code_challenge_method")})
+        return RedirectResponse(f"{query['redirect_uri']}?code={code}&state={quote(query.get('state', ''))}", 302)
+
+    def _login_code(form: dict[str, Any]) -> JSONResponse:
+        asked = codes.pop(str(form.get("code")), None)
+        verifier = str(form.get("code_verifier") or "")
+        if asked is None or _b64(hashlib.sha256(verifier.encode()).digest()) != asked.get("code_challenge"):
+            return JSONResponse({"error": "invalid_grant", "error_description": "code or PKCE verifier"}, 400)
+        now = int(time.time())
+        claims = {"iss": f"{base}/idp", "sub": "sso-user@example.test", "aud": asked["client_id"], "iat": now}
+        claims.update(exp=now + 600, nonce=asked.get("nonce"))
+        return JSONResponse({"id_token": jwt.encode(claims, idp_key, algorithm="ES256"), "token_type": "Bearer"})
+
     @server.custom_route("/idp/token", methods=["POST"])
     async def idp_token(request: Request) -> JSONResponse:
         form = dict(await request.form())
+        if form.get("grant_type") == "authorization_code":
+            return _login_code(form)
         seen = {k: form.get(k) for k in ("grant_type", "requested_token_type", "subject_token_type", "audience")}
         seen["resource"], seen["dpop"] = form.get("resource"), "dpop" in request.headers
         stats["exchanges"].append(seen)
         if form.get("grant_type") != TOKEN_EXCHANGE or form.get("requested_token_type") != ID_JAG:
             return JSONResponse({"error": "unsupported_grant_type"}, 400)
+        subject = str(form.get("subject_token"))
         try:
-            claims = jwt.decode(
-                str(form.get("subject_token")),
-                trusted_key,
-                algorithms=["ES256"],
-                audience=IDP_CLIENT,
-                issuer=IDP_ISSUER,
-            )
+            if jwt.decode(subject, options={"verify_signature": False}).get("iss") == f"{base}/idp":  # our login's
+                claims = jwt.decode(subject, idp_key.public_key(), algorithms=["ES256"], audience=IDP_CLIENT)
+            else:
+                claims = jwt.decode(subject, trusted_key, algorithms=["ES256"], audience=IDP_CLIENT, issuer=IDP_ISSUER)
         except jwt.PyJWTError as exc:
             return JSONResponse({"error": "invalid_grant", "error_description": f"ID token: {exc}"}, 400)
         now = int(time.time())

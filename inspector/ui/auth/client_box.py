@@ -54,6 +54,13 @@ ROWS: dict[str, tuple[str, str, str, str, bool]] = {
         "https://idp.example.com/oauth2/token (RFC 8693 token exchange)",
         False,
     ),
+    "idp_issuer": (
+        "oauth_idp_issuer",
+        "IdP issuer",
+        "Identity provider issuer",
+        "https://idp.example.com: sign in there in the browser for the ID token (no file or variable)",
+        False,
+    ),
     "idp_client_id": ("oauth_idp_client_id", "IdP client id", "Identity provider client id", "id at the IdP", False),
     "idp_client_secret": (
         "oauth_idp_client_secret",

@@ -67,7 +67,8 @@ def test_each_grant_shows_its_fields_and_a_workload_jwt_with_dpop_signs_in_step_
     assert _visible(box, "OAuth client id") and _visible(box, "OAuth client secret")
     assert not _visible(box, "JWT file") and not _visible(box, "Identity provider token endpoint")
     _choose(box, "Enterprise-managed")
-    for name in ("Identity provider token endpoint", "Identity provider client id", "Identity provider client secret"):
+    idp = ("Identity provider token endpoint", "Identity provider issuer", "Identity provider client id")
+    for name in (*idp, "Identity provider client secret"):
         assert _visible(box, name), name
     assert _visible(box, "ID token file") and _visible(box, "ID token environment variable")
     assert (
@@ -77,7 +78,7 @@ def test_each_grant_shows_its_fields_and_a_workload_jwt_with_dpop_signs_in_step_
     _field(box, "Identity provider client secret").setText("idp-secret-typed-then-dropped")
     _choose(box, "Workload identity")
     assert _visible(box, "Workload JWT file") and _visible(box, "Workload JWT environment variable")
-    assert not _visible(box, "OAuth client secret") and not _visible(box, "Identity provider token endpoint")
+    assert not _visible(box, "OAuth client secret") and not any(_visible(box, name) for name in idp)
     assert not _visible(box, "Private key file")
 
     box.client_id.setText("ui-workload")
