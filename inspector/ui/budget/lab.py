@@ -17,7 +17,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -74,6 +74,7 @@ class DescriptionLab(QWidget):
         self._base_job: asyncio.Future[None] | None = None
         self._description_counts: dict[tuple[str, str], int] = {}  # (tokenizer, text) → tokens, a few kept
         self._description_job: asyncio.Future[None] | None = None
+        self._preview_stale = False  # the Tool JSON is written when its tab shows (1 MB of JSON, else, per count)
 
         notice = plain_label("Note: " + NOTICE, wrap=True, selectable=True)
         notice.setObjectName("labNotice")
@@ -103,6 +104,7 @@ class DescriptionLab(QWidget):
         self.preview.setReadOnly(True)
         self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.preview.setPlaceholderText("The edited tool as JSON")
+        self.preview.installEventFilter(self)
         self.copy_description = QPushButton("Copy description")
         self.copy_tool = QPushButton("Copy tool JSON")
         self.reset_field = QPushButton("Reset this description")
@@ -319,7 +321,19 @@ class DescriptionLab(QWidget):
         self.timing.setText(f"counted with {name} ({figure_words(self.current)}) in {self.last_ms:.1f} ms")
         tool_name = str(tool.get("name"))
         self.lints.set_lints([lint for lint in self.current.lints if lint.tool == tool_name])
+        self._preview_stale = True
+        if self.preview.isVisible():
+            self._show_preview()
+
+    def _show_preview(self) -> None:
+        """The edited tool's JSON in the Tool JSON tab (long lines in pieces)."""
+        self._preview_stale = False
         self.preview.setPlainText(in_pieces(visible(self.tool_json())))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.preview and event.type() == QEvent.Type.Show and self._preview_stale:
+            self._show_preview()
+        return super().eventFilter(watched, event)
 
     def _description_tokens(self, name: str, text: str) -> int | None:
         """Tokens in one description: counted here when short, on a worker thread past `EDIT_MAX_CHARS`
@@ -392,7 +406,27 @@ class DescriptionLab(QWidget):
 
 def _big(tools: list[dict[str, Any]]) -> bool:
     """A list whose first count would stall the window: many tools, or long text."""
-    return len(tools) > BACKGROUND_TOOLS or len(json.dumps(tools, default=str)) > BACKGROUND_CHARS
+    return len(tools) > BACKGROUND_TOOLS or _json_longer_than(tools, BACKGROUND_CHARS)
+
+
+def _json_longer_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` written as JSON is about ``limit`` characters or more, told without writing it (a
+    1 MB description's JSON was another megabyte, twice, to answer this); every container read counts."""
+    left = limit
+    stack = [value]
+    while stack and left >= 0:
+        item = stack.pop()
+        if isinstance(item, str):
+            left -= len(item) + 2
+        elif isinstance(item, dict):
+            left -= 2 + 2 * len(item) + sum(len(str(key)) + 2 for key in item)
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            left -= 2 + len(item)
+            stack.extend(item)
+        else:
+            left -= len(str(item))
+    return left < 0
 
 
 def _compare(now: int, was: int) -> str:
