@@ -176,11 +176,12 @@ def _one_era(negotiated: str, asked: str) -> str:
 
 
 def _coverage(report: DoctorReport, stopped: list[str]) -> list[CheckOutcome]:
-    """Every check of the table, in its order: ran (it said so in ``report.ran``), or why not (it
-    said why, or it was not reached: the server crashed, the connection failed)."""
+    """Every check of the table, in its order: ran (it said so in ``report.ran``, or it found something),
+    or why not (it said why, or it was not reached: the server crashed, the connection failed)."""
     out = []
+    found = {f.owner for f in report.findings}
     for check in CHECKS:
-        if any(i in report.ran for i in check.ids):
+        if any(i in report.ran for i in check.ids) or check.id in found:
             status, reason = RAN, ""
         else:
             status, reason = report.why_not(check.id) or (

@@ -100,7 +100,7 @@ def test_a_server_that_cannot_start_ran_one_check(capsys: pytest.CaptureFixture[
 
 def test_junit_counts_match_its_test_cases_and_skips_say_why() -> None:
     """One test case per check of the table; `tests=` counts them, `skipped=` and `failures=` too."""
-    done = run_lens("doctor", "--format", "junit", "--timeout", "30", "--demo")
+    done = run_lens("doctor", "--format", "junit", "--timeout", "30", "--demo", timeout=180)
     root = ET.fromstring(done.stdout)
     suite = root.find("testsuite")
     assert suite is not None
@@ -110,7 +110,8 @@ def test_junit_counts_match_its_test_cases_and_skips_say_why() -> None:
     skipped = [c for c in cases if c.find("skipped") is not None]
     failed = [c for c in cases if c.find("failure") is not None]
     assert int(suite.get("skipped", "-1")) == len(skipped) == int(root.get("skipped", "-1")) >= 2
-    assert int(suite.get("failures", "-1")) == len(failed) == 3 == int(root.get("failures", "-1"))
+    assert int(suite.get("failures", "-1")) == len(failed) == int(root.get("failures", "-1"))
+    assert {"tools-list", "unknown-tool", "invalid-arguments"} <= {c.get("name") for c in failed}
     assert all(len(c.findall("failure")) == 1 for c in failed)
     ping = next(c for c in cases if c.get("name") == "ping").find("skipped")
     assert ping is not None and ping.get("message", "").startswith("not applicable: ")
@@ -123,9 +124,11 @@ def test_junit_counts_match_its_test_cases_and_skips_say_why() -> None:
 
 def test_findings_about_a_tool_name_it_beside_its_path(capsys: pytest.CaptureFixture[str]) -> None:
     report = json.loads(_run(capsys, "json", "--demo"))
-    paths = {f["check"]: f["path"] for f in report["findings"] if f["severity"] != "info"}
-    assert re.fullmatch(r"\$\.tools\[\d+\] \(route_request_bad_headers\)\.inputSchema", paths["tools-list"]), paths
-    assert re.fullmatch(r"\$\.tools\[\d+\] \(show_resources\)", paths["invalid-arguments"]), paths
+    paths = [(f["check"], f["path"]) for f in report["findings"]]
+    tool = re.compile(r"\$\.tools\[\d+\] \(route_request_bad_headers\)\.inputSchema")
+    assert any(check == "tools-list" and tool.fullmatch(path) for check, path in paths), paths
+    called = re.compile(r"\$\.tools\[\d+\] \(show_resources\)")
+    assert any(check == "invalid-arguments" and called.fullmatch(path) for check, path in paths), paths
     budget = [f["path"] for f in report["findings"] if f["check"].startswith("budget/")]
     assert budget and all(re.match(r"\$\.tools\[\d+\] \(\w+\)", p) for p in budget), budget
 
