@@ -29,6 +29,7 @@ _OPTIONS: dict[str, bool] = {
     "--max-pages": True,
     "--host-server-name": True,
     "--no-budget": False,
+    "--host": True,
     "--output": True,
     "--list-checks": False,
 }
@@ -37,11 +38,13 @@ EPILOG = exit_codes.describe(
     (exit_codes.OK, "ok (no finding at or above --fail-on)"),
     (exit_codes.USAGE, "usage"),
     (exit_codes.CONNECTION, "could not connect (the report says why)"),
-    (exit_codes.DOCTOR_FINDINGS, "a finding at or above --fail-on"),
+    (exit_codes.DOCTOR_FINDINGS, "a finding at or above --fail-on, or a host chosen with --host refuses a tool"),
 )
 
 
 def _parser() -> argparse.ArgumentParser:
+    from inspector.budget.host_rules import host_names
+
     p = argparse.ArgumentParser(
         prog="mcp-lens doctor",
         description="Check an MCP server against the spec and hosts' limits: what its users' clients will meet. "
@@ -71,6 +74,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--max-pages", type=int, default=50, metavar="N", help="a list longer than N pages never ends")
     run.add_argument("--host-server-name", metavar="NAME", help="the server's name in the host (default serverInfo)")
     run.add_argument("--no-budget", action="store_true", help="skip the token budget lints (no tokenizer load)")
+    run.add_argument(
+        "--host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also say what this host does with each tool: accepted, changed (how) or refused (why), each with its "
+        f"rule's source; several allowed; exit {exit_codes.DOCTOR_FINDINGS} when one refuses a tool. Hosts: "
+        + ", ".join(host_names()),
+    )
     p.add_argument(
         "--list-checks",
         action="store_true",
@@ -104,6 +116,13 @@ def parse(argv: list[str]) -> tuple[argparse.Namespace, CliArgs]:
     )
     if ns.timeout <= 0 or ns.max_pages < 1:
         raise UsageError("--timeout and --max-pages must be positive")
+    if ns.host:
+        from inspector.budget.host_rules import find_host
+
+        try:
+            ns.host = list(dict.fromkeys(find_host(name).name for name in ns.host))
+        except KeyError as exc:
+            raise UsageError(str(exc.args[0])) from None
     return ns, conn
 
 
@@ -133,7 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     if loader is not None:
         loader.join()
     options = DoctorOptions(
-        timeout=ns.timeout, call=tuple(ns.call), max_pages=ns.max_pages, host_server_name=ns.host_server_name
+        timeout=ns.timeout,
+        call=tuple(ns.call),
+        max_pages=ns.max_pages,
+        host_server_name=ns.host_server_name,
+        hosts=tuple(ns.host),
     )
     if ns.no_budget:
         options.no_tokenizer = "--no-budget: no tokenizer loaded"
@@ -151,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     if report.era is None:  # never connected: the report says why
         return exit_codes.CONNECTION
-    return exit_codes.DOCTOR_FINDINGS if report.fails(ns.fail_on) else exit_codes.OK
+    refused = any(judged.refused() for judged in report.hosts)  # --host: CI fails on a refused tool
+    return exit_codes.DOCTOR_FINDINGS if refused or report.fails(ns.fail_on) else exit_codes.OK
 
 
 def _list_checks(fmt: str, output: str | None) -> int:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from xml.etree import ElementTree as ET
 
 from inspector.content.visible import json_visible, visible
+from inspector.doctor.host_render import host_lines, host_suites
 from inspector.doctor.report import RAN, SCORE_RULE, SEVERITIES, DoctorFinding, DoctorReport
 from inspector.words import counted
 
@@ -60,6 +61,7 @@ def text(report: DoctorReport) -> str:
     if not_run:
         lines += ["", f"CHECKS NOT RUN ({len(not_run)})"]
         lines += [f"  {o.check}: {visible(o.said())}" for o in not_run]
+    lines += host_lines(report)
     return "\n".join(lines) + "\n"
 
 
@@ -113,8 +115,11 @@ def junit(report: DoctorReport) -> str:
             ET.SubElement(case, "system-out").text = "\n\n".join(notes)
     counts = {"tests": str(len(names)), "failures": str(failed), "errors": "0", "skipped": str(skipped)}
     suite.attrib.update({**counts, "time": f"{report.seconds:.3f}"})
-    suites = ET.Element("testsuites", {k: counts[k] for k in ("tests", "failures", "skipped")})
+    hosts = host_suites(report)  # a suite per --host, a case per tool
+    totals = {k: str(sum(int(x.get(k, "0")) for x in (suite, *hosts))) for k in ("tests", "failures", "skipped")}
+    suites = ET.Element("testsuites", totals)
     suites.append(suite)
+    suites.extend(hosts)
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 

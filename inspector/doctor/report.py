@@ -88,6 +88,8 @@ class DoctorReport:
     coverage: list[CheckOutcome] = field(default_factory=list)
     running: str | None = None  # the table check running now: the owner of the findings added
     names: dict[str, list[str | None]] = field(default_factory=dict)  # list key → each item's name
+    # what each host chosen with --host does with each tool (`budget.acceptance.HostAcceptance`, in order)
+    hosts: list[Any] = field(default_factory=list)
 
     def add(self, severity: str, check: str, path: str, message: str, expected: str, section: str) -> None:
         """Sections are named in the negotiated era's spec version (the same sections in both); a path
@@ -195,6 +197,7 @@ class DoctorReport:
             "checks": self.ran,
             "seconds": round(self.seconds, 3),
             "findings": [f.to_json() for f in sorted(self.findings, key=_severity_order)],
+            "hosts": [h.to_json() for h in self.hosts],
         }
 
 
@@ -217,6 +220,7 @@ class DoctorOptions:
     max_reads: int = 10  # resources read / prompts got, at most
     host_server_name: str | None = None  # the name a host gives the server (default: serverInfo.name)
     no_tokenizer: str = "the tokenizer could not be loaded"  # why the budget lints are skipped without one
+    hosts: tuple[str, ...] = ()  # hosts of `budget.host_rules.HOSTS` whose verdict on each tool is wanted
 
 
 # era → an unopened connection (``async with``) in that era ("auto" | "legacy" | "modern")

@@ -28,6 +28,7 @@ from enum import Enum
 from typing import Any
 
 from inspector.doctor import (
+    host_acceptance,
     http_checks,
     listings,
     modern_checks,
@@ -118,6 +119,14 @@ CHECKS: tuple[Check, ...] = (
         "the Budget tab's lints (with a tokenizer)",
         "tools",
         section=s.SECTION_LENS_BUDGET,
+    ),
+    Check(
+        "host-acceptance",
+        Stage.LISTS,
+        host_acceptance.check_hosts,
+        "each tool as each host chosen with --host takes it: accepted, changed (how) or refused (why)",
+        "tools",
+        section=s.SECTION_HOSTS,
     ),
     Check(
         "resources-list",

@@ -1,0 +1,101 @@
+"""``mcp-lens doctor --host NAME`` (issue 25 point 3): a section per chosen host saying what it does with each
+tool (accepted, changed: how, refused: why, each reason with its rule's source), in text, JSON and JUnit, and
+exit 14 for CI when a chosen host refuses a tool. Against real servers: the demo, server-everything and
+tests/servers/host_acceptance.py."""
+
+from __future__ import annotations
+
+import json
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+from lens_support import EVERYTHING, REPO, run_lens
+
+from inspector.cli.exit_codes import DOCTOR_FINDINGS, OK, USAGE
+
+HOSTS_SERVER = ["--", sys.executable, str(REPO / "tests/servers/host_acceptance.py")]
+QUICK = ("--no-budget", "--timeout", "30")
+
+
+def doctor(*args: str) -> tuple[int, str, str]:
+    done = run_lens("doctor", *QUICK, *args, timeout=180)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_json_has_a_section_per_host_with_each_verdict_and_its_rule() -> None:
+    code, out, err = doctor("--format", "json", "--host", "OpenAI strict", "--host", "claude-code", *HOSTS_SERVER)
+    assert code == DOCTOR_FINDINGS, err  # OpenAI strict refuses four of the five tools
+    report = json.loads(out)
+    strict, claude = report["hosts"]
+    assert (strict["host"], claude["host"]) == ("openai-strict", "claude-code")
+    assert strict["counts"] == {"accepted": 1, "changed": 0, "refused": 4}
+    assert claude["counts"] == {"accepted": 2, "changed": 1, "refused": 2}  # files.read's dot, find's root anyOf
+    verdicts = {t["tool"]: t for t in strict["tools"]}
+    assert verdicts["lookup_order"]["verdict"] == "accepted"
+    search = verdicts["search"]
+    assert search["verdict"] == "refused" and {r["rule"] for r in search["reasons"]} == {
+        "strict-closed",
+        "strict-required",
+        "schema-refused",
+    }
+    for reason in search["reasons"]:
+        assert reason["source"] and reason["checked"] and reason["status"] in ("confirmed", "unconfirmed")
+    manual = {t["tool"]: t for t in claude["tools"]}["manual"]
+    assert manual["host_name"] == "mcp__host-acceptance__manual" and manual["verdict"] == "changed"
+    assert manual["summary"].endswith("description cut at 2,048 characters (948 lost)")
+    coverage = {c["check"]: c for c in report["coverage"]["checks"]}
+    assert coverage["host-acceptance"]["status"] == "ran"
+    said = [f for f in report["findings"] if f["check"] == "host-acceptance"]
+    refusals = [f for f in said if f["severity"] == "error"]
+    assert len(refusals) == 4 + 2 and [f["severity"] for f in said if f not in refusals] == ["info"]  # the cut
+    assert any(f["path"] == "$.tools[2] (files.read)" and "Claude Code refuses" in f["message"] for f in refusals)
+
+
+def test_text_says_each_host_and_tool() -> None:
+    code, out, err = doctor("--host", "openai-strict", *HOSTS_SERVER)
+    assert code == DOCTOR_FINDINGS, err
+    section = out[out.index("HOST OpenAI strict") :]
+    assert section.startswith("HOST OpenAI strict (server host-acceptance): 1 accepted, 0 changed, 4 refused")
+    assert "  ✓ lookup_order: accepted as is" in section
+    assert "  ✗ search: refused: additionalProperties is not false at inputSchema" in section
+    assert "      strict-closed [confirmed]: every object schema must say additionalProperties: false" in section
+    assert "OpenAI Structured Outputs guide" in section and "checked 2026-11-27" in section
+
+
+def test_junit_has_a_suite_per_host_and_a_case_per_tool() -> None:
+    code, out, err = doctor("--format", "junit", "--host", "openai-strict", "--host", "gemini", *HOSTS_SERVER)
+    assert code == DOCTOR_FINDINGS, err
+    suites = ET.fromstring(out)
+    doctor_suite, strict, gemini = suites.findall("testsuite")
+    assert strict.get("name") == "mcp-lens doctor --host openai-strict: host-acceptance"
+    cases = strict.findall("testcase")
+    assert [c.get("name") for c in cases] == ["lookup_order", "search", "files.read", "manual", "find"]
+    assert strict.get("tests") == "5" and strict.get("failures") == "4" == str(len(strict.findall("testcase/failure")))
+    assert gemini.get("failures") == str(len(gemini.findall("testcase/failure")))
+    total = sum(int(s.get("tests")) for s in (doctor_suite, strict, gemini))
+    failures = sum(int(s.get("failures")) for s in (doctor_suite, strict, gemini))
+    assert suites.get("tests") == str(total) and suites.get("failures") == str(failures)
+    assert "strict-closed" in cases[1].find("failure").text
+
+
+def test_a_host_that_accepts_every_tool_exits_0_and_says_so() -> None:
+    if not EVERYTHING.exists():
+        pytest.fail(f"{EVERYTHING} is missing: run scripts/test, which installs the npm test servers")
+    code, out, err = doctor("--host", "cursor", "--", "node", str(EVERYTHING), "stdio")
+    assert code == OK, out + err
+    assert "HOST Cursor (server mcp-servers/everything): 13 accepted, 0 changed, 0 refused" in out
+
+
+def test_the_demo_without_a_host_says_the_check_does_not_apply() -> None:
+    code, out, err = doctor("--format", "json", "--demo")
+    assert code == OK, err
+    report = json.loads(out)
+    coverage = {c["check"]: c for c in report["coverage"]["checks"]}["host-acceptance"]
+    assert coverage["status"] == "not applicable" and "--host" in coverage["reason"]
+    assert report["hosts"] == []
+
+
+def test_an_unknown_host_is_a_usage_error_naming_the_hosts() -> None:
+    code, _out, err = doctor("--host", "netscape", "--demo")
+    assert code == USAGE and "unknown host 'netscape'" in err and "openai-strict" in err
