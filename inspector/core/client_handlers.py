@@ -21,6 +21,10 @@ ELICIT_ACTIONS = ("accept", "decline", "cancel")
 CAPABILITIES = ("sampling", "elicitation", "roots")
 APP_CAPABILITIES = CAPABILITIES
 CAPABILITY_METHODS = {"sampling": "sampling/createMessage", "elicitation": "elicitation/create", "roots": "roots/list"}
+# The extensions MCP Lens implements, declared in both eras whatever the handlers (initialize's
+# capabilities.extensions; each 2026-07-28 request's clientCapabilities): Skills (`core/skills.py`).
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
+EXTENSIONS: dict[str, dict] = {SKILLS_EXTENSION: {}}
 
 
 def undeclared_note(declared: list[str], remedy: str | None = None) -> str | None:
@@ -81,6 +85,13 @@ class ClientHandlers:
         if self.roots is not None:
             out["roots"] = {"listChanged": True}
         return out
+
+
+def declared_capabilities(handlers: ClientHandlers | None) -> dict:
+    """Every client capability MCP Lens declares: what the handlers answer, and `EXTENSIONS`."""
+    out = handlers.wire_capabilities() if handlers is not None else {}
+    out["extensions"] = {name: dict(setting) for name, setting in EXTENSIONS.items()}
+    return out
 
 
 def elicitation_mode(params: dict) -> str:

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from inspector import __version__
 from inspector.core.calls import Progress, ProgressCallback, RequestHandle
 from inspector.core.client_callbacks import session_callbacks
-from inspector.core.client_handlers import ClientHandlers
+from inspector.core.client_handlers import EXTENSIONS, ClientHandlers, declared_capabilities
 from inspector.core.era import (
     DEFAULT_ERA,
     LATEST_HANDSHAKE_VERSION,
@@ -120,6 +120,7 @@ class Connection(Operations):
                 logging_callback=self._on_log,
                 message_handler=self._on_message,
                 client_info=CLIENT_INFO,
+                extensions=dict(EXTENSIONS),  # declared in initialize's capabilities (the handshake era)
                 **session_callbacks(self.handlers, self._client_turn),
             )
             await stack.enter_async_context(self.session)
@@ -197,7 +198,7 @@ class Connection(Operations):
         return "server/discover" if tries_modern(self.era_setting) else "initialize"
 
     def _capabilities(self) -> dict[str, Any]:
-        return self.handlers.wire_capabilities() if self.handlers is not None else {}
+        return declared_capabilities(self.handlers)
 
     async def __aexit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> bool:
         """Close; the body's exception goes to the transport's contexts, so a transport task group

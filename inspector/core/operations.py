@@ -15,6 +15,7 @@ from typing import Any
 from inspector import __version__
 from inspector.core import era, requires
 from inspector.core.calls import Progress, ProgressCallback, RequestHandle
+from inspector.core.client_handlers import declared_capabilities
 from inspector.core.errors import LensError, RequestTimeout, ToolFailed, UnknownTool
 from inspector.core.findings import Finding, check_call_result, check_list_page, check_tools
 from inspector.core.input_required import (
@@ -202,9 +203,9 @@ class Operations:
         return handlers.input or handlers_answerer(handlers)
 
     def client_capabilities(self) -> dict[str, Any]:
-        """The client capabilities a modern request's `_meta` declares: those the handlers answer."""
-        handlers = getattr(self, "handlers", None)
-        return handlers.wire_capabilities() if handlers is not None else {}
+        """The client capabilities a modern request's `_meta` declares: those the handlers answer, and
+        the extensions MCP Lens implements."""
+        return declared_capabilities(getattr(self, "handlers", None))
 
     async def request_rounds(
         self,

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from inspector.core.calls import RequestHandle
-from inspector.core.client_handlers import ClientHandlers
+from inspector.core.client_handlers import ClientHandlers, declared_capabilities
 from inspector.core.errors import LensError, ProtocolError
 from inspector.core.findings import Finding, check_call_result
 
@@ -194,8 +194,7 @@ class TaskRunner:
             listener(task)
 
     def _capabilities(self) -> dict[str, Any]:
-        handlers = self.handlers()
-        return handlers.wire_capabilities() if handlers is not None else {}
+        return declared_capabilities(self.handlers())
 
     async def _send(self, form: str, method: str, params: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         if form == MODERN:

@@ -22,6 +22,7 @@ from inspector.demo import (
     icons,
     live_resources,
     round_trips,
+    skills_demo,
     task_tools,
     tools,
 )
@@ -77,7 +78,7 @@ def build_server(*, log_level: LogLevel = "WARNING") -> MCPServer:
         subscriptions=bus,
         log_level=log_level,
         middleware=[HandshakeCapabilities(state)],
-        extensions=[apps_demo.build()],  # MCP Apps: show_dice and its ui://demo/dice.html
+        extensions=[apps_demo.build(), skills_demo.build()],  # MCP Apps (show_dice), Skills (two skills)
     )
     tools.register(server, state)
     dynamic.register(server, state)

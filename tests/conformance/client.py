@@ -11,7 +11,8 @@ is offered in `initialize`; unset (suite 0.1) means the handshake era.
 Every scenario runs the way a user's session does: `make_transport` + `Connection` with our taps,
 the OAuth provider from `inspector.auth` (the browser flow, or client credentials for the suite's
 machine-to-machine scenarios), and `ClientHandlers` (an elicitation handler that accepts with the
-schema's defaults); it lists the tools and calls each (or the calls the context names). The browser
+schema's defaults); it lists the tools and calls each (or the calls the context names). A server
+that declares the Skills extension gets what a user of the Skills tab sends (`use_skills`). The browser
 step is headless: the test authorization server redirects straight back, so the redirect handler
 GETs the authorization URL and reads the code from the `Location` header.
 
@@ -40,6 +41,7 @@ from inspector.auth.provider import LensOAuthProvider, client_metadata
 from inspector.auth.signin import ServerAuth, preregistered_client
 from inspector.auth.storage import MemoryBackend, ServerTokenStorage
 from inspector.config.profile import ServerProfile
+from inspector.core import skills
 from inspector.core.client_handlers import ClientHandlers
 from inspector.core.connection import Connection
 from inspector.core.targets import make_transport
@@ -203,6 +205,9 @@ async def run(url: str, scenario: str, context: dict[str, Any], era: str = "lega
     async with connection as conn:
         if scenario == "initialize":
             return
+        if skills.server_setting(conn.capabilities) is not None:
+            await use_skills(conn, scenario)
+            return
         listing = await conn.list_tools()
         # The suite may say which calls to make (e.g. http-custom-headers); else call every tool.
         calls = context.get("toolCalls") or [{"name": t["name"], "arguments": arguments_for(t)} for t in listing.tools]
@@ -210,6 +215,23 @@ async def run(url: str, scenario: str, context: dict[str, Any], era: str = "lega
             calls = echo_schema_calls(listing.tools)
         for call in calls:
             await conn.call_tool(call["name"], call.get("arguments") or {})
+
+
+async def use_skills(conn: Connection, scenario: str) -> None:
+    """What a user does in the Skills tab: list the skills (no file is read for that); in the verify
+    scenarios, load each skill (its SKILL.md read and verified) and, only when it verified, open each of
+    its other files. A skill that fails verification is not used: none of its other files is read."""
+    listing = await skills.list_skills(conn)
+    if "verify" not in scenario:
+        return
+    for skill in listing.skills:
+        loaded = await skills.load_skill(conn, skill)
+        if not loaded.verified:
+            print(f"skill {skill.uri}: {loaded.skill_md.status()}", file=sys.stderr)
+            continue
+        for file in skill.files:
+            if file["uri"] != skill.uri:
+                await skills.read_file(conn, skill, file["uri"])
 
 
 def main(argv: list[str]) -> int:

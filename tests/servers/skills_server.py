@@ -1,0 +1,81 @@
+"""A Skills server (SEP-2640) on the SDK's MCPServer with one good skill and three faulty ones, each for a
+client's verification to catch:
+
+- `tampered-digest`: SKILL.md served with other bytes of the same length than the entry's digest covers;
+- `oversized-file`: a real 17 MiB file, so the skill's total size passes the spec's 16 MiB limit;
+- `broken-frontmatter`: SKILL.md (digest and size right) whose frontmatter is not YAML and disagrees with the entry.
+
+    python skills_server.py [--http PORT] [--no-methods]
+
+`--no-methods` declares the extension but answers neither skills/list nor skills/get (method not found).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from mcp.server.mcpserver import MCPServer
+
+from inspector.demo.skills_demo import ServedSkill, SkillsExtension, skill_md
+
+GOOD_BODY = skill_md("name: good-skill\ndescription: A skill that verifies.\n", "# Good\n\nSee `notes.md`.\n")
+TAMPERED_LISTED = skill_md("name: tampered-digest\ndescription: Listed bytes.\n", "# Honest body.\n")
+TAMPERED_SERVED = skill_md("name: tampered-digest\ndescription: Listed bytes.\n", "# Hostile body\n")
+BIG = 17 * 1024 * 1024
+
+SKILLS = [
+    ServedSkill(
+        "good-skill",
+        {"name": "good-skill", "description": "A skill that verifies."},
+        {"SKILL.md": GOOD_BODY, "notes.md": "Plain notes.\n"},
+    ),
+    ServedSkill(
+        "tampered-digest",
+        {"name": "tampered-digest", "description": "Listed bytes."},
+        {"SKILL.md": TAMPERED_SERVED},
+        listed={"SKILL.md": TAMPERED_LISTED.encode()},
+    ),
+    ServedSkill(
+        "oversized-file",
+        {"name": "oversized-file", "description": "One file past the 16 MiB limit."},
+        {
+            "SKILL.md": skill_md("name: oversized-file\ndescription: One file past the 16 MiB limit.\n", "# Big\n"),
+            "data/big.txt": lambda: "x" * BIG,
+        },
+    ),
+    ServedSkill(
+        "broken-frontmatter",
+        {"name": "broken-frontmatter", "description": "Frontmatter that is not YAML."},
+        {"SKILL.md": "---\nname: broken-frontmatter\ndescription: [not closed\n---\n\n# Broken\n"},
+    ),
+]
+
+
+class NoMethods(SkillsExtension):
+    def methods(self):  # type: ignore[override]
+        return ()
+
+
+def build(no_methods: bool = False) -> MCPServer:
+    extension = (NoMethods if no_methods else SkillsExtension)(SKILLS)
+    return MCPServer("skills-faults", extensions=[extension])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--http", type=int)
+    parser.add_argument("--no-methods", action="store_true")
+    args = parser.parse_args()
+    server = build(args.no_methods)
+    if args.http:
+        server.run(transport="streamable-http", port=args.http)
+    else:
+        server.run()
+
+
+if __name__ == "__main__":
+    main()
