@@ -201,8 +201,10 @@ def _schema_root(at: ToolAt, rule: HostRule) -> list[Reason]:
     if not isinstance(schema, dict):
         return [Reason(REFUSED, rule, "the input schema is not an object")]
     reasons = []
-    if schema.get("type") != "object":
-        reasons.append(Reason(REFUSED, rule, f"the input schema's root type is {schema.get('type')!r}, not 'object'"))
+    if "type" not in schema:
+        reasons.append(Reason(REFUSED, rule, "the input schema has no type at its root (it must be 'object')"))
+    elif schema["type"] != "object":
+        reasons.append(Reason(REFUSED, rule, f"the input schema's root type is {schema['type']!r}, not 'object'"))
     there = [k for k in rule.value if k in schema]
     if there:
         reasons.append(Reason(REFUSED, rule, f"{_words(there)} at the root of the input schema"))

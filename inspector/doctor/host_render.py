@@ -29,8 +29,7 @@ def host_lines(report: DoctorReport) -> list[str]:
         lines += ["", host_heading(judged)]
         for verdict in judged.verdicts:
             lines.append(f"  {MARKS[verdict.outcome]} {visible(verdict.tool)}: {visible(verdict.summary())}")
-            for reason in verdict.reasons:
-                rule = reason.rule
+            for rule in dict.fromkeys(r.rule for r in verdict.reasons):  # a rule once, however many reasons
                 lines.append(f"      {rule.key} [{rule.status}]: {rule.summary}")
                 lines.append(f"        source: {rule.source} (checked {rule.checked})")
     return lines
