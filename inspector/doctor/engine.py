@@ -62,9 +62,11 @@ async def run_doctor(
                 await _lists(state, stopped)
                 await _probes(state, stopped)
             finally:
+                broke = report.running  # the check a lost connection ends: it owns the finding that says so
                 store = store_of(conn) if store_of is not None else getattr(conn, "store", None)
                 for check in stage(Stage.WIRE):
                     await _run(report, check, report, store)
+                report.running = broke
     except LensError as exc:
         if report.era is None:
             report.running = "connects"
