@@ -61,6 +61,7 @@ class CliArgs:
     prompt_args: dict[str, str] = field(default_factory=dict)
     log_level: str | None = None
     task_id: str | None = None  # tasks/get, tasks/cancel
+    skill: str | None = None  # skills/get: a skill's name or its SKILL.md URI
     as_task: bool = False  # tools/call: run as a task, wait for its result
     input_responses: dict[str, Any] = field(default_factory=dict)  # input_required: key or method → result
     protocol_era: str | None = None  # --protocol-version or --protocol-era; None keeps the profile's (auto)
@@ -270,6 +271,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--task-id", metavar="ID", help="task for tasks/get and tasks/cancel")
     p.add_argument("--as-task", action="store_true", help="tools/call: run as a task and wait for its result")
+    p.add_argument(
+        "--skill",
+        metavar="NAME",
+        help="skills/get: a skill's name (looked up with skills/list) or its SKILL.md URI; its SKILL.md is read "
+        "and verified (exit 15 when it does not match the entry)",
+    )
     return p
 
 
@@ -318,7 +325,7 @@ def parse(argv: list[str]) -> CliArgs:
             raise UsageError(f"--tool-arg expects KEY=VALUE, got {item!r}")
         args.tool_args[key] = coerce(value)
     args.uri, args.prompt_name, args.log_level = ns.uri, ns.prompt_name, ns.log_level
-    args.task_id, args.as_task = ns.task_id, ns.as_task
+    args.task_id, args.as_task, args.skill = ns.task_id, ns.as_task, ns.skill
     if ns.input_responses:
         args.input_responses = read_input_responses(ns.input_responses)
     for item in ns.prompt_args:

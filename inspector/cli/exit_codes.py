@@ -19,6 +19,7 @@ AUTH = 11  # `AuthError`: an OAuth sign-in is needed or failed
 INPUT_NEEDED = 12  # `InputNeeded`: the server asked for input (input_required) that --input-responses lacks
 ASSERTION_FAILED = 13  # mcp-lens run: a collection step's assertion failed
 DOCTOR_FINDINGS = 14  # mcp-lens doctor: a finding at or above --fail-on
+SKILL_UNVERIFIED = 15  # --method skills/get: the skill's SKILL.md does not match its entry (size, digest, frontmatter)
 INTERRUPTED = 130  # Ctrl+C
 
 COLLIDING_FLAGS = "Use -- before a server command whose flags collide with ours."
@@ -39,6 +40,7 @@ CLI_EPILOG = describe(
     (TIMEOUT, "timeout"),
     (AUTH, "OAuth sign-in needed or failed"),
     (INPUT_NEEDED, "the server asked for input that --input-responses does not answer"),
+    (SKILL_UNVERIFIED, "skills/get: the skill failed verification"),
 )
 
 TOKENS_EPILOG = describe(

@@ -146,6 +146,43 @@ async def _set_log_level(args: CliArgs, conn: Operations) -> int:
     return exit_codes.OK
 
 
+async def _list_skills(args: CliArgs, conn: Operations) -> int:
+    from inspector.core import skills
+
+    listing = await skills.list_skills(conn)
+    render.show(args, listing.to_json(), render.text_skills)
+    return exit_codes.OK
+
+
+async def _get_skill(args: CliArgs, conn: Operations) -> int:
+    """`skills/get` for the skill named by --skill (a name is looked up with skills/list), then its SKILL.md
+    loaded and verified against the entry: exit 15 when it does not match."""
+    from inspector.core import skills
+    from inspector.core.errors import LensError
+
+    uri = str(args.skill)
+    if "://" not in uri:
+        found = (await skills.list_skills(conn)).by_name(uri)
+        if len(found) != 1:
+            where = ", ".join(s.uri for s in found)
+            raise LensError(
+                f"skills/list has {'no skill' if not found else f'{len(found)} skills'} named {uri!r}"
+                + (f" ({where})" if where else ""),
+                hint="Pass the skill's SKILL.md URI to --skill.",
+            )
+        uri = found[0].uri
+    skill, cache = await skills.get_skill(conn, uri)
+    loaded = await skills.load_skill(conn, skill)
+    out = loaded.to_json()
+    if cache:
+        out["cache"] = cache
+    if skill.findings:
+        out["findings"] = [f.to_json() for f in skill.findings]
+    render.show(args, out, render.text_skill)
+    render.finding_lines([*skill.findings, *loaded.skill_md.findings])
+    return exit_codes.OK if loaded.verified else exit_codes.SKILL_UNVERIFIED
+
+
 # Every name in `inspector.traffic.cli_vocabulary.METHODS`, and nothing else (tests/cli/test_cli_words.py).
 RUNNERS: dict[str, Runner] = {
     "initialize": _initialize,
@@ -161,6 +198,8 @@ RUNNERS: dict[str, Runner] = {
     "tasks/list": _task_method,
     "tasks/get": _task_method,
     "tasks/cancel": _task_method,
+    "skills/list": _list_skills,
+    "skills/get": _get_skill,
 }
 
 

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from inspector.content.visible import json_visible, json_visible_pieces, terminal_safe, visible
+from inspector.words import counted
 
 TextFormatter = Callable[[Any], str]
 
@@ -197,6 +198,35 @@ def text_prompt(result: dict[str, Any]) -> str:
             body = text_call({"content": [message.get("content")]})
             lines.append(f"{message.get('role')}: {body}")
     return "\n".join(lines) or "(no messages)"
+
+
+def text_skills(out: dict[str, Any]) -> str:
+    lines = []
+    for entry in out.get("skills") or ():
+        front = entry.get("frontmatter") if isinstance(entry, dict) else None
+        front = front if isinstance(front, dict) else {}
+        files = entry.get("resources") if isinstance(entry, dict) else None
+        if isinstance(files, list):
+            total = sum(f.get("size") or 0 for f in files if isinstance(f, dict) and isinstance(f.get("size"), int))
+            size = f"{counted(len(files), 'file')}, {total:,} bytes"
+        else:
+            size = "dynamic" if files == "dynamic" else "no resources"
+        lines.append(f"{front.get('name')}  {entry.get('uri') if isinstance(entry, dict) else entry}  ({size})")
+        if isinstance(front.get("description"), str):
+            lines.append(f"    {_one_line(front['description'])}")
+    if out.get("cache"):
+        lines.append(f"cache: {out['cache']}")
+    return "\n".join([*(lines or ["(no skills)"]), *_findings_text(out)])
+
+
+def text_skill(out: dict[str, Any]) -> str:
+    skill_md = out.get("SKILL.md") or {}
+    lines = [f"{skill_md.get('uri')}: {skill_md.get('status')}"]
+    for finding in skill_md.get("findings") or ():
+        lines.append(f"  {finding.get('severity')}: {finding.get('message')} (expected {finding.get('expected')})")
+    if isinstance(skill_md.get("text"), str):
+        lines.append(skill_md["text"].rstrip())
+    return "\n".join(lines)
 
 
 def text_log_level(out: dict[str, Any]) -> str:

@@ -22,7 +22,8 @@ RESOURCE_PROMPT_METHODS = (
     "logging/setLevel",
 )
 TASK_METHODS = ("tasks/list", "tasks/get", "tasks/cancel")
-METHODS = (*TOOL_METHODS, *RESOURCE_PROMPT_METHODS, *TASK_METHODS)
+SKILL_METHODS = ("skills/list", "skills/get")  # the Skills extension (SEP-2640)
+METHODS = (*TOOL_METHODS, *RESOURCE_PROMPT_METHODS, *TASK_METHODS, *SKILL_METHODS)
 FORMATS = ("json", "text")
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
@@ -34,6 +35,7 @@ REQUIRED: dict[str, tuple[str, str]] = {
     "logging/setLevel": ("log_level", "--log-level"),
     "tasks/get": ("task_id", "--task-id"),
     "tasks/cancel": ("task_id", "--task-id"),
+    "skills/get": ("skill", "--skill"),
 }
 
 # The options that say which server and how to reach it (shared with `mcp-lens tokens`) → takes a value.
@@ -89,6 +91,7 @@ OPTIONS: dict[str, bool] = {
     "--task-id": True,
     "--as-task": False,
     "--input-responses": True,
+    "--skill": True,
 }
 # The options that take several words after one flag, as the official CLI's variadic options do; the words
 # that follow stay the option's while they look like its values (a server command never starts that way).

@@ -78,6 +78,10 @@ def method_options(method: str, params: Any) -> list[str] | None:
         if not isinstance(given.get("taskId"), str):
             return None
         options += ["--task-id", given["taskId"]]
+    elif method == "skills/get":
+        if not isinstance(given.get("uri"), str):
+            return None
+        options += ["--skill", given["uri"]]
     return options
 
 

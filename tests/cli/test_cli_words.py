@@ -34,6 +34,8 @@ REQUESTS: dict[str, dict[str, object]] = {
     "tasks/list": {},
     "tasks/get": {"taskId": "t1"},
     "tasks/cancel": {"taskId": "t1"},
+    "skills/list": {},
+    "skills/get": {"uri": "skill://release-notes/SKILL.md"},
 }
 
 
