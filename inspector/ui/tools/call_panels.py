@@ -67,14 +67,20 @@ class _CallRow(QWidget):
 
 class CallsPanel(QWidget):
     """One row per call in flight; several may run at once. At most `VISIBLE_ROWS` rows take room:
-    more scroll, so a burst of calls never grows the tab (which would squeeze the traffic dock)."""
+    more scroll, so a burst of calls never grows the tab (which would squeeze the traffic dock).
+
+    A call gets its row once it has run `SHOW_AFTER_MS` (or at once when it waits on the user's answer): one
+    that ends sooner (most do) never builds a row nor shows and hides the panel, which laid the whole tab out
+    twice per call."""
 
     VISIBLE_ROWS = 2
+    SHOW_AFTER_MS = 200
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("callsPanel")
         self.rows: dict[int, _CallRow] = {}
+        self.pending: dict[int, CallRecord] = {}  # in flight for less than SHOW_AFTER_MS: their rows are not due yet
         self.scroll = QScrollArea()
         self.scroll.setAccessibleName("Calls in flight")
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -93,23 +99,39 @@ class CallsPanel(QWidget):
         self._tick.timeout.connect(self._refresh_all)
         self.hide()
 
-    def say_damaged(self, text: str) -> None:
-        """Say above the calls that the kept History file was damaged (and where it was set aside)."""
-        set_plain(self.damage, f"⚠ {text[:1].upper()}{text[1:]}.")
-        self.damage.show()
-
     def update_call(self, record: CallRecord) -> None:
         row = self.rows.get(record.id)
         if record.done:
-            if row is not None:
-                self._layout.removeWidget(row)
-                row.deleteLater()
-                del self.rows[record.id]
-        else:
+            self.pending.pop(record.id, None)
             if row is None:
-                row = self.rows[record.id] = _CallRow(record, self)
-                self._layout.insertWidget(self._layout.count() - 1, row)
+                return  # ended before its row was due: nothing was shown
+            self._layout.removeWidget(row)
+            row.deleteLater()
+            del self.rows[record.id]
+        elif row is None:
+            if record.waiting:  # the server waits on the user: its row (and Cancel) at once, beside the question
+                self.pending[record.id] = record
+                self._show_row(record.id)
+            elif record.id not in self.pending:
+                self.pending[record.id] = record
+                QTimer.singleShot(self.SHOW_AFTER_MS, self, lambda: self._show_row(record.id))
+            return
+        else:
             row.refresh()
+        self._fit()
+
+    def _show_row(self, call_id: int) -> None:
+        """The call has run SHOW_AFTER_MS and is still in flight: give it its row."""
+        record = self.pending.pop(call_id, None)
+        if record is None or record.done:
+            return
+        row = self.rows[record.id] = _CallRow(record, self)
+        self._layout.insertWidget(self._layout.count() - 1, row)
+        row.refresh()
+        self._fit()
+
+    def _fit(self) -> None:
+        """As tall as the rows shown (at most VISIBLE_ROWS); hidden with none; the elapsed times ticking."""
         if self.rows:
             row_height = next(iter(self.rows.values())).sizeHint().height()
             spacing = self._layout.spacing()
@@ -124,6 +146,9 @@ class CallsPanel(QWidget):
     def _refresh_all(self) -> None:
         for row in self.rows.values():
             row.refresh()
+
+
+CELL_MARGIN = 16  # a table cell's padding and focus frame, both sides, and some air
 
 
 class HistoryView(QWidget):
@@ -150,8 +175,12 @@ class HistoryView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # Columns widen to each call's text as it is added (`_widen`): ResizeToContents measured every row
+        # again for each call (a 1,000-call History: 6,000 cells per call); the user may drag them too.
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for column, name in enumerate(self.COLUMNS[:-1]):
+            self.table.setColumnWidth(column, self._width(name))
         self.table.itemSelectionChanged.connect(self._on_selection)
         self.table.doubleClicked.connect(lambda _index: self._emit(self.editRequested))
         buttons = QHBoxLayout()
@@ -208,7 +237,14 @@ class HistoryView(QWidget):
             json.dumps(record.arguments, ensure_ascii=False)[:300],
         )
         for column, value in enumerate(values):
-            self.table.setItem(row, column, QTableWidgetItem(item_text(value)))
+            text = item_text(value)
+            self.table.setItem(row, column, QTableWidgetItem(text))
+            if column < len(values) - 1 and (width := self._width(text)) > self.table.columnWidth(column):
+                self.table.setColumnWidth(column, width)
+
+    def _width(self, text: str) -> int:
+        """The width a column needs to show `text` whole (a cell's margins included)."""
+        return self.table.fontMetrics().horizontalAdvance(text) + CELL_MARGIN
 
     def selected(self) -> CallRecord | None:
         rows = self.table.selectionModel().selectedRows()
