@@ -13,6 +13,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from inspector.budget.host_rules import (
@@ -121,7 +122,7 @@ class HostAcceptance:
         }
 
 
-@dataclass(frozen=True)
+@dataclass
 class ToolAt:
     """What a rule sees: the tool, the name the host gives it, its place in the list and the list's length."""
 
@@ -135,21 +136,34 @@ class ToolAt:
     def schema(self) -> Any:
         return self.tool.get("inputSchema")
 
+    @cached_property
+    def nodes(self) -> list[tuple[str, dict[str, Any]]]:
+        """`schema_nodes` of the input schema, walked once for all the rules."""
+        return list(schema_nodes(self.schema))
+
 
 def acceptance(tools: list[Any], host: Host | str, server_name: str = "server") -> HostAcceptance:
     """Every tool of a raw ``tools/list`` judged by ``host``'s rules, for a server the host calls ``server_name``."""
-    if isinstance(host, str):
-        host = HOSTS.get(host) or find_host(host)
-    valid = [t for t in tools if isinstance(t, dict)]
-    prefix = host_prefix(host, server_name)
-    verdicts = []
-    for index, tool in enumerate(valid):
+    judge = Judge(tools, host, server_name)
+    return HostAcceptance(judge.host, server_name, tuple(judge.verdict(i) for i in range(len(judge.tools))))
+
+
+class Judge:
+    """``host``'s verdicts on a list one tool at a time (`verdict(index)`), for callers that spread the work
+    (the Tools tab judges a long list a slice per event-loop turn). ``tools`` keeps only the objects."""
+
+    def __init__(self, tools: list[Any], host: Host | str, server_name: str = "server") -> None:
+        self.host = host if isinstance(host, Host) else HOSTS.get(host) or find_host(host)
+        self.tools = [t for t in tools if isinstance(t, dict)]
+        self.prefix = host_prefix(self.host, server_name)
+        self.rules = [(rule, RULE_CHECKS[rule.key]) for rule in self.host.rules if rule.key in RULE_CHECKS]
+
+    def verdict(self, index: int) -> Verdict:
+        tool = self.tools[index]
         name = tool.get("name")
         name = name if isinstance(name, str) else str(name)
-        at = ToolAt(tool, prefix + name, index, len(valid), host)
-        reasons = [r for rule in host.rules if rule.key in RULE_CHECKS for r in RULE_CHECKS[rule.key](at, rule)]
-        verdicts.append(Verdict(name, at.host_name, tuple(reasons)))
-    return HostAcceptance(host, server_name, tuple(verdicts))
+        at = ToolAt(tool, self.prefix + name, index, len(self.tools), self.host)
+        return Verdict(name, at.host_name, tuple(r for rule, check in self.rules for r in check(at, rule)))
 
 
 def acceptances(tools: list[Any], hosts: list[str], server_name: str = "server") -> list[HostAcceptance]:
@@ -222,16 +236,14 @@ def _schema_refused(at: ToolAt, rule: HostRule) -> list[Reason]:
 
 
 def _single_type(at: ToolAt, rule: HostRule) -> list[Reason]:
-    paths = [path for path, node in schema_nodes(at.schema) if isinstance(node.get("type"), list)]
+    paths = [path for path, node in at.nodes if isinstance(node.get("type"), list)]
     if not paths:
         return []
     return [Reason(REFUSED, rule, f"a list of types at {_paths(paths)}")]
 
 
 def _strict_closed(at: ToolAt, rule: HostRule) -> list[Reason]:
-    paths = [
-        p for p, node in schema_nodes(at.schema) if _is_object(node) and node.get("additionalProperties") is not False
-    ]
+    paths = [p for p, node in at.nodes if _is_object(node) and node.get("additionalProperties") is not False]
     if not paths:
         return []
     return [Reason(REFUSED, rule, f"additionalProperties is not false at {_paths(paths)}")]
@@ -239,7 +251,7 @@ def _strict_closed(at: ToolAt, rule: HostRule) -> list[Reason]:
 
 def _strict_required(at: ToolAt, rule: HostRule) -> list[Reason]:
     missing = []
-    for path, node in schema_nodes(at.schema):
+    for path, node in at.nodes:
         props = node.get("properties")
         if not isinstance(props, dict):
             continue
@@ -271,7 +283,6 @@ RULE_CHECKS: dict[str, Check] = {
 
 _MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _ONE = (
-    "items",
     "additionalProperties",
     "not",
     "if",
@@ -283,7 +294,14 @@ _ONE = (
     "unevaluatedProperties",
     "additionalItems",
 )
-_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
+_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+# keyword → how its value holds subschemas: a map of them, one, a list of them ("items": one or a list)
+_CHILDREN = {
+    **dict.fromkeys(_MAPS, "map"),
+    **dict.fromkeys(_ONE, "one"),
+    **dict.fromkeys(_LISTS, "list"),
+    "items": "any",
+}
 
 
 def schema_nodes(schema: Any, path: str = "inputSchema") -> Iterator[tuple[str, dict[str, Any]]]:
@@ -297,21 +315,22 @@ def schema_nodes(schema: Any, path: str = "inputSchema") -> Iterator[tuple[str, 
             continue
         seen += 1
         yield where, node
-        for key in _MAPS:
-            members = node.get(key)
-            if isinstance(members, dict):
-                queue.extend((f"{where}.{key}.{name}", sub) for name, sub in members.items())
-        for key in _ONE:
-            if isinstance(node.get(key), dict):
-                queue.append((f"{where}.{key}", node[key]))
-        for key in _LISTS:
-            if isinstance(node.get(key), list):
-                queue.extend((f"{where}.{key}[{i}]", sub) for i, sub in enumerate(node[key]))
+        for key, value in node.items():  # a node's own keys: a few, where the keywords above are many
+            kind = _CHILDREN.get(key)
+            if kind is None:
+                continue
+            if isinstance(value, dict) and kind != "list":
+                if kind == "map":
+                    queue.extend((f"{where}.{key}.{name}", sub) for name, sub in value.items())
+                else:
+                    queue.append((f"{where}.{key}", value))
+            elif isinstance(value, list) and kind in ("list", "any"):
+                queue.extend((f"{where}.{key}[{i}]", sub) for i, sub in enumerate(value))
 
 
 def _keyword_reasons(at: ToolAt, rule: HostRule, bad: Callable[[str], bool], why: str) -> list[Reason]:
     where: dict[str, list[str]] = {}
-    for path, node in schema_nodes(at.schema):
+    for path, node in at.nodes:
         for key in node:
             if bad(key):
                 where.setdefault(key, []).append(path)

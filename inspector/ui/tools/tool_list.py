@@ -6,12 +6,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QSettings, QSize, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSettings,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
 from inspector.apps.ui_resource import has_interface, visibility
-from inspector.budget.acceptance import ACCEPTED, CHANGED, REFUSED, Verdict, acceptance
+from inspector.budget.acceptance import ACCEPTED, CHANGED, REFUSED, Judge, Verdict
 from inspector.budget.host_rules import HOSTS
 from inspector.core.icons import icons_of
 from inspector.core.tasks import task_support
@@ -31,6 +40,7 @@ HINTS = (
 
 TASK_BADGES = {"required": "task only", "optional": "can run as a task"}  # execution.taskSupport
 VERDICT_MARKS = {ACCEPTED: "✓", CHANGED: "≈", REFUSED: "✗"}
+JUDGED_PER_TURN = 200  # tools judged per event-loop turn
 
 
 def badges(tool: Any) -> list[str]:
@@ -116,6 +126,8 @@ def findings_by_tool(listing: Any) -> dict[int, list[str]]:
 
 
 class ToolListModel(QAbstractListModel):
+    judged = Signal()  # every row has its verdict (or no host is chosen)
+
     def __init__(self) -> None:
         super().__init__()
         self.all: list[ToolRow] = []
@@ -123,6 +135,9 @@ class ToolListModel(QAbstractListModel):
         self._query = ""
         self.icons: IconSource | None = None  # the server's tool icons, when the list is given a source
         self.host = ""  # the host check's host, "" for none
+        self._judging: tuple[Judge, list[ToolRow], int] | None = None  # the judge, its rows, the next row
+        self._turn = QTimer(self, singleShot=True, interval=0)
+        self._turn.timeout.connect(self._judge_some)
         self.server_name = "server"  # as a host names the server (Claude Code's mcp__<server>__ prefix)
 
     def set_listing(self, listing: Any) -> None:
@@ -143,14 +158,33 @@ class ToolListModel(QAbstractListModel):
         self.endResetModel()
 
     def _judge(self) -> None:
-        judged = [r for r in self.all if isinstance(r.tool, dict)]
+        """Judge the rows by the host check's host: a long list a slice per event-loop turn (a slice takes
+        ~10 ms; 5,000 tools at once would hold the window ~0.3 s), `judged` emitted when all are."""
         label = HOSTS[self.host].label if self.host else ""
         for row in self.all:
             row.verdict, row.host_label = None, label
-        if self.host:
-            verdicts = acceptance([r.tool for r in judged], self.host, self.server_name).verdicts
-            for row, verdict in zip(judged, verdicts, strict=True):
-                row.verdict = verdict
+        rows = [r for r in self.all if isinstance(r.tool, dict)]
+        self._judging = (Judge([r.tool for r in rows], self.host, self.server_name), rows, 0) if self.host else None
+        self._judge_some(emit=False)
+
+    def _judge_some(self, emit: bool = True) -> None:
+        if self._judging is None:
+            self.judged.emit()
+            return
+        judge, rows, start = self._judging
+        stop = min(start + JUDGED_PER_TURN, len(rows))
+        for index in range(start, stop):
+            rows[index].verdict = judge.verdict(index)
+        if emit and self.visible:
+            self.dataChanged.emit(self.index(0), self.index(len(self.visible) - 1), [Qt.ItemDataRole.DisplayRole])
+        self._judging = (judge, rows, stop) if stop < len(rows) else None
+        if self._judging is not None:
+            self._turn.start()
+        else:
+            self.judged.emit()
+
+    def judging(self) -> bool:
+        return self._judging is not None
 
     def refused(self) -> int:
         return sum(1 for row in self.all if row.verdict is not None and row.verdict.outcome == REFUSED)
@@ -229,6 +263,7 @@ class ToolList(QWidget):
         layout.addWidget(self.count)
         self.search.textChanged.connect(self._on_search)
         self.host_check.hostChanged.connect(self._on_host)
+        self.model.judged.connect(self._on_judged)
         self.view.selectionModel().currentChanged.connect(self._on_current)
         self._current: str | None = None
         self._listed = 0  # whether a listing came (the count line says "No tools listed yet." until then)
@@ -268,11 +303,18 @@ class ToolList(QWidget):
         if self._listed:
             self._count()
 
+    def _on_judged(self) -> None:
+        if self._listed:
+            self._count()
+
     def _count(self) -> None:
         flagged = sum(1 for row in self.model.all if row.findings)
         extra = f", {flagged} with findings" if flagged else ""
         if self.model.host:
-            extra += f", {self.model.refused()} refused by {HOSTS[self.model.host].label}"
+            label = HOSTS[self.model.host].label
+            extra += (
+                f", judging for {label}…" if self.model.judging() else f", {self.model.refused()} refused by {label}"
+            )
         self.count.setText(f"{counted(len(self.model.all), 'tool')}{extra}")
 
     def fitting_width(self) -> int:

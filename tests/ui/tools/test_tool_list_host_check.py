@@ -8,7 +8,7 @@ from factories import tool
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 
-from inspector.ui.tools.tool_list import ToolList
+from inspector.ui.tools.tool_list import JUDGED_PER_TURN, ToolList
 
 OPEN = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
 CLOSED = {**OPEN, "additionalProperties": False}
@@ -82,3 +82,19 @@ def test_claude_code_says_the_name_it_gives_and_what_it_cuts(qtbot, tmp_path) ->
     assert tools.count.text() == "4 tools, 1 refused by Claude Code"
     pick(tools, "No host check")
     assert tools.count.text() == "4 tools" and all("Claude Code" not in row for row in rows(tools))
+
+
+def test_a_long_list_is_judged_a_slice_per_turn_and_counted_when_done(qtbot, tmp_path) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    tools = ToolList(settings)
+    qtbot.addWidget(tools)
+    tools.show()
+    tools.set_listing(listing([tool(f"op_{i:04}", "Op.", OPEN) for i in range(5000)]))
+    pick(tools, "Cursor")  # its cap of 40 refuses the rest
+    judged = sum(1 for row in tools.model.all if row.verdict is not None)
+    assert judged == JUDGED_PER_TURN and tools.count.text() == "5000 tools, judging for Cursor…"
+    qtbot.waitUntil(lambda: not tools.model.judging(), timeout=30_000)
+    assert tools.count.text() == "5000 tools, 4960 refused by Cursor"
+    assert rows(tools)[4999].endswith(
+        "✗ Cursor: refused: tool 5,000 of 5,000: past the cap of 40 tools, not sent (unconfirmed rule)"
+    )
