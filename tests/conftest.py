@@ -144,6 +144,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
 SLOW_FIRST = (
     "tests/packaging/test_bundle.py",
     "tests/conformance/test_conformance.py",
+    "tests/doctor/test_doctor_suite_parity.py",
     "tests/packaging/test_wheel.py",
 )
 

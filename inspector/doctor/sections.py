@@ -35,4 +35,10 @@ SECTION_MCP_HEADERS = (
 )
 SECTION_STATELESS = f"{MODERN_SPEC} · Base protocol › Lifecycle › Per-request _meta and version negotiation (SEP-2575)"
 SECTION_CACHING = f"{MODERN_SPEC} · Server features › Utilities › Caching (SEP-2549: ttlMs, cacheScope)"
-SECTION_HOSTS = "Hosts' own rules (inspector/budget/host_rules.py): each finding names its rule, source and date checked"
+SECTION_INPUT_REQUIRED = (
+    f"{MODERN_SPEC} · Base protocol › Multi round-trip requests (SEP-2322: input_required only on tools/call, "
+    "prompts/get, resources/read; requestState integrity-checked)"
+)
+SECTION_HOSTS = (
+    "Hosts' own rules (inspector/budget/host_rules.py): each finding names its rule, source and date checked"
+)

@@ -30,6 +30,7 @@ from typing import Any
 from inspector.doctor import (
     host_acceptance,
     http_checks,
+    input_checks,
     listings,
     modern_checks,
     probes,
@@ -189,6 +190,13 @@ CHECKS: tuple[Check, ...] = (
         modern_checks.check_stateless,
         "each request's _meta and version checked: -32602, -32022, -32020, -32601 (2026-07-28, HTTP)",
         section=s.SECTION_STATELESS,
+    ),
+    Check(
+        "input-required",
+        Stage.PROBES,
+        input_checks.check_input_required,
+        "no input_required on a list; a changed requestState refused (2026-07-28)",
+        section=s.SECTION_INPUT_REQUIRED,
     ),
     Check(
         "caching",

@@ -13,7 +13,15 @@ import pytest
 from lens_support import REPO, free_port, run_lens, serve
 
 SERVER = REPO / "tests/servers/doctor_http_faults.py"
-HTTP_CHECKS = {"dns-rebinding", "session-lifecycle", "mcp-headers", "stateless", "caching", "resource-not-found"}
+HTTP_CHECKS = {
+    "dns-rebinding",
+    "session-lifecycle",
+    "mcp-headers",
+    "stateless",
+    "caching",
+    "resource-not-found",
+    "input-required",
+}
 
 
 def faulty(*faults: str) -> Iterator[str]:
@@ -53,7 +61,8 @@ def test_the_clean_server_passes_every_http_check_that_applies(clean: str, era: 
     assert found(report) == {}
     ran = set(report["checks"])
     common = {"dns-rebinding", "resource-not-found"}
-    assert common | ({"session-lifecycle"} if era == "legacy" else {"mcp-headers", "stateless", "caching"}) <= ran
+    own = {"session-lifecycle"} if era == "legacy" else {"mcp-headers", "stateless", "caching", "input-required"}
+    assert common | own <= ran
 
 
 @pytest.mark.parametrize(
@@ -68,6 +77,8 @@ def test_the_clean_server_passes_every_http_check_that_applies(clean: str, era: 
         ("headers", "modern", "mcp-headers", "tools/list with Mcp-Method: 'prompts/list' was answered HTTP 200"),
         ("headers", "modern", "mcp-headers", "resources/read with no Mcp-Name header was answered HTTP 200"),
         ("caching", "modern", "caching", "tools/list: no ttlMs; no cacheScope"),
+        ("input-on-list", "modern", "input-required", "prompts/list answered with an input_required result"),
+        ("trust-state", "modern", "input-required", "finished the call with a requestState the doctor changed"),
     ],
 )
 def test_each_planted_http_fault_is_found_and_named(fault: str, era: str, check: str, text: str) -> None:

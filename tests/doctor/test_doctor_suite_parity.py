@@ -38,7 +38,6 @@ SAME_MEANING = {
     "localhost-host-rebinding-rejected": "dns-rebinding",
     "ping": "ping",
     "tools-list": "tools-list",
-    "tools-name-format": "tool-name",
     "resources-list": "resources-list",
     "prompts-list": "prompts-list",
     "sep-2164-no-empty-contents": "resource-not-found",
@@ -64,6 +63,8 @@ SAME_MEANING = {
     "sep-2575-http-server-header-mismatch-400": "stateless",
     "sep-2575-http-server-method-not-found-404-ping": "stateless",
     "sep-2575-http-server-method-not-found-404": "stateless",
+    "sep-2322-not-on-unsupported-requests": "input-required",
+    "sep-2322-reject-tampered-state": "input-required",
 }
 SCENARIOS = {
     "legacy": (
@@ -89,10 +90,12 @@ SCENARIOS = {
             "tools-list",
             "resources-list",
             "prompts-list",
+            "input-required-result-unsupported-methods",
+            "input-required-result-tampered-state",
         ],
     ),
 }
-FAULTS = ["", "host", "not-found", "session", "headers", "caching"]
+FAULTS = ["", "host", "not-found", "session", "headers", "caching", "trust-state", "input-on-list"]
 ERAS = ("legacy", "modern")
 FAILED = ("FAILURE", "WARNING")
 

@@ -12,13 +12,23 @@ prompt (``greet``). Clean, it passes the suite's generic scenarios. Each ``--fau
   session, and DELETE says 200 without ending anything;
 - ``headers``: the 2026-07-28 ``Mcp-Method`` / ``Mcp-Name`` headers are not checked against the body
   (rewritten to match it before the SDK sees them);
-- ``caching``: 2026-07-28 list results carry no ``ttlMs`` / ``cacheScope``.
+- ``caching``: 2026-07-28 list results carry no ``ttlMs`` / ``cacheScope``;
+- ``trust-state``: the tool that asks for input mid-call (2026-07-28) takes a ``requestState`` it did not
+  sign, instead of refusing it;
+- ``input-on-list``: 2026-07-28 ``prompts/list`` answers with an ``input_required`` result.
+
+``test_input_required_result_tampered_state`` (read-only, the name the suite's scenario calls) asks for a
+confirmation in 2026-07-28 (an ``input_required`` result with an HMAC-signed ``requestState``) and says
+"done" on the retry whose state verifies; in the handshake era it just says "done".
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import hmac
 import json
+import secrets
 from typing import Annotated, Any
 
 import anyio
@@ -30,8 +40,19 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field
 
-FAULTS = ("host", "not-found", "session", "headers", "caching")
+FAULTS = ("host", "not-found", "session", "headers", "caching", "trust-state", "input-on-list")
 CACHE_FIELDS = ("ttlMs", "cacheScope")
+ASKS = "test_input_required_result_tampered_state"
+STATE_KEY = "doctor-http-faults/requestState"
+KEY = secrets.token_bytes(16)
+QUESTION = {
+    "method": "elicitation/create",
+    "params": {
+        "mode": "form",
+        "message": "Go on?",
+        "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+    },
+}
 
 
 def echo(text: Annotated[str, Field(description="What to say back.")] = "hi") -> str:
@@ -45,8 +66,12 @@ def build_server(faults: set[str]) -> MCPServer:
         middleware.append(_wrong_not_found_code)
     if "caching" in faults:
         middleware.append(_no_cache_hints)
-    server = MCPServer("doctor-http-faults", version="1.0.0", middleware=middleware)
+    if "input-on-list" in faults:
+        middleware.append(_input_on_list)
+    middleware.append(_asks_for_input(trust="trust-state" in faults))
+    server = MCPServer("http-faults", version="1.0.0", middleware=middleware)
     server.add_tool(echo, annotations=ToolAnnotations(read_only_hint=True), structured_output=False)
+    server.add_tool(done, name=ASKS, annotations=ToolAnnotations(read_only_hint=True), structured_output=False)
 
     @server.resource("note://hello", description="A short note.")
     def hello() -> str:
@@ -57,6 +82,43 @@ def build_server(faults: set[str]) -> MCPServer:
         return f"Hello, {name}!"
 
     return server
+
+
+def done() -> str:
+    """Ask for a confirmation, then say done (2026-07-28: an input_required round first)."""
+    return "done"
+
+
+def _modern(ctx: ServerRequestContext[Any, Any]) -> bool:
+    meta = (ctx.params or {}).get("_meta") if isinstance(ctx.params, dict) else None
+    return isinstance(meta, dict) and "io.modelcontextprotocol/protocolVersion" in meta
+
+
+def _sign(text: str) -> str:
+    return f"{text}.{hmac.new(KEY, text.encode(), hashlib.sha256).hexdigest()}"
+
+
+def _asks_for_input(trust: bool) -> Any:
+    async def asks(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        params = ctx.params if isinstance(ctx.params, dict) else {}
+        if ctx.method != "tools/call" or params.get("name") != ASKS or not _modern(ctx):
+            return await call_next(ctx)
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        state = meta.get(STATE_KEY)  # moved there by `KeepState`: the SDK would unseal it with its own key
+        if state is None:
+            return {"resultType": "input_required", "inputRequests": {"confirm": QUESTION}, "requestState": _sign("1")}
+        if not trust and not (isinstance(state, str) and hmac.compare_digest(state, _sign("1"))):
+            raise MCPError(code=INVALID_PARAMS, message="requestState failed its integrity check")
+        return {"resultType": "complete", "content": [{"type": "text", "text": "done"}]}
+
+    return asks
+
+
+async def _input_on_list(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    if ctx.method == "prompts/list" and _modern(ctx):
+        asks = {"resultType": "input_required", "inputRequests": {"confirm": QUESTION}, "requestState": "x"}
+        return {**asks, "ttlMs": 0, "cacheScope": "private"}  # only the one fault
+    return await call_next(ctx)
 
 
 async def _wrong_not_found_code(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
@@ -110,6 +172,53 @@ class IgnoreSessions:
         await self.app(scope, receive, noting)
 
 
+async def _body(receive: Any) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Any) -> Any:
+    sent = False
+
+    async def replay() -> dict[str, Any]:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
+
+
+class KeepState:
+    """ASGI: the asking tool's ``requestState`` moved into ``_meta`` before the SDK sees it (the SDK checks
+    a ``requestState`` against its own seal; this server signs its own)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        body = await _body(receive)
+        try:
+            value = json.loads(body)
+        except ValueError:
+            value = None
+        params = value.get("params") if isinstance(value, dict) else None
+        if isinstance(params, dict) and params.get("name") == ASKS and "requestState" in params:
+            meta = params.setdefault("_meta", {})
+            if isinstance(meta, dict):
+                meta[STATE_KEY] = params.pop("requestState")
+                body = json.dumps(value).encode()
+        await self.app(scope, _replay(body, receive), send)
+
+
 class TrustHeaders:
     """ASGI: ``Mcp-Method`` and ``Mcp-Name`` rewritten from the body, so a mismatch is never noticed."""
 
@@ -120,13 +229,7 @@ class TrustHeaders:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        chunks = []
-        while True:
-            message = await receive()
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body"):
-                break
-        body = b"".join(chunks)
+        body = await _body(receive)
         try:
             value = json.loads(body)
         except ValueError:
@@ -138,17 +241,7 @@ class TrustHeaders:
             name = params.get("name") or params.get("uri")
             if isinstance(name, str):
                 headers.append((b"mcp-name", name.encode()))
-        scope = {**scope, "headers": headers}
-        sent = False
-
-        async def replay() -> dict[str, Any]:
-            nonlocal sent
-            if sent:
-                return await receive()
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
+        await self.app({**scope, "headers": headers}, _replay(body, receive), send)
 
 
 def main() -> None:
@@ -161,6 +254,7 @@ def main() -> None:
     if "host" in faults:
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     app: Any = build_server(faults).streamable_http_app(transport_security=security, host="127.0.0.1")
+    app = KeepState(app)
     if "session" in faults:
         app = IgnoreSessions(app)
     if "headers" in faults:
