@@ -253,11 +253,12 @@ class ServerAuth:
         return redirect
 
     async def _sign_in_machine(self, store: Any) -> TokenState:
-        provider = self.provider
-        provider.forget()
         try:
+            provider = self.provider
+            provider.forget()
             status = await self.probe(store, provider)
-        except AuthError:
+        except AuthError as exc:
+            self.log.add("error", f"sign-in failed: {exc.message}", ok=False)
             raise
         except Exception as exc:
             self.log.add("error", f"sign-in failed: {type(exc).__name__}: {exc}", ok=False)

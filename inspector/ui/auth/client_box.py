@@ -69,7 +69,7 @@ ROWS: dict[str, tuple[str, str, str, str, bool]] = {
         "client secret at the IdP (if it has one)",
         True,
     ),
-    "assertion_file": ("oauth_assertion_file", "JWT file", "JWT file", "the JWT's file (read at each use)", False),
+    "assertion_file": ("oauth_assertion_file", "JWT file", "JWT file path", "the JWT's file (read at each use)", False),
     "assertion_env": ("oauth_assertion_env", "JWT variable", "JWT environment variable", "… or its variable", False),
     "issuer": (
         "oauth_issuer",
@@ -155,7 +155,7 @@ class ClientBox(QGroupBox):
         what = JWT_LABELS.get(grant.value or "", "JWT")
         self.labels["assertion_file"].setText(f"{what} file")
         self.labels["assertion_env"].setText(f"{what} variable")
-        self.fields["assertion_file"].setAccessibleName(f"{what} file")
+        self.fields["assertion_file"].setAccessibleName(f"{what} file path")
         self.fields["assertion_env"].setAccessibleName(f"{what} environment variable")
 
     def show_profile(self, profile: ServerProfile | None) -> None:

@@ -65,24 +65,24 @@ def test_each_grant_shows_its_fields_and_a_workload_jwt_with_dpop_signs_in_step_
 
     # The browser flow: client id and secret, nothing of the extensions.
     assert _visible(box, "OAuth client id") and _visible(box, "OAuth client secret")
-    assert not _visible(box, "JWT file") and not _visible(box, "Identity provider token endpoint")
+    assert not _visible(box, "JWT file path") and not _visible(box, "Identity provider token endpoint")
     _choose(box, "Enterprise-managed")
     idp = ("Identity provider token endpoint", "Identity provider issuer", "Identity provider client id")
     for name in (*idp, "Identity provider client secret"):
         assert _visible(box, name), name
-    assert _visible(box, "ID token file") and _visible(box, "ID token environment variable")
+    assert _visible(box, "ID token file path") and _visible(box, "ID token environment variable")
     assert (
         _field(box, "Identity provider client secret").echoMode()
         == _field(box, "OAuth client secret").EchoMode.Password
     )
     _field(box, "Identity provider client secret").setText("idp-secret-typed-then-dropped")
     _choose(box, "Workload identity")
-    assert _visible(box, "Workload JWT file") and _visible(box, "Workload JWT environment variable")
+    assert _visible(box, "Workload JWT file path") and _visible(box, "Workload JWT environment variable")
     assert not _visible(box, "OAuth client secret") and not any(_visible(box, name) for name in idp)
     assert not _visible(box, "Private key file")
 
     box.client_id.setText("ui-workload")
-    _field(box, "Workload JWT file").setText(str(tmp_path / "workload.jwt"))
+    _field(box, "Workload JWT file path").setText(str(tmp_path / "workload.jwt"))
     box.dpop.click()
     box.save_button.click()
     assert box.status.text() == "saved"
