@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
+from inspector.budget.host_rules import HOSTS
 from inspector.config.files import write_atomic
 from inspector.config.profile import ServerProfile
 from inspector.config.references import Unresolved, resolve_profile
@@ -42,6 +43,7 @@ from inspector.words import counted
 
 PROBE_TIMEOUT = 5.0  # seconds for each probe, as `mcp-lens doctor --timeout` defaults
 FOLDER_KEY = "doctor/folder"  # where the last report was exported to
+HOST_SETTING = "budget/host"  # the host chosen in the Tools tab's Host check and the Budget's Host picker
 EXPORTS = {"json": ("JSON reports (*.json)", "json"), "junit": ("JUnit XML (*.xml)", "xml")}
 INTRO = (
     "The doctor checks this server against the spec and hosts' limits: what its users' clients will meet. "
@@ -165,6 +167,9 @@ class DoctorTab(QWidget):
                 return
         connections = DoctorConnections(profile, request_timeout=PROBE_TIMEOUT, auth_for=self.session.auth_for)
         options = DoctorOptions(timeout=PROBE_TIMEOUT)
+        host = str(self.settings.value(HOST_SETTING, "") or "")
+        if host in HOSTS:  # the host chosen in the Tools tab's Host check (or the Budget's): its verdicts too
+            options.hosts = (host,)
         if ticked is not None:
             tools = self.listing.tools if self.listing else []
             marked = {str(t.get("name")) for t in tools if isinstance(t, dict) and read_only(t)}

@@ -1,0 +1,40 @@
+"""The Doctor tab judges the tools by the host chosen in the Host check (issue 25 point 3): with OpenAI strict
+chosen, its refusals are findings of the host-acceptance check; with none, that check does not apply."""
+
+from __future__ import annotations
+
+from lens_support import DEMO
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton
+
+from inspector.config.profile import ServerProfile
+from inspector.traffic.store import TrafficStore
+from inspector.ui.doctor import DoctorTab
+from inspector.ui.session import SessionController
+
+DEMO_PROFILE = ServerProfile(name="demo", transport="stdio", command=DEMO[0], args=DEMO[1:])
+
+
+def named(parent, kind, name: str):
+    return next(w for w in parent.findChildren(kind) if w.accessibleName() == name)
+
+
+def test_the_host_checks_host_is_judged_in_the_doctor_tab(qtbot, qloop, tmp_path) -> None:
+    settings = QSettings(str(tmp_path / "lens.ini"), QSettings.Format.IniFormat)
+    settings.setValue("budget/host", "openai-strict")  # as the Host check leaves it
+    tab = DoctorTab(SessionController(TrafficStore()), settings, lambda: DEMO_PROFILE)
+    qtbot.addWidget(tab)
+    tab.resize(1280, 800)
+    tab.show()
+    named(tab, QPushButton, "Run doctor").click()
+    dialog = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "doctorToolsDialog" and w.isVisible())
+    named(dialog, QPushButton, "Start").click()
+    score = named(tab, QLabel, "Doctor score")
+    qtbot.waitUntil(lambda: score.text().startswith("Score "), timeout=60_000)
+    report = tab.report
+    assert report is not None and [h.host.name for h in report.hosts] == ["openai-strict"]
+    outcome = next(o for o in report.coverage if o.check == "host-acceptance")
+    assert outcome.status == "ran"
+    refusals = [f for f in report.findings if f.check == "host-acceptance"]
+    assert refusals and all(f.severity == "error" and "OpenAI strict refuses it" in f.message for f in refusals)
+    assert any(f.path == "$.tools[2] (echo)" for f in refusals)
