@@ -42,8 +42,9 @@ class Icon:
 
     @property
     def scheme(self) -> str:
-        head, sep, _ = self.src.partition(":")
-        return head.lower() if sep and _SCHEME.fullmatch(head) else ""
+        at = self.src.find(":")  # not partition: that copies the rest (a 20 MB data: URL, on every rank)
+        head = self.src[:at] if at > 0 else ""
+        return head.lower() if _SCHEME.fullmatch(head) else ""
 
     def sides(self) -> list[int]:
         """The larger side of each `WxH` size (garbage entries are ignored)."""

@@ -9,6 +9,7 @@ import base64
 import http.server
 import struct
 import threading
+import tracemalloc
 import xml.etree.ElementTree as ET
 import zlib
 from collections.abc import Iterator
@@ -111,6 +112,33 @@ def test_rank_prefers_the_theme_then_the_closest_size_at_least_asked_and_drops_o
     assert rank([dark, mid], size=20, theme="dark")[0] in (dark, mid)
     svg = Icon("data:image/svg+xml,<svg/>", mime_type="image/svg+xml", sizes=("any",))
     assert rank([big, svg], size=16)[0] == svg
+
+
+def test_a_huge_data_icon_is_ranked_and_refused_without_a_copy_of_it() -> None:
+    """A 20 MB `data:` icon was copied whole each time its scheme was read (`str.partition`): in every rank
+    for every list row, header and side (issue 21 point 4, a 20 MB transient each time)."""
+    src = "data:image/png;base64," + "iVBORw0KGgo" * 900_000  # ~10 MB
+    items = [{"name": "big", "icons": [{"src": src}]}]
+    tracemalloc.start()
+    try:
+        icons = icons_of(items[0])
+        ranked = rank(icons, size=18)
+        with pytest.raises(IconRefused, match="larger than"):
+            decode_data_url(ranked[0].src)
+        assert remote_hosts(items) == [] and icons[0].scheme == "data"
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert ranked[0].src is src
+    assert peak < len(src) / 10, f"ranking a {len(src) / 2**20:.0f} MB icon peaked at {peak / 2**20:.1f} MB"
+    assert [Icon(s).scheme for s in ("HTTPS://a", "data:,", "no scheme", ":x", "1x:y", "a b:c")] == [
+        "https",
+        "data",
+        "",
+        "",
+        "",
+        "",
+    ]
 
 
 def test_remote_hosts_lists_each_fetchable_host_once() -> None:
