@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from inspector import __version__
-from inspector.doctor.http_probe import Answer, HttpProbe, endpoint_of, is_loopback
+from inspector.doctor.http_probe import Answer, HttpProbe, Unauthorized, endpoint_of, is_loopback
 from inspector.doctor.sections import SECTION_DNS_REBINDING, SECTION_MCP_HEADERS, SECTION_SESSIONS
 from inspector.doctor.state import ProbeState
 
@@ -28,15 +28,23 @@ LEGACY = "a 2026-07-28 rule; the server speaks the legacy era"
 
 
 @asynccontextmanager
-async def http_probe(state: ProbeState) -> AsyncIterator[HttpProbe | None]:
-    """A probe on the connection's endpoint, or None when it is not Streamable HTTP."""
+async def http_probe(state: ProbeState, check: str) -> AsyncIterator[HttpProbe | None]:
+    """A probe on the connection's endpoint, or None when it is not Streamable HTTP. A probe answered 401
+    ends `check`: skipped, its findings so far dropped (the probes carry the profile's headers, not the
+    connection's OAuth sign-in)."""
     endpoint = endpoint_of(state.conn)
     if endpoint is None:
         yield None
         return
     probe = HttpProbe(endpoint[0], endpoint[1], getattr(state.conn, "store", None), state.options.timeout)
+    before = len(state.report.findings)
     try:
         yield probe
+    except Unauthorized:
+        del state.report.findings[before:]
+        if check in state.report.ran:
+            state.report.ran.remove(check)
+        state.report.skip(check, "the server answered the doctor's own request 401: it signs in separately")
     finally:
         await probe.aclose()
 
@@ -54,7 +62,7 @@ def opening(state: ProbeState) -> tuple[str, dict[str, Any], dict[str, str]]:
 async def check_dns_rebinding(state: ProbeState) -> None:
     """A foreign Host and Origin on a loopback server's endpoint: refused with a 4xx, as a web page that
     rebinds its name to 127.0.0.1 must be."""
-    async with http_probe(state) as probe:
+    async with http_probe(state, "dns-rebinding") as probe:
         if probe is None or not is_loopback(probe.url):
             why = "not Streamable HTTP" if probe is None else "not a plain-HTTP server on loopback"
             state.report.not_applicable("dns-rebinding", why)
@@ -93,7 +101,7 @@ async def check_session_lifecycle(state: ProbeState) -> None:
     if state.conn.era == "modern":
         state.report.not_applicable("session-lifecycle", "2026-07-28 has no sessions")
         return
-    async with http_probe(state) as probe:
+    async with http_probe(state, "session-lifecycle") as probe:
         if probe is None:
             state.report.not_applicable("session-lifecycle", NOT_HTTP)
             return
@@ -156,7 +164,7 @@ async def check_mcp_headers(state: ProbeState) -> None:
     if state.conn.era != "modern":
         state.report.not_applicable("mcp-headers", LEGACY)
         return
-    async with http_probe(state) as probe:
+    async with http_probe(state, "mcp-headers") as probe:
         if probe is None:
             state.report.not_applicable("mcp-headers", NOT_HTTP)
             return

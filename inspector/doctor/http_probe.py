@@ -28,6 +28,10 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1")
 MAX_BODY = 1 << 20  # an answer's bytes kept; a probe's answer is small
 
 
+class Unauthorized(Exception):
+    """The server answered a probe 401: it wants the sign-in the connection has and the probe has not."""
+
+
 @dataclass
 class Answer:
     """What a probe got back: HTTP status and headers, and the JSON-RPC message of the body (the first
@@ -129,13 +133,19 @@ class HttpProbe:
                 )
             return Answer(0, {}, error=why)
         raw, answer.message = _first_message(data, answer.header("content-type"))
+        if answer.status == 401:
+            self._record_in(answer, out, raw, data)
+            raise Unauthorized
+        self._record_in(answer, out, raw, data)
+        return answer
+
+    def _record_in(self, answer: Answer, out: int | None, raw: bytes, data: bytes) -> None:
         if self.store is not None:
             http = {"status": answer.status, "request_seq": out}
             if answer.message is not None:
                 self.store.record_message(Direction.IN, TRANSPORT, raw, http=http)
             else:
                 self.store.record(Direction.IN, TRANSPORT, Kind.HTTP_META, data, http=http, probe=DOCTOR_PROBE)
-        return answer
 
     async def post(
         self, method: str, params: dict[str, Any] | None = None, headers: dict[str, str] | None = None, **kw: Any

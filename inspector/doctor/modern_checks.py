@@ -83,7 +83,7 @@ async def check_stateless(state: ProbeState) -> None:
     if state.conn.era != "modern":
         state.report.not_applicable("stateless", LEGACY)
         return
-    async with http_probe(state) as probe:
+    async with http_probe(state, "stateless") as probe:
         if probe is None:
             state.report.not_applicable("stateless", NOT_HTTP)
             return

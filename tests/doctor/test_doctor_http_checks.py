@@ -24,18 +24,28 @@ HTTP_CHECKS = {
 }
 
 
-def faulty(*faults: str) -> Iterator[str]:
+def faulty(*faults: str, options: tuple[str, ...] = ()) -> Iterator[str]:
     port = free_port()
-    argv = [sys.executable, str(SERVER), "--port", str(port)]
+    argv = [sys.executable, str(SERVER), "--port", str(port), *options]
     for fault in faults:
         argv += ["--fault", fault]
     for _ in serve(argv, port):
         yield f"http://127.0.0.1:{port}/mcp"
 
 
-def doctor_json(url: str, era: str) -> dict:
+def doctor_json(url: str, era: str, *more: str) -> dict:
     done = run_lens(
-        "doctor", "--server-url", url, "--protocol-era", era, "--format", "json", "--no-budget", "--timeout", "60"
+        "doctor",
+        "--server-url",
+        url,
+        "--protocol-era",
+        era,
+        "--format",
+        "json",
+        "--no-budget",
+        "--timeout",
+        "60",
+        *more,
     )
     assert done.stdout, done.stderr
     return json.loads(done.stdout)
@@ -110,3 +120,15 @@ def test_the_doctors_own_exchanges_are_marked_as_its_probes_in_the_traffic(clean
     answers = [e for e in ours if e.direction is Direction.IN]
     assert any(e.http and e.http.get("status") == 404 for e in answers)  # the ended session's answer
     assert not [e for e in ours if e.flagged], "a refusal the doctor asked for is no flag"
+
+
+def test_the_probes_carry_the_profiles_headers_and_a_401_skips_the_check_with_its_reason() -> None:
+    for url in faulty("host", options=("--token", "s3cret")):  # the profile's credentials reach the probes
+        report = doctor_json(url, "legacy", "--header", "Authorization: Bearer s3cret")
+        assert "dns-rebinding" in found(report) and "session-lifecycle" in report["checks"]
+    for url in faulty("host", options=("--deny-doctor",)):  # signed in apart from the probes: no guess
+        report = doctor_json(url, "legacy")
+        assert found(report) == {} and "dns-rebinding" not in report["checks"]
+        said = {c["check"]: c for c in report["coverage"]["checks"]}
+        for check in ("dns-rebinding", "session-lifecycle"):
+            assert said[check]["status"] == "skipped" and "401" in said[check]["reason"], said[check]

@@ -17,6 +17,10 @@ prompt (``greet``). Clean, it passes the suite's generic scenarios. Each ``--fau
   sign, instead of refusing it;
 - ``input-on-list``: 2026-07-28 ``prompts/list`` answers with an ``input_required`` result.
 
+``--token T`` asks every request for ``Authorization: Bearer T`` (401 without); ``--deny-doctor`` answers 401
+to the doctor's own requests (JSON-RPC ids ``mcp-lens-doctor-…``), as a server whose sign-in the
+connection has and the doctor's probes have not.
+
 ``test_input_required_result_tampered_state`` (read-only, the name the suite's scenario calls) asks for a
 confirmation in 2026-07-28 (an ``input_required`` result with an HMAC-signed ``requestState``) and says
 "done" on the retry whose state verifies; in the handshake era it just says "done".
@@ -219,6 +223,28 @@ class KeepState:
         await self.app(scope, _replay(body, receive), send)
 
 
+class Gate:
+    """ASGI: 401 for a request without the bearer token (when one is set) or, with `deny_doctor`, for one
+    whose JSON-RPC id is the doctor's."""
+
+    def __init__(self, app: Any, token: str | None, deny_doctor: bool) -> None:
+        self.app, self.token, self.deny_doctor = app, token, deny_doctor
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body = await _body(receive) if scope["method"] == "POST" else b""
+        sent = dict(scope["headers"]).get(b"authorization", b"").decode()
+        denied = self.token is not None and sent != f"Bearer {self.token}"
+        denied = denied or (self.deny_doctor and b'"mcp-lens-doctor-' in body)
+        if denied:
+            await send({"type": "http.response.start", "status": 401, "headers": [(b"www-authenticate", b"Bearer")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+
 class TrustHeaders:
     """ASGI: ``Mcp-Method`` and ``Mcp-Name`` rewritten from the body, so a mismatch is never noticed."""
 
@@ -248,6 +274,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--fault", action="append", default=[], choices=FAULTS)
+    parser.add_argument("--token", help="ask every request for Authorization: Bearer TOKEN")
+    parser.add_argument("--deny-doctor", action="store_true", help="401 for the doctor's own requests")
     args = parser.parse_args()
     faults = set(args.fault)
     security = None
@@ -259,6 +287,8 @@ def main() -> None:
         app = IgnoreSessions(app)
     if "headers" in faults:
         app = TrustHeaders(app)
+    if args.token or args.deny_doctor:
+        app = Gate(app, args.token, args.deny_doctor)
     config = uvicorn.Config(app, host="127.0.0.1", port=args.port, log_level="warning")
     anyio.run(uvicorn.Server(config).serve)
 
