@@ -201,7 +201,9 @@ def test_dpop_binds_the_token_and_proves_each_request_answering_both_nonces(serv
     assert not [r for r in _stats(base)["resource"] if "problem" in r]
     assert (tmp_path / "auth").stat().st_mode & 0o777 == 0o700
     assert all(f.stat().st_mode & 0o777 == 0o600 for f in (tmp_path / "auth").iterdir())
-    assert b"PRIVATE KEY" not in _recorded(store)
+    recorded = _recorded(store)
+    assert b"PRIVATE KEY" not in recorded and auth.storage.tokens().access_token.encode() not in recorded
+    assert b"DPoP" in recorded  # the proofs are shown as sent (public key and request facts only)
 
 
 def test_the_cli_signs_in_with_a_workload_jwt_and_dpop_from_its_flags(nonce_server, trusted, tmp_path):
