@@ -48,7 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mcp-lens doctor",
         description="Check an MCP server against the spec and hosts' limits: what its users' clients will meet. "
-        f"Score: {SCORE_RULE}. A server that cannot be reached is one error finding (score 0).",
+        f"Score: {SCORE_RULE}. A server that cannot be reached is one error finding (score 0). Every check "
+        "says whether it ran, and if not why (not applicable, or skipped); the score says how many ran.",
         epilog=EPILOG,
     )
     source = p.add_argument_group("server (one of: a command, --server-url, --config/--server, --demo)")
