@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QSize, Qt
+from PySide6.QtCore import QAbstractItemModel, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QWidget
 
@@ -61,9 +61,45 @@ def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTabl
     fitter = fit_columns(table, kept=tuple(COLUMNS.index(name) for name in _KEPT))
     fitter.fill_with(COL_METHOD)
     fitter.want(widths)
-    model.rowsInserted.connect(lambda _parent, first, last: _widen(table, fitter, whole, first, last))
-    model.modelReset.connect(lambda: _widen(table, fitter, whole, 0, model.rowCount() - 1))
+    ColumnWidener(table, fitter, whole)
     return table
+
+
+class ColumnWidener(QObject):
+    """Widens `table`'s whole columns to the text of rows inserted (`_widen`) at once, then at most once per
+    `every_ms`: the rows inserted meanwhile are measured together. A flood flushes a batch of rows every
+    event-loop tick; measuring each batch took about a third of the window's time (tests/bench/bench_isolation.py).
+    A reset (a record opened) is measured at once."""
+
+    def __init__(self, table: QTableView, fitter: ColumnFitter, columns: tuple[int, ...]) -> None:
+        super().__init__(table)
+        self.table, self.fitter, self.columns = table, fitter, columns
+        self.every_ms = 250
+        self._first: int | None = None  # the rows inserted since the last measure
+        self._last = -1
+        self._quiet = QTimer(self)  # running: measured less than `every_ms` ago
+        self._quiet.setSingleShot(True)
+        self._quiet.timeout.connect(self._measure_pending)
+        model = table.model()
+        model.rowsInserted.connect(self._inserted)
+        model.modelReset.connect(self._reset)
+
+    def _inserted(self, _parent: object, first: int, last: int) -> None:
+        self._first = first if self._first is None else min(self._first, first)
+        self._last = max(self._last, last)
+        if not self._quiet.isActive():
+            self._measure_pending()
+
+    def _measure_pending(self) -> None:
+        first, last = self._first, min(self._last, self.table.model().rowCount() - 1)
+        self._first, self._last = None, -1
+        if first is not None and first <= last:
+            _widen(self.table, self.fitter, self.columns, first, last)
+            self._quiet.start(self.every_ms)
+
+    def _reset(self) -> None:
+        self._first, self._last = None, -1
+        _widen(self.table, self.fitter, self.columns, 0, self.table.model().rowCount() - 1)
 
 
 def _widen(table: QTableView, fitter: ColumnFitter, columns: tuple[int, ...], first: int, last: int) -> None:
