@@ -74,6 +74,17 @@ def test_mcp_server_time_says_why_its_output_schemas_were_not_checked(capsys: py
     assert checks["resources-read"]["status"] == "not applicable"
 
 
+def test_mcp_server_time_says_it_in_text_and_junit_too(capsys: pytest.CaptureFixture[str]) -> None:
+    why = "skipped: no defaults for its required arguments (get_current_time, convert_time)"
+    out = _run(capsys, "text", "--no-budget", *pypi_server_argv("time"))
+    assert re.search(rf"^score 100/100 · \d+ of {len(CHECKS)} checks ran — ", out, re.M), out
+    assert f"  structured-content: {why}\n" in out, out
+    done = run_lens("doctor", "--format", "junit", "--no-budget", *pypi_server_argv("time"), timeout=180)
+    cases = {c.get("name"): c for c in ET.fromstring(done.stdout).iter("testcase")}
+    skipped = cases["structured-content"].find("skipped")
+    assert skipped is not None and skipped.get("message") == why
+
+
 def test_a_legacy_server_pings_and_has_no_other_era(capsys: pytest.CaptureFixture[str]) -> None:
     report, checks = _coverage(capsys, "--no-budget", *FAULTS, "healthy")
     _explained(report["coverage"])
