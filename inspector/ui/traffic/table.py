@@ -67,14 +67,14 @@ def log_table(model: QAbstractItemModel, parent: QWidget | None = None) -> QTabl
 
 class ColumnWidener(QObject):
     """Widens `table`'s whole columns to the text of rows inserted (`_widen`) at once, then at most once per
-    `every_ms`: the rows inserted meanwhile are measured together. A flood flushes a batch of rows every
+    `every_ms` (500): the rows inserted meanwhile are measured together. A flood flushes a batch of rows every
     event-loop tick; measuring each batch took about a third of the window's time (tests/bench/bench_isolation.py).
     A reset (a record opened) is measured at once."""
 
     def __init__(self, table: QTableView, fitter: ColumnFitter, columns: tuple[int, ...]) -> None:
         super().__init__(table)
         self.table, self.fitter, self.columns = table, fitter, columns
-        self.every_ms = 250
+        self.every_ms = 500
         self._first: int | None = None  # the rows inserted since the last measure
         self._last = -1
         self._quiet = QTimer(self)  # running: measured less than `every_ms` ago
