@@ -1,6 +1,6 @@
-"""The doctor's report types, at the bottom of the package: a finding, the report and its score, the
-options a run takes and the connection factory it is given. It imports only `sections` (and, for
-typing, the connection's `core.operations`)."""
+"""The doctor's report types, at the bottom of the package: a finding, the report and its score (with
+its coverage: each check's `CheckOutcome`), the options a run takes and the connection factory it is
+given. It imports only `sections` (and, for typing, the connection's `core.operations`)."""
 
 from __future__ import annotations
 
