@@ -214,3 +214,69 @@ def test_a_secret_typed_under_a_secret_looking_name_is_written_nowhere(lens, can
     assert b"ada-lovelace" in export.read_bytes()
     allowed = {lens.home / SERVERS_FILE: "the user's own server configuration"}
     assert not leaks(canaries, [lens.home, out], allowed=allowed)
+
+
+def test_the_auth_extension_secrets_typed_in_the_auth_tab_stay_in_servers_json(lens, tmp_path) -> None:
+    """Issue 26 point 7: enterprise-managed authorization with DPoP set up in the Auth tab, signed in and
+    exported: the client secret and the IdP client secret typed there are kept only in servers.json (0600),
+    the ID token (a file the user names) and the tokens in no file MCP Lens writes but the token store."""
+    import secrets
+    import sys
+    import time
+
+    import jwt
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from PySide6.QtWidgets import QComboBox
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    (tmp_path / "input").mkdir()
+    public = tmp_path / "input" / "trusted.pem"
+    public.write_bytes(
+        key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
+    now = int(time.time())
+    claims = {"iss": "https://idp.example.test", "sub": "canary", "aud": "idp-client", "iat": now, "exp": now + 900}
+    canaries = Canaries()
+    canaries.values["oauth-client-secret"] = f"canary client secret {secrets.token_hex(8)}"
+    canaries.values["idp-client-secret"] = f"canary idp secret {secrets.token_hex(8)}"
+    canaries.values["id-token"] = jwt.encode(claims, key, algorithm="ES256")
+    (tmp_path / "input" / "id.jwt").write_text(canaries["id-token"])
+    out = tmp_path / "out"
+    out.mkdir(mode=0o700)
+    port = free_port()
+    server = [sys.executable, str(REPO / "tests/servers/auth_extensions.py"), str(port), str(public), "--dpop"]
+    for _ in serve([*server, "--client-secret", canaries["oauth-client-secret"]], port):
+        base = f"http://127.0.0.1:{port}"
+        lens.start(f"{base}/mcp", connected=False)
+        lens.wait_status(lambda text: "connected to" not in text and bool(text), timeout=30_000)
+        save_current(lens)
+        lens.tab("Auth")
+        lens.click("OAuth client…")
+        grant = lens.find("OAuth grant", QComboBox)
+        grant.setFocus()
+        for _step in range(3):
+            lens.key("Down", grant)
+        assert grant.currentText().startswith("Enterprise-managed")
+        lens.type("OAuth client id", "ema-client")
+        lens.type("OAuth client secret", canaries["oauth-client-secret"])
+        lens.type("Identity provider token endpoint", f"{base}/idp/token")
+        lens.type("Identity provider client id", "idp-client")
+        lens.type("Identity provider client secret", canaries["idp-client-secret"])
+        lens.type("ID token file path", str(tmp_path / "input" / "id.jwt"))
+        lens.click("DPoP-bound tokens")
+        lens.click("Save to profile")
+        lens.click("Sign in")
+        lens.wait_connected(timeout=60_000)
+        export = out / "ema.jsonl"
+        lens.menu("File", "Export session…")
+        choose_file(lens, export)
+        lens.wait(export.exists, what="the export")
+        assert b"/idp/token" in export.read_bytes()  # the exchange is in the traffic, redacted
+        assert lens.quit() == 0
+    servers_file = lens.home / SERVERS_FILE
+    assert {"oauth-client-secret", "idp-client-secret"} <= set(canaries.found_in(servers_file.read_bytes()))
+    assert "id-token" not in canaries.found_in(servers_file.read_bytes())
+    assert list(lens.home.rglob("auth/*.json"))  # the token store (tokens, the DPoP key) holds none of them
+    assert not leaks(canaries, [lens.home, out], allowed={servers_file: "the user's own server configuration"})
+    assert not loose_permissions([export, servers_file, lens.home / ".config" / "mcp-lens"])
