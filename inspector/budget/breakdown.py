@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from inspector.budget.lints import LintMemo
+from inspector.budget.long_members import Counted, LongMember, json_chunks, member_or_long, stream_count
 from inspector.budget.memo import IdentityMemo
-from inspector.budget.segments import Split, cut_member, split_safe
+from inspector.budget.segments import Split, cut_member, is_safe_boundary, split_safe
 from inspector.budget.shapes import LIST_FRAMES, SHAPES, dumps, member, property_descriptions, shape_members
 from inspector.budget.tokenizers import Tokenizer, describe_figure, figure_of
 
@@ -258,8 +260,26 @@ class BudgetCounter:
             tokens = self.count(fragment)
         else:
             head, closed, tail = cut.pieces
-            tokens = self.count(head) + sum(map(self.count, closed)) + self.count(tail)
+            tokens = self.count(head) + sum(map(self._piece_tokens, closed)) + self.count(tail)
         return tokens, sum(map(self._member_tokens, cut.inner))
+
+    def _piece_tokens(self, piece: str | Counted) -> int:
+        return piece.tokens if isinstance(piece, Counted) else self.count(piece)
+
+    def _long_cut(self, part: str | None, long: LongMember, tool: dict[str, Any]) -> Cut | None:
+        """A very long member cut after its key name and at its last safe boundary, the text between counted
+        as a stream (long_members.py), never written whole; None when it has no safe boundary to stream by."""
+        head = dumps(long.key)[:-1]
+        if not is_safe_boundary(head + '"', len(head)):  # the cut after the key name is not a safe one
+            return None
+        counted = stream_count(self.tokenizer.count, chain(['":'], json_chunks(long.value)))
+        if counted is None:
+            return None
+        tokens, tail = counted
+        inner: list[str] = []
+        if part == "input_schema":
+            inner = [member("description", d) for d in property_descriptions(tool.get("inputSchema"))]
+        return Cut((head, [Counted(tokens)], tail), inner)
 
     def _member_tokens(self, fragment: str) -> int:
         """Tokens of a small member (a property description), from its safe pieces."""
@@ -279,9 +299,14 @@ class BudgetCounter:
         it changed. (Encoding a new tool once and splitting the counts at the cuts was tried: mapping
         token offsets in Python cost more than the tiktoken calls it saved.)
         """
-        prefix, members, suffix = shape_members(tool, shape)
-        cuts = [self._cut(part, key, fragment, tool) for part, key, fragment in members]
-        sequence: list[str] = []  # the tool's text, cut at safe boundaries
+        prefix, members, suffix = shape_members(tool, shape, member_or_long if self._segmentable else member)
+        cuts = []
+        for n, (part, key, fragment) in enumerate(members):
+            cut = self._long_cut(part, fragment, tool) if isinstance(fragment, LongMember) else None
+            if cut is None and isinstance(fragment, LongMember):  # no safe boundary to stream by: written whole
+                members[n] = (part, key, fragment := member(key, fragment.value))
+            cuts.append(cut if cut is not None else self._cut(part, key, fragment, tool))
+        sequence: list[Any] = []  # the tool's text, cut at safe boundaries (`Counted` for a streamed piece)
         pending = prefix
         for n, ((_part, _key, fragment), cut) in enumerate(zip(members, cuts, strict=True)):
             if n:
@@ -303,7 +328,7 @@ class BudgetCounter:
                 parts[part] += tokens
                 parts["property_descriptions"] += described
         first = sequence[0] if len(sequence) > 1 else None
-        inner = sum(map(self.count, sequence[1:-1]))
+        inner = sum(map(self._piece_tokens, sequence[1:-1]))
         if not self._segmentable:
             total = self.count(text)
         else:

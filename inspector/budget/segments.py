@@ -34,6 +34,12 @@ def is_safe_boundary(text: str, b: int) -> bool:
     return 0 < b < len(text) and text[b - 1] in _ALNUM and text[b] in _PUNCT
 
 
+def last_safe_boundary(text: str) -> int | None:
+    """The last safe boundary in ``text``, or None."""
+    last = _LAST.match(text)
+    return last.end() if last is not None else None
+
+
 def split_safe(text: str) -> Split:
     """``(head, middle, tail)`` cut at the first and last safe boundaries (``middle`` is empty when they are
     the same one), or None when there is none."""

@@ -80,8 +80,11 @@ def _input_schema(tool: dict[str, Any]) -> Any:
     return schema if schema is not None else {"type": "object", "properties": {}}
 
 
-def shape_members(tool: dict[str, Any], shape: str) -> tuple[str, list[tuple[str | None, str, str]], str]:
-    """``(prefix, [(part, key, fragment)…], suffix)`` of one tool in ``shape``; part is None for "rest" keys."""
+def shape_members(
+    tool: dict[str, Any], shape: str, member: Callable[[str, Any], Any] = member
+) -> tuple[str, list[tuple[str | None, str, Any]], str]:
+    """``(prefix, [(part, key, fragment)…], suffix)`` of one tool in ``shape``; part is None for "rest" keys.
+    ``member`` writes each fragment (the counter passes one that leaves a very long member unwritten)."""
     if shape == "mcp":
         members = [(_MCP_PARTS.get(str(key)), str(key), member(str(key), value)) for key, value in tool.items()]
         return "{", members, "}"

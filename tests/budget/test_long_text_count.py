@@ -12,6 +12,7 @@ import tracemalloc
 from inspector.budget.breakdown import BudgetCounter
 from inspector.budget.lints import normalise
 from inspector.budget.segments import safe_pieces
+from inspector.budget.shapes import LIST_FRAMES, SHAPES, shape_members, shaped_tool
 from inspector.budget.similar import sketch
 from inspector.budget.tokenizers import LONG_TEXT_CHARS, get_tokenizer
 
@@ -118,3 +119,53 @@ def test_a_report_of_a_long_description_keeps_one_copy_and_makes_few() -> None:
     again = BudgetCounter(tokenizer)  # the cached pieces give the same counts in the other shapes
     for shape in ("openai", "anthropic", "mcp"):
         assert counter.report([dict(tool)], shape).total == again.report([tool], shape).total
+
+
+def long_tools() -> list[dict]:
+    """Tools whose members hold strings past `STREAM_CHARS`: escapes, non-ASCII, a long schema, punctuation."""
+    rng = random.Random(11)
+    icon = "data:image/png;base64," + base64.b64encode(rng.randbytes(450_000)).decode()
+    mixed = "".join(
+        rng.choice(['a"b', "\\", "\n", "é", "\u202e", "\x01", "word ", "42, ", "\U0001f600"]) for _ in range(90_000)
+    )
+    schema = {"type": "object", "properties": {"blob": {"type": "string", "description": mixed, "default": "x"}}}
+    return [
+        {"name": "icon", "description": "An icon.", "inputSchema": {"type": "object"}, "icons": [{"src": icon}]},
+        {"name": "mixed", "description": mixed, "inputSchema": schema, "_meta": {"n": [1, 2.5, None, True]}},
+        {"name": "punct", "description": "!" * 300_000 + "end", "inputSchema": {"type": "object"}},
+        {"name": "dash", "description": "short", "inputSchema": {"type": "object"}, "x-": ["?" * 300_000]},
+        {"name": "ok", "description": "An ordinary tool.", "inputSchema": {"type": "object"}},
+    ]
+
+
+def test_a_very_long_member_is_counted_as_a_stream_exactly_and_never_written_whole() -> None:
+    """A 20 MB icon's member was written whole twice over (the encoder's text, then the member) and cut
+    a third time: 2.25x its size at once when the Budget tab counted it (issue 21 point 4: the app's peak).
+    Streamed, every count is the same as writing the tool whole."""
+    tokenizer = get_tokenizer("o200k_base")
+    encode = tokenizer.encoding.encode_ordinary
+    tools = long_tools()
+    for shape in SHAPES:
+        report = BudgetCounter(tokenizer).report(tools, shape)
+        frame = LIST_FRAMES[shape]
+        whole = frame.prefix + ",".join(shaped(t, shape) for t in tools) + frame.suffix
+        assert report.total == len(encode(whole)), shape
+        for tool, cost in zip(tools, report.tools, strict=True):
+            assert cost.total == len(encode(shaped(tool, shape))), (shape, tool["name"])
+            _, members, _ = shape_members(tool, shape)
+            for part in ("description", "input_schema"):
+                expected = sum(len(encode(f)) for p, _, f in members if p == part)
+                assert cost.parts[part] == expected, (shape, tool["name"], part)
+    icon = dict(tools[0], icons=[{"src": "data:image/png;base64," + "iVBORw0KGgo+/" * 400_000}])  # ~5 MB
+    tracemalloc.start()
+    try:
+        BudgetCounter(tokenizer).report([icon], "mcp")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    size = len(icon["icons"][0]["src"])
+    assert peak < size / 2, f"counting a {size / 2**20:.1f} MB icon peaked at {peak / 2**20:.1f} MB"
+
+
+def shaped(tool: dict, shape: str) -> str:
+    return json.dumps(shaped_tool(tool, shape), separators=(",", ":"), ensure_ascii=False)
