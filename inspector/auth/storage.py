@@ -130,6 +130,7 @@ class TokenState:
     has_refresh_token: bool = False
     client_id: str | None = None
     backend: str = "file"
+    dpop_bound: bool = False  # the token was issued bound to this server's DPoP key
 
     def expires_in(self, now: float | None = None) -> float | None:
         return None if self.expires_at is None else self.expires_at - (time.time() if now is None else now)
@@ -265,4 +266,5 @@ class ServerTokenStorage:
             has_refresh_token=bool(tokens and tokens.refresh_token),
             client_id=client,
             backend=self.backend.name,
+            dpop_bound=bool(tokens and (self.dpop_binding() or ("",))[0] == "dpop"),
         )

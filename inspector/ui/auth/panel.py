@@ -296,6 +296,8 @@ class AuthPanel(QWidget):
             parts.append(f"token expires in {_duration(expires)}" if expires > 0 else "token expired (will refresh)")
         parts.append(f"scopes: {state.scopes}" if state.scopes else "no scopes granted")
         parts.append("refresh token stored" if state.has_refresh_token else "no refresh token")
+        if state.dpop_bound:
+            parts.append("DPoP-bound to this server's proof key")
         if state.client_id:
             parts.append(f"client id: {state.client_id}")
         parts.append(f"stored in {where}")

@@ -98,6 +98,7 @@ def test_each_grant_shows_its_fields_and_a_workload_jwt_with_dpop_signs_in_step_
     qtbot.waitUntil(lambda: panel.task is not None and panel.task.done(), timeout=60000)
     assert panel.task.result() is True, [e.summary for e in panel.current.log.events]
     assert panel.state_label.text().startswith("Signed in"), panel.state_label.text()
+    assert "DPoP-bound to this server's proof key" in panel.state_label.text()
     rows = [(panel.steps.item(r, 1).text(), panel.steps.item(r, 2).text()) for r in range(panel.steps.rowCount())]
     steps = [step for step, _ in rows]
     assert "Discovery" in steps and "DPoP" in steps, rows
