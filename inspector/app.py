@@ -130,11 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     if (advice := missing_display(os.environ)) is not None:  # before Qt: it would abort with a plugin list
         sys.stderr.write(advice + "\n")
         return NO_DISPLAY_EXIT
+    from inspector import startup
     from inspector.core import prestart
 
     try:
         if not args.self_test:
             start_first_server(args)  # its start-up overlaps Qt's and the window's
+            startup.mark("server-started")
         return _run_app(args)
     finally:
         prestart.drop()  # never claimed (the first connect went elsewhere): not left running
@@ -152,6 +154,10 @@ def _run_app(args: AppArgs) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     configure_app(app)
     import qasync
+
+    from inspector import startup
+
+    startup.mark("qt-ready")
 
     from inspector.ui.webengine_exit import hearing_quit_once  # WebEngine, once used, crashes a second quit
 
@@ -240,11 +246,14 @@ def mark_first_connect(session: Any) -> None:
 async def run(app: object, args: AppArgs) -> int:
     from PySide6.QtCore import QSettings, QTimer
 
+    from inspector import startup
     from inspector.config.profile import ProfileError
     from inspector.config.store import ProfileStore
     from inspector.core import prestart
     from inspector.ui.main_window import MainWindow
     from inspector.ui.widgets.app_icon import set_app_icon
+
+    startup.mark("window-imported")
 
     settings = QSettings(ORGANIZATION, "mcp-lens")
     user_only_settings(settings.fileName())
@@ -252,8 +261,10 @@ async def run(app: object, args: AppArgs) -> int:
     user_only_settings(QSettings(QSettings.Scope.UserScope, "QtProject").fileName())
     profiles = ProfileStore()
     window = MainWindow(profiles, demo_profile(), settings)
+    startup.mark("window-built")
     set_app_icon(app)
     window.show()
+    startup.mark("window-shown")
     window.servers.load()  # the saved servers; a damaged file is explained (and offered for backup) in the window
     install_startup_markers(window)
     try:

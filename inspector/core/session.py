@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from inspector import startup
 from inspector.config.profile import ServerProfile
 from inspector.core.client_handlers import ClientHandlers
 from inspector.core.era import Negotiation, learned_era
@@ -81,6 +82,7 @@ async def _open(profile: ServerProfile, store: TrafficStore, auth: Any, timeout:
     process = _spawn_early(profile)
     try:
         await asyncio.to_thread(load_sdk)
+        startup.mark("sdk-imported")
         from inspector.core.open_connection import open_connection
 
         return open_connection(
