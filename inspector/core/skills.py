@@ -207,7 +207,8 @@ async def _ask(conn: Requester, method: str, params: dict[str, Any]) -> dict[str
     try:
         return await request_answering(conn, method, params)
     except ProtocolError as exc:
-        words = explain(exc.code, method, getattr(conn, "era", "legacy"), exc.data)
+        era = getattr(conn, "era", None) or getattr(getattr(conn, "negotiation", None), "era", None) or "legacy"
+        words = explain(exc.code, method, str(era), exc.data)
         if words:
             exc.hint = words
         raise

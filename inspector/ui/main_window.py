@@ -30,6 +30,7 @@ from inspector.config.eras import ERAS
 from inspector.config.profile import ServerProfile
 from inspector.config.store import ProfileStore
 from inspector.core.errors import exit_title
+from inspector.core.skills import refusal as skill_refusal
 from inspector.traffic import jsonl
 from inspector.traffic.store import MirrorStore, SeqCounter
 from inspector.ui.about import show_about
@@ -58,6 +59,7 @@ from inspector.ui.workspace.space import (
     RESOURCES,
     ROOTS,
     SERVER,
+    SKILLS,
     TASKS,
     TOOLS,
     SessionSpace,
@@ -75,7 +77,7 @@ TRAFFIC = "Traffic"
 COLLECTIONS = "Collections"  # one window-level tab: a collection's steps name their servers
 PANEL_TITLES = (
     (SIDEBAR, (SERVER, ROOTS)),
-    (TABS, (TOOLS, RESOURCES, PROMPTS, TASKS, BUDGET, DOCTOR, AUTH, COLLECTIONS)),
+    (TABS, (TOOLS, RESOURCES, PROMPTS, SKILLS, TASKS, BUDGET, DOCTOR, AUTH, COLLECTIONS)),
     (BOTTOM, (TRAFFIC, OUTPUT, NOTIFICATIONS)),
 )
 
@@ -181,6 +183,7 @@ class MainWindow(QMainWindow):
         space.stateChanged.connect(self._on_state)
         space.rootsCounted.connect(lambda s, _n: s is self.current and self._count_tabs())
         space.tasksCounted.connect(lambda s, _n: s is self.current and self._count_tabs())
+        space.skillsDeclared.connect(lambda s: s is self.current and self._count_tabs())
         space.wantsAttention.connect(self._attention)
         return space
 
@@ -219,6 +222,8 @@ class MainWindow(QMainWindow):
         running = space.tasks_running
         tasks = f"Tasks ({running} running)" if running else "Tasks"
         self.tabs.setTabText(self.tabs.indexOf(space.widgets[TASKS]), tasks)
+        declared = skill_refusal(space.session.capabilities) is None  # the Skills tab: only where declared
+        self.tabs.setTabVisible(self.tabs.indexOf(space.widgets[SKILLS]), declared)
 
     def _attention(self, space: SessionSpace, title: str) -> None:
         if space is self.current:

@@ -31,6 +31,7 @@ from inspector.ui.removed_in_modern import follow_era
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.status_panel import StatusPanel, ping_text
 from inspector.ui.session import CONNECTED, RECOVER, SessionController
+from inspector.ui.skills.panel import SkillsPanel
 from inspector.ui.tasks.pane import TasksPane
 from inspector.ui.tools.workbench import ToolWorkbench
 from inspector.ui.traffic.log_level import LogLevelControl
@@ -42,6 +43,7 @@ SERVER, ROOTS = "Server", "Roots"
 TOOLS, RESOURCES, PROMPTS, TASKS, BUDGET, AUTH = "Tools", "Resources", "Prompts", "Tasks", "Budget", "Auth"
 OUTPUT, NOTIFICATIONS = "Server output", "Notifications"
 DOCTOR = "Doctor"
+SKILLS = "Skills"  # its tab shown only for a server that declares the Skills extension
 
 
 class SessionSpace(QObject):
@@ -51,6 +53,7 @@ class SessionSpace(QObject):
     stateChanged = Signal(object, str, str)  # this space, state, detail
     rootsCounted = Signal(object, int)  # this space, roots offered
     tasksCounted = Signal(object, int)  # this space, tasks running
+    skillsDeclared = Signal(object)  # this space: whether its server declares Skills may have changed
     wantsAttention = Signal(object, str)  # this space, the title of the panel that needs the user
 
     def __init__(
@@ -76,6 +79,7 @@ class SessionSpace(QObject):
         self.resources_tab = ResourcesTab(session, settings)
         self.prompts_tab = PromptsTab(session, settings)
         self.tasks_pane = TasksPane(session)  # tool calls run as tasks (both task forms)
+        self.skills_panel = SkillsPanel(session)  # io.modelcontextprotocol/skills (SEP-2640)
         self.output = ServerOutputPane(store)
         self.notifications = NotificationsPane(store)
         self.log_level = LogLevelControl(session)  # logging/setLevel, in the Notifications pane's bar
@@ -90,6 +94,7 @@ class SessionSpace(QObject):
             TOOLS: self.workbench,
             RESOURCES: self.resources_tab,
             PROMPTS: self.prompts_tab,
+            SKILLS: self.skills_panel,
             TASKS: self.tasks_pane,
             BUDGET: self.budget,
             DOCTOR: self.doctor_tab,
@@ -122,6 +127,7 @@ class SessionSpace(QObject):
         self.auth_panel.wantsAttention.connect(lambda: self.wantsAttention.emit(self, AUTH))
         session.stateChanged.connect(self._on_state)
         session.connected.connect(self.status_panel.show_connection)
+        session.connected.connect(lambda _session: self.skillsDeclared.emit(self))
         session.requestFinished.connect(self._on_request_finished)
         session.pingFinished.connect(lambda outcome: say(ping_text(outcome), 10000))
         self._share_host()

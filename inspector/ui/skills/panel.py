@@ -1,0 +1,348 @@
+"""The Skills tab (one per server, shown only when the server declares `io.modelcontextprotocol/skills`).
+
+The list (every page of `skills/list`: name, description, size, SKILL.md's digest) is asked for the first
+time the tab is shown and by "List skills"; nothing else is read until the user asks. "Load skill" reads
+the chosen skill's SKILL.md and verifies it (size, SHA-256 digest, frontmatter against the entry); its
+frontmatter is shown as fields, its Markdown as plain text. A file of the skill is read when the user opens
+it in Files (double-click or "Read file"). A mismatch is a red finding with what was expected and what
+came; the content stays viewable as untrusted raw bytes, headed as not verified. Everything the server
+sent goes through `widgets/plain_text`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core import skills
+from inspector.core.findings import Finding
+from inspector.ui.session import SessionController
+from inspector.ui.widgets.async_tasks import TaskSet, error_text
+from inspector.ui.widgets.layout_parts import scrolled
+from inspector.ui.widgets.mime_highlight import MimeHighlighter, lexer_for
+from inspector.ui.widgets.plain_text import item_text, plain_label, safe_tooltip, set_plain, shown
+from inspector.ui.widgets.row_table import one_row_at_a_time
+from inspector.words import counted
+
+RED = QColor("#c62828")
+CONTENT_CHARS = 400_000  # a file's text shown at most; the rest is said to be cut
+
+
+def _table(name: str, headers: list[str]) -> QTableWidget:
+    table = QTableWidget(0, len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.setAccessibleName(name)
+    one_row_at_a_time(table)
+    return table
+
+
+def _cell(text: Any, tooltip: Any = None) -> QTableWidgetItem:
+    item = QTableWidgetItem(item_text(text))
+    item.setToolTip(safe_tooltip(text if tooltip is None else tooltip))
+    return item
+
+
+def _size(value: int | None) -> str:
+    return "—" if value is None else f"{value:,} bytes"
+
+
+class SkillsPanel(QWidget):
+    statusMessage = Signal(str)
+
+    def __init__(self, session: SessionController) -> None:
+        super().__init__()
+        self.session = session
+        self.tasks = TaskSet(self)
+        self.listing: skills.SkillsListing | None = None
+        self.loaded: skills.LoadedSkill | None = None
+        self.reads: dict[str, skills.FileRead] = {}  # the chosen skill's files read so far, by URI
+        self._listed_once = False
+        self._build()
+        session.stateChanged.connect(self._on_state)
+
+    # -- layout --------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.list_button = QPushButton("List skills")
+        self.list_button.clicked.connect(self.list_skills)
+        self.list_status = plain_label("", wrap=True)
+        self.list_status.setAccessibleName("Skills status")
+        top = QHBoxLayout()
+        top.addWidget(self.list_button)
+        top.addWidget(self.list_status, 1)
+
+        self.skills_table = _table("Skills", ["Name", "Description", "Size", "Digest"])
+        self.skills_table.itemSelectionChanged.connect(self._chosen)
+        self.skills_table.setToolTip("Digest: the SHA-256 digest the entry gives for the skill's SKILL.md")
+        self.skills_table.setMinimumWidth(300)  # four columns in sight at 1024 px
+
+        self.load_button = QPushButton("Load skill")
+        self.load_button.setEnabled(False)
+        self.load_button.clicked.connect(self.load_skill)
+        self.read_button = QPushButton("Read file")
+        self.read_button.setEnabled(False)
+        self.read_button.clicked.connect(self.read_file)
+        self.verification = plain_label("Choose a skill, then Load skill: nothing is read before.", wrap=True)
+        self.verification.setAccessibleName("Skill verification")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.load_button)
+        buttons.addWidget(self.read_button)
+        buttons.addStretch(1)
+
+        self.frontmatter = _table("Frontmatter", ["Field", "Value"])
+        self.files = _table("Skill files", ["File", "Size", "Digest", "Status"])
+        self.files.itemSelectionChanged.connect(lambda: self.read_button.setEnabled(self._file_uri() is not None))
+        self.files.itemDoubleClicked.connect(lambda _item: self.read_file())
+        self.findings = QListWidget()
+        self.findings.setAccessibleName("Skill findings")
+        self.findings.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.cache = plain_label("", wrap=True, dim=True)
+        self.cache.setAccessibleName("Skill cache hint")
+        self.content_title = plain_label("", wrap=True)
+        self.content_title.setAccessibleName("Skill content status")
+        self.content = QPlainTextEdit()
+        self.content.setReadOnly(True)
+        self.content.setAccessibleName("Skill content")
+        self.content.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self._highlighter: MimeHighlighter | None = None
+
+        entry = QWidget()
+        column = QVBoxLayout(entry)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(buttons)
+        column.addWidget(self.verification)
+        for title, widget in (("Findings", self.findings), ("Frontmatter", self.frontmatter), ("Files", self.files)):
+            widget.setMinimumHeight(72)
+            column.addWidget(QLabel(title))
+            column.addWidget(widget, 1)
+        column.addWidget(self.cache)
+        shown_file = QWidget()
+        below = QVBoxLayout(shown_file)
+        below.setContentsMargins(0, 0, 0, 0)
+        below.addWidget(self.content_title)
+        below.addWidget(self.content, 1)
+        # The entry scrolls and the content has its own pane: the tab never raises the window's minimum height.
+        detail = QSplitter(Qt.Orientation.Vertical)
+        detail.setObjectName("skillDetailSplitter")
+        detail.addWidget(scrolled(entry))
+        detail.addWidget(shown_file)
+        detail.setStretchFactor(1, 1)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.setObjectName("skillsSplitter")
+        split.addWidget(self.skills_table)
+        split.addWidget(detail)
+        split.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+
+    # -- listing -------------------------------------------------------------------------------
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        if not self._listed_once and self.session.live and skills.refusal(self.session.capabilities) is None:
+            self.list_skills()
+
+    def _on_state(self, state: str, _detail: str) -> None:
+        if state == "connected":
+            self._listed_once = False
+            self._clear_detail()
+            self.skills_table.setRowCount(0)
+            self.listing = None
+            if self.isVisible() and skills.refusal(self.session.capabilities) is None:
+                self.list_skills()
+
+    def list_skills(self) -> None:
+        if why := skills.refusal(self.session.capabilities):
+            set_plain(self.list_status, why)
+            return
+        self._listed_once = True
+        self.list_button.setEnabled(False)
+        set_plain(self.list_status, "Listing skills…")
+        self.tasks.start(skills.list_skills(self.session), self._listed)
+
+    def _listed(self, outcome: Any) -> None:
+        self.list_button.setEnabled(True)
+        if isinstance(outcome, BaseException):
+            set_plain(self.list_status, f"skills/list failed: {error_text(outcome)}")
+            return
+        self.listing = outcome
+        table = self.skills_table
+        table.setRowCount(len(outcome.skills))
+        for row, skill in enumerate(outcome.skills):
+            listed = skill.listed(skill.uri) or {}
+            size = "dynamic" if skill.dynamic else _size(skill.total_size)
+            table.setItem(row, 0, _cell(skill.name or skill.uri, skill.uri))
+            table.setItem(row, 1, _cell(skill.description))
+            table.setItem(row, 2, _cell(size))
+            table.setItem(row, 3, _cell(listed.get("digest", "—")))
+            if skill.findings:
+                for column in range(4):
+                    item = table.item(row, column)
+                    item.setForeground(QBrush(RED))
+                    item.setToolTip(safe_tooltip("\n".join(str(f) for f in skill.findings)))
+        page_findings = outcome.findings
+        said = counted(len(outcome.skills), "skill")
+        if page_findings:
+            said += f"; {counted(len(page_findings), 'finding')}: " + "; ".join(f.message for f in page_findings)
+        if outcome.cache:
+            said += f". The list is {outcome.cache}."
+        set_plain(self.list_status, said)
+
+    # -- one skill -----------------------------------------------------------------------------
+    def _skill(self) -> skills.Skill | None:
+        row = self.skills_table.currentRow()
+        if self.listing is None or not 0 <= row < len(self.listing.skills):
+            return None
+        return self.listing.skills[row]
+
+    def _clear_detail(self) -> None:
+        self.loaded = None
+        self.reads = {}
+        self.frontmatter.setRowCount(0)
+        self.files.setRowCount(0)
+        self.findings.clear()
+        self.content.clear()
+        set_plain(self.content_title, "")
+        set_plain(self.cache, "")
+        self.read_button.setEnabled(False)
+
+    def _chosen(self) -> None:
+        """A skill chosen: its entry's fields, files and findings (from the listing; nothing is read)."""
+        self._clear_detail()
+        skill = self._skill()
+        self.load_button.setEnabled(skill is not None and bool(skill.uri))
+        if skill is None:
+            return
+        self._show_fields(skill.frontmatter)
+        self._show_files(skill, {})
+        self._show_findings(skill.findings)
+        set_plain(self.verification, "Not loaded: Load skill reads its SKILL.md and verifies it.")
+        self._set_colour(self.verification, bool(skill.findings))
+
+    def _show_fields(self, fields: dict[str, Any]) -> None:
+        self.frontmatter.setRowCount(len(fields))
+        for row, (key, value) in enumerate(fields.items()):
+            text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=repr)
+            self.frontmatter.setItem(row, 0, _cell(key))
+            self.frontmatter.setItem(row, 1, _cell(text))
+
+    def _show_files(self, skill: skills.Skill, reads: dict[str, skills.FileRead]) -> None:
+        files = skill.files
+        self.files.setRowCount(len(files))
+        root = skills.skill_root(skill) + "/"
+        for row, item in enumerate(files):
+            uri = item["uri"]
+            read = reads.get(uri)
+            status = read.status() if read is not None else "not read"
+            size = item.get("size") if isinstance(item.get("size"), int) else None
+            self.files.setItem(row, 0, _cell(uri.removeprefix(root), uri))
+            self.files.setItem(row, 1, _cell(_size(size)))
+            self.files.setItem(row, 2, _cell(item.get("digest", "—")))
+            self.files.setItem(row, 3, _cell(status))
+            if read is not None and not read.verified:
+                self.files.item(row, 3).setForeground(QBrush(RED))
+
+    def _show_findings(self, findings: list[Finding]) -> None:
+        for finding in findings:
+            item = QListWidgetItem(shown(f"{finding.message} (expected {finding.expected})", one_line=True))
+            item.setToolTip(safe_tooltip(f"{finding.path}: {finding.message}\nexpected: {finding.expected}"))
+            if finding.severity == "error":
+                item.setForeground(QBrush(RED))
+            self.findings.addItem(item)
+
+    def _set_colour(self, label: QLabel, failed: bool) -> None:
+        label.setStyleSheet(f"QLabel {{ color: {RED.name()}; }}" if failed else "")
+
+    def load_skill(self) -> None:
+        skill = self._skill()
+        if skill is None:
+            return
+        self.load_button.setEnabled(False)
+        set_plain(self.verification, "Reading SKILL.md…")
+        self.tasks.start(skills.load_skill(self.session, skill), lambda outcome: self._loaded(skill, outcome))
+
+    def _loaded(self, skill: skills.Skill, outcome: Any) -> None:
+        self.load_button.setEnabled(True)
+        if skill is not self._skill():
+            return  # another skill was chosen meanwhile
+        if isinstance(outcome, BaseException):
+            set_plain(self.verification, f"resources/read failed: {error_text(outcome)}")
+            self._set_colour(self.verification, True)
+            return
+        self.loaded = outcome
+        self.reads = {skill.uri: outcome.skill_md}
+        self.findings.clear()
+        self._show_findings([*skill.findings, *outcome.skill_md.findings])
+        if outcome.fields is not None:
+            self._show_fields(outcome.fields)
+        self._show_files(skill, self.reads)
+        word = "SKILL.md " + outcome.skill_md.status()
+        set_plain(self.verification, word)
+        self._set_colour(self.verification, not outcome.verified)
+        self._show_content(outcome.skill_md)
+
+    def _file_uri(self) -> str | None:
+        skill, row = self._skill(), self.files.currentRow()
+        if skill is None or not 0 <= row < len(skill.files):
+            return None
+        return skill.files[row]["uri"]
+
+    def read_file(self) -> None:
+        skill, uri = self._skill(), self._file_uri()
+        if skill is None or uri is None:
+            return
+        set_plain(self.content_title, f"Reading {uri}…")
+        self.tasks.start(skills.read_file(self.session, skill, uri), lambda outcome: self._file_read(skill, outcome))
+
+    def _file_read(self, skill: skills.Skill, outcome: Any) -> None:
+        if skill is not self._skill():
+            return
+        if isinstance(outcome, BaseException):
+            set_plain(self.content_title, f"resources/read failed: {error_text(outcome)}")
+            self._set_colour(self.content_title, True)
+            return
+        self.reads[outcome.uri] = outcome
+        self._show_files(skill, self.reads)
+        if outcome.findings:
+            self._show_findings(outcome.findings)
+        self._show_content(outcome)
+
+    def _show_content(self, read: skills.FileRead) -> None:
+        """The file as plain text (Markdown and code highlighted, never rendered), headed by its verification."""
+        head = f"{read.uri}: {read.status()}"
+        if read.cache:
+            head += f". Cache: {read.cache}"
+        set_plain(self.content_title, head)
+        self._set_colour(self.content_title, not read.verified)
+        set_plain(self.cache, "")
+        if read.raw is None:
+            self.content.clear()
+            return
+        text = read.text
+        body = text if text is not None else f"(not UTF-8: {len(read.raw):,} bytes)\n" + read.raw[:4096].hex(" ", 16)
+        if not read.verified:
+            body = "UNVERIFIED CONTENT, shown as it came and not used:\n\n" + body
+        if self._highlighter is not None:
+            self._highlighter.setDocument(None)
+            self._highlighter = None
+        self.content.setPlainText(shown(body, limit=CONTENT_CHARS))
+        lexer = lexer_for(read.mime or None, read.uri) if text is not None else None
+        if lexer is not None and read.verified:
+            self._highlighter = MimeHighlighter(self.content.document(), lexer)

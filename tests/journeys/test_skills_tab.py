@@ -1,0 +1,81 @@
+"""The Skills tab (issue 26): shown for a server that declares Skills, hidden for one that does not; the demo's
+skill read and verified, then one of its files; a tampered skill's finding in red with what was expected and
+what came, its content shown as unverified and its other files never read."""
+
+from __future__ import annotations
+
+import sys
+
+from journey_support import Lens, shown_text
+from lens_support import REPO
+from PySide6.QtWidgets import QListWidget, QPlainTextEdit, QTabBar
+
+FAULTS = [sys.executable, str(REPO / "tests/servers/skills_server.py")]
+WAIT = 30_000
+
+
+def _tab_visible(lens: Lens, name: str) -> bool:
+    for bar in lens.widgets(QTabBar):
+        for index in range(bar.count()):
+            if bar.tabText(index) == name:
+                return bar.isTabVisible(index)
+    return False
+
+
+def _reads(lens: Lens) -> list[str]:
+    return [m["params"]["uri"] for m in lens.sent("resources/read") if m["params"]["uri"].startswith("skill://")]
+
+
+def test_the_demo_s_skill_is_read_and_verified_then_one_of_its_files(lens) -> None:
+    lens.start()
+    lens.wait(lambda: _tab_visible(lens, "Skills"), what="the Skills tab shows for the demo")
+    lens.tab("Skills")
+    lens.click_item("Skills", "release-notes", timeout=WAIT)
+    assert "Write release notes" in lens.texts()
+    assert lens.sent("skills/list") and not _reads(lens)  # listing and choosing read no file
+    lens.click("Load skill")
+    verification = lens.find("Skill verification")
+    lens.wait(lambda: "verified" in shown_text(verification), timeout=WAIT, what="SKILL.md verified")
+    assert shown_text(verification) == "SKILL.md verified: size and SHA-256 digest match the entry"
+    content = lens.find("Skill content", QPlainTextEdit)
+    assert isinstance(content, QPlainTextEdit) and "# Release notes" in content.toPlainText()
+    assert content.toPlainText().startswith("---\nname: release-notes")  # the Markdown as text, not rendered
+    lens.click_item("Frontmatter", "description")
+    lens.click_item("Skill files", "references/STYLE.md", double=True)
+    lens.wait(lambda: "# House style" in content.toPlainText(), timeout=WAIT, what="the file is shown")
+    assert "skill://release-notes/references/STYLE.md: verified" in shown_text(lens.find("Skill content status"))
+    assert _reads(lens) == ["skill://release-notes/SKILL.md", "skill://release-notes/references/STYLE.md"]
+    assert lens.quit() == 0
+
+
+def test_a_tampered_skill_shows_its_finding_and_is_not_used(lens) -> None:
+    lens.start(*FAULTS)
+    lens.wait(lambda: _tab_visible(lens, "Skills"), what="the Skills tab shows")
+    lens.tab("Skills")
+    lens.click_item("Skills", "tampered-digest", timeout=WAIT)
+    lens.click("Load skill")
+    verification = lens.find("Skill verification")
+    lens.wait(lambda: "failed" in shown_text(verification), timeout=WAIT, what="the verification fails")
+    assert shown_text(verification) == "SKILL.md verification failed: not used"
+    findings = lens.find("Skill findings", QListWidget)
+    assert isinstance(findings, QListWidget)
+    [mismatch] = [findings.item(i) for i in range(findings.count())]
+    assert mismatch.text().startswith("digest mismatch: expected sha256:") and ", got sha256:" in mismatch.text()
+    assert mismatch.foreground().color().name() == "#c62828"  # red
+    content = lens.find("Skill content", QPlainTextEdit)
+    assert isinstance(content, QPlainTextEdit)
+    assert content.toPlainText().startswith("UNVERIFIED CONTENT, shown as it came and not used:")
+    assert "# Hostile body" in content.toPlainText()  # the raw bytes stay viewable
+    assert _reads(lens) == ["skill://tampered-digest/SKILL.md"]
+    lens.click_item("Skills", "oversized-file")  # the limit is caught from the entry alone, nothing read
+    lens.wait(lambda: findings.count() == 1 and "16 MiB" in findings.item(0).text(), what="the size limit")
+    assert _reads(lens) == ["skill://tampered-digest/SKILL.md"]
+    assert lens.quit() == 0
+
+
+def test_the_skills_tab_is_hidden_for_a_server_that_does_not_declare_skills(lens) -> None:
+    lens.start("--protocol-era", "legacy", sys.executable, "-m", "inspector.demo")
+    lens.wait(lambda: bool(lens.sent("initialize")), what="connected in the handshake era")
+    assert not _tab_visible(lens, "Skills")
+    assert not lens.sent("skills/list")
+    assert lens.quit() == 0
