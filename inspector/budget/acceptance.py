@@ -166,10 +166,6 @@ class Judge:
         return Verdict(name, at.host_name, tuple(r for rule, check in self.rules for r in check(at, rule)))
 
 
-def acceptances(tools: list[Any], hosts: list[str], server_name: str = "server") -> list[HostAcceptance]:
-    return [acceptance(tools, name, server_name) for name in hosts]
-
-
 # The rules, one function per key -------------------------------------------------------------------------------
 
 
