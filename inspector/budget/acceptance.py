@@ -170,6 +170,8 @@ class Judge:
 
 
 def _name_pattern(at: ToolAt, rule: HostRule) -> list[Reason]:
+    if not isinstance(at.tool.get("name"), str) or not at.tool["name"]:
+        return [Reason(REFUSED, rule, "the tool has no name (a string)")]
     if re.match(str(rule.value), at.host_name):
         return []
     return [Reason(REFUSED, rule, f"the name {at.host_name!r} does not match {rule.value}")]

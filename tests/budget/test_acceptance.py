@@ -74,8 +74,11 @@ def test_a_hostile_schema_costs_a_bounded_walk() -> None:
     assert sum(1 for _ in schema_nodes(deep)) == 5_000
     verdict = acceptance([{"name": "deep", "inputSchema": deep}], "openai-strict").verdicts[0]
     assert verdict.outcome == REFUSED and "and 4,997 more" in verdict.summary()
-    odd = acceptance([{"name": 7, "inputSchema": "no"}, "not a tool"], "anthropic").verdicts
-    assert [(v.tool, v.outcome) for v in odd] == [("7", REFUSED)]
+    odd = acceptance([{"name": 7, "inputSchema": "no"}, "not a tool", {"inputSchema": {"type": "object"}}], "gemini")
+    assert [(v.tool, v.summary()) for v in odd.verdicts] == [
+        ("7", "refused: the tool has no name (a string)"),
+        ("None", "refused: the tool has no name (a string)"),
+    ]
 
 
 def test_real_servers_lists_per_host(demo_tools: list[dict[str, Any]], everything_tools: list[dict[str, Any]]) -> None:
