@@ -41,6 +41,7 @@ HINTS = (
 TASK_BADGES = {"required": "task only", "optional": "can run as a task"}  # execution.taskSupport
 VERDICT_MARKS = {ACCEPTED: "✓", CHANGED: "≈", REFUSED: "✗"}
 JUDGED_PER_TURN = 200  # tools judged per event-loop turn
+SEARCH_KEPT_CHARS = 10_000  # a longer description is not kept lower-cased for the search (a second 1 MB)
 
 
 def badges(tool: Any) -> list[str]:
@@ -76,7 +77,16 @@ class ToolRow:
         name = str(tool.get("name") or "(no name)")
         title = str(tool.get("title") or (tool.get("annotations") or {}).get("title") or "")
         description = str(tool.get("description") or "")
-        return cls(name, title, description, badges(tool), findings, tool, f"{name}\n{title}\n{description}".lower())
+        searched = description if len(description) <= SEARCH_KEPT_CHARS else ""  # a long one: lower-cased when searched
+        return cls(name, title, description, badges(tool), findings, tool, f"{name}\n{title}\n{searched}".lower())
+
+    def matches(self, words: list[str]) -> bool:
+        """Whether every word is in the name, title or description (lower-case words)."""
+        missing = [word for word in words if word not in self.haystack]
+        if not missing or len(self.description) <= SEARCH_KEPT_CHARS:
+            return not missing
+        text = self.description.lower()
+        return all(word in text for word in missing)
 
     def head(self) -> str:
         """The first line: title and name, and a mark when the tool has findings."""
@@ -197,7 +207,7 @@ class ToolListModel(QAbstractListModel):
 
     def _apply(self) -> None:
         words = self._query.split()
-        self.visible = [row for row in self.all if all(word in row.haystack for word in words)]
+        self.visible = [row for row in self.all if row.matches(words)]
 
     def row_of(self, name: str) -> int:
         return next((i for i, row in enumerate(self.visible) if row.name == name), -1)

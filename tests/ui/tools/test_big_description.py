@@ -3,6 +3,8 @@ plain-text view (a word-wrapped QLabel holding 1 MB took seconds per selection o
 
 from __future__ import annotations
 
+import tracemalloc
+
 from factories import tool
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
@@ -11,7 +13,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QDialog, QLabel, QP
 
 from inspector.content.long_lines import MARK, PIECE_CHARS
 from inspector.ui.tools.header import ToolHeader
-from inspector.ui.tools.tool_list import ToolRow
+from inspector.ui.tools.tool_list import ToolListModel, ToolRow
 
 LONG = ("The quick brown fox jumps over the lazy dog. " * 23_000)[:1_000_000]
 
@@ -131,3 +133,27 @@ def test_the_full_description_hands_qt_no_huge_paragraph_and_copy_gives_the_exac
     qtbot.mouseClick(copy, Qt.MouseButton.LeftButton)
     assert QApplication.clipboard().text() == description
     dialog.close()
+
+
+def test_the_tool_list_finds_words_of_a_long_description_without_keeping_it_lower_cased(qtbot) -> None:
+    """Each row kept its name, title and description lower-cased for the search: a second megabyte held for
+    a 1 MB description (issue 21 point 4). A long one is lower-cased when a search needs it."""
+    text = LONG[:500_000] + " Zebra-Crossing " + LONG[:500_000]
+    tracemalloc.start()
+    try:
+        rows = [row(text), ToolRow.from_tool(tool("short_one", "Finds the Zebra.", {}), [])]
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < len(text) / 10, f"the rows keep {held / 2**20:.1f} MB for a {len(text) / 2**20:.1f} MB description"
+    model = ToolListModel()
+    model.all = rows
+    for query, found in (
+        ("zebra-crossing", ["long_description"]),
+        ("ZEBRA", ["long_description", "short_one"]),
+        ("long_desc quick", ["long_description"]),
+        ("short zebra", ["short_one"]),
+        ("zebra nowhere", []),
+    ):
+        model.set_query(query)
+        assert [r.name for r in model.visible] == found, query
