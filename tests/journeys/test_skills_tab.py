@@ -8,7 +8,7 @@ import sys
 
 from journey_support import Lens, shown_text
 from lens_support import REPO
-from PySide6.QtWidgets import QListWidget, QPlainTextEdit, QTabBar
+from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit, QTabBar
 
 FAULTS = [sys.executable, str(REPO / "tests/servers/skills_server.py")]
 WAIT = 30_000
@@ -45,6 +45,11 @@ def test_the_demo_s_skill_is_read_and_verified_then_one_of_its_files(lens) -> No
     lens.wait(lambda: "# House style" in content.toPlainText(), timeout=WAIT, what="the file is shown")
     assert "skill://release-notes/references/STYLE.md: verified" in shown_text(lens.find("Skill content status"))
     assert _reads(lens) == ["skill://release-notes/SKILL.md", "skill://release-notes/references/STYLE.md"]
+    lens.tab("Budget")  # what the listed skills cost a host, beside the tool list's figure and in its words
+    totals = lens.find("Budget totals", QLabel)
+    assert isinstance(totals, QLabel)
+    lens.wait(lambda: "skills: 2 skills listed" in totals.text(), timeout=WAIT, what="the skills' cost")
+    assert "tokens (names and descriptions as a host lists them; exact (" in totals.text()
     assert lens.quit() == 0
 
 

@@ -24,11 +24,12 @@ from PySide6.QtWidgets import (
 from inspector.budget.breakdown import BudgetReport
 from inspector.budget.host_rules import NAME_PREFIX
 from inspector.budget.hosts import host_encoding
+from inspector.budget.skills_cost import skills_cost, skills_words
 from inspector.budget.snapshot import SnapshotDiff
 from inspector.budget.tokenizers import describe_figure
 from inspector.ui.budget.claude_bar import CLAUDE, ClaudeBar
 from inspector.ui.budget.common import fmt_share, fmt_window
-from inspector.ui.budget.engine import ANTHROPIC, Job, ReportRunner
+from inspector.ui.budget.engine import ANTHROPIC, Job, ReportRunner, offline_or_fallback
 from inspector.ui.budget.host_picker import (
     HostPicker,
     HostReport,
@@ -92,6 +93,7 @@ class BudgetPane(QWidget):
         self.live_tools: Callable[[str], list[dict[str, Any]] | None] = lambda _name: None
         self.server = ""
         self.report: BudgetReport | None = None
+        self.skills: list[Any] | None = None  # the server's skills/list entries, once the Skills tab listed them
         self.report_server: str | None = None  # the server whose list `report` counted
         self.last_seconds = 0.0
         self.stale = False
@@ -334,11 +336,26 @@ class BudgetPane(QWidget):
         elif not self.totals.text().startswith(PREVIOUS):
             self.totals.setText(PREVIOUS + totals_text(self.report, len(self.report.tools), self.window_tokens()))
 
+    def set_skills(self, entries: list[Any] | None) -> None:
+        """The server's skills as listed (the Skills tab's `skills/list`): their cost joins the totals."""
+        self.skills = entries
+        if self.report is not None and not self.stale:
+            self._show_totals(self.report)
+
+    def _show_totals(self, report: BudgetReport) -> None:
+        text = totals_text(report, len(report.tools), self.window_tokens())
+        if self.skills:
+            name = self.tokenizer_name()
+            counter = self.runner.counters.get(offline_or_fallback(name), self.claude.server_key())
+            how = exactness(report)[1] if name != ANTHROPIC else f"estimate — {offline_or_fallback(name)}, offline"
+            text += " · " + skills_words(skills_cost(self.skills, counter.count), how)
+        self.totals.setText(text)
+
     def _on_report(self, report: BudgetReport, seconds: float) -> None:
         self.report, self.last_seconds = report, seconds
         self.report_server = self.server
         self.status.setText(f"counted in {seconds * 1000:.0f} ms")
-        self.totals.setText(totals_text(report, len(report.tools), self.window_tokens()))
+        self._show_totals(report)
         self.note.setText(getattr(report, "note", "") or "")
         self.overview.show_report(report)
         self.reportChanged.emit(report)

@@ -65,6 +65,7 @@ def _size(value: int | None) -> str:
 
 class SkillsPanel(QWidget):
     statusMessage = Signal(str)
+    listed = Signal(object)  # the skills/list entries (list of dicts), for the Budget tab's skills cost
 
     def __init__(self, session: SessionController) -> None:
         super().__init__()
@@ -161,6 +162,7 @@ class SkillsPanel(QWidget):
 
     def _on_state(self, state: str, _detail: str) -> None:
         if state == "connected":
+            self.listed.emit(None)  # the Budget tab forgets the last connection's skills
             self._listed_once = False
             self._clear_detail()
             self.skills_table.setRowCount(0)
@@ -183,6 +185,7 @@ class SkillsPanel(QWidget):
             set_plain(self.list_status, f"skills/list failed: {error_text(outcome)}")
             return
         self.listing = outcome
+        self.listed.emit([skill.entry for skill in outcome.skills])
         table = self.skills_table
         table.setRowCount(len(outcome.skills))
         for row, skill in enumerate(outcome.skills):

@@ -128,6 +128,8 @@ class SessionSpace(QObject):
         session.stateChanged.connect(self._on_state)
         session.connected.connect(self.status_panel.show_connection)
         session.connected.connect(lambda _session: self.skillsDeclared.emit(self))
+        if hasattr(self.budget, "set_skills"):  # the Budget tab counts what the listed skills cost
+            self.skills_panel.listed.connect(self.budget.set_skills)
         session.requestFinished.connect(self._on_request_finished)
         session.pingFinished.connect(lambda outcome: say(ping_text(outcome), 10000))
         self._share_host()

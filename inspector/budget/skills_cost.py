@@ -1,0 +1,45 @@
+"""What a server's skills cost in a host's context before any is loaded (Skills, SEP-2640).
+
+A host lists the skills it may load by name and description (the model chooses by them, and reads a
+skill's SKILL.md only when it loads it), so that text is what every turn carries: one line per skill,
+``- name: description``. Counted with the Budget tab's tokenizer and said with its figure's words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.words import counted
+
+
+def listed_text(entries: Iterable[Any]) -> str:
+    """The skills as a host lists them: ``- name: description`` per entry with a name."""
+    lines = []
+    for entry in entries:
+        front = entry.get("frontmatter") if isinstance(entry, dict) else None
+        if not isinstance(front, dict) or not isinstance(front.get("name"), str):
+            continue
+        description = front.get("description") if isinstance(front.get("description"), str) else ""
+        lines.append(f"- {front['name']}: {' '.join(description.split())}")
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class SkillsCost:
+    skills: int
+    tokens: int
+
+
+def skills_cost(entries: list[Any], count: Callable[[str], int]) -> SkillsCost:
+    text = listed_text(entries)
+    return SkillsCost(text.count("\n") + 1 if text else 0, count(text) if text else 0)
+
+
+def skills_words(cost: SkillsCost, how: str) -> str:
+    """``skills: 2 listed, 41 tokens (names and descriptions as a host lists them; exact (…))``."""
+    return (
+        f"skills: {counted(cost.skills, 'skill')} listed, {counted(cost.tokens, 'token', grouped=True)} "
+        f"(names and descriptions as a host lists them; {how})"
+    )
