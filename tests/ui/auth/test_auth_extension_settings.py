@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from lens_support import free_port, serve
 
 from inspector.config.profile import ServerProfile
+from inspector.ui.auth.client_box import ROWS
 
 SERVER = Path(__file__).parents[2] / "servers" / "auth_extensions.py"
 
@@ -30,6 +31,13 @@ def extension_server(tmp_path):
     port = free_port()
     for _ in serve([sys.executable, str(SERVER), str(port), str(public), "--dpop", "--nonce"], port):
         yield f"http://127.0.0.1:{port}", key
+
+
+def test_each_field_is_named_apart_from_its_label() -> None:
+    """A field found by its accessible name must not be its row's label (typing would reach the label)."""
+    for _field_name, label, accessible, _placeholder, _secret in ROWS.values():
+        assert accessible != label
+    assert len({row[2] for row in ROWS.values()}) == len(ROWS)
 
 
 def _visible(box, accessible: str) -> bool:
