@@ -12,9 +12,18 @@ MARK = " ↩"  # ends a piece of a longer line: the line goes on below
 BACK = 200  # a piece ends at the last space within this many characters of its limit, if there is one
 
 
-def longest_line(text: str) -> int:
-    """The length of `text`'s longest line (without its newline)."""
-    return max((len(line) for line in text.split("\n")), default=0)
+def longest_line(text: str, window: int = 1 << 16) -> int:
+    """The length of `text`'s longest line (without its newline), read `window` characters at a time (the
+    lines of the whole were a copy of it: a 1 MB description's, twice per Show full description)."""
+    longest = run = 0  # run: the line still open at the window's end, so far
+    for start in range(0, len(text), window):
+        lines = text[start : start + window].split("\n")
+        if len(lines) == 1:
+            run += len(lines[0])
+            continue
+        longest = max(longest, run + len(lines[0]), *map(len, lines[1:-1]))
+        run = len(lines[-1])
+    return max(longest, run)
 
 
 def in_pieces(text: str, limit: int = PIECE_CHARS) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tracemalloc
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -31,3 +33,24 @@ def test_pieces_are_bounded_and_give_back_the_text(text: str, limit: int) -> Non
     assert longest_line(shown) <= limit + len(MARK)
     if MARK not in text:
         assert shown.replace(MARK + "\n", "") == text
+
+
+@given(st.text(alphabet="ab \n", max_size=300), st.integers(min_value=1, max_value=40))
+def test_the_longest_line_is_found_in_any_window(text: str, window: int) -> None:
+    assert longest_line(text, window=window) == max(len(line) for line in text.split("\n"))
+
+
+def test_the_longest_line_of_a_megabyte_is_found_without_a_copy_of_it() -> None:
+    """`longest_line` split the whole text into lines (a copy of a 1 MB description, twice per Show full
+    description: issue 21 point 4); it reads a window at a time."""
+    text = ("The quick brown fox jumps over the lazy dog. " * 25 + "\n") * 900 + "x" * 3_000
+    short = text[:-3_001]
+    tracemalloc.start()
+    try:
+        longest = longest_line(text)
+        assert in_pieces(short) is short  # no line over the limit: the text itself, no copy
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert longest == 3_000
+    assert peak < len(text) / 5, f"{len(text) / 2**20:.1f} MB of text took {peak / 2**20:.1f} MB"
