@@ -8,6 +8,9 @@ the flood server writes N `notifications/message` lines, until all of them are r
 traffic log. Meanwhile a
 10 ms timer measures the Qt event loop's longest stall, and we note the flood's own rate.
 
+The target: the flooded median at most 1.5x the quiet one, or less than one 60 Hz frame (16.7 ms) added to
+it: once a call costs the window ~2 ms, a ratio says more about that cost than about the flood (README).
+
 A round trip is timed from `SessionController.call_tool` to the `callUpdated` signal that says the
 record is done: what the Tools tab would see.
 
@@ -39,7 +42,8 @@ if TYPE_CHECKING:
     from inspector.ui.session import SessionController
 
 FLOOD = ROOT / "tests/servers/flood.py"
-TARGET_RATIO = 1.5  # flooded median / quiet median
+TARGET_RATIO = 1.5  # flooded median / quiet median, or:
+TARGET_ADDED_MS = 1000 / 60  # what the flood adds to the median: less than one frame at 60 Hz (README)
 TARGET_STALL_MS = 100.0
 QUIET_CALLS = 30
 WARM_UP_CALLS = 5
@@ -208,9 +212,10 @@ def run() -> list[Row]:
             "ms",
             quiet,
             flooded / quiet,
-            f"<= {TARGET_RATIO:g}x quiet",
-            flooded / quiet <= TARGET_RATIO,
+            f"<= {TARGET_RATIO:g}x quiet or < 1 frame added",
+            flooded / quiet <= TARGET_RATIO or flooded - quiet < TARGET_ADDED_MS,
         ),
+        Row("  added by the flood (median; one frame: 16.7 ms)", flooded - quiet, "ms"),
         Row("  the same, p95", flooded_p95, "ms", quiet_p95, flooded_p95 / quiet_p95),
         Row(
             "  longest Qt event-loop stall during the flood",
