@@ -224,3 +224,24 @@ def test_apps(lens) -> None:
     window = lens.find("App window")
     lens.qtbot.wait(600)
     assert window.grab().save(str(SHOTS / "apps-window.png"))
+
+
+def test_host_check(lens) -> None:
+    """The Tools tab with OpenAI strict chosen in the Host check: which tools it refuses, and why."""
+    import sys
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QComboBox
+
+    lens.start("--", sys.executable, str(REPO / "tests/servers/host_acceptance.py")).resize(*SIZE)
+    lens.tab("Tools")
+    box = lens.find("Host check", QComboBox)
+    lens.click(box)
+    lens.key("Escape")
+    QTest.keyClicks(box, "OpenAI")
+    lens.wait(lambda: box.currentText() == "OpenAI API", what="OpenAI API chosen")
+    QTest.keyClick(box, Qt.Key.Key_Down)
+    lens.wait(lambda: lens.shows("refused by OpenAI strict"), what="the verdicts")
+    lens.click_item("Tool list", "search")
+    save(lens, "host-check.png")

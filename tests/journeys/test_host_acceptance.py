@@ -10,7 +10,7 @@ from journey_support import Lens
 from lens_support import REPO
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QComboBox, QTabWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QTabWidget
 
 SERVER = REPO / "tests/servers/host_acceptance.py"
 
@@ -50,6 +50,12 @@ def test_openai_strict_marks_the_tools_it_refuses(lens: Lens) -> None:
     assert "✗ OpenAI strict: refused: the name 'files.read' does not match ^[a-zA-Z0-9_-]{1,64}$" in texts
     assert "description is 2,996 characters, over 1,024" in texts  # manual
     assert "'anyOf' at the root of the input schema" in texts  # find
+
+    # the chosen tool's verdict whole above its form (the list cuts it at its width)
+    lens.click_item("Tool list", "search")
+    verdict = lens.find("Host verdict", QLabel)
+    lens.wait(lambda: "(not in required)" in verdict.text(), what="the whole verdict of search")
+    assert verdict.text().startswith("✗ OpenAI strict: refused: additionalProperties is not false at inputSchema; ")
 
     # the Budget's host picker follows, and its host view says the verdicts
     lens.tab("Budget")

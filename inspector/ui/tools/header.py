@@ -1,5 +1,6 @@
 """The head of the Tools tab's form: the tool's title with its badges, its description (a few lines,
-"More" shows the rest) and its findings. Empty parts take no room: the form below gets it.
+"More" shows the rest), its findings and, with a host chosen in the Host check, that host's verdict whole.
+Empty parts take no room: the form below gets it.
 
 A description longer than `MAX_DESCRIPTION_CHARS` is cut in the label (a word-wrapped QLabel lays out
 all of its text on every resize: seconds for 1 MB), with a line of its own saying how much was left out;
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.budget.acceptance import REFUSED
 from inspector.content.long_lines import PIECE_CHARS, in_pieces, longest_line
 from inspector.content.visible import visible
 from inspector.ui.tools.tool_list import ToolRow
@@ -86,6 +88,9 @@ class ToolHeader(QWidget):
         self.findings = plain_label(wrap=True, selectable=True)
         self.findings.setWordWrap(True)
         self.findings.setStyleSheet("color: #c0392b;")
+        self.verdict = plain_label(wrap=True, selectable=True)  # the Host check's verdict, whole (the list cuts it)
+        self.verdict.setAccessibleName("Host verdict")
+        self.verdict.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.title.setWordWrap(True)
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)  # a long name, too
         self.badges.setWordWrap(False)
@@ -105,6 +110,7 @@ class ToolHeader(QWidget):
         layout.addLayout(description_row)
         layout.addWidget(self.cut)
         layout.addWidget(self.findings)
+        layout.addWidget(self.verdict)
         self.show_row(None)
 
     def use_icons(self, icons: IconSource) -> None:
@@ -133,7 +139,16 @@ class ToolHeader(QWidget):
             label.setVisible(bool(text))
         self.full.setVisible(row is not None and len(row.description) > MAX_DESCRIPTION_CHARS)
         self.more.setChecked(False)
+        self.show_verdict()
         self._clamp()
+
+    def show_verdict(self) -> None:
+        """The shown tool's verdict from the Host check (again when the host changes or the list is judged)."""
+        text = self.row.verdict_line() if self.row is not None else ""
+        self.verdict.setText(text)
+        self.verdict.setVisible(bool(text))
+        refused = self.row is not None and self.row.verdict is not None and self.row.verdict.outcome == REFUSED
+        self.verdict.setStyleSheet("color: #c0392b;" if refused else "")
 
     def show_full_description(self) -> None:
         """The whole description in a read-only plain-text window: escapes visible, long lines in pieces

@@ -124,6 +124,7 @@ class ToolWorkbench(QWidget):
         self.lower.currentChanged.connect(lambda _: self.share_height())  # an app below takes the height
 
         self.tools.toolSelected.connect(self.show_tool)
+        self.tools.model.judged.connect(self.header.show_verdict)  # the Host check's verdicts arrive per slice
         self.call_button.clicked.connect(self.call_current)
         self.run_keys = RunKeyFilter(self, self.call_current, "Call the selected tool")  # Ctrl+Enter inside the tab
         session.callUpdated.connect(self._on_call)
