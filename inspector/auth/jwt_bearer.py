@@ -45,7 +45,7 @@ from mcp.client.auth.utils import (
 )
 from mcp.shared._httpx_utils import RedirectAwareAuth
 from mcp.shared.auth import JWT_BEARER_GRANT_TYPE
-from mcp.shared.auth_utils import calculate_token_expiry, resource_url_from_server_url
+from mcp.shared.auth_utils import calculate_token_expiry, check_resource_allowed, resource_url_from_server_url
 
 from inspector.auth.dpop import NO_DPOP, DpopProofs
 from inspector.auth.errors import AuthError, AuthRequired
@@ -157,7 +157,7 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
     """`httpx2.Auth` for the JWT-bearer grant; see the module docstring."""
 
     requires_response_body = True
-    auth_required: str | None = None  # never set: nothing here needs a browser
+    auth_required: str | None = None  # set when a connection needs a sign-in at the IdP first
     step_up_scope: str | None = None
 
     def __init__(
@@ -287,7 +287,11 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
             except ValueError:
                 continue
             if isinstance(document, dict) and isinstance(document.get("resource"), str):
-                self.resource = document["resource"]
+                own = resource_url_from_server_url(self.server_url)
+                if check_resource_allowed(requested_resource=own, configured_resource=document["resource"]):
+                    self.resource = document["resource"]  # exactly as published (RFC 9728)
+                else:  # a resource that is not this server's would aim the grant at another one
+                    self._note("info", f"the metadata names another resource ({document['resource']}); using {own}")
                 servers = document.get("authorization_servers") or []
                 if authorization_server is None and servers and isinstance(servers[0], str):
                     authorization_server = servers[0]

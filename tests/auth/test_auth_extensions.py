@@ -55,6 +55,11 @@ def plain_server(trusted):
 
 
 @pytest.fixture
+def foreign_resource_server(trusted):
+    yield from _server(trusted, "--foreign-resource", "https://elsewhere.example/mcp")
+
+
+@pytest.fixture
 def dpop_server(trusted):
     yield from _server(trusted, "--dpop")
 
@@ -291,3 +296,27 @@ def test_enterprise_managed_authorization_signs_in_at_the_identity_provider_when
     recorded = _recorded(store)
     assert record["idp_id_token"].encode() not in recorded
     assert b"/idp/.well-known/openid-configuration" in recorded  # the login's own requests are in the log
+
+
+def test_resource_metadata_naming_another_server_does_not_aim_the_id_jag_there(
+    foreign_resource_server, trusted, tmp_path, monkeypatch
+):
+    base = foreign_resource_server
+    monkeypatch.setenv("LENS_TEST_ID_TOKEN", _sign(trusted, iss=IDP_ISSUER, sub="carol@example.test", aud=IDP_CLIENT))
+    profile = ServerProfile(
+        name="ema",
+        transport="http",
+        url=f"{base}/mcp",
+        oauth_grant="enterprise",
+        oauth_client_id=EMA_CLIENT,
+        oauth_client_secret=EMA_SECRET,
+        oauth_idp_token_endpoint=f"{base}/idp/token",
+        oauth_idp_client_id=IDP_CLIENT,
+        oauth_assertion_env="LENS_TEST_ID_TOKEN",
+    )
+    log = AuthLog()
+    auth = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=log)
+    assert "through an auth extension" in asyncio.run(_whoami(profile, auth, TrafficStore()))
+    (exchange,) = _stats(base)["exchanges"]
+    assert exchange["resource"] == f"{base}/mcp"  # this server's own resource, not the one the metadata named
+    assert any("names another resource (https://elsewhere.example/mcp)" in e.summary for e in log.events)

@@ -19,6 +19,7 @@ All on http://127.0.0.1:PORT:
   (`token_type: DPoP`, `cnf.jkt`); `/mcp` then accepts only `Authorization: DPoP` with a valid proof
   (`htm`, `htu`, `ath`, a fresh `jti`, the bound key). `--nonce`: both also demand their `DPoP-Nonce`
   (`use_dpop_nonce`: HTTP 400 at the token endpoint, HTTP 401 at `/mcp`).
+- `--foreign-resource URL`: the protected resource metadata names that resource instead of `/mcp`.
 - `GET /stats`: what each endpoint saw.
 """
 
@@ -305,6 +306,19 @@ def _without(headers: list[tuple[bytes, bytes]], name: bytes) -> list[tuple[byte
     return [(k, v) for k, v in headers if k.lower() != name]
 
 
+def _foreign_resource(app: Any, port: int, resource: str) -> Any:
+    """The protected resource metadata names `resource` (not this server) and this authorization server."""
+
+    async def wrapped(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/.well-known/oauth-protected-resource"):
+            return await app(scope, receive, send)
+        body = json.dumps({"resource": resource, "authorization_servers": [f"http://127.0.0.1:{port}"]}).encode()
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": body})
+
+    return wrapped
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("port", type=int)
@@ -312,10 +326,13 @@ def main() -> None:
     parser.add_argument("--dpop", action="store_true")
     parser.add_argument("--nonce", action="store_true")
     parser.add_argument("--client-secret", default=EMA_SECRET)
+    parser.add_argument("--foreign-resource", metavar="URL", help="the resource metadata names this resource instead")
     args = parser.parse_args()
     app = build(
         args.port, args.trusted_key.read_text(), dpop=args.dpop, nonce=args.nonce, client_secret=args.client_secret
     )
+    if args.foreign_resource:
+        app = _foreign_resource(app, args.port, args.foreign_resource)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", lifespan="on")
 
 
