@@ -206,7 +206,7 @@ def _judge(state: ProbeState, method: str, changed: dict[str, str | None], accep
                 "error",
                 "mcp-headers",
                 "$",
-                f"{method} with {what} was refused (HTTP {_status(answer)}, {answer.code})",
+                f"{method} with {what} was refused (HTTP {_status(answer)}, error {answer.code_said})",
                 "accepted: header names are case-insensitive and spaces around a value are not part of it",
                 SECTION_MCP_HEADERS,
             )
@@ -225,7 +225,7 @@ def _judge(state: ProbeState, method: str, changed: dict[str, str | None], accep
             "warning",
             "mcp-headers",
             "$",
-            f"{method} with {what} was refused with error {answer.code}",
+            f"{method} with {what} was refused with error {answer.code_said}",
             f"JSON-RPC error {HEADER_MISMATCH} (HeaderMismatch)",
             SECTION_MCP_HEADERS,
         )

@@ -55,6 +55,12 @@ class Answer:
         return (self.rpc_error or {}).get("code")
 
     @property
+    def code_said(self) -> str:
+        """The error code as a finding says it: the server's value, cut (it may be any JSON)."""
+        said = repr(self.code)
+        return said if len(said) <= 40 else said[:39] + "…"
+
+    @property
     def result(self) -> dict[str, Any] | None:
         result = (self.message or {}).get("result")
         return result if isinstance(result, dict) else None

@@ -126,7 +126,7 @@ def _judge(state: ProbeState, what: str, answer: Answer, code: int, status: int)
     if answer.error is not None:
         got = f"no answer ({answer.error})"
     elif answer.code != code or answer.status != status:
-        got = f"HTTP {answer.status}, " + (f"error {answer.code}" if answer.rpc_error else "a result")
+        got = f"HTTP {answer.status}, " + (f"error {answer.code_said}" if answer.rpc_error else "a result")
     else:
         if code == UNSUPPORTED_VERSION and not isinstance((answer.rpc_error or {}).get("data"), dict):
             got = "no data.supported in the error"
