@@ -35,6 +35,7 @@ from inspector.doctor import (
     modern_checks,
     probes,
     resource_checks,
+    skills_checks,
     static_checks,
     tool_probes,
 )
@@ -140,6 +141,13 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check("prompts-list", Stage.LISTS, listings.list_prompts, "prompts/list", "prompts", section=s.SECTION_PROMPTS),
     Check(
+        "skills-list",
+        Stage.LISTS,
+        skills_checks.check_skills_list,
+        "Skills: the declaration, every skills/list page and entry (names, digests, sizes, limits), skills/get",
+        section=skills_checks.SECTION_SKILLS,
+    ),
+    Check(
         "list-changed",
         Stage.PROBES,
         probes.check_list_changed,
@@ -244,6 +252,13 @@ CHECKS: tuple[Check, ...] = (
         "each listed prompt can be got",
         "prompts",
         section=s.SECTION_PROMPTS,
+    ),
+    Check(
+        "skills-verify",
+        Stage.READS,
+        skills_checks.check_skills_verify,
+        "Skills: each listed skill's SKILL.md matches its entry (size, SHA-256 digest, frontmatter)",
+        section=skills_checks.SECTION_SKILLS,
     ),
     Check(
         "stdout",
