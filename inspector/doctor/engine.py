@@ -55,7 +55,7 @@ async def run_doctor(
         async with open_connection(era) as conn:
             conn.subscribe(lambda event: _note_notification(event, seen))
             for check in stage(Stage.CONNECTED):
-                await _run(report, check, report, conn)
+                await _run(report, check, report, conn, notify=options.on_check)
             claimed = probes.legacy_versions(conn) if conn.era == "modern" else []
             state = ProbeState(conn, report, options, seen, tokenizer=tokenizer)
             try:
@@ -65,7 +65,7 @@ async def run_doctor(
                 broke = report.running  # the check a lost connection ends: it owns the finding that says so
                 store = store_of(conn) if store_of is not None else getattr(conn, "store", None)
                 for check in stage(Stage.WIRE):
-                    await _run(report, check, report, store)
+                    await _run(report, check, report, store, notify=options.on_check)
                 report.running = broke
     except LensError as exc:
         if report.era is None:
@@ -93,7 +93,7 @@ async def run_doctor(
         report.running = None
     if report.era == "modern" and era == "auto":
         for check in stage(Stage.OTHER_ERA):
-            await _run(report, check, report, open_connection, claimed)
+            await _run(report, check, report, open_connection, claimed, notify=options.on_check)
     elif report.era is not None:
         for check in stage(Stage.OTHER_ERA):
             report.not_applicable(check.id, _one_era(report.era, era))
@@ -102,10 +102,12 @@ async def run_doctor(
     return report
 
 
-async def _run(report: DoctorReport, check: Check, *args: Any) -> None:
-    """`check` with `args`, the findings it adds owned by it. A check that raises (the server crashed)
-    stays the running one, so the finding that says so is owned by it too."""
+async def _run(report: DoctorReport, check: Check, *args: Any, notify: Callable[[str], None] | None) -> None:
+    """`check` with `args`, the findings it adds owned by it (`notify(id)` first, if given). A check that
+    raises (the server crashed) stays the running one, so the finding that says so is owned by it too."""
     report.running = check.id
+    if notify is not None:
+        notify(check.id)
     done = check.run(*args)
     if inspect.isawaitable(done):
         await done
@@ -126,7 +128,7 @@ async def _lists(state: ProbeState, stopped: list[str]) -> None:
     try:
         for check in stage(Stage.LISTS):
             if _declared(state.report, check, caps):
-                await _run(state.report, check, state)
+                await _run(state.report, check, state, notify=state.options.on_check)
     except Crashed as stop:
         stopped.append(f"not reached: {stop.why}")
         state.report.running = None
@@ -139,17 +141,17 @@ async def _probes(state: ProbeState, stopped: list[str]) -> None:
     try:
         for check in stage(Stage.PROBES):
             if _declared(report, check, caps):
-                await _run(report, check, state)
+                await _run(report, check, state, notify=state.options.on_check)
         calls = [check for check in stage(Stage.TOOL_CALLS) if _declared(report, check, caps)]
         callable_tools = state.callable_tools() if calls else []
         for check in calls if not callable_tools else ():
             report.not_applicable(check.id, _no_tool_to_call(state))
         for index, tool in callable_tools:
             for check in calls:
-                await _run(report, check, state, index, tool)
+                await _run(report, check, state, index, tool, notify=state.options.on_check)
         for check in stage(Stage.READS):
             if _declared(report, check, caps):
-                await _run(report, check, state)
+                await _run(report, check, state, notify=state.options.on_check)
     except Crashed as stop:
         stopped.append(f"not reached: {stop.why}")
         report.add(

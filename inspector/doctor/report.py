@@ -220,6 +220,7 @@ class DoctorOptions:
     max_reads: int = 10  # resources read / prompts got, at most
     host_server_name: str | None = None  # the name a host gives the server (default: serverInfo.name)
     no_tokenizer: str = "the tokenizer could not be loaded"  # why the budget lints are skipped without one
+    on_check: Callable[[str], None] | None = None  # called with each check's id as it starts (a progress line)
     hosts: tuple[str, ...] = ()  # hosts of `budget.host_rules.HOSTS` whose verdict on each tool is wanted
 
 

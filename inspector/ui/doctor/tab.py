@@ -31,6 +31,7 @@ from inspector.core.operations import ToolListing
 from inspector.doctor.engine import run_doctor
 from inspector.doctor.render import RENDERERS
 from inspector.doctor.report import SCORE_RULE, DoctorOptions, DoctorReport
+from inspector.doctor.table import CHECKS
 from inspector.ui.doctor.checks_view import ChecksView
 from inspector.ui.doctor.connections import DoctorConnections
 from inspector.ui.doctor.findings_view import FindingsView
@@ -101,7 +102,7 @@ class DoctorTab(QWidget):
         self.cancel_button.hide()
         self.progress = QProgressBar()
         self.progress.setAccessibleName("Doctor progress")
-        self.progress.setRange(0, 0)  # busy: the checks' count is not known ahead
+        self.progress.setRange(0, 0)  # busy until the first check starts; then its place in the table
         self.progress.setMaximumWidth(160)
         self.progress.hide()
         self.export_json = QPushButton("Export JSON…")
@@ -166,7 +167,8 @@ class DoctorTab(QWidget):
                 show_error(self, "Doctor", f"{exc}\nConnect the server first: the values it asks for are used then.")
                 return
         connections = DoctorConnections(profile, request_timeout=PROBE_TIMEOUT, auth_for=self.session.auth_for)
-        options = DoctorOptions(timeout=PROBE_TIMEOUT)
+        options = DoctorOptions(timeout=PROBE_TIMEOUT, on_check=self._checking)
+        self.progress.setRange(0, 0)
         host = str(self.settings.value(HOST_SETTING, "") or "")
         if host in HOSTS:  # the host chosen in the Tools tab's Host check (or the Budget's): its verdicts too
             options.hosts = (host,)
@@ -208,6 +210,18 @@ class DoctorTab(QWidget):
             return
         self.report = task.result()
         self._show()
+
+    def _checking(self, check: str) -> None:
+        """A check starts: the progress bar and the line above the findings say which, of how many."""
+        if not isValid(self):
+            return
+        ids = [c.id for c in CHECKS]
+        place = ids.index(check) + 1 if check in ids else self.progress.value()
+        self.progress.setRange(0, len(ids))
+        self.progress.setValue(place)
+        self.score.setText(
+            f"Running the doctor on {item_text(self.profile().name)}… check {place} of {len(ids)}: {check}"
+        )
 
     def cancel(self) -> None:
         if self.running is not None:

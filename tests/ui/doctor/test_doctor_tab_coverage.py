@@ -1,11 +1,12 @@
 """The Doctor tab says its coverage (issue 25, point 1): the score line says how many of the table's
-checks ran, and the line under it which did not and why, on the demo run through the tab's own buttons."""
+checks ran, and the line under it which did not and why, on the demo run through the tab's own buttons; its
+Checks page lists them all; while it runs, the progress bar stands at each check's place in the table."""
 
 from __future__ import annotations
 
 from lens_support import DEMO
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QTableWidget
+from PySide6.QtWidgets import QApplication, QLabel, QProgressBar, QPushButton, QTableWidget
 
 from inspector.config.profile import ServerProfile
 from inspector.doctor.table import CHECKS
@@ -26,6 +27,9 @@ def test_the_tab_says_how_many_checks_ran_and_why_the_others_did_not(qtbot, qloo
     qtbot.addWidget(tab)
     tab.resize(1280, 800)
     tab.show()
+    progress = named(tab, QProgressBar, "Doctor progress")
+    places: list[int] = []
+    progress.valueChanged.connect(places.append)  # each check's place in the table as it starts
     named(tab, QPushButton, "Run doctor").click()
     dialog = next(w for w in QApplication.topLevelWidgets() if w.objectName() == "doctorToolsDialog" and w.isVisible())
     named(dialog, QPushButton, "Start").click()
@@ -33,6 +37,9 @@ def test_the_tab_says_how_many_checks_ran_and_why_the_others_did_not(qtbot, qloo
     qtbot.waitUntil(lambda: score.text().startswith("Score "), timeout=60_000)
     report = tab.report
     assert report is not None
+    ids = [check.id for check in CHECKS]
+    assert progress.maximum() == len(CHECKS) and places[0] == ids.index("connects") + 1, places
+    assert ids.index("unknown-tool") + 1 in places and ids.index("stdout") + 1 in places, places
     ran = sum(o.status == "ran" for o in report.coverage)
     assert score.text().startswith(f"Score 84/100 · {ran} of {len(CHECKS)} checks ran — "), score.text()
     line = named(tab, QLabel, "Doctor coverage")
