@@ -111,14 +111,15 @@ class DpopState:
     storage: Any = None  # a ServerTokenStorage: the binding is kept beside the token
     log: AuthLog | None = None
     nonces: dict[str, str] = field(default_factory=dict)
-    unbound: set[str] = field(default_factory=set)  # hashes of tokens the server issued as Bearer
+    known: dict[str, bool] = field(default_factory=dict)  # token hash → bound (asked of storage once per token)
 
     def bound(self, token: str) -> bool:
         """A token goes as DPoP unless its authorization server issued it as Bearer."""
-        if token_hash(token) in self.unbound:
-            return False
-        stored = self.storage.dpop_binding() if self.storage is not None else None
-        return stored != ("bearer", token_hash(token))
+        digest = token_hash(token)
+        if digest not in self.known:
+            stored = self.storage.dpop_binding() if self.storage is not None else None
+            self.known[digest] = stored != ("bearer", digest)
+        return self.known[digest]
 
     def note(self, summary: str, *, ok: bool = True) -> None:
         if self.log is not None:
@@ -245,12 +246,12 @@ class DpopProofs:
         if not isinstance(token, str):
             return response
         if kind.lower() != "dpop":
-            state.unbound.add(token_hash(token))
+            state.known[token_hash(token)] = False
             if state.storage is not None:
                 state.storage.save_dpop_binding("bearer", token_hash(token))
             state.note(f"the authorization server issued a {kind or 'typeless'} token, not DPoP-bound", ok=False)
             return response
-        state.unbound.discard(token_hash(token))
+        state.known[token_hash(token)] = True
         if state.storage is not None:
             state.storage.save_dpop_binding("dpop", token_hash(token))
         state.note(f"DPoP-bound token issued (key thumbprint {state.key.thumbprint})")

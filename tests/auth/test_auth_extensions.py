@@ -55,6 +55,11 @@ def plain_server(trusted):
 
 
 @pytest.fixture
+def unbound_server(trusted):
+    yield from _server(trusted, "--dpop", "--unbound")
+
+
+@pytest.fixture
 def foreign_resource_server(trusted):
     yield from _server(trusted, "--foreign-resource", "https://elsewhere.example/mcp")
 
@@ -320,3 +325,21 @@ def test_resource_metadata_naming_another_server_does_not_aim_the_id_jag_there(
     (exchange,) = _stats(base)["exchanges"]
     assert exchange["resource"] == f"{base}/mcp"  # this server's own resource, not the one the metadata named
     assert any("names another resource (https://elsewhere.example/mcp)" in e.summary for e in log.events)
+
+
+def test_a_bearer_token_issued_despite_the_proof_is_presented_as_bearer_and_said(unbound_server, trusted, tmp_path):
+    (tmp_path / "token.jwt").write_text(_sign(trusted, iss="https://ci.example.test", sub="w", aud=unbound_server))
+    profile = _workload(unbound_server, tmp_path / "token.jwt", oauth_dpop=True)
+    log = AuthLog()
+    auth = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=log)
+    assert "through an auth extension" in asyncio.run(_whoami(profile, auth, TrafficStore()))
+    stats = _stats(unbound_server)
+    assert [t["dpop"] for t in stats["token_requests"]] == ["ok"]  # the proof went with the token request
+    assert {r["scheme"] for r in stats["resource"] if r["scheme"]} == {"Bearer"}
+    assert any(not e.ok and "not DPoP-bound" in e.summary for e in log.events)
+    assert not auth.state().dpop_bound
+    # A later run knows the stored token is a Bearer one.
+    again = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=AuthLog())
+    asyncio.run(_whoami(profile, again, TrafficStore()))
+    assert len(_stats(unbound_server)["token_requests"]) == 1
+    assert {r["scheme"] for r in _stats(unbound_server)["resource"] if r["scheme"]} == {"Bearer"}

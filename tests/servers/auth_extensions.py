@@ -19,6 +19,7 @@ All on http://127.0.0.1:PORT:
   (`token_type: DPoP`, `cnf.jkt`); `/mcp` then accepts only `Authorization: DPoP` with a valid proof
   (`htm`, `htu`, `ath`, a fresh `jti`, the bound key). `--nonce`: both also demand their `DPoP-Nonce`
   (`use_dpop_nonce`: HTTP 400 at the token endpoint, HTTP 401 at `/mcp`).
+- `--unbound` (with `--dpop`): the token endpoint checks the proof but issues a Bearer token.
 - `--foreign-resource URL`: the protected resource metadata names that resource instead of `/mcp`.
 - `GET /stats`: what each endpoint saw.
 """
@@ -94,7 +95,9 @@ class Tokens:
         return self.issued.get(token)
 
 
-def build(port: int, trusted_key: str, *, dpop: bool, nonce: bool, client_secret: str = EMA_SECRET) -> Any:
+def build(
+    port: int, trusted_key: str, *, dpop: bool, nonce: bool, client_secret: str = EMA_SECRET, unbound: bool = False
+) -> Any:
     base = f"http://127.0.0.1:{port}"
     tokens = Tokens()
     stats: dict[str, Any] = {"token_requests": [], "exchanges": [], "resource": [], "idp_logins": []}
@@ -239,6 +242,8 @@ def build(port: int, trusted_key: str, *, dpop: bool, nonce: bool, client_secret
             return granted
         seen["client_id"], seen["subject"] = granted
         access = f"ext-{secrets.token_urlsafe(16)}"
+        if unbound:  # --unbound: the proof is checked, the token issued as Bearer all the same
+            jkt = None
         if jkt:  # a bound token is a JWT naming its key (cnf.jkt), as the suite's and real servers' are
             access = jwt.encode({"jti": access, "cnf": {"jkt": jkt}}, jag_key, algorithm="ES256")
             tokens.bound[access] = jkt
@@ -326,10 +331,16 @@ def main() -> None:
     parser.add_argument("--dpop", action="store_true")
     parser.add_argument("--nonce", action="store_true")
     parser.add_argument("--client-secret", default=EMA_SECRET)
+    parser.add_argument("--unbound", action="store_true", help="--dpop: issue Bearer tokens despite the proof")
     parser.add_argument("--foreign-resource", metavar="URL", help="the resource metadata names this resource instead")
     args = parser.parse_args()
     app = build(
-        args.port, args.trusted_key.read_text(), dpop=args.dpop, nonce=args.nonce, client_secret=args.client_secret
+        args.port,
+        args.trusted_key.read_text(),
+        dpop=args.dpop,
+        nonce=args.nonce,
+        client_secret=args.client_secret,
+        unbound=args.unbound,
     )
     if args.foreign_resource:
         app = _foreign_resource(app, args.port, args.foreign_resource)
