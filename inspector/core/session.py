@@ -81,6 +81,7 @@ async def _open(profile: ServerProfile, store: TrafficStore, auth: Any, timeout:
     is started first, so its own start-up overlaps that import (the first connection's)."""
     process = _spawn_early(profile)
     try:
+        startup.mark("sdk-importing")
         await asyncio.to_thread(load_sdk)
         startup.mark("sdk-imported")
         from inspector.core.open_connection import open_connection
