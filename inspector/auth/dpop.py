@@ -195,6 +195,8 @@ class DpopProofs:
                 self._prove(state, outgoing, token_request)
                 response = yield outgoing
                 self._keep_nonce(state, outgoing, response)
+                if "/.well-known/oauth-authorization-server" in outgoing.url.path and response.status_code == 200:
+                    self._check_algorithms(state, response)
                 if self._nonce_challenge(response, token_request) and self._prove(state, outgoing, token_request):
                     state.note(f"{outgoing.url.host}: use_dpop_nonce; sending again with the server's nonce")
                     response = yield outgoing
@@ -229,6 +231,15 @@ class DpopProofs:
         if nonce and state.nonces.get(origin) != nonce:
             state.nonces[origin] = nonce
             state.note(f"{outgoing.url.host} gave a DPoP nonce (HTTP {response.status_code}); later proofs carry it")
+
+    @staticmethod
+    def _check_algorithms(state: DpopState, response: httpx2.Response) -> None:
+        """Say when the authorization server's metadata does not offer DPoP with our algorithm."""
+        algorithms = _json(response).get("dpop_signing_alg_values_supported")
+        if algorithms is None:
+            state.note("the authorization server's metadata does not list DPoP algorithms: it may issue Bearer tokens")
+        elif not isinstance(algorithms, list) or ALGORITHM not in algorithms:
+            state.note(f"the authorization server lists DPoP algorithms {algorithms!r}, not {ALGORITHM}", ok=False)
 
     @staticmethod
     def _nonce_challenge(response: httpx2.Response, token_request: bool) -> bool:

@@ -343,3 +343,14 @@ def test_a_bearer_token_issued_despite_the_proof_is_presented_as_bearer_and_said
     asyncio.run(_whoami(profile, again, TrafficStore()))
     assert len(_stats(unbound_server)["token_requests"]) == 1
     assert {r["scheme"] for r in _stats(unbound_server)["resource"] if r["scheme"]} == {"Bearer"}
+
+
+def test_dpop_against_a_server_without_dpop_says_so_and_uses_its_bearer_token(plain_server, trusted, tmp_path):
+    (tmp_path / "token.jwt").write_text(_sign(trusted, iss="https://ci.example.test", sub="w", aud=plain_server))
+    profile = _workload(plain_server, tmp_path / "token.jwt", oauth_dpop=True)
+    log = AuthLog()
+    auth = ServerAuth(profile, backend=FileBackend(tmp_path / "auth"), log=log)
+    assert "through an auth extension" in asyncio.run(_whoami(profile, auth, TrafficStore()))
+    summaries = [e.summary for e in log.events if e.step == "dpop"]
+    assert any("does not list DPoP algorithms" in s for s in summaries), summaries
+    assert any("not DPoP-bound" in s for s in summaries), summaries
