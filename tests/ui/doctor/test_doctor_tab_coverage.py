@@ -54,7 +54,12 @@ def test_the_tab_says_how_many_checks_ran_and_why_the_others_did_not(qtbot, qloo
     qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(checks).center())
     table = named(tab, QTableWidget, "Doctor checks")
     qtbot.waitUntil(table.isVisible, timeout=5_000)
-    rows = {table.item(r, 0).text(): [table.item(r, c).text() for c in (1, 2)] for r in range(table.rowCount())}
+    header = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    column = {name: header.index(name) for name in ("Status", "Found", "Why not / what it checks")}
+    rows = {
+        table.item(r, 0).text(): [table.item(r, c).text() for c in column.values()] for r in range(table.rowCount())
+    }
     assert list(rows) == [check.id for check in CHECKS]
-    assert rows["ping"] == ["not applicable", "2026-07-28 removed ping"]
-    assert rows["tools-list"] == ["ran", "tools/list: each tool as the spec says"]
+    assert rows["ping"] == ["not applicable", "", "2026-07-28 removed ping"]
+    assert rows["tools-list"] == ["ran", "1 error", "tools/list: each tool as the spec says"]
+    assert rows["structured-content"][0] == "ran" and rows["structured-content"][1].endswith(" notes")  # timings
