@@ -171,7 +171,7 @@ def doctor_findings(url: str, era: str) -> dict[str, list[str]]:
     return out
 
 
-@pytest.mark.timeout(600)
+@pytest.mark.timeout(1200)  # the first one also starts every server and runs the suite: see `results`
 @pytest.mark.parametrize("fault", FAULTS, ids=lambda f: f or "clean")
 def test_the_doctor_finds_what_the_suite_fails_and_nothing_it_passes(fault: str, results: dict) -> None:
     seen: set[str] = set()
