@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,18 +56,28 @@ class LintOptions:
 def normalise(text: str) -> str:
     """``text``'s words, lower-cased, one space apart: ``" ".join(re.findall(r"\\w+", text.lower()))``, found a
     piece at a time (a list of a 1 MB description's ~200,000 words held ~12 MB at once)."""
+    return " ".join(_normal_pieces(text))
+
+
+def normal_digest(text: str) -> str:
+    """The SHA-256 of `normalise(text)`, without the normal form whole."""
+    digest = hashlib.sha256()
+    for n, piece in enumerate(_normal_pieces(text)):
+        digest.update(((" " if n else "") + piece).encode())
+    return digest.hexdigest()
+
+
+def _normal_pieces(text: str) -> Iterator[str]:
+    """`normalise`'s text in pieces that join with single spaces, none empty."""
     lowered = text.lower()  # whole: lower-casing is not always per character (a final sigma)
-    parts: list[str] = []
     start = 0
     while start < len(lowered):
         gap = _GAP.search(lowered, start + _NORMAL_PIECE)  # a piece ends between words
         end = gap.start() if gap is not None else len(lowered)
         words = _WORD.findall(lowered, start, end)
         if words:
-            parts.append(" ".join(words))
+            yield " ".join(words)
         start = gap.end() if gap is not None else end
-    del lowered
-    return " ".join(parts)
 
 
 _WORD = re.compile(r"\w+")
@@ -82,7 +93,10 @@ class LintMemo:
     the near-duplicate index, keyed by content or by tool object (memo.py). Owned by a `BudgetCounter`."""
 
     MAX = 200_000
-    HUGE = 1_000_000
+    # A longer description's normal form is kept as its digest: equal ones are still duplicates, but it is
+    # never compared character by character (SequenceMatcher took 6 s on two near-identical 20,000-character
+    # descriptions, 390 s on 100,000) nor held beside the description (a second megabyte per counter).
+    HUGE = 10_000
 
     def __init__(self) -> None:
         self.normal: dict[str, str] = {}
@@ -241,9 +255,10 @@ def _duplicates(tools: list[dict[str, Any]], options: LintOptions, memo: LintMem
         if isinstance(description, str) and description.strip():
             normal = memo.normal.get(description)
             if normal is None:
-                normal = normalise(description)
                 if len(description) > memo.HUGE:  # kept as its digest (two equal ones are still duplicates)
-                    normal = _HUGE_MARK + hashlib.sha256(normal.encode()).hexdigest()
+                    normal = _HUGE_MARK + normal_digest(description)
+                else:
+                    normal = normalise(description)
                 memo.normal[description] = normal
             texts.append((i, normal))
     out: list[Lint] = []

@@ -141,3 +141,19 @@ def test_a_family_of_near_identical_descriptions_is_reported_as_a_chain() -> Non
     near = [lint for lint in lint_tools(tools, TOKENIZER) if lint.code == "near-duplicate-description"]
     flagged = {lint.tool for lint in near}
     assert len(flagged) >= len(kinds) - 2 and "other" not in flagged
+
+
+def test_long_descriptions_are_kept_as_digests_found_equal_but_never_compared_by_character() -> None:
+    """Two near-identical descriptions of 100,000 characters went to `SequenceMatcher` (390 s for that pair;
+    20,000 characters took 6 s), and every description up to 1 MB kept its normal form beside it (issue 21
+    point 4). Past `LintMemo.HUGE` a description is its digest: equal ones are duplicates, no more."""
+    long = " ".join(f"word{n % 997}" for n in range(20_000))
+    tools = [
+        {"name": "a", "description": long, "inputSchema": {"type": "object"}},
+        {"name": "b", "description": long.replace("word5 ", "word6 ", 3), "inputSchema": {"type": "object"}},
+        {"name": "c", "description": str(long), "inputSchema": {"type": "object"}},
+    ]
+    memo = LintMemo()
+    lints = lint_tools(tools, TOKENIZER, memo=memo)
+    assert [(lint.code, lint.tool) for lint in lints if "duplicate" in lint.code] == [("duplicate-description", "c")]
+    assert all(len(normal) < 100 for normal in memo.normal.values())

@@ -4,13 +4,14 @@ count as encoding it whole, without holding its whole token list (issue 21: `mcp
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import random
 import re
 import tracemalloc
 
 from inspector.budget.breakdown import BudgetCounter
-from inspector.budget.lints import normalise
+from inspector.budget.lints import normal_digest, normalise
 from inspector.budget.segments import safe_pieces
 from inspector.budget.shapes import LIST_FRAMES, SHAPES, shape_members, shaped_tool
 from inspector.budget.similar import sketch
@@ -91,15 +92,16 @@ def test_normalising_a_long_description_makes_no_list_of_its_words() -> None:
     finally:
         tracemalloc.stop()
     assert normal == " ".join(re.findall(r"\w+", text.lower()))
+    assert normal_digest(text) == hashlib.sha256(normal.encode()).hexdigest()
     assert peak < 3 * len(text), f"normalising {len(text) / 2**20:.1f} MB peaked at {peak / 2**20:.1f} MB"
     for odd in ("", "  ", "...", "_a_ b", " ÉTÉ, İstanbul; ß ", "x\u0307y", "a\x00b"):
         assert normalise(odd) == " ".join(re.findall(r"\w+", odd.lower())), repr(odd)
 
 
 def test_a_report_of_a_long_description_keeps_one_copy_and_makes_few() -> None:
-    """Under `BudgetCounter.HUGE` a description is cached for recounts: the counter kept it five times (its
+    """Under `BudgetCounter.HUGE` a description was cached for recounts: the counter kept it five times (its
     member as a split's key, the split's middle, the cut's key, the cut's own slice, the lints' normal
-    form) and peaked at 6.4x its size; now its middle piece (the count's key) and the normal form."""
+    form) and peaked at 6.4x its size; now it is counted as a stream and linted by its digest."""
     tokenizer = get_tokenizer("o200k_base")
     description = ("The quick brown fox jumps over the lazy dog, and then it does so again. " * 12 + "\n") * 1_000
     assert len(description) < BudgetCounter.HUGE
