@@ -73,6 +73,22 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
         guarded=True,
     ),
     Subcommand(
+        "replay",
+        SUBCOMMAND,
+        "inspector.cli.replay",
+        "mcp-lens replay RECORD …",
+        ("serve a record as a mock server, or replay its", "client against a new build (mcp-lens replay --help)"),
+        guarded=True,
+    ),
+    Subcommand(
+        "diff",
+        SUBCOMMAND,
+        "inspector.cli.diff",
+        "mcp-lens diff A B …",
+        ("two records lined up by request: answers, latency,", "tools and capabilities (mcp-lens diff --help)"),
+        guarded=True,
+    ),
+    Subcommand(
         "--demo-server",
         OPTION,
         "inspector.demo.server",

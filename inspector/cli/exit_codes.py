@@ -20,6 +20,8 @@ INPUT_NEEDED = 12  # `InputNeeded`: the server asked for input (input_required) 
 ASSERTION_FAILED = 13  # mcp-lens run: a collection step's assertion failed
 DOCTOR_FINDINGS = 14  # mcp-lens doctor: a finding at or above --fail-on
 SKILL_UNVERIFIED = 15  # --method skills/get: the skill's SKILL.md does not match its entry (size, digest, frontmatter)
+REPLAY_UNMATCHED = 16  # mcp-lens replay --strict: a request the record has no answer for
+REPLAY_DIFFERENT = 17  # mcp-lens replay --against: an answer differs from the record; mcp-lens diff: they differ
 INTERRUPTED = 130  # Ctrl+C
 
 COLLIDING_FLAGS = "Use -- before a server command whose flags collide with ours."

@@ -1,0 +1,124 @@
+"""``mcp-lens replay RECORD``: a traffic record played back as a stdio MCP server (a mock), or, with
+``--against CMD…|URL``, its client side sent to another server and each answer compared with the
+recorded one (a regression run). On `inspector/replay/`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from inspector.cli import exit_codes
+
+FORMATS = ("text", "json", "junit")
+EPILOG = exit_codes.describe(
+    (exit_codes.OK, "ok (the client ended; or, with --against, every answer as recorded)"),
+    (exit_codes.USAGE, "usage, or a record that cannot be replayed"),
+    (exit_codes.CONNECTION, "--against: the server could not be started or reached"),
+    (exit_codes.REPLAY_UNMATCHED, "--strict: a request the record has no answer for"),
+    (exit_codes.REPLAY_DIFFERENT, "--against: an answer differs from the record"),
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mcp-lens replay",
+        usage="mcp-lens replay RECORD [--server NAME] [--fast] [--strict]\n"
+        "       mcp-lens replay RECORD [--server NAME] [--ignore PATH …] [--format text|json|junit] "
+        "--against CMD …|URL",
+        description="Without --against: a stdio MCP server answering from RECORD (a record MCP Lens saved: "
+        "--record, File › Export session, a tapped session): each request gets the recorded answer to the "
+        "same request (ids, progress tokens and the other volatile fields ignored), the recorded "
+        "notifications after it follow at their recorded pace (--fast: at once). With --against: the "
+        "record's client side is sent to that server (the words after --against: a command, or a URL) "
+        "and each answer is compared with the recorded one.",
+        epilog=EPILOG,
+    )
+    p.add_argument("record", metavar="RECORD", help="a traffic record (.jsonl)")
+    p.add_argument("--server", metavar="NAME", help="the server to replay, in a record that holds several")
+    p.add_argument("--fast", action="store_true", help="send recorded notifications at once, not at their pace")
+    p.add_argument("--strict", action="store_true", help="exit at a request the record has no answer for")
+    p.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="--against: also ignore this field of every answer ($.result.content[0].text; * for any)",
+    )
+    p.add_argument("--format", choices=FORMATS, default="text", help="--against: the report's format")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    ours, target = _split(argv)
+    args = _parser().parse_args(ours)
+    from inspector.replay.record import ReplayError, open_record
+
+    try:
+        replay = open_record(args.record, args.server)
+    except ReplayError as exc:
+        print(f"mcp-lens replay: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    except OSError as exc:
+        print(f"mcp-lens replay: cannot read {args.record}: {exc.strerror or exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    for warning in replay.warnings:
+        print(f"mcp-lens replay: warning: {warning}", file=sys.stderr)
+    try:
+        if target is None:
+            return _mock(replay, args)
+        return _against(replay, args, target)
+    finally:
+        replay.close()
+
+
+def _split(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """Our words, and the target: every word after ``--against`` (a leading ``--`` dropped)."""
+    if "--against" not in argv:
+        return argv, None
+    at = argv.index("--against")
+    target = argv[at + 1 :]
+    if target[:1] == ["--"]:
+        target = target[1:]
+    if not target:
+        _parser().error("--against needs a command or a URL after it")
+    return argv[:at], target
+
+
+def _mock(replay, args: argparse.Namespace) -> int:
+    from inspector.replay.mock import Unmatched, serve
+
+    def warn(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    era = replay.era or "unknown era"
+    warn(f"mcp-lens replay: serving {len(replay):,} recorded requests of {replay.path} ({era}) on stdio")
+    try:
+        serve(replay, sys.stdin.buffer, sys.stdout.buffer, warn, fast=args.fast, strict=args.strict)
+    except Unmatched:
+        return exit_codes.REPLAY_UNMATCHED
+    except (BrokenPipeError, KeyboardInterrupt):
+        return exit_codes.OK
+    return exit_codes.OK
+
+
+def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
+    from inspector.replay.against import TargetFailed, run_against
+    from inspector.replay.report import RENDERERS
+    from inspector.replay.volatile import parse_ignore
+
+    try:
+        ignore = tuple(parse_ignore(text) for text in args.ignore)
+    except ValueError as exc:
+        print(f"mcp-lens replay: {exc}", file=sys.stderr)
+        return exit_codes.USAGE
+    where: list[str] | str = target[0] if len(target) == 1 and target[0].startswith(("http://", "https://")) else target
+    try:
+        run = run_against(replay, where, ignore)
+    except TargetFailed as exc:
+        print(f"mcp-lens replay: {exc}", file=sys.stderr)
+        return exit_codes.CONNECTION
+    sys.stdout.write(RENDERERS[args.format](run))
+    sys.stdout.flush()
+    if run.ended and not run.verdicts:
+        return exit_codes.CONNECTION
+    return exit_codes.OK if run.passed else exit_codes.REPLAY_DIFFERENT

@@ -1,0 +1,224 @@
+"""Two records lined up by request (`diff_records(a, b)`): each request of A with the matching request
+of B (the matcher's rules: same method and params once the volatile fields are gone, in order), what
+each answered, where the answers differ, the latency of each; the requests only one of them made; the
+tool lists' differences (the Budget's list diff, `budget/snapshot.diff_tools`) and the capabilities'."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.replay.compare import ABSENT, DIFFERENT, Change, compare, json_diff
+from inspector.replay.mock import request_matcher
+from inspector.replay.record import Replay
+from inspector.replay.volatile import HANDSHAKES, normalise
+
+TOKENIZER = "o200k_base"  # as `mcp-lens tokens` and a collection's budget step
+
+
+@dataclass
+class Pair:
+    """Request `number` of A (1-based; 0: a request only B made) beside its match in B."""
+
+    number: int
+    method: str
+    params: Any
+    a: Any  # A's answer (None: no answer, or A never asked)
+    b: Any
+    verdict: str  # compare's verdict, or "only in A" / "only in B"
+    changes: list[Change] = field(default_factory=list)
+    a_ms: float | None = None
+    b_ms: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "method": self.method,
+            "params": self.params,
+            "verdict": self.verdict,
+            "changes": [change.to_json() for change in self.changes],
+            "a_latency_ms": self.a_ms,
+            "b_latency_ms": self.b_ms,
+        }
+
+
+@dataclass
+class RecordDiff:
+    a: str
+    b: str
+    pairs: list[Pair] = field(default_factory=list)
+    tools: Any = None  # a `SnapshotDiff`, or None when neither listed tools
+    capabilities: list[Change] = field(default_factory=list)
+
+    @property
+    def same(self) -> bool:
+        changed_tools = self.tools is not None and not self.tools.unchanged
+        return (
+            not changed_tools and not self.capabilities and all(p.verdict in ("identical", "equal") for p in self.pairs)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "same": self.same,
+            "requests": [pair.to_json() for pair in self.pairs],
+            "tools": None if self.tools is None else self.tools.to_json(),
+            "capabilities": [change.to_json() for change in self.capabilities],
+        }
+
+
+ONLY_A, ONLY_B = "only in A", "only in B"
+
+
+def diff_records(a: Replay, b: Replay) -> RecordDiff:
+    """Line `a` and `b` up by request and compare them (both stay open; the caller closes them)."""
+    out = RecordDiff(a.path, b.path)
+    matcher = request_matcher(b)
+    used: set[int] = set()
+    for n in range(len(a)):
+        asked = a.request(n).value
+        method = str(asked.get("method"))
+        params = normalise({"params": asked.get("params")}, method).get("params")
+        answer_a, ms_a = _answer(a, n)
+        m = matcher.match(asked)
+        if m is None or m in used:
+            out.pairs.append(Pair(n + 1, method, params, answer_a, None, ONLY_A, a_ms=ms_a))
+            continue
+        used.add(m)
+        answer_b, ms_b = _answer(b, m)
+        verdict, changes = compare(answer_a, answer_b, method)
+        if answer_a is None and answer_b is None:
+            verdict = "identical"
+        out.pairs.append(Pair(n + 1, method, params, answer_a, answer_b, verdict, changes, ms_a, ms_b))
+    for m in range(len(b)):
+        if m not in used:
+            asked = b.request(m).value
+            method = str(asked.get("method"))
+            params = normalise({"params": asked.get("params")}, method).get("params")
+            answer_b, ms_b = _answer(b, m)
+            out.pairs.append(Pair(0, method, params, None, answer_b, ONLY_B, b_ms=ms_b))
+    tools_a, tools_b = _tools(a), _tools(b)
+    if tools_a is not None or tools_b is not None:
+        from inspector.budget.breakdown import BudgetCounter
+        from inspector.budget.snapshot import diff_tools
+        from inspector.budget.tokenizers import get_tokenizer
+
+        out.tools = diff_tools(tools_a or [], tools_b or [], BudgetCounter(get_tokenizer(TOKENIZER)))
+    out.capabilities = json_diff(_capabilities(a), _capabilities(b), "$.capabilities")
+    return out
+
+
+def _answer(replay: Replay, n: int) -> tuple[Any, float | None]:
+    answer = replay.response(n)
+    if answer is None:
+        return None, None
+    return answer.value, (answer.mono - replay.request(n).mono) * 1000
+
+
+def _tools(replay: Replay) -> list[dict[str, Any]] | None:
+    """Every tool the record's tools/list answers named (each page; a later answer's tool wins)."""
+    tools: dict[str, dict[str, Any]] = {}
+    seen = False
+    for n in range(len(replay)):
+        if replay.method(n) != "tools/list":
+            continue
+        answer = replay.response(n)
+        result = answer.value.get("result") if answer is not None and isinstance(answer.value, dict) else None
+        if isinstance(result, dict) and isinstance(result.get("tools"), list):
+            seen = True
+            for tool in result["tools"]:
+                if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                    tools[tool["name"]] = tool
+    return list(tools.values()) if seen else None
+
+
+def _capabilities(replay: Replay) -> Any:
+    for n in range(len(replay)):
+        if replay.method(n) in HANDSHAKES:
+            answer = replay.response(n)
+            result = answer.value.get("result") if answer is not None and isinstance(answer.value, dict) else None
+            if isinstance(result, dict) and "capabilities" in result:
+                return result["capabilities"]
+    return ABSENT
+
+
+# -- writing ---------------------------------------------------------------------------------------
+SHOWN = 200
+
+
+def _show(value: Any) -> str:
+    if value is ABSENT:
+        return "(absent)"
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f} ms"
+
+
+def _asked(pair: Pair) -> str:
+    return pair.method if pair.params in (None, {}) else f"{pair.method} {_show(pair.params)}"
+
+
+def _tool_lines(diff: RecordDiff) -> list[str]:
+    if diff.tools is None:
+        return []
+    tools = diff.tools
+    lines = [f"tools/list: {tools.old_total:,} → {tools.new_total:,} tokens ({TOKENIZER})"]
+    lines += [f"  + {c.name}" for c in tools.added]
+    lines += [f"  - {c.name}" for c in tools.removed]
+    for change in tools.changed:
+        lines.append(f"  ~ {change.name}: " + "; ".join([*change.changes, *change.breaking]))
+    return lines
+
+
+def to_text(diff: RecordDiff) -> str:
+    lines = [f"A: {diff.a}", f"B: {diff.b}"]
+    for pair in diff.pairs:
+        number = f"{pair.number:>4}" if pair.number else "   -"
+        lines.append(f"{number} {_asked(pair)}: {pair.verdict} (A {_ms(pair.a_ms)}, B {_ms(pair.b_ms)})")
+        lines += [f"    {c.path}: {_show(c.recorded)} → {_show(c.new)}" for c in pair.changes]
+    lines += _tool_lines(diff)
+    lines += [f"{c.path}: {_show(c.recorded)} → {_show(c.new)}" for c in diff.capabilities]
+    different = sum(1 for p in diff.pairs if p.verdict not in ("identical", "equal"))
+    lines.append("the same" if diff.same else f"{different} of {len(diff.pairs)} requests differ")
+    return "\n".join(lines) + "\n"
+
+
+def to_json(diff: RecordDiff) -> str:
+    return json.dumps(diff.to_json(), indent=2, ensure_ascii=False, default=str) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(diff: RecordDiff) -> str:
+    lines = [
+        f"**A** `{_cell(diff.a)}` · **B** `{_cell(diff.b)}`",
+        "",
+        "| # | request | verdict | A | B |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for pair in diff.pairs:
+        lines.append(
+            f"| {pair.number or '-'} | `{_cell(_asked(pair))}` | {pair.verdict} | {_ms(pair.a_ms)} | {_ms(pair.b_ms)} |"
+        )
+    changed = [p for p in diff.pairs if p.verdict == DIFFERENT]
+    for pair in changed:
+        lines += ["", f"### {pair.number} {_cell(pair.method)}", ""]
+        lines += [f"- `{_cell(c.path)}`: `{_cell(_show(c.recorded))}` → `{_cell(_show(c.new))}`" for c in pair.changes]
+    if tool_lines := _tool_lines(diff):
+        lines += ["", "```", *tool_lines, "```"]
+    if diff.capabilities:
+        lines += ["", "Capabilities:", ""]
+        lines += [
+            f"- `{_cell(c.path)}`: `{_cell(_show(c.recorded))}` → `{_cell(_show(c.new))}`" for c in diff.capabilities
+        ]
+    return "\n".join(lines) + "\n"
+
+
+RENDERERS = {"text": to_text, "json": to_json, "markdown": to_markdown}

@@ -1,0 +1,206 @@
+"""A record opened for replay: its exchanges (a client's request, the server's answer, what the server
+sent meanwhile), read through the record index (`traffic/record_index`) so memory stays flat with the
+record's size: offsets and keys in arrays, each message decoded when it is needed.
+
+`open_record(path, server=None) -> Replay`. A record of several servers (an export of the workspace)
+needs `server`; damaged lines are left out and named in `Replay.warnings`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from array import array
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.replay.volatile import HANDSHAKES, request_key
+from inspector.traffic.entry import Direction, Kind
+from inspector.traffic.jsonl import RecordFormatError, decode_entry
+from inspector.traffic.record_index import DIRECTIONS, KINDS, NO_PEER, RecordIndex
+
+MODERN, LEGACY = "2026-07-28", "2025-11-25"
+_OUT, _IN = DIRECTIONS.index(Direction.OUT), DIRECTIONS.index(Direction.IN)
+_REQ, _NOTE = KINDS.index(Kind.REQUEST), KINDS.index(Kind.NOTIFICATION)
+_ANSWERS = (KINDS.index(Kind.RESPONSE), KINDS.index(Kind.ERROR))
+
+
+class ReplayError(ValueError):
+    """The record cannot be replayed as asked (not a record, several servers and none chosen, no
+    exchange in it); the message says what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One recorded message: its exact bytes, its JSON value, when (seconds on the recorder's clock),
+    and its HTTP metadata when it went over HTTP."""
+
+    raw: bytes
+    value: Any
+    mono: float
+    http: dict[str, Any] | None = None
+
+
+@dataclass
+class Replay:
+    """The exchanges of one server in a record. Exchange ``n`` is the client's request at index row
+    ``requests[n]``; `response(n)` its recorded answer (None: never answered), `server_messages(n)` what
+    the server sent between it and the client's next request (notifications and its own requests), in
+    order. `server_requests` are the server's own requests (sampling, elicitation, roots), each with the
+    client's recorded answer (`client_answer`)."""
+
+    path: str
+    index: RecordIndex
+    server: str | None
+    servers: list[str]
+    era: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    requests: array = field(default_factory=lambda: array("q"))  # index rows of the client's requests
+    keys: array = field(default_factory=lambda: array("q"))  # their `request_key`
+    following: array = field(default_factory=lambda: array("q"))  # row of the client's next message
+    client_notes: array = field(default_factory=lambda: array("q"))  # rows of the client's notifications
+    server_requests: array = field(default_factory=lambda: array("q"))  # rows of the server's requests
+    server_request_keys: array = field(default_factory=lambda: array("q"))
+
+    def __len__(self) -> int:
+        return len(self.requests)
+
+    def close(self) -> None:
+        self.index.close()
+
+    def message(self, row: int) -> Message:
+        """The message at index row `row`, decoded now."""
+        entry = decode_entry(self.index.line(row))
+        return Message(entry.raw, entry.parsed(), entry.mono, entry.http)
+
+    def method(self, n: int) -> str | None:
+        return self.index.name(self.index.methods[self.requests[n]])
+
+    def request(self, n: int) -> Message:
+        return self.message(self.requests[n])
+
+    def response(self, n: int) -> Message | None:
+        peer = self.index.peers[self.requests[n]]
+        if peer == NO_PEER:
+            return None
+        row = self.index.index_of_seq(peer)
+        return None if row is None else self.message(row)
+
+    def server_messages(self, n: int) -> list[Message]:
+        """The server's notifications and requests after request `n` and before the client's next
+        message (its answer excluded)."""
+        index, start = self.index, self.requests[n] + 1
+        stop = self.following[n]
+        out = []
+        for row in range(start, stop):
+            if self._ours(row) and index.dirs[row] == _IN and index.kinds[row] in (_NOTE, _REQ):
+                out.append(self.message(row))
+        return out
+
+    def client_answer(self, m: int) -> Message | None:
+        """The client's recorded answer to the server's request `m`."""
+        peer = self.index.peers[self.server_requests[m]]
+        row = None if peer == NO_PEER else self.index.index_of_seq(peer)
+        return None if row is None else self.message(row)
+
+    def methods(self) -> list[str]:
+        """The distinct methods the client asked, in first-asked order."""
+        seen: dict[str, None] = {}
+        for n in range(len(self)):
+            seen.setdefault(self.method(n) or "?", None)
+        return list(seen)
+
+    def _ours(self, row: int) -> bool:
+        if self.server is None:
+            return True
+        return self.index.name(self.index.sources[row]) == self.server
+
+
+def open_record(path: str | os.PathLike[str], server: str | None = None) -> Replay:
+    """Index the record at `path` and list the exchanges of `server` (needed when the record holds several).
+    Raises `ReplayError` with a message for the user; `OSError` when the file cannot be read."""
+    index = RecordIndex(path)
+    try:
+        index.update()
+    except RecordFormatError as exc:
+        index.close()
+        raise ReplayError(f"{os.fspath(path)} is not a traffic record MCP Lens can read: {exc}") from None
+    servers = _servers(index)
+    if server is None and len(servers) > 1:
+        index.close()
+        raise ReplayError(
+            f"{os.fspath(path)} holds {len(servers)} servers; choose one with --server NAME: "
+            + ", ".join(repr(name) for name in servers)
+        )
+    if server is not None and servers and server not in servers:
+        index.close()
+        raise ReplayError(f"no server {server!r} in {os.fspath(path)}; it holds: " + ", ".join(map(repr, servers)))
+    chosen = server if servers else None
+    replay = Replay(os.fspath(path), index, chosen, servers)
+    for bad in index.damaged:
+        replay.warnings.append(f"{bad.describe()}; replayed without it")
+    if (tail := index.cut_tail()) is not None:
+        replay.warnings.append(f"{tail.describe()}; replayed without it")
+    _collect(replay)
+    if not len(replay):
+        replay.close()
+        raise ReplayError(f"{os.fspath(path)} has no request from a client to replay")
+    return replay
+
+
+def _servers(index: RecordIndex) -> list[str]:
+    meta = index.meta or {}
+    names = [name for name in meta.get("servers") or () if isinstance(name, str)]
+    codes = set(index.sources)
+    for code in sorted(codes):
+        name = index.name(code)
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
+def _collect(replay: Replay) -> None:
+    index = replay.index
+    last_client = -1
+    for row in range(len(index)):
+        if not replay._ours(row):
+            continue
+        direction, kind = index.dirs[row], index.kinds[row]
+        if direction == _OUT and kind in (_REQ, _NOTE, *_ANSWERS):
+            if last_client >= 0:
+                replay.following[last_client] = row
+                last_client = -1
+            if kind == _NOTE:
+                replay.client_notes.append(row)
+            if kind != _REQ:
+                continue
+            value = _value(replay, row)
+            if value is None:
+                continue
+            replay.requests.append(row)
+            replay.keys.append(request_key(value))
+            replay.following.append(len(index))
+            last_client = len(replay.requests) - 1
+            method = value.get("method")
+            if replay.era is None and method in HANDSHAKES and _answered(replay, row):
+                replay.era = MODERN if method == "server/discover" else LEGACY
+        elif direction == _IN and kind == _REQ:
+            value = _value(replay, row)
+            if value is not None:
+                replay.server_requests.append(row)
+                replay.server_request_keys.append(request_key(value))
+
+
+def _value(replay: Replay, row: int) -> dict[str, Any] | None:
+    try:
+        value = json.loads(decode_entry(replay.index.line(row)).raw)
+    except (ValueError, RecordFormatError):
+        replay.warnings.append(f"the request at entry {replay.index.seqs[row]} does not read; replayed without it")
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _answered(replay: Replay, row: int) -> bool:
+    peer = replay.index.peers[row]
+    other = None if peer == NO_PEER else replay.index.index_of_seq(peer)
+    return other is not None and KINDS[replay.index.kinds[other]] is Kind.RESPONSE
