@@ -56,6 +56,7 @@ class ServedSkill:
     files: dict[str, str | Callable[[], str]]
     listed: dict[str, bytes] = field(default_factory=dict)
     entry_frontmatter: dict[str, Any] | None = None
+    dynamic: bool = False  # generated content: the entry says "dynamic" instead of listing digests
 
     @property
     def uri(self) -> str:
@@ -69,13 +70,15 @@ class ServedSkill:
         return value() if callable(value) else value
 
     def entry(self) -> dict[str, Any]:
+        front = self.entry_frontmatter if self.entry_frontmatter is not None else self.frontmatter
+        if self.dynamic:
+            return {"uri": self.uri, "frontmatter": front, "resources": "dynamic"}
         resources = []
         for path in self.files:
             raw = self.listed.get(path)
             if raw is None:
                 raw = self.content(path).encode("utf-8")
             resources.append({"uri": self.file_uri(path), "digest": _digest(raw), "size": len(raw)})
-        front = self.entry_frontmatter if self.entry_frontmatter is not None else self.frontmatter
         return {"uri": self.uri, "frontmatter": front, "resources": resources}
 
     def directories(self) -> dict[str, list[dict[str, Any]]]:

@@ -78,6 +78,27 @@ def test_a_tampered_skill_shows_its_finding_and_is_not_used(lens) -> None:
     assert lens.quit() == 0
 
 
+def test_a_dynamic_skill_s_files_are_found_by_a_directory_read_and_never_called_verified(lens) -> None:
+    lens.start(*FAULTS)
+    lens.wait(lambda: _tab_visible(lens, "Skills"), what="the Skills tab shows")
+    lens.tab("Skills")
+    lens.click_item("Skills", "generated-report", timeout=WAIT)
+    findings = lens.find("Skill findings", QListWidget)
+    assert isinstance(findings, QListWidget) and 'resources is "dynamic"' in findings.item(0).text()
+    assert not lens.sent("resources/directory/read")  # nothing before asked
+    lens.click("List files")
+    lens.click_item("Skill files", "data/today.md", double=True, timeout=WAIT)
+    content = lens.find("Skill content", QPlainTextEdit)
+    assert isinstance(content, QPlainTextEdit)
+    lens.wait(lambda: "Today's figures." in content.toPlainText(), timeout=WAIT, what="the file is shown")
+    assert 'unverified: the entry says "dynamic" (no digests)' in shown_text(lens.find("Skill content status"))
+    assert [m["params"]["uri"] for m in lens.sent("resources/directory/read")] == [
+        "skill://generated-report",
+        "skill://generated-report/data",
+    ]
+    assert lens.quit() == 0
+
+
 def test_the_skills_tab_is_hidden_for_a_server_that_does_not_declare_skills(lens) -> None:
     lens.start("--protocol-era", "legacy", sys.executable, "-m", "inspector.demo")
     lens.wait(lambda: bool(lens.sent("initialize")), what="connected in the handshake era")

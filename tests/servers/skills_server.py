@@ -3,7 +3,9 @@ client's verification to catch:
 
 - `tampered-digest`: SKILL.md served with other bytes of the same length than the entry's digest covers;
 - `oversized-file`: a real 17 MiB file, so the skill's total size passes the spec's 16 MiB limit;
-- `broken-frontmatter`: SKILL.md (digest and size right) whose frontmatter is not YAML and disagrees with the entry.
+- `broken-frontmatter`: SKILL.md (digest and size right) whose frontmatter is not YAML and disagrees with the entry;
+
+and `generated-report`, whose entry says "dynamic" (no digests): its files are found with resources/directory/read.
 
     python skills_server.py [--http PORT] [--no-methods]
 
@@ -51,6 +53,15 @@ SKILLS = [
         "broken-frontmatter",
         {"name": "broken-frontmatter", "description": "Frontmatter that is not YAML."},
         {"SKILL.md": "---\nname: broken-frontmatter\ndescription: [not closed\n---\n\n# Broken\n"},
+    ),
+    ServedSkill(
+        "generated-report",
+        {"name": "generated-report", "description": "Made fresh on every read."},
+        {
+            "SKILL.md": skill_md("name: generated-report\ndescription: Made fresh on every read.\n", "# Report\n"),
+            "data/today.md": "Today's figures.\n",
+        },
+        dynamic=True,
     ),
 ]
 

@@ -74,6 +74,7 @@ class SkillsPanel(QWidget):
         self.listing: skills.SkillsListing | None = None
         self.loaded: skills.LoadedSkill | None = None
         self.reads: dict[str, skills.FileRead] = {}  # the chosen skill's files read so far, by URI
+        self.found: list[dict[str, Any]] = []  # a dynamic skill's files, as resources/directory/read found them
         self._listed_once = False
         self._build()
         session.stateChanged.connect(self._on_state)
@@ -99,11 +100,16 @@ class SkillsPanel(QWidget):
         self.read_button = QPushButton("Read file")
         self.read_button.setEnabled(False)
         self.read_button.clicked.connect(self.read_file)
+        self.dir_button = QPushButton("List files")
+        self.dir_button.setToolTip("A dynamic skill lists no files: find them with resources/directory/read")
+        self.dir_button.setEnabled(False)
+        self.dir_button.clicked.connect(self.list_files)
         self.verification = plain_label("Choose a skill, then Load skill: nothing is read before.", wrap=True)
         self.verification.setAccessibleName("Skill verification")
         buttons = QHBoxLayout()
         buttons.addWidget(self.load_button)
         buttons.addWidget(self.read_button)
+        buttons.addWidget(self.dir_button)
         buttons.addStretch(1)
 
         self.frontmatter = _table("Frontmatter", ["Field", "Value"])
@@ -218,6 +224,7 @@ class SkillsPanel(QWidget):
     def _clear_detail(self) -> None:
         self.loaded = None
         self.reads = {}
+        self.found = []
         self.frontmatter.setRowCount(0)
         self.files.setRowCount(0)
         self.findings.clear()
@@ -231,6 +238,9 @@ class SkillsPanel(QWidget):
         self._clear_detail()
         skill = self._skill()
         self.load_button.setEnabled(skill is not None and bool(skill.uri))
+        self.dir_button.setEnabled(
+            skill is not None and skill.dynamic and skills.directory_refusal(self.session.capabilities) is None
+        )
         if skill is None:
             return
         self._show_fields(skill.frontmatter)
@@ -246,8 +256,12 @@ class SkillsPanel(QWidget):
             self.frontmatter.setItem(row, 0, _cell(key))
             self.frontmatter.setItem(row, 1, _cell(text))
 
+    def _files(self, skill: skills.Skill) -> list[dict[str, Any]]:
+        """The files the entry lists, or for a dynamic skill those a directory read found."""
+        return skill.files or self.found
+
     def _show_files(self, skill: skills.Skill, reads: dict[str, skills.FileRead]) -> None:
-        files = skill.files
+        files = self._files(skill)
         self.files.setRowCount(len(files))
         root = skills.skill_root(skill) + "/"
         for row, item in enumerate(files):
@@ -303,9 +317,46 @@ class SkillsPanel(QWidget):
 
     def _file_uri(self) -> str | None:
         skill, row = self._skill(), self.files.currentRow()
-        if skill is None or not 0 <= row < len(skill.files):
+        files = self._files(skill) if skill is not None else []
+        if skill is None or not 0 <= row < len(files):
             return None
-        return skill.files[row]["uri"]
+        return files[row]["uri"]
+
+    def list_files(self) -> None:
+        """A dynamic skill's files: its root directory read (`resources/directory/read`), folders descended."""
+        skill = self._skill()
+        if skill is None:
+            return
+        self.dir_button.setEnabled(False)
+        set_plain(self.content_title, "Reading the skill's directory…")
+        self.tasks.start(self._walk(skill), lambda outcome: self._files_found(skill, outcome))
+
+    async def _walk(self, skill: skills.Skill, limit: int = 512) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        folders, seen = [skills.skill_root(skill)], set()
+        while folders and len(found) < limit and len(seen) < 64:
+            folder = folders.pop(0)
+            seen.add(folder)
+            for child in (await skills.read_directory(self.session, folder)).children:
+                if child.get("mimeType") == skills.DIRECTORY_MIME:
+                    if child["uri"] not in seen and child["uri"].startswith(skills.skill_root(skill) + "/"):
+                        folders.append(child["uri"])
+                else:
+                    found.append({"uri": child["uri"]})
+        return found[:limit]
+
+    def _files_found(self, skill: skills.Skill, outcome: Any) -> None:
+        if skill is not self._skill():
+            return
+        self.dir_button.setEnabled(True)
+        if isinstance(outcome, BaseException):
+            set_plain(self.content_title, f"resources/directory/read failed: {error_text(outcome)}")
+            self._set_colour(self.content_title, True)
+            return
+        self.found = outcome
+        self._show_files(skill, self.reads)
+        set_plain(self.content_title, f"{counted(len(outcome), 'file')} found; none can be verified (no digests)")
+        self._set_colour(self.content_title, False)
 
     def read_file(self) -> None:
         skill, uri = self._skill(), self._file_uri()
