@@ -24,6 +24,7 @@ from itertools import pairwise
 from typing import Any
 
 from inspector.config.text_files import wide_encoding, wide_refusal
+from inspector.platform.files import pread
 from inspector.traffic.entry import Direction, Kind, is_flagged
 from inspector.traffic.jsonl import BadLine, RecordFormatError, line_problem, read_header
 
@@ -161,7 +162,7 @@ class RecordIndex:
     # -- reading ---------------------------------------------------------------------------------
     def line(self, index: int) -> bytes:
         """The bytes of line `index` (without its newline)."""
-        return os.pread(self.fd, self.lengths[index], self.offsets[index])
+        return pread(self.fd, self.lengths[index], self.offsets[index])
 
     def name(self, code: int) -> str | None:
         return self.names[code] if code else None
@@ -183,7 +184,7 @@ class RecordIndex:
         size = self.file_size()
         if self.end >= size:
             return True
-        tail = os.pread(self.fd, min(size - self.end, CHUNK), self.end)
+        tail = pread(self.fd, min(size - self.end, CHUNK), self.end)
         return b"\n" not in tail
 
     def take_repaired(self) -> list[int]:
@@ -196,13 +197,13 @@ class RecordIndex:
         `max_seconds`); returns how many entries were added. Raises `RecordFormatError` only for a
         bad header."""
         deadline = None if max_seconds is None else time.perf_counter() + max_seconds
-        if self.end == 0 and (wide := wide_encoding(os.pread(self.fd, 64, 0))):
+        if self.end == 0 and (wide := wide_encoding(pread(self.fd, 64, 0))):
             raise RecordFormatError(wide_refusal("record", wide))  # not a file of damaged lines
         before = len(self.offsets)
         limit = math.inf if max_lines is None else max_lines
         fd = self.fd
         while len(self.offsets) - before < limit:
-            buf = os.pread(fd, CHUNK, self.end)
+            buf = pread(fd, CHUNK, self.end)
             cut = buf.rfind(b"\n") + 1
             if not cut:
                 if len(buf) < CHUNK:
@@ -236,7 +237,7 @@ class RecordIndex:
         """A line longer than one chunk: read until its newline (None if it is not written yet)."""
         parts, read = [start], len(start)
         while True:
-            more = os.pread(self.fd, CHUNK, self.end + read)
+            more = pread(self.fd, CHUNK, self.end + read)
             if not more:
                 return None
             at = more.find(b"\n")
@@ -294,7 +295,7 @@ class RecordIndex:
                 try:
                     self._add(meta, size, flags, offset, length)
                 except (KeyError, ValueError, TypeError, AttributeError) as exc:
-                    raw = os.pread(self.fd, length, offset)
+                    raw = pread(self.fd, length, offset)
                     self._bad(number, f"entry is missing or has a bad field: {exc}", raw)
         return pos
 
@@ -377,7 +378,7 @@ class RecordIndex:
         before it, for the rare line found damaged only when shown."""
         newlines, pos = 0, 0
         while pos < offset:
-            chunk = os.pread(self.fd, min(CHUNK, offset - pos), pos)
+            chunk = pread(self.fd, min(CHUNK, offset - pos), pos)
             if not chunk:
                 break
             newlines += chunk.count(b"\n")
@@ -390,7 +391,7 @@ class RecordIndex:
         size = self.file_size()
         if self.end >= size or not self.caught_up():
             return None
-        tail = os.pread(self.fd, min(size - self.end, CHUNK), self.end)
+        tail = pread(self.fd, min(size - self.end, CHUNK), self.end)
         if not tail.strip():
             return None
         return BadLine(

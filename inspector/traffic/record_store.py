@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from inspector.config.pids import pid_alive
+from inspector.platform.files import pread
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Entry, Kind
 from inspector.traffic.filter import TrafficFilter
@@ -291,9 +292,9 @@ class RecordStore:
         hits = bytearray(len(rows))
         for n, i in enumerate(rows):
             if flags[i] & SPLICED:
-                if needle in os.pread(fd, sizes[i], offsets[i] + 7).lower():
+                if needle in pread(fd, sizes[i], offsets[i] + 7).lower():
                     hits[n] = 1
-            elif needle in os.pread(fd, lengths[i], offsets[i]).lower():
+            elif needle in pread(fd, lengths[i], offsets[i]).lower():
                 hits[n] = 2
         return hits
 
@@ -308,13 +309,13 @@ class RecordStore:
         width = len(needle)
         pos, stop = offsets[start], offsets[end - 1] + lengths[end - 1]
         while pos < stop:
-            data = os.pread(ix.fd, min(SCAN_CHUNK, stop - pos), pos)
+            data = pread(ix.fd, min(SCAN_CHUNK, stop - pos), pos)
             cut = len(data)
             if pos + cut < stop:
                 cut = data.rfind(b"\n") + 1
                 if not cut:  # one line longer than a chunk: read it whole
                     line = bisect.bisect_right(offsets, pos, start, end) - 1
-                    data = os.pread(ix.fd, offsets[line] + lengths[line] + 1 - pos, pos)
+                    data = pread(ix.fd, offsets[line] + lengths[line] + 1 - pos, pos)
                     cut = len(data)
             low = data.lower()
             at = low.find(needle, 0, cut)
