@@ -17,7 +17,9 @@ modules instead of 0.3 s), which no user pays.
 
 The app's other markers (`server-started`, `qt-ready`, `window-imported`, `window-built`,
 `window-shown`, `sdk-importing`, `sdk-imported`) are printed to stderr as the launch's timeline
-(medians, seconds from the process's start).
+(medians, seconds from the process's start). Beside each time to connected, the CPU its process had used by
+then (`/proc`, every thread, not the server it started): on a loaded machine the seconds follow the load,
+the CPU much less.
 """
 
 from __future__ import annotations
@@ -118,6 +120,16 @@ def display() -> Iterator[dict[str, str]]:
         proc.wait(timeout=10)
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system, every thread; not its children) process `pid` has used so far (Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime: fields 14, 15
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def timed_run(argv: list[str], env: dict[str, str], markers: tuple[str, ...]) -> dict[str, float]:
     """Seconds from spawn to each marker line (read from stdout); the process is then closed."""
     seen: dict[str, float] = {}
@@ -138,6 +150,8 @@ def timed_run(argv: list[str], env: dict[str, str], markers: tuple[str, ...]) ->
                 name = words[0] if words else ""
                 if name in markers and name not in seen:
                     seen[name] = time.perf_counter() - started
+                    if (cpu := cpu_seconds(proc.pid)) is not None:
+                        seen[f"{name} cpu"] = cpu
                 elif name in TIMELINE and len(words) == 2:  # the app's own clock: from its process's start
                     with contextlib.suppress(ValueError):
                         seen[name] = float(words[1])
@@ -183,6 +197,9 @@ def run() -> list[Row]:
         Row(f"startup [{platform}]: window, baseline: empty QWidget", baseline, "s"),
         Row(f"startup [{platform}]: connected, {CONNECTED_BASELINE}", bare, "s"),
     ]
+    if "connected cpu" in times[CONNECTED_BASELINE]:
+        bare_cpu = median(times[CONNECTED_BASELINE]["connected cpu"])
+        rows.append(Row(f"  CPU of the process until connected, {CONNECTED_BASELINE}", bare_cpu, "s"))
     for name in variants:
         if name.startswith("baseline"):
             continue
@@ -210,6 +227,9 @@ def run() -> list[Row]:
                 ok=connected < CONNECTED_TARGET,
             )
         )
+        if "connected cpu" in times[name] and "connected cpu" in times[CONNECTED_BASELINE]:
+            cpu, bare_cpu = median(times[name]["connected cpu"]), median(times[CONNECTED_BASELINE]["connected cpu"])
+            rows.append(Row(f"  CPU of the process until connected, {name}", cpu, "s", bare_cpu, cpu / bare_cpu))
         rows.append(
             Row(
                 f"  connected, against the bare window-then-SDK script, {name}",
