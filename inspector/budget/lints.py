@@ -68,20 +68,21 @@ def normal_digest(text: str) -> str:
 
 
 def _normal_pieces(text: str) -> Iterator[str]:
-    """`normalise`'s text in pieces that join with single spaces, none empty."""
-    lowered = text.lower()  # whole: lower-casing is not always per character (a final sigma)
+    """`normalise`'s text in pieces that join with single spaces, none empty: the text is lower-cased and
+    read a piece at a time, each cut before a space or newline (lower-casing is per character but for a
+    final sigma, whose context a space or newline ends)."""
     start = 0
-    while start < len(lowered):
-        gap = _GAP.search(lowered, start + _NORMAL_PIECE)  # a piece ends between words
-        end = gap.start() if gap is not None else len(lowered)
-        words = _WORD.findall(lowered, start, end)
+    while start < len(text):
+        cut = _CUT.search(text, start + _NORMAL_PIECE)
+        end = cut.start() if cut is not None else len(text)
+        words = _WORD.findall(text[start:end].lower())
         if words:
             yield " ".join(words)
-        start = gap.end() if gap is not None else end
+        start = end
 
 
 _WORD = re.compile(r"\w+")
-_GAP = re.compile(r"\W+")
+_CUT = re.compile(r"[ \n]")
 _NORMAL_PIECE = 1 << 14  # characters normalised at once
 _HUGE_MARK = "\x00"  # a huge description's normal form is its digest: no near-duplicate check (normal forms
 # never hold NUL), and nothing holds a copy of its text

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 
+import pytest
 from factories import tool
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from inspector.budget import lints
 from inspector.budget.breakdown import BudgetCounter
 from inspector.budget.lints import LintMemo, LintOptions, lint_tools, near_duplicates, normalise
 from inspector.budget.tokenizers import get_tokenizer
@@ -157,3 +162,13 @@ def test_long_descriptions_are_kept_as_digests_found_equal_but_never_compared_by
     lints = lint_tools(tools, TOKENIZER, memo=memo)
     assert [(lint.code, lint.tool) for lint in lints if "duplicate" in lint.code] == [("duplicate-description", "c")]
     assert all(len(normal) < 100 for normal in memo.normal.values())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aΣσς.'İ \n_-1", max_size=80), st.integers(min_value=1, max_value=12))
+def test_the_normal_form_read_in_pieces_is_the_whole_texts(text: str, piece: int) -> None:
+    """`normalise` lower-cases a piece at a time (no megabyte copy): the same words as lower-casing the whole,
+    a final sigma included."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lints, "_NORMAL_PIECE", piece)
+        assert normalise(text) == " ".join(re.findall(r"\w+", text.lower()))
