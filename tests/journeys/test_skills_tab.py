@@ -8,7 +8,8 @@ import sys
 
 from journey_support import Lens, shown_text
 from lens_support import REPO
-from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit, QTabBar
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit, QTabBar, QTableWidget
 
 FAULTS = [sys.executable, str(REPO / "tests/servers/skills_server.py")]
 WAIT = 30_000
@@ -96,6 +97,28 @@ def test_a_dynamic_skill_s_files_are_found_by_a_directory_read_and_never_called_
         "skill://generated-report",
         "skill://generated-report/data",
     ]
+    assert lens.quit() == 0
+
+
+def test_a_hostile_skill_is_plain_text_in_the_list_the_fields_and_the_content(lens) -> None:
+    lens.start(*FAULTS)
+    lens.wait(lambda: _tab_visible(lens, "Skills"), what="the Skills tab shows")
+    lens.tab("Skills")
+    lens.click_item("Skills", "hostile-text", timeout=WAIT)
+    table = lens.find("Skills", QTableWidget)
+    assert isinstance(table, QTableWidget)
+    row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "hostile-text")
+    cell = table.item(row, 1)
+    assert cell.text() == '<b>bold</b> <img src="file:///etc/passwd"> a\\u202eb'  # the override escaped
+    assert "<b>bold" not in cell.toolTip() and "&lt;b&gt;bold" in cell.toolTip().replace("&lt;b>", "&lt;b&gt;")
+    lens.click("Load skill")
+    lens.wait(lambda: "verified" in shown_text(lens.find("Skill verification")), timeout=WAIT, what="loaded")
+    fields = lens.find("Frontmatter", QTableWidget)
+    assert isinstance(fields, QTableWidget) and fields.item(1, 1).text() == cell.text()
+    content = lens.find("Skill content", QPlainTextEdit)
+    assert isinstance(content, QPlainTextEdit) and '<img src="file:///etc/passwd">' in content.toPlainText()
+    for label in lens.widgets(QLabel, top=lens.find("Skill verification").window()):
+        assert label.textFormat() == Qt.TextFormat.PlainText or "file:///" not in label.text()
     assert lens.quit() == 0
 
 

@@ -5,6 +5,7 @@ client's verification to catch:
 - `oversized-file`: a real 17 MiB file, so the skill's total size passes the spec's 16 MiB limit;
 - `broken-frontmatter`: SKILL.md (digest and size right) whose frontmatter is not YAML and disagrees with the entry;
 
+`hostile-text` (a description that looks like HTML, with a bidi override: verified, shown as plain text),
 and `generated-report`, whose entry says "dynamic" (no digests): its files are found with resources/directory/read.
 
     python skills_server.py [--http PORT] [--no-methods]
@@ -28,6 +29,8 @@ GOOD_BODY = skill_md("name: good-skill\ndescription: A skill that verifies.\n", 
 TAMPERED_LISTED = skill_md("name: tampered-digest\ndescription: Listed bytes.\n", "# Honest body.\n")
 TAMPERED_SERVED = skill_md("name: tampered-digest\ndescription: Listed bytes.\n", "# Hostile body\n")
 BIG = 17 * 1024 * 1024
+HOSTILE = '<b>bold</b> <img src="file:///etc/passwd"> a\u202eb'  # rich-text look and a bidi override
+HOSTILE_YAML = HOSTILE.replace('"', '\\"').replace("\u202e", "\\u202e")
 
 SKILLS = [
     ServedSkill(
@@ -53,6 +56,15 @@ SKILLS = [
         "broken-frontmatter",
         {"name": "broken-frontmatter", "description": "Frontmatter that is not YAML."},
         {"SKILL.md": "---\nname: broken-frontmatter\ndescription: [not closed\n---\n\n# Broken\n"},
+    ),
+    ServedSkill(
+        "hostile-text",
+        {"name": "hostile-text", "description": HOSTILE},
+        {
+            "SKILL.md": skill_md(
+                f'name: hostile-text\ndescription: "{HOSTILE_YAML}"\n', '<img src="file:///etc/passwd">\n'
+            )
+        },
     ),
     ServedSkill(
         "generated-report",
