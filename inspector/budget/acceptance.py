@@ -1,6 +1,6 @@
 """Will host X accept this tool? A verdict per tool and host, each reason naming the rule it came from.
 
-A tool is *accepted* as it is, *changed* (the host cuts or renames it and sends the rest) or *refused* (the
+A tool is *accepted* as it is, *changed* (the host cuts it and sends the rest) or *refused* (the
 host's request fails, or the host does not offer the tool). The rules are data (`host_rules.HOSTS`, each with its
 source, the date checked and whether it is confirmed); `RULE_CHECKS` maps a rule's key to the one function that
 applies it, so no host is special-cased here. A host's usual naming (Claude Code's ``mcp__server__`` prefix) is
