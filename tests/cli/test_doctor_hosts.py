@@ -6,6 +6,7 @@ tests/servers/host_acceptance.py."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -99,3 +100,21 @@ def test_the_demo_without_a_host_says_the_check_does_not_apply() -> None:
 def test_an_unknown_host_is_a_usage_error_naming_the_hosts() -> None:
     code, _out, err = doctor("--host", "netscape", "--demo")
     assert code == USAGE and "unknown host 'netscape'" in err and "openai-strict" in err
+
+
+# What a terminal obeys or hides and XML 1.0 refuses: C0 but tab, newline and CR; DEL and C1; bidi controls.
+RAW = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+HOSTILE = ["--", sys.executable, str(REPO / "tests/servers/hostile_text.py"), "/nonexistent/fifo"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit"])
+def test_hostile_tool_names_reach_the_host_sections_escaped(fmt: str) -> None:
+    code, out, err = doctor("--format", fmt, "--host", "claude-code", "--host", "gemini", *HOSTILE)
+    assert code in (OK, DOCTOR_FINDINGS) and "Traceback" not in err, err[-2000:]
+    assert not RAW.findall(out), sorted(set(RAW.findall(out)))
+    if fmt == "text":
+        assert out.count("\nHOST ") == 2 and "\\x1b" in out[out.index("\nHOST ") :]
+    elif fmt == "json":
+        assert [h["host"] for h in json.loads(out)["hosts"]] == ["claude-code", "gemini"]
+    else:
+        assert len(ET.fromstring(out).findall("testsuite")) == 3
