@@ -108,9 +108,13 @@ HOSTILE = ["--", sys.executable, str(REPO / "tests/servers/hostile_text.py"), "/
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "junit"])
-def test_hostile_tool_names_reach_the_host_sections_escaped(fmt: str) -> None:
-    code, out, err = doctor("--format", fmt, "--host", "claude-code", "--host", "gemini", *HOSTILE)
+def test_hostile_tool_names_reach_the_host_sections_escaped(fmt: str, tmp_path) -> None:
+    """Written to a file (``--output``): stdout has a guard of its own, a file only what the report wrote."""
+    written = tmp_path / f"report.{fmt}"
+    hosts = ("--host", "claude-code", "--host", "gemini")
+    code, _, err = doctor("--format", fmt, *hosts, "--output", str(written), *HOSTILE)
     assert code in (OK, DOCTOR_FINDINGS) and "Traceback" not in err, err[-2000:]
+    out = written.read_text(encoding="utf-8")
     assert not RAW.findall(out), sorted(set(RAW.findall(out)))
     if fmt == "text":
         assert out.count("\nHOST ") == 2 and "\\x1b" in out[out.index("\nHOST ") :]
