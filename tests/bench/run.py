@@ -37,6 +37,7 @@ MODULES = (
     "bench_http_official",
     "bench_cli_memory",
     "bench_tokens_tools",
+    "bench_replay",
 )
 HEADERS = ("name", "figure", "unit", "baseline", "ratio", "target", "verdict")
 
