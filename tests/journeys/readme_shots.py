@@ -245,3 +245,15 @@ def test_host_check(lens) -> None:
     lens.wait(lambda: lens.shows("refused by OpenAI strict"), what="the verdicts")
     lens.click_item("Tool list", "search")
     save(lens, "host-check.png")
+
+
+def test_skills(lens) -> None:
+    """The Skills tab on tests/servers/skills_server.py: a tampered skill loaded, its digest mismatch in red."""
+    import sys
+
+    lens.start(sys.executable, str(REPO / "tests/servers/skills_server.py")).resize(*SIZE)
+    lens.tab("Skills")
+    lens.click_item("Skills", "tampered-digest", timeout=30_000)
+    lens.click("Load skill")
+    lens.wait(lambda: "failed" in lens.texts(), timeout=30_000, what="the verification fails")
+    save(lens, "skills.png")

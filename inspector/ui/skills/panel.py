@@ -119,6 +119,9 @@ class SkillsPanel(QWidget):
         self.findings = QListWidget()
         self.findings.setAccessibleName("Skill findings")
         self.findings.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.findings.setWordWrap(True)  # a digest mismatch reads whole: expected and got
+        self.findings.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.findings.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.cache = plain_label("", wrap=True, dim=True)
         self.cache.setAccessibleName("Skill cache hint")
         self.content_title = plain_label("", wrap=True)
@@ -134,10 +137,14 @@ class SkillsPanel(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(buttons)
         column.addWidget(self.verification)
-        for title, widget in (("Findings", self.findings), ("Frontmatter", self.frontmatter), ("Files", self.files)):
+        for title, widget, stretch in (
+            ("Findings", self.findings, 1),
+            ("Frontmatter", self.frontmatter, 2),
+            ("Files", self.files, 2),
+        ):
             widget.setMinimumHeight(72)
             column.addWidget(QLabel(title))
-            column.addWidget(widget, 1)
+            column.addWidget(widget, stretch)
         column.addWidget(self.cache)
         shown_file = QWidget()
         below = QVBoxLayout(shown_file)
@@ -150,12 +157,14 @@ class SkillsPanel(QWidget):
         detail.addWidget(scrolled(entry))
         detail.addWidget(shown_file)
         detail.setStretchFactor(1, 1)
+        detail.setSizes([320, 280])  # the entry and the file shown, about evenly
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setObjectName("skillsSplitter")
         split.addWidget(self.skills_table)
         split.addWidget(detail)
         split.setStretchFactor(1, 2)
+        split.setSizes([400, 800])
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)
@@ -278,7 +287,12 @@ class SkillsPanel(QWidget):
 
     def _show_findings(self, findings: list[Finding]) -> None:
         for finding in findings:
-            item = QListWidgetItem(shown(f"{finding.message} (expected {finding.expected})", one_line=True))
+            said = (
+                finding.message
+                if finding.expected in finding.message
+                else f"{finding.message} (expected {finding.expected})"
+            )
+            item = QListWidgetItem(shown(said, one_line=True))
             item.setToolTip(safe_tooltip(f"{finding.path}: {finding.message}\nexpected: {finding.expected}"))
             if finding.severity == "error":
                 item.setForeground(QBrush(RED))
