@@ -3,8 +3,9 @@ a URL), each answer compared with the recorded one (`compare`). The server's own
 elicitation, roots) are answered as the client answered them in the record; a 2026-07-28
 `input_required` round's `requestState` is the new server's, carried into the next round.
 
-`run_against(replay, target, ignore=()) -> list[Verdict]`: `target` an argv list (stdio) or an
-``http(s)://`` URL (Streamable HTTP). The new server's wire is recorded in `Run.store`."""
+`run_against(replay, target, ignore=()) -> list[Verdict]`: `target` an argv list (stdio), an
+``http(s)://`` URL (Streamable HTTP), or (`run_against_async`) a stdio server profile. The new server's
+wire is recorded in `Run.store`."""
 
 from __future__ import annotations
 
@@ -58,13 +59,21 @@ def run_against(
 
 
 async def run_against_async(
-    replay: Replay, target: list[str] | str, ignore: tuple[Volatile, ...] = (), timeout: float = ANSWER_TIMEOUT_S
+    replay: Replay,
+    target: list[str] | str | Any,
+    ignore: tuple[Volatile, ...] = (),
+    timeout: float = ANSWER_TIMEOUT_S,
+    run: Run | None = None,
 ) -> Run:
-    run = Run()
+    """`run`: the caller's own `Run`, filled as the answers come (the app shows its progress, and what was
+    judged before a Cancel)."""
+    run = Run() if run is None else run
     if isinstance(target, str):
         pipes: Any = HttpPipes(target, run.store)
-    else:
+    elif isinstance(target, list):
         pipes = StdioPipes(StdioCommand(target[0], list(target[1:])), run.store)
+    else:  # a stdio server profile (the app's workspace): its env and working folder too
+        pipes = StdioPipes(StdioCommand.from_profile(target), run.store)
     try:
         await pipes.start()
     except OSError as exc:
