@@ -107,8 +107,8 @@ def _sibling(path: str, name: str, windows: bool) -> str:
 
 
 def _absolute(path: str, windows: bool) -> str:
-    """`path` made absolute the running OS's way; a Windows path asked about elsewhere is kept as written."""
-    return path if windows and sys.platform != "win32" else os.path.abspath(path)
+    """`path` made absolute the running OS's way; a path of another OS (a platform forced) is kept as written."""
+    return path if windows != (sys.platform == "win32") else os.path.abspath(path)
 
 
 def shown_command(argv: list[str], *, platform: str | None = None) -> str:

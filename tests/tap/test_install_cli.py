@@ -33,7 +33,7 @@ CONFIG = """{
 def host_config(tmp_path: Path) -> tuple[Path, str]:
     path = tmp_path / "project" / ".mcp.json"
     path.parent.mkdir(parents=True)
-    text = CONFIG % sys.executable
+    text = CONFIG % json.dumps(sys.executable)[1:-1]  # a Windows path's backslashes escaped
     path.write_text(text, encoding="utf-8")
     return path, text
 

@@ -68,7 +68,8 @@ def test_tap_install_finds_a_host_by_its_name(tmp_path: Path) -> None:
     config = home / ".codeium" / "windsurf" / "mcp_config.json"
     config.parent.mkdir(parents=True)
     config.write_text(json.dumps({"mcpServers": {"demo": {"command": sys.executable, "args": ["-V"]}}}))
-    done = run_lens("tap", "--install", "windsurf", "--server", "demo", "--yes", env={"HOME": str(home)})
+    homes = {"HOME": str(home), "USERPROFILE": str(home)}  # Windows' Path.home() reads USERPROFILE
+    done = run_lens("tap", "--install", "windsurf", "--server", "demo", "--yes", env=homes)
     assert done.returncode == 0, done.stderr
     assert str(config) in done.stdout
     assert untapped(*(lambda e: (e["command"], e["args"]))(json.loads(config.read_text())["mcpServers"]["demo"]))

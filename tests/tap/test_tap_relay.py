@@ -14,6 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from factories import rpc
 from tap_support import TAP, load_entries, only_record, records, start_tap, stream_bytes, tap_env, wait_for
 
@@ -65,6 +66,11 @@ def _run_host(proc: subprocess.Popen[bytes], chunks: list[bytes]) -> tuple[bytes
         proc.stdin.close()
         proc.wait(timeout=60)
         return out.result(timeout=30), err.result(timeout=30)
+
+
+def posix_only(why: str) -> pytest.MarkDecorator:
+    """A test whose means are POSIX's (`scripts/wine-test` runs the rest on Windows)."""
+    return pytest.mark.skipif(os.name != "posix", reason=why)
 
 
 def test_every_byte_relayed_and_recorded_exactly(tmp_path: Path) -> None:
@@ -144,6 +150,7 @@ def _sleeper(tmp_path: Path, data_home: Path, *extra: str) -> subprocess.Popen[b
     return proc
 
 
+@posix_only("SIGTERM: Windows has none to forward (send_signal is TerminateProcess)")
 def test_sigterm_forwarded_and_reported_as_a_shell_does(tmp_path: Path) -> None:
     proc = _sleeper(tmp_path, tmp_path)
     path = only_record(tmp_path)
@@ -155,6 +162,7 @@ def test_sigterm_forwarded_and_reported_as_a_shell_does(tmp_path: Path) -> None:
     assert [r.live for r in list_records(path.parent)] == [False]
 
 
+@posix_only("SIGHUP is POSIX's")
 def test_sighup_forwarded_to_a_server_that_handles_it(tmp_path: Path) -> None:
     proc = _sleeper(tmp_path, tmp_path, "handle")
     proc.send_signal(signal.SIGHUP)
@@ -162,6 +170,7 @@ def test_sighup_forwarded_to_a_server_that_handles_it(tmp_path: Path) -> None:
     assert proc.stderr.read() == b"got SIGHUP\n"  # type: ignore[union-attr]
 
 
+@posix_only("runs POSIX's cat")
 def test_host_closing_stdin_closes_the_servers(tmp_path: Path) -> None:
     proc = start_tap(tmp_path, "--", "cat")
     out, _ = _run_host(proc, [b"line\n"])
@@ -170,6 +179,7 @@ def test_host_closing_stdin_closes_the_servers(tmp_path: Path) -> None:
     assert texts[1:] == ["the host closed stdin", "process exited with code 0"]
 
 
+@posix_only("POSIX modes, and cat")
 def test_record_is_private_and_named_by_time_name_and_pid(tmp_path: Path) -> None:
     proc = start_tap(tmp_path, "--name", "my server/../x", "--", "cat")
     _run_host(proc, [b"{}\n"])
@@ -182,6 +192,7 @@ def test_record_is_private_and_named_by_time_name_and_pid(tmp_path: Path) -> Non
     assert listed.size == path.stat().st_size
 
 
+@posix_only("runs POSIX's cat")
 def test_default_name_is_the_commands_basename_and_the_folder_follows_home(tmp_path: Path) -> None:
     env = {**tap_env(tmp_path), "HOME": str(tmp_path / "home")}
     del env["XDG_DATA_HOME"]
@@ -191,6 +202,7 @@ def test_default_name_is_the_commands_basename_and_the_folder_follows_home(tmp_p
     assert "-cat-" in path.name and jsonl.load(path)[1]["tap"]["name"] == "cat"
 
 
+@posix_only("runs POSIX's cat")
 def test_rotation_continues_in_a_new_file_naming_the_previous(tmp_path: Path) -> None:
     proc = start_tap(tmp_path, "--max-bytes", "4k", "--", "cat")
     lines = [rpc(method="n", params={"i": i, "pad": "p" * 80}) + b"\n" for i in range(120)]
@@ -213,6 +225,7 @@ def test_rotation_continues_in_a_new_file_naming_the_previous(tmp_path: Path) ->
     assert all(listed[p.name].continued_by == q.name for p, q in itertools.pairwise(chain))
 
 
+@posix_only("SIGKILL and /proc are POSIX's")
 def test_a_tap_killed_with_sigkill_leaves_a_readable_record(tmp_path: Path) -> None:
     proc = start_tap(tmp_path, "--", "cat")
     assert proc.stdin is not None and proc.stdout is not None
@@ -233,6 +246,7 @@ def test_a_tap_killed_with_sigkill_leaves_a_readable_record(tmp_path: Path) -> N
     wait_for(lambda: not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2])
 
 
+@posix_only("POSIX modes (chmod) make the folder unwritable")
 def test_an_unwritable_record_folder_is_said_once_and_relaying_goes_on(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
@@ -249,6 +263,7 @@ def test_a_missing_command_exits_127(tmp_path: Path) -> None:
     assert b"could not start 'no-such-command-here'" in err
 
 
+@posix_only("reads /proc/PID/fd")
 def test_the_tap_holds_no_socket_and_imports_neither_qt_nor_the_sdk(tmp_path: Path) -> None:
     proc = _sleeper(tmp_path, tmp_path)
     try:
@@ -276,6 +291,7 @@ def test_help_documents_tap_install_and_uninstall(tmp_path: Path) -> None:
     assert bare.returncode == 2 and "put it after --" in bare.stderr
 
 
+@posix_only("reads /proc/PID/cmdline")
 def test_a_record_whose_pid_now_names_another_program_is_not_live(tmp_path: Path) -> None:
     folder = tmp_path / "taps"
     folder.mkdir()
@@ -287,6 +303,7 @@ def test_a_record_whose_pid_now_names_another_program_is_not_live(tmp_path: Path
     assert record.name == "old" and not record.live  # this pid is pytest, not a tap
 
 
+@posix_only("runs POSIX's cat")
 def test_the_command_after_the_separator_may_hold_any_word(tmp_path: Path) -> None:
     done = subprocess.run(
         [*TAP, "--", "echo", "--cli", "tokens", "--install", "x", "--"],
@@ -331,6 +348,7 @@ def test_a_flood_is_relayed_and_recorded_whole_without_growing_memory(tmp_path: 
     assert peak < 50_000, f"the tap's peak resident memory was {peak} kB after {len(received) / 1e6:.0f} MB"
 
 
+@posix_only("POSIX modes, and cat")
 def test_a_record_that_cannot_grow_mid_session_is_said_once_and_relaying_goes_on(tmp_path: Path) -> None:
     import resource
 
