@@ -248,3 +248,44 @@ def test_a_damaged_line_a_request_never_recorded_and_several_servers_end_clearly
     refused = run_lens("replay", str(export))
     assert refused.returncode == 2
     assert "holds 2 servers; choose one with --server NAME: 'alpha', 'beta'" in refused.stderr
+
+
+FORM = {"name": "Ada", "size": "large", "oat_milk": True}
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_the_servers_own_requests_are_answered_as_recorded(mode: str, tmp_path: Path) -> None:
+    """order_coffee asks the client mid-call: elicitation and sampling requests (legacy), or an
+    input_required round and a retry carrying the server's requestState (2026-07-28)."""
+    import mcp_types as types
+    from mcp import Client
+
+    tap = [sys.executable, "-m", "inspector", "tap", "--name", "demo", "--", *DEMO]
+    asked: list[str] = []
+
+    async def elicit(context: Any, params: Any) -> types.ElicitResult:
+        asked.append("elicit")
+        return types.ElicitResult(action="accept", content=FORM)
+
+    async def sample(context: Any, params: Any) -> types.CreateMessageResult:
+        asked.append("sample")
+        return types.CreateMessageResult(role="assistant", content=types.TextContent(text="Croissant"), model="t")
+
+    async def main() -> Any:
+        env = lens_env(XDG_DATA_HOME=str(tmp_path))
+        target = StdioServerParameters(command=tap[0], args=tap[1:], env=env, cwd=str(REPO))
+        async with Client(
+            target, mode=mode, read_timeout_seconds=60, elicitation_callback=elicit, sampling_callback=sample
+        ) as client:
+            return (await client.call_tool("order_coffee", {"suggest_pastry": True})).structured_content
+
+    assert anyio.run(main)["pastry"] == "Croissant"
+    assert sorted(asked) == ["elicit", "sample"]
+    rec = tapped(tmp_path)
+    run = run_lens("replay", str(rec), "--format", "json", "--against", *DEMO, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(run.stdout)
+    calls = [r for r in report["requests"] if r["method"] == "tools/call"]
+    assert calls and all(r["verdict"] in ("identical", "equal") for r in calls)
+    final = [r for r in calls if r["params"].get("requestState") is None or mode == "2026-07-28"][-1]
+    assert final["verdict"] in ("identical", "equal")
