@@ -160,7 +160,10 @@ def _ms(value: float | None) -> str:
 
 
 def _asked(pair: Pair) -> str:
-    return pair.method if pair.params in (None, {}) else f"{pair.method} {_show(pair.params)}"
+    params = pair.params
+    if isinstance(params, dict):
+        params = {key: value for key, value in params.items() if key != "_meta"}
+    return pair.method if params in (None, {}) else f"{pair.method} {_show(params)}"
 
 
 def _tool_lines(diff: RecordDiff) -> list[str]:

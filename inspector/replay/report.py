@@ -24,8 +24,10 @@ def _show(value: Any) -> str:
 
 
 def asked(verdict: Verdict) -> str:
-    """The request's method and params without their volatile fields, in one line."""
+    """The request's method and params without their volatile fields and `_meta`, in one line."""
     params = normalise({"params": verdict.params}, verdict.method).get("params")
+    if isinstance(params, dict):
+        params = {key: value for key, value in params.items() if key != "_meta"}
     return verdict.method if params in (None, {}) else f"{verdict.method} {_show(params)}"
 
 
