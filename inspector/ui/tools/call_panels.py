@@ -148,9 +148,6 @@ class CallsPanel(QWidget):
             row.refresh()
 
 
-CELL_MARGIN = 16  # a table cell's padding and focus frame, both sides, and some air
-
-
 class HistoryView(QWidget):
     """Every call with its arguments, duration and outcome."""
 
@@ -175,12 +172,12 @@ class HistoryView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        # Columns widen to each call's text as it is added (`_widen`): ResizeToContents measured every row
-        # again for each call (a 1,000-call History: 6,000 cells per call); the user may drag them too.
+        # Columns widen to each call's cells as it is added (`update_call`, measured as ResizeToContents does): that
+        # mode measured every row again for each call (up to 1,000 rows × 6 cells); the user may drag them too.
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column, name in enumerate(self.COLUMNS[:-1]):
-            self.table.setColumnWidth(column, self._width(name))
+        for column in range(len(self.COLUMNS) - 1):
+            self.table.setColumnWidth(column, self.table.horizontalHeader().sectionSizeHint(column))
         self.table.itemSelectionChanged.connect(self._on_selection)
         self.table.doubleClicked.connect(lambda _index: self._emit(self.editRequested))
         buttons = QHBoxLayout()
@@ -237,14 +234,12 @@ class HistoryView(QWidget):
             json.dumps(record.arguments, ensure_ascii=False)[:300],
         )
         for column, value in enumerate(values):
-            text = item_text(value)
-            self.table.setItem(row, column, QTableWidgetItem(text))
-            if column < len(values) - 1 and (width := self._width(text)) > self.table.columnWidth(column):
+            self.table.setItem(row, column, QTableWidgetItem(item_text(value)))
+        grid = 1 if self.table.showGrid() else 0
+        for column in range(len(values) - 1):  # as ResizeToContents measures a cell, this row's only
+            width = self.table.sizeHintForIndex(self.table.model().index(row, column)).width() + grid
+            if width > self.table.columnWidth(column):
                 self.table.setColumnWidth(column, width)
-
-    def _width(self, text: str) -> int:
-        """The width a column needs to show `text` whole (a cell's margins included)."""
-        return self.table.fontMetrics().horizontalAdvance(text) + CELL_MARGIN
 
     def selected(self) -> CallRecord | None:
         rows = self.table.selectionModel().selectedRows()
