@@ -289,3 +289,17 @@ def test_the_servers_own_requests_are_answered_as_recorded(mode: str, tmp_path: 
     assert calls and all(r["verdict"] in ("identical", "equal") for r in calls)
     final = [r for r in calls if r["params"].get("requestState") is None or mode == "2026-07-28"][-1]
     assert final["verdict"] in ("identical", "equal")
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern"])
+def test_a_stdio_record_replayed_against_the_same_server_over_http(era: str, demo_http: str, tmp_path: Path) -> None:
+    """Streamable HTTP as the target: its session, the protocol-version header (legacy, from the handshake)
+    and the 2026-07-28 Mcp-Method / Mcp-Name headers, from the recorded requests."""
+    words = ["--protocol-era", era, "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=web"]
+    rec = record(tmp_path / f"demo-{era}.jsonl", *words, "--", *DEMO)
+    run = run_lens("replay", str(rec), "--format", "json", "--against", demo_http, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(run.stdout)
+    handshake = "server/discover" if era == "modern" else "initialize"
+    assert [r["method"] for r in report["requests"]] == [handshake, "tools/list", "tools/call"]
+    assert report["passed"] is True
