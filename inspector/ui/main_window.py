@@ -37,6 +37,9 @@ from inspector.ui.about import show_about
 from inspector.ui.budget import budget_menu
 from inspector.ui.collections.view import CollectionsView
 from inspector.ui.removed_in_modern import RemovedAction
+from inspector.ui.replay.compare_window import show_compare_window
+from inspector.ui.replay.hook import add_record_actions
+from inspector.ui.replay.mock_server import open_as_mock
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.unsaved import ask_before_quit, save_copy, unsaved_names
 from inspector.ui.session import CONNECTED
@@ -311,6 +314,7 @@ class MainWindow(QMainWindow):
         self._action(file, "&Open session…", self.open_session, QKeySequence.StandardKey.Open)
         self._action(file, "&Export session…", self.export_session, QKeySequence.StandardKey.Save)
         self._action(file, "&Tapped sessions…", lambda: show_tapped_sessions(self), "Ctrl+Shift+T")
+        self._action(file, "&Compare sessions…", lambda: show_compare_window(self))
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         server = bar.addMenu("&Server")
@@ -463,11 +467,20 @@ class MainWindow(QMainWindow):
     def open_session_file(self, path: Path) -> ViewerWindow | None:
         viewer = ViewerWindow.open(path, self)
         if viewer is not None:
+            self.record_opened(viewer)
             viewers = self.viewers
             viewers.append(viewer)  # closed on quit; one closed before (and deleted) leaves the list
             viewer.destroyed.connect(lambda *_: viewer in viewers and viewers.remove(viewer))
             viewer.show()
         return viewer
+
+    def record_opened(self, viewer: ViewerWindow) -> None:
+        """A record's read-only window (an opened session, a tapped one): Open as mock server, Run against…"""
+        add_record_actions(viewer, self)
+
+    def open_as_mock(self, record: Path, server: str | None = None, name: str | None = None) -> ServerProfile:
+        """Add `record` to the workspace as a server answering from it (`mcp-lens replay`), and connect it."""
+        return open_as_mock(self, record, server, name)
 
     # -- window state ------------------------------------------------------------------------
     def _restore(self) -> None:

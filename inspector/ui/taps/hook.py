@@ -38,6 +38,8 @@ def show_tapped_sessions(window: Any) -> TappedSessionsWindow:
     sessions.setObjectName(_WINDOW)
     sessions.openRequested.connect(lambda session, part: open_record(window, session, part))
     sessions.serverRequested.connect(lambda session: open_as_server(window, session))
+    if hasattr(window, "open_as_mock"):  # the main window's: the record served by `mcp-lens replay`
+        sessions.mockRequested.connect(lambda session: window.open_as_mock(session.path, None, session.name))
     sessions.show()
     return sessions
 
@@ -60,6 +62,8 @@ def open_record(window: Any, session: TapSession, path: Path | None = None) -> V
     viewer.view.set_cli_target(cli_target(session))
     if isinstance(settings := getattr(window, "settings", None), QSettings):
         add_export(viewer, session, settings)
+    if callable(opened := getattr(window, "record_opened", None)):
+        opened(viewer)  # the main window's record actions: Open as mock server, Run against…
     part = f" (part {session.parts.index(path) + 1} of {len(session.parts)})" if len(session.parts) > 1 else ""
     viewer.setWindowTitle(window_title(f"{path.name} — {session.name}{part} — MCP Lens (read-only)"))
     if isinstance(getattr(window, "viewers", None), list):

@@ -56,6 +56,7 @@ class TappedSessionsWindow(QWidget):
 
     openRequested = Signal(object, object)  # TapSession, the part to show (its Path: the newest unless chosen)
     serverRequested = Signal(object)  # TapSession
+    mockRequested = Signal(object)  # TapSession: its record served by `mcp-lens replay`
 
     def __init__(
         self,
@@ -99,10 +100,17 @@ class TappedSessionsWindow(QWidget):
             "(without the host's environment: its secrets stay in the host's config)"
         )
         self.server_button.clicked.connect(self.open_selected_as_server)
+        self.mock_button = QPushButton("Open as mock server", self)
+        self.mock_button.setAccessibleName("Open as mock server")
+        self.mock_button.setToolTip(
+            "Add the record to the servers list as a server that answers from it (mcp-lens replay)"
+        )
+        self.mock_button.clicked.connect(self.open_selected_as_mock)
         buttons = QHBoxLayout()
         buttons.addWidget(self.part_combo)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.server_button)
+        buttons.addWidget(self.mock_button)
         buttons.addStretch(1)
         self.close_button = QPushButton("Close", self)
         self.close_button.setToolTip("Close this window (Escape, Ctrl+W)")
@@ -196,6 +204,7 @@ class TappedSessionsWindow(QWidget):
         self.part_combo.setVisible(len(parts) > 1)
         self.open_button.setEnabled(session is not None)
         self.server_button.setEnabled(session is not None and bool(session.command))
+        self.mock_button.setEnabled(session is not None)
 
     # -- actions -------------------------------------------------------------------------------
     def open_selected(self) -> None:
@@ -206,6 +215,10 @@ class TappedSessionsWindow(QWidget):
     def open_selected_as_server(self) -> None:
         if (session := self.selected_session()) is not None and session.command:
             self.serverRequested.emit(session)
+
+    def open_selected_as_mock(self) -> None:
+        if (session := self.selected_session()) is not None:
+            self.mockRequested.emit(session)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.timer.stop()

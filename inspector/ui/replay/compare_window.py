@@ -1,0 +1,215 @@
+"""File › Compare sessions…: two records lined up by request (`inspector/replay/diff.diff_records`): what
+was asked, what each answered, where they differ, the latency of each side by side, and below the tool
+lists' and capabilities' differences. Records are opened on a thread; everything shown is plain text."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.content.visible import visible
+from inspector.replay.diff import Pair, RecordDiff, diff_records, to_text
+from inspector.replay.record import ReplayError, open_record
+from inspector.ui.replay.side_by_side import SideBySide
+from inspector.ui.widgets.async_tasks import TaskSet, error_text
+from inspector.ui.widgets.plain_text import item_text, plain_tooltip, set_plain
+from inspector.ui.widgets.screen_fit import fit_screen
+from inspector.ui.widgets.session_files import FILTERS
+
+COLUMNS = ("#", "Request", "Verdict", "A ms", "B ms")
+_WINDOW = "compareSessionsWindow"
+
+
+def _ms(value: float | None) -> str:
+    return f"{value:.0f}" if value is not None else "—"
+
+
+def asked(pair: Pair) -> str:
+    """The request in one line: its method and params."""
+    if pair.params in (None, {}):
+        return pair.method
+    return f"{pair.method} {json.dumps(pair.params, ensure_ascii=False, default=str)}"
+
+
+def compared(a: Path, b: Path) -> RecordDiff:
+    """Open both records (a record of several servers: its first) and line them up (blocking)."""
+    first = _open(a)
+    try:
+        second = _open(b)
+        try:
+            return diff_records(first, second)
+        finally:
+            second.close()
+    finally:
+        first.close()
+
+
+def _open(path: Path) -> Any:
+    try:
+        return open_record(path)
+    except ReplayError as exc:
+        servers = getattr(exc, "servers", None)
+        if servers:
+            return open_record(path, servers[0])
+        raise
+
+
+class CompareWindow(QWidget):
+    """Choose record A and record B, Compare: the requests side by side, then the lists' differences."""
+
+    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle("Compare sessions — MCP Lens")
+        self.settings = settings
+        self.tasks = TaskSet(self)
+        self.diff: RecordDiff | None = None
+        self.edits: dict[str, QLineEdit] = {}
+        grid = QGridLayout()
+        for row, side in enumerate(("A", "B")):
+            edit = QLineEdit(self)
+            edit.setAccessibleName(f"Record {side}")
+            edit.setPlaceholderText("a traffic record (.jsonl): an export, a --record file, a tapped session")
+            browse = QPushButton("Choose…", self)
+            browse.setAccessibleName(f"Choose record {side}")
+            browse.clicked.connect(lambda _=False, s=side: self.choose(s))
+            grid.addWidget(QLabel(f"Record {side}:", self), row, 0)
+            grid.addWidget(edit, row, 1)
+            grid.addWidget(browse, row, 2)
+            self.edits[side] = edit
+        self.compare_button = QPushButton("Compare", self)
+        self.compare_button.setAccessibleName("Compare the records")
+        self.compare_button.clicked.connect(self.start)
+        grid.addWidget(self.compare_button, 0, 3, 2, 1)
+        self.summary = QLabel(self)
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary.setWordWrap(True)
+        self.summary.setAccessibleName("Comparison summary")
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setAccessibleName("Requests of both records")
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.itemSelectionChanged.connect(self._show_selected)
+        self.sides = SideBySide("A", "B", self)
+        self.lists = QPlainTextEdit(self)
+        self.lists.setReadOnly(True)
+        self.lists.setAccessibleName("Tool list and capability differences")
+        below = QTabWidget(self)
+        below.addTab(self.sides, "Answers")
+        below.addTab(self.lists, "Tools and capabilities")
+        self.below = below
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.table)
+        split.addWidget(below)
+        split.setSizes([220, 340])
+        close = QPushButton("Close", self)
+        close.clicked.connect(self.close)
+        for keys in (QKeySequence(Qt.Key.Key_Escape), *QKeySequence.keyBindings(QKeySequence.StandardKey.Close)):
+            QShortcut(keys, self, context=Qt.ShortcutContext.WindowShortcut).activated.connect(self.close)
+        bottom = QHBoxLayout()
+        bottom.addStretch(1)
+        bottom.addWidget(close)
+        layout = QVBoxLayout(self)
+        layout.addLayout(grid)
+        layout.addWidget(self.summary)
+        layout.addWidget(split, 1)
+        layout.addLayout(bottom)
+        self.resize(1000, 680)
+        fit_screen(self)
+
+    def choose(self, side: str) -> QFileDialog:
+        dialog = QFileDialog(self, f"Record {side}", str(Path.home()), FILTERS)
+        dialog.setObjectName(f"compareRecord{side}Dialog")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.fileSelected.connect(self.edits[side].setText)
+        dialog.open()
+        return dialog
+
+    def start(self) -> None:
+        a, b = (self.edits[side].text().strip() for side in ("A", "B"))
+        if not a or not b:
+            set_plain(self.summary, "Choose two records to compare.")
+            return
+        self.compare_button.setEnabled(False)
+        set_plain(self.summary, "Reading both records…")
+        self.tasks.start(asyncio.to_thread(compared, Path(a), Path(b)), self._done)
+
+    def _done(self, outcome: Any) -> None:
+        self.compare_button.setEnabled(True)
+        if isinstance(outcome, BaseException):
+            text = str(outcome) if isinstance(outcome, (ReplayError, OSError, ValueError)) else error_text(outcome)
+            set_plain(self.summary, f"Cannot compare: {text}")
+            return
+        self.show_diff(outcome)
+
+    def show_diff(self, diff: RecordDiff) -> None:
+        self.diff = diff
+        differ = sum(1 for pair in diff.pairs if pair.verdict == "different")
+        only = sum(1 for pair in diff.pairs if pair.a is None or pair.b is None)
+        lists = _lists_lines(diff)
+        tools = " The tool lists differ." if len(lists) > len(diff.capabilities) else ""
+        caps = " The capabilities differ." if diff.capabilities else ""
+        text = f"{len(diff.pairs)} requests lined up: {differ} answered differently, {only} made by one side only."
+        set_plain(self.summary, text + tools + caps)
+        self.table.setRowCount(len(diff.pairs))
+        for row, pair in enumerate(diff.pairs):
+            cells = (str(pair.number or "B only"), asked(pair), pair.verdict, _ms(pair.a_ms), _ms(pair.b_ms))
+            for column, value in enumerate(cells):
+                item = QTableWidgetItem(item_text(value))
+                if column == 1:
+                    item.setToolTip(plain_tooltip("Request", value))
+                self.table.setItem(row, column, item)
+        self.table.resizeColumnsToContents()
+        self.lists.setPlainText(visible("\n".join(lists) or "The tool lists and the capabilities are the same."))
+        row = next((n for n, pair in enumerate(diff.pairs) if pair.verdict == "different"), 0)
+        if diff.pairs:
+            self.table.selectRow(row)
+
+    def _show_selected(self) -> None:
+        row = self.table.currentRow()
+        if self.diff is not None and 0 <= row < len(self.diff.pairs):
+            pair = self.diff.pairs[row]
+            self.sides.show(pair.a, pair.b, pair.changes)
+
+
+def _lists_lines(diff: RecordDiff) -> list[str]:
+    """The text report's lines after its requests and before its last line: tools and capabilities."""
+    lines = to_text(diff).splitlines()
+    skip = 2 + sum(1 + len(pair.changes) for pair in diff.pairs)
+    return lines[skip:-1]
+
+
+def show_compare_window(window: Any) -> CompareWindow:
+    """Open (or raise) File › Compare sessions… of `window`."""
+    existing = window.findChild(CompareWindow, _WINDOW)
+    if existing is not None:
+        existing.show()
+        existing.raise_()
+        return existing
+    compare = CompareWindow(getattr(window, "settings", None), window)
+    compare.setObjectName(_WINDOW)
+    compare.show()
+    return compare

@@ -1,0 +1,139 @@
+"""Replay in the app (issue 27 points 3, 5, 6): a session a real client had with the demo through
+`mcp-lens tap` is opened from File › Tapped sessions, **Open as mock server** adds it to the workspace and
+the Tools tab's echo gets the recorded answer from it; **Run against…** a changed demo build lists the one
+changed answer and shows the recorded and the new answer side by side; File › Compare sessions… lines two
+records up."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from journey_support import really_visible
+from lens_support import DEMO, REPO, lens_env
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QListWidget, QPlainTextEdit, QWidget
+from test_tapped_sessions import rows, sessions_window, sidebar_entries, viewer_for
+
+CHANGED_DEMO = [sys.executable, str(REPO / "tests/servers/changed_demo.py")]
+
+# A client session through the tap: the SDK's client lists the tools and calls echo "hello".
+CLIENT = """
+import os, sys, anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+async def main():
+    params = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:], env=dict(os.environ))
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        await session.list_tools()
+        await session.call_tool("echo", {"message": "hello"})
+
+anyio.run(main)
+"""
+
+
+def tap_a_client_session(home: Path, name: str = "demo", server: list[str] = DEMO) -> Path:
+    """Run a real client against `server` through `mcp-lens tap`; the tap's record in the app's folder."""
+    folder = home / ".local/share"
+    tap = [sys.executable, "-m", "inspector", "tap", "--name", name, "--", *server]
+    env = lens_env(XDG_DATA_HOME=str(folder))
+    done = subprocess.run([sys.executable, "-c", CLIENT, *tap], env=env, cwd=REPO, capture_output=True, timeout=180)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    (record,) = (folder / "mcp-lens/taps").glob(f"*-{name}-*.jsonl")
+    return record
+
+
+def answers(lens: Any) -> list[Any]:
+    """Every JSON-RPC result the servers sent (the wire's parsed messages)."""
+    parsed = [entry.parsed() for entry in lens.wire() if entry.direction == "in"]
+    return [m["result"] for m in parsed if isinstance(m, dict) and isinstance(m.get("result"), dict)]
+
+
+def echoed(lens: Any, text: str) -> bool:
+    return any(result.get("content") == [{"type": "text", "text": text}] for result in answers(lens))
+
+
+def test_a_tapped_session_opened_as_mock_server_answers_a_tool_call_as_recorded(lens) -> None:
+    record = tap_a_client_session(lens.home)
+    lens.start()
+    window = sessions_window(lens)
+    table = lens.find("Tapped sessions", QAbstractItemView)
+    lens.wait(lambda: rows(table) == 1, timeout=30_000, what="the tapped session listed")
+    lens.click_item(table, "demo")
+    lens.click(lens.find("Open as mock server", top=window))
+    servers = lens.find("Servers", QAbstractItemView)
+    lens.wait(lambda: "demo (mock), connected" in sidebar_entries(servers), timeout=60_000, what="the mock connected")
+    lens.click_item(servers, "demo (mock)")
+    assert lens.window.session.profile.args[-2:] == ["replay", str(record)]  # our own command, an argument list
+    window.close()
+    lens.tab("Tools")
+    lens.click_item("Tool list", "Echo", timeout=30_000)
+    lens.type("message", "hello")
+    lens.click("Call  (Ctrl+Enter)")
+    lens.wait_text("Result of echo", timeout=30_000)
+    lens.wait(lambda: echoed(lens, "hello"), timeout=30_000, what="the recorded answer on the wire")
+    lens.wait_text("plain text · 5 characters", timeout=30_000)
+    assert lens.quit() == 0
+
+
+def test_a_tapped_session_run_against_a_changed_build_shows_the_one_changed_answer(lens) -> None:
+    tap_a_client_session(lens.home)
+    lens.start()
+    window = sessions_window(lens)
+    table = lens.find("Tapped sessions", QAbstractItemView)
+    lens.wait(lambda: rows(table) == 1, timeout=30_000, what="the tapped session listed")
+    lens.click_item(table, "demo")
+    lens.click(lens.find("Open record", top=window))
+    viewer = viewer_for(lens, "demo")
+    lens.click(lens.find("Run against", top=viewer))
+    run = lens.find("Requests and verdicts", QAbstractItemView).window()
+    combo = lens.find("Run against", QComboBox, top=run)
+    lens.click(combo)
+    QTest.keyClick(combo, Qt.Key.Key_End)  # the last choice: a command or URL typed here
+    QTest.keyClick(combo, Qt.Key.Key_Return)
+    lens.wait(lambda: combo.currentText() == "A command or URL…", what="the typed target chosen")
+    command = " ".join(["env", "DEMO_CHANGED_ECHO=1", *CHANGED_DEMO])
+    lens.type(lens.find("Command or URL", top=run), command)
+    lens.click(lens.find("Run the record", top=run))
+    summary = lens.find("Run summary", top=run)
+    lens.wait(lambda: "requests replayed" in summary.text(), timeout=120_000, what="the run's end")
+    assert "1 different" in summary.text(), summary.text()
+    verdicts = lens.find("Requests and verdicts", QAbstractItemView, top=run)
+    model = verdicts.model()
+    shown = [[model.index(r, c).data() for c in range(model.columnCount())] for r in range(model.rowCount())]
+    different = [row for row in shown if row[2] == "different"]
+    assert len(different) == 1 and different[0][1].startswith("tools/call"), shown
+    changed = lens.find("Changed paths", QListWidget, top=run)
+    lens.wait(lambda: changed.count() == 1, what="the changed path listed")
+    assert changed.item(0).text() == '$.result.content[0].text: "hello" → "hello (changed)"'
+    recorded = lens.find("Recorded answer", QPlainTextEdit, top=run)
+    new = lens.find("New answer", QPlainTextEdit, top=run)
+    assert really_visible(recorded) and really_visible(new)
+    assert '"text": "hello"' in recorded.toPlainText() and '"text": "hello (changed)"' in new.toPlainText()
+    assert [s.cursor.block().text().strip().rstrip(",") for s in new.extraSelections()] == ['"text": "hello (changed)"']
+    for widget in (run, viewer, window):
+        widget.close()
+    assert lens.quit() == 0
+
+
+def test_compare_sessions_lines_two_records_up_by_request(lens, tmp_path: Path) -> None:
+    before = tap_a_client_session(lens.home, "before")
+    after = tap_a_client_session(lens.home, "after", ["env", "DEMO_CHANGED_ECHO=1", *CHANGED_DEMO])
+    lens.start()
+    lens.menu("File", "Compare sessions…")
+    compare: QWidget = lens.find("Requests of both records", QAbstractItemView).window()
+    lens.type(lens.find("Record A", top=compare), str(before))
+    lens.type(lens.find("Record B", top=compare), str(after))
+    lens.click(lens.find("Compare the records", top=compare))
+    summary = lens.find("Comparison summary", top=compare)
+    lens.wait(lambda: "requests lined up" in summary.text(), timeout=60_000, what="the comparison")
+    assert "1 answered differently" in summary.text(), summary.text()
+    changed = lens.find("Changed paths", QListWidget, top=compare)
+    assert changed.count() == 1 and "hello (changed)" in changed.item(0).text()
+    compare.close()
+    assert lens.quit() == 0
