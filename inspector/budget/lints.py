@@ -118,6 +118,11 @@ class LintMemo:
             self.near.clear()
 
 
+def _blank(text: str) -> bool:
+    """``not text.strip()``, without the stripped copy (a 1 MB description ending in a newline)."""
+    return not text or text.isspace()
+
+
 def _tool_name(tool: dict[str, Any]) -> str:
     name = tool.get("name")
     return name if isinstance(name, str) else repr(name)
@@ -188,7 +193,7 @@ def _lint_tool(tool: dict[str, Any], options: LintOptions, count: Any, unit: str
             )
         )
     description = tool.get("description")
-    if not isinstance(description, str) or not description.strip():
+    if not isinstance(description, str) or _blank(description):
         out.append(("missing-description", "warning", ".description", "no description"))
     else:
         tokens = count(description)
@@ -236,7 +241,7 @@ def _lint_properties(path: str, schema: dict[str, Any], depth: int = 0) -> list[
         if not isinstance(prop, dict):
             continue
         text = prop.get("description")
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str) or _blank(text):
             out.append(("missing-param-description", "info", where, f"parameter {key!r} has no description"))
         if not any(k in prop for k in _TYPE_LIKE):
             out.append(("untyped-property", "warning", where, f"parameter {key!r} has no type; models guess"))
@@ -253,7 +258,7 @@ def _duplicates(tools: list[dict[str, Any]], options: LintOptions, memo: LintMem
     texts: list[tuple[int, str]] = []
     for i, tool in enumerate(tools):
         description = tool.get("description")
-        if isinstance(description, str) and description.strip():
+        if isinstance(description, str) and not _blank(description):
             normal = memo.normal.get(description)
             if normal is None:
                 if len(description) > memo.HUGE:  # kept as its digest (two equal ones are still duplicates)

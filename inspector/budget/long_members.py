@@ -18,7 +18,7 @@ from inspector.budget.segments import last_safe_boundary
 from inspector.budget.shapes import dumps, member
 
 STREAM_CHARS = 256 * 1024  # a member with a string longer than this is counted as a stream
-PIECE = 64 * 1024  # characters counted at once
+PIECE = 16 * 1024  # characters counted at once (its token list, ~0.15 MB, is what counting holds)
 MAX_DEPTH = 64  # deeper than this, a value is written whole (as before)
 _encode_string = json.encoder.encode_basestring
 
@@ -59,11 +59,11 @@ def has_long_string(value: Any, limit: int = STREAM_CHARS) -> bool:
 
 
 def json_chunks(value: Any, limit: int = STREAM_CHARS, depth: int = 0) -> Iterator[str]:
-    """``dumps(value)`` in chunks: strings longer than ``limit`` in slices, everything else as `dumps` writes it."""
+    """``dumps(value)`` in chunks: strings longer than ``limit`` in slices of `PIECE`, the rest as `dumps` writes it."""
     if isinstance(value, str) and len(value) > limit:
         yield '"'
-        for start in range(0, len(value), limit):
-            yield _encode_string(value[start : start + limit])[1:-1]
+        for start in range(0, len(value), PIECE):
+            yield _encode_string(value[start : start + PIECE])[1:-1]
         yield '"'
     elif depth < MAX_DEPTH and isinstance(value, dict) and all(isinstance(key, str) for key in value):
         if not has_long_string(value, limit):

@@ -174,7 +174,7 @@ def rank_file_bytes(spec: EncodingSpec) -> bytes:
 
 
 LONG_TEXT_CHARS = 64 * 1024  # longer text is counted in pieces cut at safe boundaries (segments.py)
-PIECE_CHARS = 64 * 1024  # the size of those pieces
+PIECE_CHARS = 16 * 1024  # the size of those pieces (the token list of one, ~0.15 MB, is what counting holds)
 RANK_SLICE_BYTES = 128 * 1024  # parsed per slice (~6,000 rank lines, a few ms)
 
 
