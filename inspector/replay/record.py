@@ -17,12 +17,13 @@ from typing import Any
 from inspector.replay.volatile import HANDSHAKES, request_key
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.jsonl import RecordFormatError, decode_entry
-from inspector.traffic.record_index import DIRECTIONS, KINDS, NO_PEER, RecordIndex
+from inspector.traffic.record_index import DIRECTIONS, KINDS, NO_PEER, SPLICED, RecordIndex
 
 MODERN, LEGACY = "2026-07-28", "2025-11-25"
 _OUT, _IN = DIRECTIONS.index(Direction.OUT), DIRECTIONS.index(Direction.IN)
 _REQ, _NOTE = KINDS.index(Kind.REQUEST), KINDS.index(Kind.NOTIFICATION)
 _ANSWERS = (KINDS.index(Kind.RESPONSE), KINDS.index(Kind.ERROR))
+_MSG = b'{"msg":'
 
 
 class ReplayError(ValueError):
@@ -70,7 +71,15 @@ class Replay:
 
     def message(self, row: int) -> Message:
         """The message at index row `row`, decoded now."""
-        entry = decode_entry(self.index.line(row))
+        index = self.index
+        if index.flags[row] & SPLICED:  # the message's exact bytes are in the line: sliced, parsed once
+            raw = index.line(row)[len(_MSG) : len(_MSG) + index.sizes[row]]
+            try:
+                value = json.loads(raw)
+            except ValueError:
+                value = None
+            return Message(raw, value, index.monos[row])
+        entry = decode_entry(index.line(row))
         return Message(entry.raw, entry.parsed(), entry.mono, entry.http)
 
     def method(self, n: int) -> str | None:
@@ -193,11 +202,13 @@ def _collect(replay: Replay) -> None:
 
 def _value(replay: Replay, row: int) -> dict[str, Any] | None:
     try:
-        value = json.loads(decode_entry(replay.index.line(row)).raw)
-    except (ValueError, RecordFormatError):
+        value = replay.message(row).value
+    except RecordFormatError:
+        value = None
+    if not isinstance(value, dict):
         replay.warnings.append(f"the request at entry {replay.index.seqs[row]} does not read; replayed without it")
         return None
-    return value if isinstance(value, dict) else None
+    return value
 
 
 def _answered(replay: Replay, row: int) -> bool:
