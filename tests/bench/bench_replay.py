@@ -8,7 +8,8 @@ cycling through 1,000 messages, written at once): 100,000 messages (`--quick`: 1
   it: the record index keeps offsets and keys, not messages, so ten times the record is not ten times
   the memory.
 - regression run: `mcp-lens replay RECORD --against <the demo>`, every answer compared, against the same
-  requests sent one at a time to the demo by a raw client (a run waits for each answer before the next).
+  requests sent one at a time to the demo by a raw client (a run waits for each answer before the next);
+  its peak memory against the run of a tenth of the record.
 """
 
 from __future__ import annotations
@@ -61,10 +62,10 @@ def _peak_kb(pid: int) -> int:
 
 
 def drive(
-    argv: list[str], env: dict[str, str], lines: list[bytes], *, one_at_a_time: bool = False
+    argv: list[str], env: dict[str, str], lines: list[bytes], *, one_at_a_time: bool = False, window: int = 0
 ) -> tuple[float, int]:
-    """Write `lines` to `argv` (all at once, or each after the last answer) and read an answer per request:
-    (seconds from the first call to the last answer, the process's peak memory in kB)."""
+    """Write `lines` to `argv` (all at once, `window` at a time, or each after the last answer) and read an
+    answer per request: (seconds from the first call to the last answer, the process's peak memory in kB)."""
     proc = subprocess.Popen(
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, bufsize=0
     )
@@ -84,14 +85,15 @@ def drive(
                 while not got.endswith(b"\n"):
                     got += os.read(in_fd, 1 << 16)
         else:
-            view = memoryview(b"".join(calls))
             os.set_blocking(out_fd, False)
-            received = 0
-            while received < len(calls):
-                if view:
-                    with contextlib.suppress(BlockingIOError):
-                        view = view[os.write(out_fd, view) :]
-                received += os.read(in_fd, 1 << 20).count(b"\n")
+            received, step = 0, window or len(calls)
+            for start in range(0, len(calls), step):
+                view = memoryview(b"".join(calls[start : start + step]))
+                while received < min(start + step, len(calls)):
+                    if view:
+                        with contextlib.suppress(BlockingIOError):
+                            view = view[os.write(out_fd, view) :]
+                    received += os.read(in_fd, 1 << 20).count(b"\n")
         elapsed = time.perf_counter() - started
         peak = _peak_kb(proc.pid)
     finally:
@@ -100,8 +102,33 @@ def drive(
     return elapsed, peak
 
 
+PEAK = """
+import atexit, runpy, sys
+def peak():
+    hwm = [line for line in open("/proc/self/status") if line.startswith("VmHWM:")][0]
+    sys.stderr.write("peak-kb %s\\n" % hwm.split()[1])
+atexit.register(peak)
+sys.argv = ["mcp-lens", *sys.argv[1:]]
+runpy.run_module("inspector", run_name="__main__")
+"""
+
+
+def against(record: Path, env: dict[str, str], expected: int) -> tuple[float, int]:
+    """`mcp-lens replay RECORD --against <the demo>`: (seconds, its peak memory in kB); every answer must pass."""
+    started = time.perf_counter()
+    argv = [PYTHON, "-c", PEAK, "replay", str(record), "--format", "json", "--against", *DEMO]
+    done = subprocess.run(argv, capture_output=True, env=env, check=False)
+    elapsed = time.perf_counter() - started
+    report = json.loads(done.stdout)
+    if done.returncode != 0 or len(report["requests"]) != expected:
+        raise RuntimeError(f"the regression run did not pass: {report['counts']}, {report['ended']}")
+    peak = [line for line in done.stderr.decode(errors="replace").splitlines() if line.startswith("peak-kb ")]
+    return elapsed, int(peak[-1].split()[1])
+
+
 def make_record(folder: Path, env: dict[str, str], count: int) -> Path:
-    drive([*TAP, *DEMO], {**env, "XDG_DATA_HOME": str(folder)}, requests(count))
+    # 1,000 in flight at most: a host never has more (and the tap pairs at most 10,000 waiting requests)
+    drive([*TAP, *DEMO], {**env, "XDG_DATA_HOME": str(folder)}, requests(count), window=1000)
     (record,) = (folder / "mcp-lens/taps").glob("*.jsonl")
     return record
 
@@ -118,14 +145,8 @@ def run() -> list[Row]:
         mock_s, mock_kb = drive([*REPLAY, str(full), "--fast"], env, lines)
         small_s, small_kb = drive([*REPLAY, str(tenth), "--fast"], env, requests(count // 10))
         sequential_s, _ = drive(DEMO, env, lines, one_at_a_time=True)
-        started = time.perf_counter()
-        done = subprocess.run(
-            [*REPLAY, str(full), "--format", "json", "--against", *DEMO], capture_output=True, env=env
-        )
-        against_s = time.perf_counter() - started
-        report = json.loads(done.stdout)
-        if done.returncode != 0 or len(report["requests"]) != count + 1:
-            raise RuntimeError(f"the regression run did not pass: {report['counts']}, {report['ended']}")
+        against_s, against_kb = against(full, env, count + 1)
+        _, against_small_kb = against(tenth, env, count // 10 + 1)
         record_mb = full.stat().st_size / 1e6
     rows = [
         Row(f"replay mock: {count:,} requests answered, demo server", count / demo_s, "req/s", None, 1.0),
@@ -157,5 +178,16 @@ def run() -> list[Row]:
             against_s <= 3 * sequential_s,
         ),
     ]
+    rows.append(
+        Row(
+            f"replay --against: peak memory, {messages:,}-message record",
+            against_kb / 1024,
+            "MB",
+            against_small_kb / 1024,
+            against_kb / against_small_kb,
+            "<= 1.5x the tenth's (flat with the record's size)",
+            against_kb <= 1.5 * against_small_kb,
+        )
+    )
     del small_s
     return rows
