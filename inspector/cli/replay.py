@@ -102,7 +102,7 @@ def _mock(replay, args: argparse.Namespace) -> int:
 
 
 def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
-    from inspector.replay.against import TargetFailed, run_against
+    from inspector.replay.against import Run, TargetFailed, run_against
     from inspector.replay.report import RENDERERS
     from inspector.replay.volatile import parse_ignore
 
@@ -113,7 +113,7 @@ def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
         return exit_codes.USAGE
     where: list[str] | str = target[0] if len(target) == 1 and target[0].startswith(("http://", "https://")) else target
     try:
-        run = run_against(replay, where, ignore)
+        run = run_against(replay, where, ignore, run=Run(keep_answers=False))
     except TargetFailed as exc:
         print(f"mcp-lens replay: {exc}", file=sys.stderr)
         return exit_codes.CONNECTION

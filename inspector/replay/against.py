@@ -21,7 +21,7 @@ from inspector.core.era import (
     PROTOCOL_VERSION_HEADER,
     PROTOCOL_VERSION_META_KEY,
 )
-from inspector.replay.compare import Verdict, compare
+from inspector.replay.compare import EQUAL, IDENTICAL, Verdict, compare
 from inspector.replay.matcher import Matcher
 from inspector.replay.mock import dump
 from inspector.replay.record import Replay
@@ -45,6 +45,9 @@ class Run:
     verdicts: list[Verdict] = field(default_factory=list)
     store: TrafficStore = field(default_factory=TrafficStore)
     ended: str | None = None  # why the run stopped before the record's end
+    # False: a passing verdict keeps neither answer, and `store` only the request in flight (the CLI on a
+    # long record: memory stays flat; the record holds the recorded answers); a failing verdict keeps both
+    keep_answers: bool = True
 
     @property
     def passed(self) -> bool:
@@ -52,10 +55,14 @@ class Run:
 
 
 def run_against(
-    replay: Replay, target: list[str] | str, ignore: tuple[Volatile, ...] = (), timeout: float = ANSWER_TIMEOUT_S
+    replay: Replay,
+    target: list[str] | str,
+    ignore: tuple[Volatile, ...] = (),
+    timeout: float = ANSWER_TIMEOUT_S,
+    run: Run | None = None,
 ) -> Run:
     """Send `replay`'s client side to `target` and judge each answer (blocking; runs its own event loop)."""
-    return asyncio.run(run_against_async(replay, target, ignore, timeout))
+    return asyncio.run(run_against_async(replay, target, ignore, timeout, run))
 
 
 async def run_against_async(
@@ -196,6 +203,10 @@ class _Talk:
             self.state = result.get("requestState") if isinstance(result, dict) else None
         old = recorded.value if recorded is not None else None
         verdict, changes = compare(old, new, method, ignore)
+        if not self.run.keep_answers:
+            self.run.store.clear()  # its wire is not kept either (the entries so far are answered)
+            if verdict in (IDENTICAL, EQUAL):
+                old = new = None
         sent = replay.request(n).mono
         self.run.verdicts.append(
             Verdict(
