@@ -6,17 +6,19 @@ records up."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 from journey_support import really_visible
-from lens_support import DEMO, REPO, lens_env
+from lens_support import DEMO, REPO, lens_env, run_lens
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QListWidget, QPlainTextEdit, QWidget
 from test_tapped_sessions import rows, sessions_window, sidebar_entries, viewer_for
+from test_traffic import choose_file
 
 CHANGED_DEMO = [sys.executable, str(REPO / "tests/servers/changed_demo.py")]
 
@@ -81,7 +83,7 @@ def test_a_tapped_session_opened_as_mock_server_answers_a_tool_call_as_recorded(
     assert lens.quit() == 0
 
 
-def test_a_tapped_session_run_against_a_changed_build_shows_the_one_changed_answer(lens) -> None:
+def test_a_tapped_session_run_against_a_changed_build_shows_the_one_changed_answer(lens, tmp_path: Path) -> None:
     tap_a_client_session(lens.home)
     lens.start()
     window = sessions_window(lens)
@@ -116,6 +118,21 @@ def test_a_tapped_session_run_against_a_changed_build_shows_the_one_changed_answ
     assert really_visible(recorded) and really_visible(new)
     assert '"text": "hello"' in recorded.toPlainText() and '"text": "hello (changed)"' in new.toPlainText()
     assert [s.cursor.block().text().strip().rstrip(",") for s in new.extraSelections()] == ['"text": "hello (changed)"']
+
+    # Save as collection: the run's requests as steps expecting the recorded answers, run by mcp-lens run.
+    lens.click(lens.find("Save as collection…", top=run))
+    saved = tmp_path / "regression.json"
+    choose_file(lens, saved)
+    lens.wait(lambda: "Saved" in summary.text(), what="the collection saved")
+    assert "--protocol-era legacy" in summary.text()  # the record's era: the demo lists other tools in another
+    steps = json.loads(saved.read_text())["steps"]
+    assert [step["method"] for step in steps] == ["tools/list", "tools/call"], steps
+    assert oct(saved.stat().st_mode & 0o777) == "0o600"
+    same = run_lens("run", str(saved), "--protocol-era", "legacy", "--", *DEMO, timeout=120)
+    assert same.returncode == 0, same.stdout + same.stderr
+    changed_build = ["--protocol-era", "legacy", "--", *CHANGED_DEMO]
+    changed = run_lens("run", str(saved), *changed_build, env={"DEMO_CHANGED_ECHO": "1"}, timeout=120)
+    assert changed.returncode != 0 and "hello (changed)" in changed.stdout, changed.stdout + changed.stderr
     for widget in (run, viewer, window):
         widget.close()
     assert lens.quit() == 0

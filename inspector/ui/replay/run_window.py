@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from inspector.replay.against import Run, TargetFailed, run_against_async
 from inspector.replay.compare import Verdict
-from inspector.replay.record import Replay, ReplayError, open_record
+from inspector.replay.record import LEGACY, MODERN, Replay, ReplayError, open_record
 from inspector.replay.report import asked, summary
 from inspector.ui.replay.side_by_side import SideBySide
 from inspector.ui.replay.to_collection import save_run
@@ -84,6 +84,7 @@ class RunAgainstWindow(QWidget):
         self.run: Run | None = None
         self.replay: Replay | None = None
         self.total = 0
+        self.era: str | None = None  # the record's era (`record.LEGACY`, `record.MODERN`), once it is open
         self.setWindowTitle(window_title(f"Run against — {self.record.name} — MCP Lens"))
         self.target_combo = QComboBox(self)
         self.target_combo.setAccessibleName("Run against")
@@ -187,6 +188,7 @@ class RunAgainstWindow(QWidget):
         replay = await asyncio.to_thread(open_record, self.record, self.server)
         self.replay = replay
         self.total = len(replay)
+        self.era = replay.era
         try:
             return await run_against_async(replay, target, run=run)
         finally:
@@ -201,6 +203,7 @@ class RunAgainstWindow(QWidget):
 
     def _ended(self, outcome: Any) -> None:
         self._take()
+        self.select_first_difference()  # what the user came for: the first answer that changed
         if isinstance(outcome, BaseException):
             reasons = (ReplayError, TargetFailed, OSError, ValueError)
             text = str(outcome) if isinstance(outcome, reasons) else error_text(outcome)
@@ -228,8 +231,6 @@ class RunAgainstWindow(QWidget):
             set_plain(self.summary, f"Sent {len(verdicts)} of {self.total} requests…")
         for row in range(self.table.rowCount(), len(verdicts)):
             self._add_row(row, verdicts[row])
-        if self.table.currentRow() < 0 and verdicts:
-            self.select_first_difference()
 
     def _add_row(self, row: int, verdict: Verdict) -> None:
         self.table.insertRow(row)
@@ -274,7 +275,8 @@ class RunAgainstWindow(QWidget):
         except OSError as exc:
             set_plain(self.summary, f"Could not write {path}: {exc.strerror or exc}")
             return 0
-        set_plain(self.summary, f"Saved {count} steps to {path}: mcp-lens run {path.name} -- COMMAND runs them")
+        era = {LEGACY: " --protocol-era legacy", MODERN: " --protocol-era modern"}.get(self.era or "", "")
+        set_plain(self.summary, f"Saved {count} steps to {path}: mcp-lens run {path.name}{era} -- COMMAND runs them")
         return count
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -3,6 +3,7 @@ each expecting the recorded answer, so `mcp-lens run` checks the next build the 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,20 +13,26 @@ from inspector.replay.volatile import normalise
 
 # What a run sends before its first step (the handshake) or on its own: not steps of a collection.
 NOT_STEPS = frozenset({"initialize", "server/discover", "ping"})
+_PLAIN_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]*")  # a member a JSON path names as .key
 
 
 def expectations(verdict: Verdict) -> list[dict[str, Any]]:
-    """What the step checks: the recorded result whole (when no volatile field is in it), else success;
-    a recorded error: its code."""
+    """What the step checks: success, and each member of the recorded result equal (a member the volatile
+    rules touch left out; members the new server adds, such as a newer era's ``resultType``, allowed); a
+    recorded error: its code."""
     recorded = verdict.recorded if isinstance(verdict.recorded, dict) else {}
     error = recorded.get("error")
     if isinstance(error, dict) and isinstance(error.get("code"), int):
         return [{"kind": "error_code", "code": error["code"]}]
-    if "result" not in recorded:
+    result = recorded.get("result")
+    if not isinstance(result, dict):
         return []
-    if normalise(recorded, verdict.method) == recorded:
-        return [{"kind": "equals", "path": "$.result", "value": recorded["result"]}]
-    return [{"kind": "success"}]
+    kept = normalise(recorded, verdict.method).get("result") or {}
+    checks: list[dict[str, Any]] = [{"kind": "success"}]
+    for key, value in result.items():
+        if key in kept and kept[key] == value and not key.startswith("_") and _PLAIN_KEY.fullmatch(key):
+            checks.append({"kind": "equals", "path": f"$.result.{key}", "value": value})
+    return checks
 
 
 def run_collection(name: str, verdicts: list[Verdict]) -> Collection:
