@@ -30,6 +30,7 @@ def _reads(lens: Lens) -> list[str]:
 def test_the_demo_s_skill_is_read_and_verified_then_one_of_its_files(lens) -> None:
     lens.start()
     lens.wait(lambda: _tab_visible(lens, "Skills"), what="the Skills tab shows for the demo")
+    assert "extension io.modelcontextprotocol/skills" in shown_text(lens.find("Client capabilities"))
     lens.tab("Skills")
     lens.click_item("Skills", "release-notes", timeout=WAIT)
     assert "Write release notes" in lens.texts()

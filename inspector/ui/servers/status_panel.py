@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QPlainTextEdit, 
 
 from inspector.config.store import ProfileStore
 from inspector.content.visible import visible
-from inspector.core.client_handlers import APP_CAPABILITIES, app_note
+from inspector.core.client_handlers import APP_CAPABILITIES, SKILLS_EXTENSION, app_note
 from inspector.core.errors import describe_failure
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.plain_text import plain_tooltip, safe_tooltip, set_plain
@@ -146,7 +146,7 @@ class StatusPanel(QWidget):
         self.capabilities = _label("capabilities")
         # What this app declares (it answers them); the CLI declares fewer, and both say so.
         self.client = _label("clientCapabilities")
-        set_plain(self.client, f"{', '.join(APP_CAPABILITIES)} (--cli: fewer)")
+        set_plain(self.client, f"{', '.join(APP_CAPABILITIES)} (--cli: fewer); extension {SKILLS_EXTENSION}")
         self.client.setToolTip(safe_tooltip(app_note()))
         for label, name in (
             (self.state, "Connection state"),
