@@ -162,7 +162,7 @@ class _Walk:
 
     def string(self, i: int) -> tuple[str, int]:
         """The string whose body starts at byte `i`, and the byte after its closing quote."""
-        raw, whole = self.raw, ""
+        raw, pieces = self.raw, []
         step = min(FIRST_SLICE, self.size)
         while True:
             cut = min(len(raw), i + step)
@@ -175,14 +175,11 @@ class _Walk:
                 piece, got = scanstring(text + '"', 0, True)
             except json.JSONDecodeError:
                 raise _Unexpected from None
-            # appended as read, not joined at the end: the string only, not its pieces beside it (CPython
-            # grows a string nothing else holds in place; a 50 MB result's text was held twice at once)
-            whole += piece
-            del piece
+            pieces.append(piece)
             if got <= len(text):  # the string's own closing quote fell inside this slice
                 ascii_only = len(text) == cut - i
                 end = i + (got if ascii_only else len(text[:got].encode("utf-8", "surrogatepass")))
-                return whole, end
+                return (pieces[0] if len(pieces) == 1 else "".join(pieces)), end
             if cut == len(raw):
                 raise _Unexpected  # unterminated
             i = cut
