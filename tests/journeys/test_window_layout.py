@@ -304,7 +304,8 @@ def test_every_other_dialog_fits_at_1024_by_700(lens) -> None:
         ),
     )
     shut(sources)
-    for menu, item in (("File", "Open session…"), ("File", "Export session…"), ("File", "Tapped sessions…")):
+    items = ("Open session…", "Export session…", "Tapped sessions…", "Compare sessions…")
+    for menu, item in (("File", item) for item in items):
         check_dialog(
             lens, opened, f"{menu} › {item}", lambda m=menu, i=item: without_blocking(lens, lambda: lens.menu(m, i))
         )
@@ -331,6 +332,25 @@ def test_every_other_dialog_fits_at_1024_by_700(lens) -> None:
     check_dialog(lens, opened, "Diff", lambda: lens.click("Diff…"))
     lens.tab("Doctor")
     check_dialog(lens, opened, "Run doctor", lambda: lens.click("Run doctor"))
+    assert not opened, "\n".join(f"{what}: {line}" for what, lines in opened.items() for line in lines)
+
+
+def test_a_records_run_against_window_fits_at_1024_by_700(lens, tmp_path: Path) -> None:
+    """File › Open session…, then the record window's Run against…: the regression run window fits."""
+    from lens_support import DEMO, run_lens
+    from test_traffic import choose_file
+
+    record = tmp_path / "demo.jsonl"
+    done = run_lens("--cli", "--record", str(record), "--method", "tools/list", "--", *DEMO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lens.start()
+    at_size(lens, 1024, 700)
+    lens.menu("File", "Open session…")
+    choose_file(lens, record)
+    viewer = next(w for w in QApplication.topLevelWidgets() if w.isVisible() and record.name in w.windowTitle())
+    opened: dict[str, list[str]] = {}
+    check_dialog(lens, opened, "Run against", lambda: lens.click(lens.find("Run against", top=viewer)))
+    viewer.close()
     assert not opened, "\n".join(f"{what}: {line}" for what, lines in opened.items() for line in lines)
 
 
