@@ -24,6 +24,7 @@ from inspector.core.era import (
     CLIENT_INFO_META_KEY,
     DEFAULT_ERA,
     METHOD_HEADER,
+    PROBE_TIMEOUT_S,
     PROTOCOL_VERSION_HEADER,
     PROTOCOL_VERSION_META_KEY,
     init_from_discover,
@@ -63,8 +64,10 @@ class LiteConnection(Operations):
         request_timeout: float | None = 60.0,
         era: str = DEFAULT_ERA,
         remembered_era: str | None = None,
+        probe_timeout: float = PROBE_TIMEOUT_S,
     ) -> None:
         super().__init__()
+        self.probe_timeout = probe_timeout
         self.era_setting = parse_era(era)
         self.remembered_era = remembered_era
         self.pipes = pipes
@@ -90,6 +93,7 @@ class LiteConnection(Operations):
                     discover=self._discover,
                     initialize=self._initialize,
                     remembered=self.remembered_era,
+                    probe_timeout=self.probe_timeout,
                 )
             self.init = init_from_discover(raw, self.negotiation.version) if self.era == "modern" else raw
         except BaseException as exc:

@@ -46,7 +46,9 @@ def run_with(
     store: TrafficStore | None = None,
     **kwargs: Any,
 ) -> Any:
-    """Connect, run ``await body(conn)``, disconnect; in a fresh event loop."""
+    """Connect, run ``await body(conn)``, disconnect; in a fresh event loop. Auto's probe waits up to
+    60 s unless a test sets ``probe_timeout``: a loaded machine may start a server slower than the app's 3 s."""
+    kwargs.setdefault("probe_timeout", 60.0)
     store = store if store is not None else TrafficStore()
 
     async def main() -> Any:

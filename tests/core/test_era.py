@@ -110,7 +110,7 @@ def test_auto_on_a_silent_legacy_server_says_what_the_probe_cost_and_is_remember
         return conn.negotiation, (await conn.call_tool("hello")).result
 
     started = time.perf_counter()
-    negotiation, result = run_with(profile, body)
+    negotiation, result = run_with(profile, body, probe_timeout=era.PROBE_TIMEOUT_S)  # the app's wait
     assert negotiation.era == "legacy" and negotiation.probe_outcome == "unanswered"
     assert negotiation.probe_ms is not None and negotiation.probe_ms >= era.PROBE_TIMEOUT_S * 1000 * 0.9
     assert "did not answer server/discover" in " ".join(negotiation.notes)
