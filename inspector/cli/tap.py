@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 USAGE = """\
 mcp-lens tap [--name NAME] [--max-bytes N] -- CMD [ARGS...]
        mcp-lens tap --install CONFIG --server NAME [--name NAME] [--yes]
+       mcp-lens tap --install CONFIG --server NAME --replay RECORD [--yes]
        mcp-lens tap --uninstall CONFIG --server NAME [--yes]"""
 
 DESCRIPTION = """\
@@ -93,6 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--uninstall", type=_config_path, metavar="CONFIG", help="restore SERVER's entry as it was")
     install.add_argument("--server", metavar="NAME", help="the server entry's name in CONFIG")
     install.add_argument("--yes", action="store_true", help="change the config without asking")
+    install.add_argument(
+        "--replay",
+        metavar="RECORD",
+        help="with --install: the host runs `mcp-lens replay RECORD` in SERVER's place (a recorded server)",
+    )
     return parser
 
 
@@ -130,6 +136,8 @@ def main(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = Non
             parser.error("--install/--uninstall take no command after --")
         if not args.server:
             parser.error("--server NAME is required with --install/--uninstall")
+        if args.replay is not None and (args.uninstall is not None or not os.path.isfile(args.replay)):
+            parser.error(f"--replay goes with --install and an existing record: {args.replay}")
         from inspector.tap.install import run as install_run
 
         return install_run(
@@ -140,9 +148,12 @@ def main(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = Non
             yes=args.yes,
             out=out,
             err=err,
+            replay=args.replay,
         )
     if args.server or args.yes:
         parser.error("--server and --yes go with --install/--uninstall")
+    if args.replay is not None:
+        parser.error("--replay goes with --install")
     if not command:
         parser.error("no server command: put it after --, e.g. mcp-lens tap -- npx -y some-mcp-server")
     return tap(command, name=args.name, max_bytes=args.max_bytes, err=err)

@@ -124,6 +124,20 @@ def tapped_command(command: str, args: list[str], name: str) -> list[str]:
     return [*tap_launcher(), "tap", "--name", name, "--", command, *args]
 
 
+def replayed_command(record: str | os.PathLike[str]) -> list[str]:
+    """The command line of an entry that serves a record (`mcp-lens replay RECORD`) in place of its server."""
+    return [*tap_launcher(), "replay", os.path.abspath(record)]
+
+
+def replays(command: Any, args: Any) -> bool:
+    """Whether an entry runs our `mcp-lens replay` (installed with ``--replay``)."""
+    if not isinstance(command, str) or not isinstance(args, list) or "replay" not in args:
+        return False
+    at = args.index("replay")
+    named = PureWindowsPath(command).name.lower()
+    return (named.startswith("mcp-lens") and at == 0) or args[max(0, at - 2) : at] == ["-m", "inspector"]
+
+
 def untapped(command: Any, args: Any) -> tuple[str, list[str]] | None:
     """The original (command, args) inside a tapped entry's command line; None if it is not tapped."""
     if not isinstance(command, str) or not isinstance(args, list) or not all(isinstance(a, str) for a in args):
@@ -330,22 +344,23 @@ def _restore_from_backup(config: Path, target: Path, text: str, server: str, ent
     return None
 
 
-def plan_install(config: Path, server: str, name: str | None = None) -> Plan:
-    """The change that makes the host run `server` through the tap (recorded as `name`, default the server's name)."""
+def plan_install(config: Path, server: str, name: str | None = None, replay: str | None = None) -> Plan:
+    """The change that makes the host run `server` through the tap (recorded as `name`, default the server's name),
+    or, with `replay` (a traffic record), run `mcp-lens replay RECORD` in its place."""
     config = Path(config)
     target, text = _read(config)
     found = _entry(config, target, text, server)
     entry, node = found.data, found.node
     _refuse_http(config, server, entry)
     command, args = entry.get("command"), entry.get("args", [])
-    if untapped(command, args) is not None:
+    if untapped(command, args) is not None or replays(command, args):
         raise InstallError(f"{config}: server {server!r} already runs through the tap; untap it first", "tapped")
     command_node = node.get("command")
     if not isinstance(command, str) or not command or command_node is None:
         raise InstallError(f"{config}: server {server!r} has no 'command' to run through the tap", "no-command")
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
         raise InstallError(f"{config}: server {server!r} has an 'args' that is not a list of strings", "invalid")
-    new_command, *new_args = tapped_command(command, args, name or server)
+    new_command, *new_args = replayed_command(replay) if replay else tapped_command(command, args, name or server)
     new_text, record = _tap_text(text, node, new_command, new_args)
     sidecar = _read_sidecar(target)
     sidecar["servers"][server] = record
@@ -379,7 +394,7 @@ def plan_uninstall(config: Path, server: str) -> Plan:
     found = _entry(config, target, text, server)
     entry, node = found.data, found.node
     inner = untapped(entry.get("command"), entry.get("args"))
-    if inner is None:
+    if inner is None and not replays(entry.get("command"), entry.get("args")):
         raise InstallError(f"{config}: server {server!r} does not run through the tap; nothing to undo", "not-tapped")
     sidecar = _read_sidecar(target)
     record = sidecar["servers"].pop(server, None)
@@ -388,13 +403,19 @@ def plan_uninstall(config: Path, server: str) -> Plan:
     if new_text is None and (backup := _restore_from_backup(config, target, text, server, entry)) is not None:
         new_text = backup.read_bytes().decode("utf-8")
         note = f"No usable record of the original entry: restored exactly from the backup {backup.name}."
+    if new_text is None and inner is None:  # a replay: the original command is only in the record or a backup
+        raise InstallError(
+            f"{config}: server {server!r} serves a record, and no record of its original entry is left: "
+            "put its command back by hand",
+            "changed",
+        )
     if new_text is None:  # no record, or the tapped command line was edited: rebuild from the command line
         note = (
             "No exact record of the original entry (or its tapped command line was edited since): "
             "the command and args are rebuilt from the tapped command line, so their layout may differ."
         )
         command_node, args_node = node.get("command"), node.get("args")
-        assert command_node is not None and args_node is not None  # untapped() saw both
+        assert command_node is not None and args_node is not None and inner is not None  # untapped() saw both
         edits = [(command_node.start, command_node.end, _dumps(inner[0]))]
         new_text = _replace(text, [*edits, (args_node.start, args_node.end, _dumps(inner[1]))])
     shown = _diff(config, text, new_text, entry)
@@ -451,11 +472,12 @@ def run(
     out: TextIO,
     err: TextIO,
     stdin: TextIO | None = None,
+    replay: str | None = None,
 ) -> int:
     """`mcp-lens tap --install/--uninstall CONFIG --server NAME [--name NAME] [--yes]`: show the diff, ask, apply."""
     stdin = sys.stdin if stdin is None else stdin
     try:
-        plan = plan_uninstall(Path(config), server) if uninstall else plan_install(Path(config), server, name)
+        plan = plan_uninstall(Path(config), server) if uninstall else plan_install(Path(config), server, name, replay)
     except InstallError as exc:
         err.write(f"mcp-lens tap: {exc}\n")
         return USAGE if exc.reason in ("unreadable", "invalid") else REFUSED
@@ -481,6 +503,11 @@ def run(
     out.write(f"Changed {plan.config}; the previous version is in {done.backup}\n")
     if uninstall:
         out.write(f"Server {server!r} runs without the tap again.\n")
+    elif replay:
+        out.write(
+            f"Restart the host: {server!r} is now answered from {replay} (mcp-lens replay).\n"
+            f"To undo: {undo_hint(plan.config, server)}\n"
+        )
     else:
         out.write(
             f"Restart the host to run {server!r} through the tap; its sessions appear in MCP Lens.\n"
