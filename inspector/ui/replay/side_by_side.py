@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit, QSplitter, QTextEdit, QVBoxLayout, QWidget
 
+from inspector.content.visible import visible
 from inspector.replay.compare import ABSENT, Change
 from inspector.ui.widgets.json_view import JsonView
 from inspector.ui.widgets.plain_text import item_text
@@ -30,7 +31,8 @@ def _leaf_text(path: str, value: Any) -> str | None:
         return None
     text = json.dumps(value, ensure_ascii=False)
     key = path.rsplit(".", 1)[-1] if not path.endswith("]") else ""
-    return f'"{key}": {text}' if key and not key.startswith("[") else text
+    line = f'"{key}": {text}' if key and not key.startswith("[") else text
+    return visible(line)  # as the JSON view writes it: control and bidi characters as escapes
 
 
 def mark_lines(edit: QPlainTextEdit, needles: list[str]) -> int:

@@ -1,0 +1,90 @@
+"""The Run against… window on records built with the factories, run against real processes: a record
+served by `mcp-lens replay` (a second record whose answer differs, holding hostile text), and a process
+that never answers (Cancel)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from factories import call_result, request, response, tool_call
+from PySide6.QtWidgets import QLabel, QListWidget, QTableWidget
+
+from inspector.traffic import jsonl
+from inspector.traffic.store import TrafficStore
+from inspector.ui.replay.run_window import RunAgainstWindow
+
+HOSTILE = "<b>bold</b>\u202eevil"  # looks like HTML, with a right-to-left override
+
+
+def record(path: Path, answer: str) -> Path:
+    store = TrafficStore()
+    hello = {"protocolVersion": "2025-11-25", "clientInfo": {"name": "host", "version": "1"}, "capabilities": {}}
+    request(store, 1, "initialize", hello)
+    response(store, 1, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "s"}})
+    tool_call(store, 2, "echo", {"text": "hi"})
+    response(store, 2, call_result(answer))
+    jsonl.save(path, store)
+    return path
+
+
+def started(qtbot: Any, path: Path, command: list[str]) -> RunAgainstWindow:
+    window = RunAgainstWindow(path, None, dict)
+    qtbot.addWidget(window)
+    window.show()
+    window.target_edit.setText(" ".join(command))
+    window.run_button.click()
+    return window
+
+
+def test_a_changed_answer_with_hostile_text_is_listed_and_shown_as_plain_text(qtbot, qloop, tmp_path: Path) -> None:
+    before = record(tmp_path / "before.jsonl", "hi")
+    after = record(tmp_path / "after.jsonl", HOSTILE)
+    window = started(qtbot, before, [sys.executable, "-m", "inspector", "replay", str(after), "--fast"])
+    qtbot.waitUntil(lambda: "requests replayed" in window.summary.text(), timeout=60_000)
+    assert "1 different" in window.summary.text() and window.save_button.isEnabled()
+    table: QTableWidget = window.table
+    assert [table.item(row, 2).text() for row in range(table.rowCount())] == ["identical", "different"]
+    assert table.currentRow() == 1  # the first changed answer is the one shown
+    changed: QListWidget = window.sides.changes_list
+    assert changed.count() == 1
+    shown = changed.item(0).text()
+    assert "\u202e" not in shown and "\\u202e" in shown and "<b>bold</b>" in shown  # escaped, tags as text
+    assert "\u202e" not in window.sides.right.edit.toPlainText()
+    assert all(label.textFormat() != label.textFormat().RichText for label in window.findChildren(QLabel))
+    assert window.sides.marked == (1, 1)  # the changed line marked on each side
+
+
+def test_cancel_stops_a_run_that_gets_no_answer_and_ends_the_process(qtbot, qloop, tmp_path: Path) -> None:
+    before = record(tmp_path / "before.jsonl", "hi")
+    pid_file = tmp_path / "pid"
+    script = f"import os,time; open({str(pid_file)!r},'w').write(str(os.getpid())); time.sleep(600)"
+    silent = [sys.executable, "-c", script]
+    window = RunAgainstWindow(before, None, dict)
+    qtbot.addWidget(window)
+    window.show()
+    window.target_combo.setCurrentIndex(window.target_combo.count() - 1)
+    window.target_edit.setText(" ".join(_quoted(word) for word in silent))
+    window.run_button.click()
+    qtbot.waitUntil(lambda: pid_file.exists() and pid_file.read_text().isdigit(), timeout=60_000)
+    qtbot.waitUntil(lambda: window.cancel_button.isEnabled(), timeout=10_000)
+    assert not window.run_button.isEnabled()
+    window.cancel_button.click()
+    assert window.summary.text().startswith("Cancelled after 0 of 2 requests")
+    assert window.run_button.isEnabled() and not window.cancel_button.isEnabled()
+    pid = int(pid_file.read_text())
+    qtbot.waitUntil(lambda: not Path(f"/proc/{pid}").exists() or _zombie(pid), timeout=30_000)
+
+
+def _quoted(word: str) -> str:
+    import shlex
+
+    return shlex.quote(word)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
+    except (OSError, IndexError):
+        return True
