@@ -117,8 +117,11 @@ def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
     except TargetFailed as exc:
         print(f"mcp-lens replay: {exc}", file=sys.stderr)
         return exit_codes.CONNECTION
+    if run.ended and not any(verdict.new is not None or verdict.passed for verdict in run.verdicts):
+        print(f"mcp-lens replay: {run.ended}", file=sys.stderr)  # nothing was answered: no report
+        return exit_codes.CONNECTION
     sys.stdout.write(RENDERERS[args.format](run))
     sys.stdout.flush()
-    if run.ended and not run.verdicts:
-        return exit_codes.CONNECTION
+    if run.ended:
+        print(f"mcp-lens replay: stopped: {run.ended}", file=sys.stderr)
     return exit_codes.OK if run.passed else exit_codes.REPLAY_DIFFERENT

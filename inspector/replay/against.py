@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,7 +136,8 @@ class _Talk:
             }
         else:
             reply = {**answer.value, "id": request["id"]}
-        await self._send(reply)
+        with suppress(ConnectionError):  # the request that waits for it ends the run
+            await self._send(reply)
 
     async def _send(self, message: dict[str, Any]) -> None:
         data = dump(message)
@@ -170,11 +172,17 @@ class _Talk:
                 note = replay.message(notes[at]).value
                 at += 1
                 if isinstance(note, dict):
-                    await self._send(note)
+                    try:
+                        await self._send(note)
+                    except ConnectionError as exc:
+                        self.run.ended = f"could not reach the server before request {n + 1}: {exc}"
+                        return
             if self.gone.is_set():
                 self.run.ended = f"the server ended before request {n + 1} ({self.pipes.describe_exit()})"
                 return
             await self._one(n, ignore, timeout)
+            if self.run.ended:
+                return
 
     async def _one(self, n: int, ignore: tuple[Volatile, ...], timeout: float) -> None:
         replay = self.replay
@@ -190,11 +198,17 @@ class _Talk:
         try:
             await self._send(asked)
             new = await asyncio.wait_for(future, timeout)
-        except (ConnectionError, TimeoutError) as exc:
+        except ConnectionError as exc:
             new = None
-            note = f"no answer: {exc or 'timed out'}"
+            note = f"no answer: {exc}"
+            self.run.ended = f"could not reach the server at request {n + 1}: {exc}"
+        except TimeoutError:
+            new = None
+            note = f"no answer within {timeout:g} s"
         else:
             note = None if new is not None else f"no answer: {self.pipes.describe_exit()}"
+            if new is None:
+                self.run.ended = f"the server ended at request {n + 1} ({self.pipes.describe_exit()})"
         latency = (time.perf_counter() - started) * 1000 if new is not None else None
         if isinstance(new, dict):
             result = new.get("result")

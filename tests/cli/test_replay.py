@@ -15,7 +15,7 @@ from typing import Any
 
 import anyio
 import pytest
-from lens_support import DEMO, REPO, lens_env, run_lens
+from lens_support import DEMO, REPO, free_port, lens_env, run_lens
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -303,3 +303,15 @@ def test_a_stdio_record_replayed_against_the_same_server_over_http(era: str, dem
     handshake = "server/discover" if era == "modern" else "initialize"
     assert [r["method"] for r in report["requests"]] == [handshake, "tools/list", "tools/call"]
     assert report["passed"] is True
+
+
+def test_a_target_that_cannot_be_reached_ends_with_a_clear_message(tmp_path: Path) -> None:
+    rec = record(tmp_path / "demo.jsonl", "--method", "tools/list", "--", *DEMO)
+    port = free_port()  # nothing listens there
+    for target in ([sys.executable, "-c", "pass"], [f"http://127.0.0.1:{port}/mcp"]):
+        run = run_lens("replay", str(rec), "--against", *target, timeout=120)
+        assert run.returncode == 3, run.stdout + run.stderr
+        assert "Traceback" not in run.stderr
+        said = run.stderr.strip()
+        assert said.startswith(("mcp-lens replay: the server ended at request 1", "mcp-lens replay: could not")), said
+        assert "request 1" in said and run.stdout == ""
