@@ -33,7 +33,7 @@ from inspector.budget.host_rules import (
     HostRule,
     find_host,
 )
-from inspector.budget.hosts import host_prefix, truncate_utf16
+from inspector.budget.hosts import host_tool_name, truncate_utf16
 from inspector.words import counted
 
 ACCEPTED, CHANGED, REFUSED = "accepted", "changed", "refused"
@@ -155,14 +155,14 @@ class Judge:
     def __init__(self, tools: list[Any], host: Host | str, server_name: str = "server") -> None:
         self.host = host if isinstance(host, Host) else HOSTS.get(host) or find_host(host)
         self.tools = [t for t in tools if isinstance(t, dict)]
-        self.prefix = host_prefix(self.host, server_name)
+        self.server_name = server_name
         self.rules = [(rule, RULE_CHECKS[rule.key]) for rule in self.host.rules if rule.key in RULE_CHECKS]
 
     def verdict(self, index: int) -> Verdict:
         tool = self.tools[index]
         name = tool.get("name")
         name = name if isinstance(name, str) else str(name)
-        at = ToolAt(tool, self.prefix + name, index, len(self.tools), self.host)
+        at = ToolAt(tool, host_tool_name(self.host, self.server_name, name), index, len(self.tools), self.host)
         return Verdict(name, at.host_name, tuple(r for rule, check in self.rules for r in check(at, rule)))
 
 

@@ -133,6 +133,13 @@ def host_prefix(host: Host, server_name: str) -> str:
     return str(rule.value).format(server=_UNSAFE_SERVER_CHARS.sub("_", server_name))
 
 
+def host_tool_name(host: Host, server_name: str, tool_name: Any) -> str:
+    """The one name ``host`` gives a server's tool (the tool-name check, host acceptance and the Budget all
+    use it): the host's prefix (Claude Code's ``mcp__<server>__``, the server's name cleaned as
+    `host_prefix` says) and the tool's name as the server sent it (a host's name rule then judges it)."""
+    return host_prefix(host, server_name) + (tool_name if isinstance(tool_name, str) else str(tool_name))
+
+
 def truncate_utf16(text: str, units: int) -> str:
     """The first ``units`` UTF-16 code units of ``text``, never splitting a surrogate pair."""
     if len(text) <= units // 2:
@@ -168,8 +175,7 @@ def host_view(
         host = HOSTS.get(host) or find_host(host)
     valid = [t for t in tools if isinstance(t, dict)]
     findings: list[HostFinding] = []
-    prefix = host_prefix(host, server_name)
-    shaped = [_shape_tool(tool, host, prefix, counter, findings) for tool in valid]
+    shaped = [_shape_tool(tool, host, server_name, counter, findings) for tool in valid]
     cap_rule = host.rule(TOOL_CAP)
     cap = int(cap_rule.value) if cap_rule is not None else None
     if cap_rule is not None and cap is not None and len(shaped) > cap:
@@ -280,11 +286,12 @@ def _note(host: Host, deferred: bool, base: str) -> str:
 
 
 def _shape_tool(
-    tool: dict[str, Any], host: Host, prefix: str, counter: BudgetCounter, findings: list[HostFinding]
+    tool: dict[str, Any], host: Host, server_name: str, counter: BudgetCounter, findings: list[HostFinding]
 ) -> dict[str, Any]:
     """The tool with the host's name and description; findings for the name and the description."""
     original = tool.get("name")
-    name = prefix + (original if isinstance(original, str) else str(original))
+    name = host_tool_name(host, server_name, original)
+    prefix = host_prefix(host, server_name)
     out = dict(tool)
     out["name"] = name
     max_rule = host.rule(NAME_MAX)

@@ -11,7 +11,8 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from inspector.budget.host_rules import HOSTS, NAME_MAX, NAME_PREFIX
+from inspector.budget.host_rules import HOSTS, NAME_MAX
+from inspector.budget.hosts import host_prefix, host_tool_name
 from inspector.core.findings import Finding
 from inspector.doctor.report import DoctorReport
 from inspector.doctor.sections import (
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 # The spec's rule (2025-11-25, from SEP-986): 1–128 characters of A-Z a-z 0-9 _ - . (a SHOULD).
 SPEC_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
 # Claude Code's tool naming and name limit, from the one table of host rules (with their sources).
-CLAUDE_PREFIX = str(HOSTS["claude-code"].rule(NAME_PREFIX).value)  # type: ignore[union-attr]
 CLAUDE_MAX = int(HOSTS["claude-code"].rule(NAME_MAX).value)  # type: ignore[union-attr]
 SAMPLE = 80  # characters of a server-sent line quoted in a finding
 
@@ -202,7 +202,8 @@ def _invalid(value: Any, schema: dict[str, Any]) -> str | None:
 def check_tool_names(report: DoctorReport, tools: list[Any], host_server_name: str) -> None:
     """``tool-name``: the spec's rule, and the length a Claude host leaves after its prefix."""
     report.ran.append("tool-name")
-    prefix = CLAUDE_PREFIX.format(server=host_server_name)
+    claude = HOSTS["claude-code"]
+    prefix = host_prefix(claude, host_server_name)
     for index, tool in enumerate(tools):
         name = tool.get("name") if isinstance(tool, dict) else None
         if not isinstance(name, str) or not name:
@@ -217,7 +218,7 @@ def check_tool_names(report: DoctorReport, tools: list[Any], host_server_name: s
                 "1–128 characters of A-Z, a-z, 0-9, _, - and . (SHOULD)",
                 SECTION_TOOL_NAMES,
             )
-        full = prefix + name
+        full = host_tool_name(claude, host_server_name, name)
         if len(full) > CLAUDE_MAX:
             report.add(
                 "warning",
