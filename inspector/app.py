@@ -122,6 +122,9 @@ def _with_era(profile: ServerProfile, era: str | None) -> ServerProfile:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from inspector.platform.allocator import one_malloc_arena
+
+    one_malloc_arena()  # before any thread: what one worker frees, the next can use (issue 21)
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.self_test:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

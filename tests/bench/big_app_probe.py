@@ -178,6 +178,9 @@ def main(mode: str, size: str) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    from inspector.platform.allocator import one_malloc_arena
+
+    one_malloc_arena()  # as `inspector.app.main` does first (the probe starts the app through `app.run`)
     outcome = main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "0")
     print(json.dumps(outcome), flush=True)
     os._exit(0)  # the app and its server are torn down with the process
