@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.checks.assertions import BadAssertion, parse_assertion
-from inspector.checks.collection_salvage import salvage
+from inspector.checks.collection_salvage import Lost, salvage
 from inspector.checks.secret_references import env_name, own_names, reach_entry, redacted_fields, with_references
 from inspector.config.files import folder_lock, write_atomic
 from inspector.config.redact import is_secret_env, is_secret_value
@@ -64,6 +64,7 @@ class Collection:
     servers: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Read from a damaged file: what was wrong and what was lost, one sentence each (not saved; `update` refuses).
     damage: list[str] = field(default_factory=list)
+    lost: list[Lost] = field(default_factory=list)  # the damaged stretches, each with its line and raw bytes
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": self.name}
@@ -189,18 +190,36 @@ def _salvaged(raw: bytes, source: str, problem: str) -> Collection | None:
     servers = header.get("servers", {})
     if isinstance(servers, dict):
         collection.servers = {str(k): v for k, v in servers.items() if isinstance(v, dict)}
-    for line, raw_step in found.steps:
+    left_out: list[Lost] = []
+    for line, raw_step, raw in found.steps:
         try:
             step = _step(raw_step, f"line {line}")
         except CollectionError as exc:
-            damage.append(f"{exc}: that step is left out")
+            left_out.append(Lost(line, raw, f"{exc}: that step is left out", 1))
             continue
         if collection.step(step.id) is not None:
-            damage.append(f"line {line}: a second step {step.id!r} is left out")
+            left_out.append(Lost(line, raw, f"line {line}: a second step {step.id!r} is left out", 1))
             continue
         collection.steps.append(step)
-    damage += found.lost
+    collection.lost = sorted(left_out + found.lost, key=lambda lost: lost.line)
+    damage += [lost.said for lost in collection.lost]
     return collection if collection.steps else None
+
+
+def steps_lost(collection: Collection) -> str:
+    """How much of a damaged file's steps list was lost: ``1 step lost (line 2)``, ``steps lost (lines 2, 17)``
+    when a stretch that does not read may have held any number; "" for a whole file."""
+    if not collection.damage:
+        return ""
+    if not collection.lost:
+        return "no step lost, the header damaged"
+    lines = [lost.line for lost in collection.lost]
+    where = f" ({noun(len(lines), 'line')} {', '.join(map(str, lines))})" if lines else ""
+    counts = [lost.steps for lost in collection.lost]
+    if counts and None not in counts:
+        total = sum(c for c in counts if c is not None)
+        return f"{total} {noun(total, 'step')} lost{where}"
+    return f"steps may be lost{where}"
 
 
 def update[T](path: str | Path, change: Callable[[Collection], T]) -> tuple[Collection, T]:

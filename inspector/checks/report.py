@@ -8,6 +8,7 @@ import re
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from inspector.checks.collection import steps_lost
 from inspector.checks.runner import FAILED, PASSED, UNREACHABLE, RunResult, StepResult
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")  # XML 1.0 forbids the rest
@@ -21,6 +22,8 @@ def summary(run: RunResult) -> str:
         parts.append(f"{run.count(FAILED)} failed")
     if run.count(UNREACHABLE):
         parts.append(f"{run.count(UNREACHABLE)} could not reach their server")
+    if run.collection.damage:  # a damaged file: only its intact steps ran
+        parts.append(f"the collection file is damaged: {steps_lost(run.collection)}")
     return f"{run.collection.name}: " + ", ".join(parts) + f" ({run.elapsed_ms:.0f} ms)"
 
 
@@ -57,6 +60,8 @@ def to_json(run: RunResult) -> str:
         "failed": run.count(FAILED),
         "unreachable": run.count(UNREACHABLE),
         "elapsed_ms": round(run.elapsed_ms, 1),
+        "damaged": bool(run.collection.damage),
+        "damage": run.collection.damage,
         "steps": [_step_json(r) for r in run.steps],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
@@ -77,7 +82,7 @@ def to_junit(run: RunResult) -> str:
         name=_xml(run.collection.name),
         tests=str(len(run.steps)),
         failures=str(run.count(FAILED)),
-        errors=str(run.count(UNREACHABLE)),
+        errors=str(run.count(UNREACHABLE) + bool(run.collection.damage)),
         time=f"{run.elapsed_ms / 1000:.3f}",
     )
     for result in run.steps:
@@ -96,6 +101,12 @@ def to_junit(run: RunResult) -> str:
             ET.SubElement(case, "error", message=_xml(result.reason), type="connection")
         if result.wire:
             ET.SubElement(case, "system-out").text = _xml(_wire_text(result))
+    if run.collection.damage:  # the steps the damaged file lost, as one error CI shows
+        name = _xml(run.collection.name)
+        case = ET.SubElement(suite, "testcase", classname=name, name="collection file", time="0.000")
+        message = _xml(f"the collection file is damaged: {steps_lost(run.collection)}")
+        ET.SubElement(case, "error", message=message, type="damaged").text = _xml("\n".join(run.collection.damage))
+        suite.set("tests", str(len(run.steps) + 1))
     suites = ET.Element("testsuites")
     suites.append(suite)
     ET.indent(suites)

@@ -22,6 +22,7 @@ DOCTOR_FINDINGS = 14  # mcp-lens doctor: a finding at or above --fail-on
 SKILL_UNVERIFIED = 15  # --method skills/get: the skill's SKILL.md does not match its entry (size, digest, frontmatter)
 REPLAY_UNMATCHED = 16  # mcp-lens replay --strict: a request the record has no answer for
 REPLAY_DIFFERENT = 17  # mcp-lens replay --against: an answer differs from the record; mcp-lens diff: they differ
+DAMAGED_FILE = 18  # mcp-lens run: the collection file is damaged (its intact steps ran and passed; the rest was lost)
 INTERRUPTED = 130  # Ctrl+C
 
 COLLIDING_FLAGS = "Use -- before a server command whose flags collide with ours."

@@ -3,7 +3,8 @@
 Each step goes to the saved server profile it names, or every step to the one server given on the
 command line (the target options of ``mcp-lens --cli``: a command, --server-url, --config/--server,
 --demo). Exit codes: 0 every step passed, 13 an assertion failed, 3 a step's server could not be
-reached (and no assertion failed), 2 usage.
+reached (and no assertion failed), 18 the collection file is damaged (its intact steps ran and passed),
+2 usage.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ FORMATS = ("text", "json", "junit")
 _OPTIONS: dict[str, bool] = {**TARGET_OPTIONS, "--format": True, "--output": True, "-o": True}
 EPILOG = exit_codes.describe(
     (exit_codes.OK, "every step passed"),
-    (exit_codes.USAGE, "usage, an unreadable collection (a damaged one's intact steps run first), or a ${VAR} not set"),
+    (exit_codes.USAGE, "usage, an unreadable collection, or a ${VAR} not set"),
     (exit_codes.CONNECTION, "a step's server could not be reached (and no assertion failed)"),
     (exit_codes.ASSERTION_FAILED, "an assertion failed"),
+    (exit_codes.DAMAGED_FILE, "the collection file is damaged: its intact steps ran and passed, the rest was lost"),
 )
 
 
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         return exit_codes.ASSERTION_FAILED
     if run.count(UNREACHABLE):
         return exit_codes.CONNECTION
-    return exit_codes.USAGE if collection.damage else exit_codes.OK  # steps were lost: not a pass
+    return exit_codes.DAMAGED_FILE if collection.damage else exit_codes.OK  # steps were lost: not a pass
 
 
 def _ask(names: list[str]) -> dict[str, str]:

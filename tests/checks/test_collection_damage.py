@@ -123,7 +123,7 @@ def test_run_runs_the_intact_steps_of_a_cut_collection_says_what_was_lost_and_do
     path = tmp_path / "cut.json"
     path.write_bytes(data[: step_ends(data, collection)[2] + 25])
     result = run_lens("run", str(path), "--format", "json", "--", sys.executable, "-m", "inspector.demo")
-    assert result.returncode == exit_codes.USAGE, result.stdout + result.stderr
+    assert result.returncode == exit_codes.DAMAGED_FILE, result.stdout + result.stderr
     assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["passed"] * 3
     assert "what followed step s3 is lost" in result.stderr and "invalid JSON at line" in result.stderr
 
@@ -137,3 +137,52 @@ def test_a_utf16_collection_is_refused_naming_its_encoding(tmp_path: Path) -> No
         assert "this file is UTF-16 LE; files are UTF-8: re-save it as UTF-8" in str(exc), exc
     else:
         raise AssertionError("a UTF-16 collection was read")
+
+
+ONE_STEP_PER_LINE = (
+    b'{"format": "mcp-lens-collection", "version": 1, "name": "lines", "steps": [\n'
+    b'{"id": "s1", "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "a\xff\xfeb"}}},\n'
+    b'{"id": "s2", "method": "tools/list", "params": {}, "expect": [{"kind": "success"}]}\n'
+    b"]}\n"
+)
+
+
+def test_a_step_with_bytes_that_are_not_utf8_loses_only_that_step_its_bytes_kept(tmp_path: Path) -> None:
+    """The outside tester's file: one step per line, 0xFF 0xFE inside s1. It was refused whole (exit 2)."""
+    path = tmp_path / "lines.json"
+    path.write_bytes(ONE_STEP_PER_LINE)
+    opened = load(path)
+    assert [s.id for s in opened.steps] == ["s2"]
+    assert any("line 2" in note and "0xFF 0xFE" in note and "s1" in note for note in opened.damage), opened.damage
+    assert [(lost.line, lost.raw) for lost in opened.lost] == [(2, ONE_STEP_PER_LINE.splitlines()[1].rstrip(b","))]
+
+
+def test_a_broken_step_in_a_one_step_per_line_file_loses_only_that_line(tmp_path: Path) -> None:
+    path = tmp_path / "lines.json"
+    head, s1, s2, end = ONE_STEP_PER_LINE.splitlines(keepends=True)
+    s1 = s1.replace(b'"a\xff\xfeb"}}}', b'"a"}')  # its braces do not close
+    broken = head + s1 + s2.replace(b"}\n", b"},\n") + b'{"id": "s3", "method": "ping"}\n' + end
+    path.write_bytes(broken)
+    opened = load(path)
+    assert [s.id for s in opened.steps] == ["s2", "s3"], opened.damage
+    assert any("line 2" in note for note in opened.damage), opened.damage
+    assert opened.lost and opened.lost[0].raw.startswith(b'{"id": "s1"')
+
+
+def test_run_says_in_its_summary_and_exit_code_that_the_file_was_damaged(tmp_path: Path) -> None:
+    import sys
+
+    from lens_support import run_lens
+
+    from inspector.cli import exit_codes
+
+    path = tmp_path / "lines.json"
+    path.write_bytes(ONE_STEP_PER_LINE)
+    result = run_lens("run", str(path), "--", sys.executable, "-m", "inspector.demo")
+    assert result.returncode == exit_codes.DAMAGED_FILE, result.stdout + result.stderr
+    assert "PASS  s2" in result.stdout
+    summary = result.stdout.strip().splitlines()[-1]
+    assert "1/1 passed" in summary and "damaged" in summary and "1 step lost" in summary, summary
+    report = run_lens("run", str(path), "--format", "json", "--", sys.executable, "-m", "inspector.demo")
+    data = json.loads(report.stdout)
+    assert data["damaged"] and any("0xFF 0xFE" in note for note in data["damage"]), data
