@@ -9,7 +9,7 @@ import pytest
 from budget_ui_support import show_budget, wait_report
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtWidgets import QPlainTextEdit, QTabBar, QTabWidget
 
 from inspector.content.long_lines import MARK, PIECE_CHARS
 from inspector.ui.budget.engine import offline_or_fallback
@@ -85,6 +85,10 @@ def test_a_one_line_megabyte_is_counted_but_never_handed_to_a_text_box_whole(
     assert lab.select("big")
     qtbot.waitUntil(lambda: "tokens" in lab.description_count.text(), timeout=60_000)
     assert threads and threading.main_thread() not in threads, threads
+    lower = next(w for w in lab.findChildren(QTabWidget) if w.objectName() == "labLower")
+    bar = lower.findChild(QTabBar)
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(lower.indexOf(lab.preview)).center())
+    qtbot.waitUntil(lambda: len(lab.preview.toPlainText()) > len(LINE), timeout=10_000)  # the Tool JSON, shown
     for edit in (lab.editor, lab.preview):
         assert longest_paragraph(edit) <= PIECE_CHARS + len(MARK), (edit.objectName(), longest_paragraph(edit))
     assert lab.editor.isReadOnly()
