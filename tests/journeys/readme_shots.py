@@ -257,3 +257,36 @@ def test_skills(lens) -> None:
     lens.click("Load skill")
     lens.wait(lambda: "failed" in lens.texts(), timeout=30_000, what="the verification fails")
     save(lens, "skills.png")
+
+
+def test_replay(lens) -> None:
+    """A tapped session of the demo run against a changed build (Run against…): the one changed answer, the
+    recorded and the new side by side with the changed line marked."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QAbstractItemView, QComboBox
+    from test_replay_app import CHANGED_DEMO, tap_a_client_session
+    from test_tapped_sessions import sessions_window, viewer_for
+
+    tap_a_client_session(lens.home)
+    lens.start().resize(*SIZE)
+    window = sessions_window(lens)
+    lens.click_item(lens.find("Tapped sessions", QAbstractItemView, top=window), "demo", timeout=30_000)
+    lens.click(lens.find("Open record", top=window))
+    viewer = viewer_for(lens, "demo")
+    lens.click(lens.find("Run against", top=viewer))
+    run = lens.find("Requests and verdicts", QAbstractItemView).window()
+    combo = lens.find("Run against", QComboBox, top=run)
+    lens.click(combo)
+    QTest.keyClick(combo, Qt.Key.Key_End)
+    QTest.keyClick(combo, Qt.Key.Key_Return)
+    lens.type(lens.find("Command or URL", top=run), " ".join(["env", "DEMO_CHANGED_ECHO=1", *CHANGED_DEMO]))
+    lens.click(lens.find("Run the record", top=run))
+    summary = lens.find("Run summary", top=run)
+    lens.wait(lambda: "requests replayed" in summary.text(), timeout=120_000, what="the run's end")
+    run.resize(1100, 700)
+    lens.qtbot.wait(400)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert run.grab().save(str(SHOTS / "replay-run.png"))
+    for widget in (run, viewer, window):
+        widget.close()

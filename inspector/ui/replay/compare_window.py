@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from inspector.content.visible import visible
 from inspector.replay.diff import Pair, RecordDiff, diff_records, to_text
 from inspector.replay.record import ReplayError, open_record
+from inspector.ui.replay.run_window import stretch_request_column
 from inspector.ui.replay.side_by_side import SideBySide
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
 from inspector.ui.widgets.plain_text import item_text, plain_tooltip, set_plain
@@ -111,6 +112,7 @@ class CompareWindow(QWidget):
         self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
+        stretch_request_column(self.table)
         self.table.itemSelectionChanged.connect(self._show_selected)
         self.sides = SideBySide("A", "B", self)
         self.lists = QPlainTextEdit(self)
@@ -182,7 +184,6 @@ class CompareWindow(QWidget):
                 if column == 1:
                     item.setToolTip(plain_tooltip("Request", value))
                 self.table.setItem(row, column, item)
-        self.table.resizeColumnsToContents()
         self.lists.setPlainText(visible("\n".join(lists) or "The tool lists and the capabilities are the same."))
         row = next((n for n, pair in enumerate(diff.pairs) if pair.verdict == "different"), 0)
         if diff.pairs:

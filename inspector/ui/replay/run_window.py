@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
@@ -49,6 +50,14 @@ POLL_MS = 100  # how often the table takes the verdicts judged since
 
 def _ms(value: float | None) -> str:
     return f"{value:.0f}" if value is not None else "—"
+
+
+def stretch_request_column(table: QTableWidget) -> None:
+    """The request takes the room; the number, verdict and times fit their text."""
+    header = table.horizontalHeader()
+    for column in range(table.columnCount()):
+        mode = QHeaderView.ResizeMode.Stretch if column == 1 else QHeaderView.ResizeMode.ResizeToContents
+        header.setSectionResizeMode(column, mode)
 
 
 def typed_target(text: str) -> list[str] | str | None:
@@ -88,6 +97,7 @@ class RunAgainstWindow(QWidget):
         self.setWindowTitle(window_title(f"Run against — {self.record.name} — MCP Lens"))
         self.target_combo = QComboBox(self)
         self.target_combo.setAccessibleName("Run against")
+        self.target_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.target_combo.currentIndexChanged.connect(self._target_changed)
         self.target_edit = QLineEdit(self)
         self.target_edit.setAccessibleName("Command or URL")
@@ -110,6 +120,7 @@ class RunAgainstWindow(QWidget):
         self.table.setAccessibleName("Requests and verdicts")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         one_row_at_a_time(self.table)
+        stretch_request_column(self.table)
         self.table.itemSelectionChanged.connect(self._show_selected)
         self.sides = SideBySide("Recorded", "New", self)
         self.save_button = QPushButton("Save as collection…", self)
