@@ -315,3 +315,22 @@ def test_a_target_that_cannot_be_reached_ends_with_a_clear_message(tmp_path: Pat
         said = run.stderr.strip()
         assert said.startswith(("mcp-lens replay: the server ended at request 1", "mcp-lens replay: could not")), said
         assert "request 1" in said and run.stdout == ""
+
+
+def test_recorded_progress_notifications_reach_the_client_with_its_own_token(everything: str, tmp_path: Path) -> None:
+    call = ["--tool-name", "trigger-long-running-operation", "--tool-arg", "duration=1", "steps=3"]
+    rec = record(tmp_path / "progress.jsonl", "--method", "tools/call", *call, "--", "node", everything, "stdio")
+    recorded = [m["params"]["progress"] for m in messages(rec) if m.get("method") == "notifications/progress"]
+    assert len(recorded) == 3
+    seen: list[float] = []
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        seen.append(value)
+
+    async def work(session: ClientSession) -> Any:
+        arguments = {"duration": 1, "steps": 3}
+        return await session.call_tool("trigger-long-running-operation", arguments, progress_callback=progress)
+
+    _, result = sdk_session([*REPLAY, str(rec)], work)  # at the recorded pace
+    assert dumped(result) == answer_to(rec, "tools/call")
+    assert seen == recorded  # the SDK drops progress whose token is not its own
