@@ -24,16 +24,37 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.checks.collection import Collection, CollectionError, checked_expect, env_references, load, update
+from inspector.checks.collection import (
+    Collection,
+    CollectionError,
+    checked_expect,
+    env_references,
+    load,
+    steps_lost,
+    update,
+)
 from inspector.checks.runner import PASSED, Runner, StepResult
 from inspector.content.visible import visible
 from inspector.ui.collections.answers_dialog import AnswersDialog
 from inspector.ui.collections.live import reference_env, workspace_opener
 from inspector.ui.collections.save_dialog import FILTER, plain, recent_files, remember, save_call
+from inspector.ui.widgets.json_view import raw_text
 from inspector.ui.widgets.plain_text import item_text, shown
 from inspector.words import counted
 
+_SHOWN_BYTES = 64 * 1024  # of each damaged stretch: enough to see what went wrong, never a stall
 MARKS = {"passed": "✓", "failed": "✗", "unreachable": "⚠"}
+
+
+def damaged_text(collection: Collection) -> str:
+    """Each damaged stretch of the file: its line, what was lost, and its bytes as they are (``\\xNN`` for
+    a byte that is not UTF-8, invisible characters shown)."""
+    blocks = []
+    for lost in collection.lost:
+        more = len(lost.raw) - _SHOWN_BYTES
+        tail = f"\n… {counted(more, 'more byte')} not shown" if more > 0 else ""
+        blocks.append(f"line {lost.line}: {lost.said}\n{visible(raw_text(lost.raw[:_SHOWN_BYTES]))}{tail}")
+    return "\n\n".join(blocks)
 
 
 def wire_text(result: StepResult) -> str:
@@ -68,6 +89,11 @@ class CollectionsView(QWidget):
         self.steps = QListWidget(self)
         self.steps.setAccessibleName("Collection steps")
         self.steps.currentRowChanged.connect(self._show_step)
+        self.damaged = QPlainTextEdit(self)  # a damaged file's lost stretches: line, what was lost, raw bytes
+        self.damaged.setReadOnly(True)
+        self.damaged.setAccessibleName("Damaged parts of the file")
+        self.damaged.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.damaged.hide()
         self.step_label = plain(QLabel("", self))
         self.step_label.setAccessibleName("Step outcome")
         self.step_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -93,8 +119,13 @@ class CollectionsView(QWidget):
         column.addLayout(assertion_bar)
         column.addWidget(plain(QLabel("Request and response (the exact bytes):", detail)))
         column.addWidget(self.wire, 2)
+        listed = QWidget(self)
+        left = QVBoxLayout(listed)
+        left.setContentsMargins(0, 0, 0, 0)
+        left.addWidget(self.steps, 2)
+        left.addWidget(self.damaged, 1)
         split = QSplitter(self)
-        split.addWidget(self.steps)
+        split.addWidget(listed)
         split.addWidget(detail)
         split.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
@@ -143,6 +174,8 @@ class CollectionsView(QWidget):
             self.running.setText("")
         if collection.damage:  # opened from what was intact: said, steps lost named by line
             self.running.setText(self._damage_said(path, collection))
+        self.damaged.setPlainText(damaged_text(collection))
+        self.damaged.setVisible(bool(collection.damage))
         row = max(self.steps.currentRow(), 0)
         self._fill()
         if collection.steps:
@@ -275,7 +308,8 @@ class CollectionsView(QWidget):
         passed = sum(1 for r in run.steps if r.status == PASSED)
         said = f"{passed} of {len(run.steps)} passed in {run.elapsed_ms:.0f} ms"
         if self.collection is not None and self.collection.damage and self.path is not None:
-            said += f" (of what was intact: {self._damage_said(self.path, self.collection)})"
+            intact = self._damage_said(self.path, self.collection)
+            said += f"; the file is damaged, {steps_lost(self.collection)} (of what was intact: {intact})"
         self.running.setText(said)
         self._fill()
 
