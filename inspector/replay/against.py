@@ -186,7 +186,8 @@ class _Talk:
 
     async def _one(self, n: int, ignore: tuple[Volatile, ...], timeout: float) -> None:
         replay = self.replay
-        asked = replay.request(n).value
+        original = replay.request(n)
+        asked = original.value
         method = str(asked.get("method"))
         params = asked.get("params")
         if isinstance(params, dict) and "requestState" in params and self.state is not None:
@@ -221,7 +222,7 @@ class _Talk:
             self.run.store.clear()  # its wire is not kept either (the entries so far are answered)
             if verdict in (IDENTICAL, EQUAL):
                 old = new = None
-        sent = replay.request(n).mono
+        sent = original.mono
         self.run.verdicts.append(
             Verdict(
                 n + 1,
