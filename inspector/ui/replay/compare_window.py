@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
@@ -30,6 +34,7 @@ from PySide6.QtWidgets import (
 from inspector.content.visible import visible
 from inspector.replay.diff import Pair, RecordDiff, diff_records, to_text
 from inspector.replay.record import ReplayError, open_record
+from inspector.traffic import jsonl
 from inspector.ui.replay.run_window import stretch_request_column
 from inspector.ui.replay.side_by_side import SideBySide
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
@@ -52,17 +57,29 @@ def asked(pair: Pair) -> str:
     return f"{pair.method} {json.dumps(pair.params, ensure_ascii=False, default=str)}"
 
 
-def compared(a: Path, b: Path) -> RecordDiff:
-    """Open both records (a record of several servers: its first) and line them up (blocking)."""
-    first = _open(a)
+def compared(a: Path | list[Any], b: Path | list[Any]) -> RecordDiff:
+    """Open both records (a record of several servers: its first) and line them up (blocking). A live
+    server's log (its entries) is written to a user-only temporary record first, removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="mcp-lens-compare-"))  # 0700
     try:
-        second = _open(b)
+        first = _open(_as_record(a, folder / "a.jsonl"))
         try:
-            return diff_records(first, second)
+            second = _open(_as_record(b, folder / "b.jsonl"))
+            try:
+                return diff_records(first, second)
+            finally:
+                second.close()
         finally:
-            second.close()
+            first.close()
     finally:
-        first.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _as_record(source: Path | list[Any], path: Path) -> Path:
+    if isinstance(source, Path):
+        return source
+    jsonl.save(path, source)
+    return path
 
 
 def _open(path: Path) -> Any:
@@ -78,13 +95,21 @@ def _open(path: Path) -> Any:
 class CompareWindow(QWidget):
     """Choose record A and record B, Compare: the requests side by side, then the lists' differences."""
 
-    def __init__(self, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        settings: QSettings | None = None,
+        parent: QWidget | None = None,
+        logs: Callable[[], dict[str, Any]] = dict,
+    ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
+        self._logs = logs  # the workspace's live servers: name → its traffic store
         self.setWindowTitle("Compare sessions — MCP Lens")
         self.settings = settings
         self.tasks = TaskSet(self)
         self.diff: RecordDiff | None = None
         self.edits: dict[str, QLineEdit] = {}
+        self.sources: dict[str, QComboBox] = {}
+        self.browses: dict[str, QPushButton] = {}
         grid = QGridLayout()
         for row, side in enumerate(("A", "B")):
             edit = QLineEdit(self)
@@ -93,14 +118,22 @@ class CompareWindow(QWidget):
             browse = QPushButton("Choose…", self)
             browse.setAccessibleName(f"Choose record {side}")
             browse.clicked.connect(lambda _=False, s=side: self.choose(s))
-            grid.addWidget(QLabel(f"Record {side}:", self), row, 0)
-            grid.addWidget(edit, row, 1)
-            grid.addWidget(browse, row, 2)
+            source = QComboBox(self)
+            source.setAccessibleName(f"Source {side}")
+            source.setToolTip("A record file, or the traffic log of a server of the workspace")
+            source.currentIndexChanged.connect(lambda _=0, e=edit, b=browse, c=source: _file_chosen(c, e, b))
+            grid.addWidget(QLabel(f"{side}:", self), row, 0)
+            grid.addWidget(source, row, 1)
+            grid.addWidget(edit, row, 2)
+            grid.addWidget(browse, row, 3)
             self.edits[side] = edit
+            self.sources[side] = source
+            self.browses[side] = browse
         self.compare_button = QPushButton("Compare", self)
         self.compare_button.setAccessibleName("Compare the records")
         self.compare_button.clicked.connect(self.start)
-        grid.addWidget(self.compare_button, 0, 3, 2, 1)
+        grid.addWidget(self.compare_button, 0, 4, 2, 1)
+        grid.setColumnStretch(2, 1)
         self.summary = QLabel(self)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
@@ -138,8 +171,30 @@ class CompareWindow(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
         layout.addLayout(bottom)
+        self.fill_sources()
         self.resize(1000, 680)
         fit_screen(self)
+
+    def fill_sources(self) -> None:
+        """A record file, then each server of the workspace (its traffic log as it is now)."""
+        for side, source in self.sources.items():
+            chosen = source.currentData()
+            source.blockSignals(True)
+            source.clear()
+            source.addItem("Record file", None)
+            for name in self._logs():
+                source.addItem(item_text(f"Live: {name}"), name)
+            source.setCurrentIndex(max(0, source.findData(chosen)))
+            source.blockSignals(False)
+            _file_chosen(source, self.edits[side], self.browses[side])
+
+    def _source(self, side: str) -> Path | list[Any] | None:
+        name = self.sources[side].currentData()
+        if name is not None:
+            store = self._logs().get(name)
+            return list(store) if store is not None else None
+        text = self.edits[side].text().strip()
+        return Path(text) if text else None
 
     def choose(self, side: str) -> QFileDialog:
         dialog = QFileDialog(self, f"Record {side}", str(Path.home()), FILTERS)
@@ -151,13 +206,13 @@ class CompareWindow(QWidget):
         return dialog
 
     def start(self) -> None:
-        a, b = (self.edits[side].text().strip() for side in ("A", "B"))
-        if not a or not b:
-            set_plain(self.summary, "Choose two records to compare.")
+        a, b = self._source("A"), self._source("B")
+        if a is None or b is None:
+            set_plain(self.summary, "Choose two records (or two servers' logs) to compare.")
             return
         self.compare_button.setEnabled(False)
         set_plain(self.summary, "Reading both records…")
-        self.tasks.start(asyncio.to_thread(compared, Path(a), Path(b)), self._done)
+        self.tasks.start(asyncio.to_thread(compared, a, b), self._done)
 
     def _done(self, outcome: Any) -> None:
         self.compare_button.setEnabled(True)
@@ -196,6 +251,13 @@ class CompareWindow(QWidget):
             self.sides.show(pair.a, pair.b, pair.changes)
 
 
+def _file_chosen(source: QComboBox, edit: QLineEdit, browse: QPushButton) -> None:
+    """A record file is typed or chosen; a live server's log needs neither."""
+    is_file = source.currentData() is None
+    edit.setEnabled(is_file)
+    browse.setEnabled(is_file)
+
+
 def _lists_lines(diff: RecordDiff) -> list[str]:
     """The text report's lines after its requests and before its last line: tools and capabilities."""
     lines = to_text(diff).splitlines()
@@ -207,10 +269,12 @@ def show_compare_window(window: Any) -> CompareWindow:
     """Open (or raise) File › Compare sessions… of `window`."""
     existing = window.findChild(CompareWindow, _WINDOW)
     if existing is not None:
+        existing.fill_sources()
         existing.show()
         existing.raise_()
         return existing
-    compare = CompareWindow(getattr(window, "settings", None), window)
+    spaces = getattr(window, "spaces", {})
+    compare = CompareWindow(getattr(window, "settings", None), window, lambda: {n: s.store for n, s in spaces.items()})
     compare.setObjectName(_WINDOW)
     compare.show()
     return compare

@@ -1,0 +1,86 @@
+"""File › Compare sessions…'s window on records built with the factories: two record files, and two live
+servers' logs (their traffic stores); a tool added and an answer changed; hostile text stays plain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from factories import call_result, request, response, tool, tool_call
+from PySide6.QtCore import Qt
+
+from inspector.traffic import jsonl
+from inspector.traffic.store import TrafficStore
+from inspector.ui.replay.compare_window import CompareWindow
+
+HOSTILE = "<img src=x>\u202eevil"
+
+
+def session(answer: str, tools: list[dict]) -> TrafficStore:
+    store = TrafficStore()
+    hello = {"protocolVersion": "2025-11-25", "clientInfo": {"name": "host", "version": "1"}, "capabilities": {}}
+    request(store, 1, "initialize", hello)
+    response(store, 1, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "s"}})
+    request(store, 2, "tools/list", {})
+    response(store, 2, {"tools": tools})
+    tool_call(store, 3, "echo", {"text": "hi"})
+    response(store, 3, call_result(answer))
+    return store
+
+
+def stores() -> tuple[TrafficStore, TrafficStore]:
+    before = session("hi", [tool("echo")])
+    after = session(HOSTILE, [tool("echo"), tool("added", HOSTILE)])
+    return before, after
+
+
+def compared(qtbot, window: CompareWindow) -> str:
+    window.compare_button.click()
+    assert not window.compare_button.isEnabled()  # until both are read
+    qtbot.waitUntil(
+        lambda: "requests lined up" in window.summary.text() or "Cannot" in window.summary.text(), timeout=30_000
+    )
+    return window.summary.text()
+
+
+def check(window: CompareWindow, summary: str) -> None:
+    assert summary.startswith("3 requests lined up: 2 answered differently"), summary
+    assert "The tool lists differ." in summary
+    verdicts = [window.table.item(row, 2).text() for row in range(window.table.rowCount())]
+    assert verdicts == ["identical", "different", "different"], verdicts
+    assert window.table.currentRow() == 1  # the first difference is the one shown
+    lists = window.lists.toPlainText()
+    assert "added" in lists and "\u202e" not in lists
+    window.table.selectRow(2)
+    shown = window.sides.changes_list.item(0).text()
+    assert "<img src=x>" in shown and "\u202e" not in shown and "\\u202e" in shown
+    assert window.sides.marked == (1, 1)
+
+
+def test_two_record_files_are_lined_up_by_request(qtbot, qloop, tmp_path: Path) -> None:
+    before, after = stores()
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    jsonl.save(a, before)
+    jsonl.save(b, after)
+    window = CompareWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.edits["A"].setText(str(a))
+    window.edits["B"].setText(str(b))
+    check(window, compared(qtbot, window))
+
+
+def test_two_live_servers_logs_are_lined_up_and_leave_no_file_behind(qtbot, qloop, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    before, after = stores()
+    window = CompareWindow(logs=lambda: {"one": before, "two": after})
+    qtbot.addWidget(window)
+    window.show()
+    for side, name in (("A", "Live: one"), ("B", "Live: two")):
+        combo = window.sources[side]
+        combo.setCurrentIndex(combo.findText(name, Qt.MatchFlag.MatchExactly))
+        assert not window.edits[side].isEnabled()
+    check(window, compared(qtbot, window))
+    assert list(tmp_path.iterdir()) == []
