@@ -17,7 +17,15 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QLineEdit,
+    QListView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.apps.ui_resource import has_interface, visibility
 from inspector.budget.acceptance import ACCEPTED, CHANGED, REFUSED, Judge, Verdict
@@ -149,12 +157,18 @@ class ToolListModel(QAbstractListModel):
         self._turn = QTimer(self, singleShot=True, interval=0)
         self._turn.timeout.connect(self._judge_some)
         self.server_name = "server"  # as a host names the server (Claude Code's mcp__<server>__ prefix)
+        self.most_lines = 1  # the most lines a row's text has: every row is given their height
+
+    def _count_lines(self) -> None:
+        badged = any(row.badges for row in self.all)
+        self.most_lines = 1 + badged + bool(self.host)
 
     def set_listing(self, listing: Any) -> None:
         grouped = findings_by_tool(listing)
         self.beginResetModel()
         self.all = [ToolRow.from_tool(tool, grouped.get(i, [])) for i, tool in enumerate(listing.tools)]
         self._judge()
+        self._count_lines()
         self._apply()
         self.endResetModel()
 
@@ -165,6 +179,7 @@ class ToolListModel(QAbstractListModel):
         if server_name:
             self.server_name = server_name
         self._judge()
+        self._count_lines()
         self.endResetModel()
 
     def _judge(self) -> None:
@@ -234,6 +249,20 @@ class ToolListModel(QAbstractListModel):
         return None
 
 
+class RowDelegate(QStyledItemDelegate):
+    """Every row as tall as the tallest row's text: the list's rows share one size (`setUniformItemSizes`), which
+    Qt takes from the last row, and a read-only tool's verdict line would be cut under a last row without badges."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        model = index.model()
+        text = index.data(Qt.ItemDataRole.DisplayRole)
+        missing = getattr(model, "most_lines", 1) - (str(text).count("\n") + 1 if text else 1)
+        if missing > 0:
+            size.setHeight(size.height() + missing * option.fontMetrics.lineSpacing())
+        return size
+
+
 class ToolList(QWidget):
     """Search box over a list of tools. Emits `toolSelected(ToolRow | None)`."""
 
@@ -253,6 +282,7 @@ class ToolList(QWidget):
         self.view.setObjectName("toolList")
         self.view.setAccessibleName("Tool list")
         self.view.setModel(self.model)
+        self.view.setItemDelegate(RowDelegate(self.view))
         # A name too long for the list is cut at its end (its tooltip has it whole), never mid-word, and the
         # list never scrolls sideways: its width is the splitter's (`ToolWorkbench.fit_tool_list`).
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)

@@ -98,3 +98,32 @@ def test_a_long_list_is_judged_a_slice_per_turn_and_counted_when_done(qtbot, tmp
     assert rows(tools)[4999].endswith(
         "✗ Cursor: refused: tool 5,000 of 5,000: past the cap of 40 tools, not sent (unconfirmed rule)"
     )
+
+
+def test_every_row_has_room_for_its_verdict_line_whatever_the_last_row_holds(qtbot, tmp_path) -> None:
+    """A read-only tool with no title has three lines with a host chosen (name, badges, verdict); the first tool
+    and the last have two (Qt sizes every row of the list as its last). Every row must be as tall as its text, or
+    the verdict line of the badged tools is cut off."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    tools = ToolList(settings)
+    qtbot.addWidget(tools)
+    tools.resize(320, 600)
+    tools.show()
+    read_only = {"readOnlyHint": True}
+    tools.set_listing(
+        listing(
+            [
+                tool("lookup", "Reads.", OPEN, annotations=read_only),
+                tool("fetch_page", "Reads.", CLOSED, title="Fetch a page", annotations=read_only),
+                tool("plain", "No badges.", OPEN, title="A plain tool"),
+            ]
+        )
+    )
+    pick(tools, "OpenAI strict")
+    view, metrics = tools.view, tools.view.fontMetrics()
+    for row in range(tools.model.rowCount()):
+        index = tools.model.index(row)
+        text = tools.model.data(index, Qt.ItemDataRole.DisplayRole)
+        lines = text.count("\n") + 1
+        assert view.visualRect(index).height() >= lines * metrics.lineSpacing(), (row, text)
+    assert rows(tools)[0].splitlines()[-1].startswith("    ✗ OpenAI strict: refused")
