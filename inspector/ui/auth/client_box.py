@@ -103,6 +103,7 @@ class ClientBox(QGroupBox):
         self.registration_note.setObjectName("registrationDeprecated")
         self.registration_note.setTextFormat(Qt.TextFormat.PlainText)
         self.registration_note.setStyleSheet("QLabel { color: #9a6700; }")
+        self.registration_note.setWordWrap(True)  # the Auth tab keeps the README's 800 px window
         self.registration_note.setVisible(False)
         form.addRow(self.registration_note)
         self.grant = QComboBox()
@@ -129,8 +130,9 @@ class ClientBox(QGroupBox):
         self.scopes.setPlaceholderText("extra scopes to ask for, space-separated")
         self.scopes.setAccessibleName("Extra OAuth scopes")
         form.addRow("Scopes", self.scopes)
-        self.dpop = QCheckBox("DPoP-bound tokens (RFC 9449): a proof key for this server signs each request")
+        self.dpop = QCheckBox("DPoP-bound tokens (RFC 9449)")  # short: a check box does not wrap
         self.dpop.setAccessibleName("DPoP-bound tokens")
+        self.dpop.setToolTip("A proof key for this server signs each request; tokens are bound to that key")
         form.addRow(self.dpop)
         self.grant.currentIndexChanged.connect(self._follow_grant)
         self._follow_grant()

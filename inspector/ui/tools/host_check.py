@@ -32,7 +32,8 @@ class HostCheck(QComboBox):
         for host in HOSTS.values():
             self.addItem(host.label, host.name)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.setMinimumContentsLength(8)  # the tool list stays narrow (the README's 800×700 window)
+        # The tool list stays narrow (the README's 800×700 window): a host's name is cut when the list is.
+        self.setMinimumContentsLength(4)
         if settings is not None:
             self.setCurrentIndex(max(0, self.findData(str(settings.value(SETTING, NO_HOST)))))
         self.currentIndexChanged.connect(self._changed)
