@@ -24,8 +24,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -35,10 +34,12 @@ from inspector.content.visible import visible
 from inspector.replay.diff import Pair, RecordDiff, diff_records, to_text
 from inspector.replay.record import ReplayError, open_record
 from inspector.traffic import jsonl
+from inspector.ui.replay.rows_model import RowsModel
 from inspector.ui.replay.run_window import stretch_request_column
 from inspector.ui.replay.side_by_side import SideBySide
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
-from inspector.ui.widgets.plain_text import item_text, plain_tooltip, set_plain
+from inspector.ui.widgets.plain_text import item_text, set_plain
+from inspector.ui.widgets.row_table import one_row_at_a_time
 from inspector.ui.widgets.screen_fit import fit_screen
 from inspector.ui.widgets.session_files import FILTERS
 
@@ -55,6 +56,11 @@ def asked(pair: Pair) -> str:
     if pair.params in (None, {}):
         return pair.method
     return f"{pair.method} {json.dumps(pair.params, ensure_ascii=False, default=str)}"
+
+
+def pair_cells(pair: Pair) -> tuple[str, ...]:
+    """A pair's row: A's request number (or "B only"), the request, the verdict, both latencies."""
+    return (str(pair.number or "B only"), asked(pair), pair.verdict, _ms(pair.a_ms), _ms(pair.b_ms))
 
 
 def compared(a: Path | list[Any], b: Path | list[Any]) -> RecordDiff:
@@ -138,15 +144,13 @@ class CompareWindow(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
         self.summary.setAccessibleName("Comparison summary")
-        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.model = RowsModel(COLUMNS, pair_cells)
+        self.table = QTableView(self)
         self.table.setAccessibleName("Requests of both records")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
+        self.table.setModel(self.model)
+        one_row_at_a_time(self.table)
         stretch_request_column(self.table)
-        self.table.itemSelectionChanged.connect(self._show_selected)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_selected())
         self.sides = SideBySide("A", "B", self)
         self.lists = QPlainTextEdit(self)
         self.lists.setReadOnly(True)
@@ -231,21 +235,14 @@ class CompareWindow(QWidget):
         caps = " The capabilities differ." if diff.capabilities else ""
         text = f"{len(diff.pairs)} requests lined up: {differ} answered differently, {only} made by one side only."
         set_plain(self.summary, text + tools + caps)
-        self.table.setRowCount(len(diff.pairs))
-        for row, pair in enumerate(diff.pairs):
-            cells = (str(pair.number or "B only"), asked(pair), pair.verdict, _ms(pair.a_ms), _ms(pair.b_ms))
-            for column, value in enumerate(cells):
-                item = QTableWidgetItem(item_text(value))
-                if column == 1:
-                    item.setToolTip(plain_tooltip("Request", value))
-                self.table.setItem(row, column, item)
+        self.model.reset(diff.pairs)
         self.lists.setPlainText(visible("\n".join(lists) or "The tool lists and the capabilities are the same."))
         row = next((n for n, pair in enumerate(diff.pairs) if pair.verdict == "different"), 0)
         if diff.pairs:
-            self.table.selectRow(row)
+            self.table.setCurrentIndex(self.model.index(row, 0))
 
     def _show_selected(self) -> None:
-        row = self.table.currentRow()
+        row = self.table.currentIndex().row()
         if self.diff is not None and 0 <= row < len(self.diff.pairs):
             pair = self.diff.pairs[row]
             self.sides.show(pair.a, pair.b, pair.changes)

@@ -25,8 +25,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -35,10 +34,11 @@ from inspector.replay.against import Run, TargetFailed, run_against_async
 from inspector.replay.compare import Verdict
 from inspector.replay.record import LEGACY, MODERN, Replay, ReplayError, open_record
 from inspector.replay.report import asked, summary
+from inspector.ui.replay.rows_model import RowsModel
 from inspector.ui.replay.side_by_side import SideBySide
 from inspector.ui.replay.to_collection import save_run
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
-from inspector.ui.widgets.plain_text import item_text, plain_tooltip, set_plain, window_title
+from inspector.ui.widgets.plain_text import item_text, set_plain, window_title
 from inspector.ui.widgets.row_table import one_row_at_a_time
 from inspector.ui.widgets.screen_fit import fit_screen
 
@@ -52,12 +52,20 @@ def _ms(value: float | None) -> str:
     return f"{value:.0f}" if value is not None else "—"
 
 
-def stretch_request_column(table: QTableWidget) -> None:
+def stretch_request_column(table: QTableView) -> None:
     """The request takes the room; the number, verdict and times fit their text."""
     header = table.horizontalHeader()
-    for column in range(table.columnCount()):
+    header.setResizeContentsPrecision(50)  # sized from the rows in view and 50 more, not the first 1,000
+    table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # uniform rows: none measured
+    for column in range(table.model().columnCount()):
         mode = QHeaderView.ResizeMode.Stretch if column == 1 else QHeaderView.ResizeMode.ResizeToContents
         header.setSectionResizeMode(column, mode)
+
+
+def verdict_cells(verdict: Verdict) -> tuple[str, ...]:
+    """A verdict's row: number, request, verdict (and why there was no answer), both latencies."""
+    said = VERDICT_TEXT.get(verdict.verdict, verdict.verdict) + (f" ({verdict.note})" if verdict.note else "")
+    return (str(verdict.number), asked(verdict), said, _ms(verdict.recorded_latency_ms), _ms(verdict.latency_ms))
 
 
 def typed_target(text: str) -> list[str] | str | None:
@@ -116,12 +124,13 @@ class RunAgainstWindow(QWidget):
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setWordWrap(True)
         self.summary.setAccessibleName("Run summary")
-        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.model = RowsModel(COLUMNS, verdict_cells)
+        self.table = QTableView(self)
         self.table.setAccessibleName("Requests and verdicts")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setModel(self.model)
         one_row_at_a_time(self.table)
         stretch_request_column(self.table)
-        self.table.itemSelectionChanged.connect(self._show_selected)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_selected())
         self.sides = SideBySide("Recorded", "New", self)
         self.save_button = QPushButton("Save as collection…", self)
         self.save_button.setToolTip("Each request of this run as a collection step expecting the recorded answer")
@@ -184,9 +193,9 @@ class RunAgainstWindow(QWidget):
         if target is None:
             set_plain(self.summary, "Choose a stdio or Streamable HTTP server, or type a command or an http(s) URL.")
             return
-        self.table.setRowCount(0)
         self.sides.clear()
         self.run = Run()
+        self.model.reset(self.run.verdicts)
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.save_button.setEnabled(False)
@@ -228,7 +237,7 @@ class RunAgainstWindow(QWidget):
         self.cancel_button.setEnabled(False)
         self.save_button.setEnabled(bool(self.run and self.run.verdicts))
         self.progress.setRange(0, max(self.total, 1))
-        self.progress.setValue(self.table.rowCount())
+        self.progress.setValue(self.model.shown)
         set_plain(self.summary, text)
 
     def _take(self) -> None:
@@ -240,29 +249,16 @@ class RunAgainstWindow(QWidget):
             self.progress.setRange(0, self.total)
             self.progress.setValue(len(verdicts))
             set_plain(self.summary, f"Sent {len(verdicts)} of {self.total} requests…")
-        for row in range(self.table.rowCount(), len(verdicts)):
-            self._add_row(row, verdicts[row])
-
-    def _add_row(self, row: int, verdict: Verdict) -> None:
-        self.table.insertRow(row)
-        request = asked(verdict)
-        verdict_text = VERDICT_TEXT.get(verdict.verdict, verdict.verdict)
-        verdict_text += f" ({verdict.note})" if verdict.note else ""
-        cells = (str(verdict.number), request, verdict_text, _ms(verdict.recorded_latency_ms), _ms(verdict.latency_ms))
-        for column, text in enumerate(cells):
-            item = QTableWidgetItem(item_text(text))
-            if column == 1:
-                item.setToolTip(plain_tooltip("Request", request))
-            self.table.setItem(row, column, item)
+        self.model.take()
 
     def select_first_difference(self) -> None:
         verdicts = self.run.verdicts if self.run else []
         row = next((n for n, v in enumerate(verdicts) if not v.passed), None)
         if row is not None or verdicts:
-            self.table.selectRow(row if row is not None else 0)
+            self.table.setCurrentIndex(self.model.index(row if row is not None else 0, 0))
 
     def _show_selected(self) -> None:
-        row = self.table.currentRow()
+        row = self.table.currentIndex().row()
         verdicts = self.run.verdicts if self.run else []
         if 0 <= row < len(verdicts):
             verdict = verdicts[row]

@@ -45,12 +45,13 @@ def compared(qtbot, window: CompareWindow) -> str:
 def check(window: CompareWindow, summary: str) -> None:
     assert summary.startswith("3 requests lined up: 2 answered differently"), summary
     assert "The tool lists differ." in summary
-    verdicts = [window.table.item(row, 2).text() for row in range(window.table.rowCount())]
+    model = window.table.model()
+    verdicts = [model.index(row, 2).data() for row in range(model.rowCount())]
     assert verdicts == ["identical", "different", "different"], verdicts
-    assert window.table.currentRow() == 1  # the first difference is the one shown
+    assert window.table.currentIndex().row() == 1  # the first difference is the one shown
     lists = window.lists.toPlainText()
     assert "added" in lists and "\u202e" not in lists
-    window.table.selectRow(2)
+    window.table.setCurrentIndex(model.index(2, 0))
     shown = window.sides.changes_list.item(0).text()
     assert "<img src=x>" in shown and "\u202e" not in shown and "\\u202e" in shown
     assert window.sides.marked == (1, 1)
@@ -84,3 +85,24 @@ def test_two_live_servers_logs_are_lined_up_and_leave_no_file_behind(qtbot, qloo
         assert not window.edits[side].isEnabled()
     check(window, compared(qtbot, window))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_long_comparison_formats_only_the_rows_shown(qtbot, qloop, tmp_path: Path) -> None:
+    """5,000 requests a side: every pair listed, the text made only for the rows on screen."""
+    paths = []
+    for side, answer in (("a", "hi"), ("b", "changed")):
+        store = TrafficStore()
+        for n in range(1, 5001):
+            tool_call(store, n, "echo", {"text": f"call {n}"})
+            response(store, n, call_result(answer if n == 4000 else "same"))
+        paths.append(jsonl.save(tmp_path / f"{side}.jsonl", store) and tmp_path / f"{side}.jsonl")
+    window = CompareWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.edits["A"].setText(str(paths[0]))
+    window.edits["B"].setText(str(paths[1]))
+    summary = compared(qtbot, window)
+    assert summary.startswith("5000 requests lined up: 1 answered differently"), summary
+    assert window.table.currentIndex().row() == 3999
+    qtbot.wait(50)
+    assert 0 < window.model.formatted < 200, window.model.formatted

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from factories import call_result, request, response, tool_call
-from PySide6.QtWidgets import QLabel, QListWidget, QTableWidget
+from PySide6.QtWidgets import QLabel, QListWidget
 
 from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
@@ -44,9 +44,9 @@ def test_a_changed_answer_with_hostile_text_is_listed_and_shown_as_plain_text(qt
     window = started(qtbot, before, [sys.executable, "-m", "inspector", "replay", str(after), "--fast"])
     qtbot.waitUntil(lambda: "requests replayed" in window.summary.text(), timeout=60_000)
     assert "1 different" in window.summary.text() and window.save_button.isEnabled()
-    table: QTableWidget = window.table
-    assert [table.item(row, 2).text() for row in range(table.rowCount())] == ["identical", "different"]
-    assert table.currentRow() == 1  # the first changed answer is the one shown
+    model = window.table.model()
+    assert [model.index(row, 2).data() for row in range(model.rowCount())] == ["identical", "different"]
+    assert window.table.currentIndex().row() == 1  # the first changed answer is the one shown
     changed: QListWidget = window.sides.changes_list
     assert changed.count() == 1
     shown = changed.item(0).text()
