@@ -29,6 +29,9 @@ from inspector.traffic.entry import Direction, Kind
 
 OK, CONNECTION, TIMEOUT = exit_codes.OK, exit_codes.CONNECTION, exit_codes.TIMEOUT
 RUN_TIMEOUT_S = 180  # per process: generous, the machine is shared
+# The module fixture runs every process (75 runs, WORKERS at a time) inside its first test's setup: the
+# suite's 120 s per-test limit would time it out on a loaded machine, so this module has its own.
+pytestmark = pytest.mark.timeout(1800)
 WORKERS = 6  # most of a run is waiting (start-up, timeouts): more than the cores
 WRONG_ID = 424242  # hostile.py wrong-id answers tools/list with it
 NOT_JSONRPC = "not JSON-RPC on stdout"
