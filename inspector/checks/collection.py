@@ -191,7 +191,7 @@ def _salvaged(raw: bytes, source: str, problem: str) -> Collection | None:
     if isinstance(servers, dict):
         collection.servers = {str(k): v for k, v in servers.items() if isinstance(v, dict)}
     left_out: list[Lost] = []
-    for line, raw_step, raw in found.steps:
+    for line, raw_step, raw in found.items:
         try:
             step = _step(raw_step, f"line {line}")
         except CollectionError as exc:
@@ -215,7 +215,7 @@ def steps_lost(collection: Collection) -> str:
         return "no step lost, the header damaged"
     lines = [lost.line for lost in collection.lost]
     where = f" ({noun(len(lines), 'line')} {', '.join(map(str, lines))})" if lines else ""
-    counts = [lost.steps for lost in collection.lost]
+    counts = [lost.items for lost in collection.lost]
     if counts and None not in counts:
         total = sum(c for c in counts if c is not None)
         return f"{total} {noun(total, 'step')} lost{where}"

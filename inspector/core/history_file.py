@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from inspector.config.files import data_dir, private_folder, stamped_sibling, utf8, write_atomic
+from inspector.config.json_salvage import salvage_list
 from inspector.config.redact import Redactor, hide_secret_arguments, secret_arguments
+from inspector.config.text_files import decode_utf8
 from inspector.core.history import PENDING, CallRecord
 from inspector.words import counted
 
@@ -24,6 +26,7 @@ RESULT_BYTES = 32_000  # a bigger result is left out (the call's arguments and o
 ARGUMENTS_BYTES = 64_000  # arguments bigger than this are left out too (the call is still listed)
 TOTAL_BYTES = 2_000_000  # past this, older calls' results are left out: the file stays small
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_NEXT_CALL = re.compile(r'\n {2}\{\s*"tool"\s*:')  # where `save_history` (indent 1) starts a call
 
 
 class HistoryDamaged(Exception):
@@ -149,23 +152,32 @@ def load_history(path: Path) -> list[CallRecord]:
     one bad entry) sets the file aside, never saved over (see `set_aside`), and raises `HistoryDamaged`
     with the intact calls in `kept`."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         return []
-    except (OSError, ValueError) as exc:
-        moved = set_aside(path)
-        raise HistoryDamaged(path, moved, exc) from exc
+    except OSError as exc:
+        raise HistoryDamaged(path, set_aside(path), exc) from exc
+    try:
+        data = json.loads(decode_utf8(raw))
+    except ValueError as exc:  # not UTF-8 or not JSON: the calls that still read whole are kept
+        found = salvage_list(raw, "calls", _NEXT_CALL, noun="call")
+        records = [r for r in (_record_or_none(item) for _, item, _ in found.items) if r] if found else []
+        said = "; ".join(lost.said for lost in found.lost) if found else ""
+        cause = f"{exc}; {said}" if said else str(exc)
+        raise HistoryDamaged(path, set_aside(path), cause, records[:KEPT]) from exc
     calls = data.get("calls") if isinstance(data, dict) else None
     if not isinstance(calls, list):
         moved = set_aside(path)
         raise HistoryDamaged(path, moved, 'not an object with a "calls" list')
-    records, bad = [], 0
-    for entry in calls:
-        try:
-            records.append(_record(entry))
-        except (TypeError, ValueError, KeyError, OverflowError):
-            bad += 1
-    if bad:  # the file is set aside whole before the next save writes only the intact calls
+    records = [r for r in (_record_or_none(entry) for entry in calls) if r]
+    if bad := len(calls) - len(records):  # the file is set aside whole before the next save writes only the rest
         moved = set_aside(path)
         raise HistoryDamaged(path, moved, f"{counted(bad, 'damaged entry', 'damaged entries')}", records[:KEPT])
     return records[:KEPT]
+
+
+def _record_or_none(entry: Any) -> CallRecord | None:
+    try:
+        return _record(entry)
+    except (TypeError, ValueError, KeyError, OverflowError):
+        return None
