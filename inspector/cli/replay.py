@@ -103,7 +103,8 @@ def _mock(replay, args: argparse.Namespace) -> int:
 
 def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
     from inspector.replay.against import Run, TargetFailed, run_against
-    from inspector.replay.report import RENDERERS
+    from inspector.replay.compare import Verdict
+    from inspector.replay.report import Streamed
     from inspector.replay.volatile import parse_ignore
 
     try:
@@ -112,16 +113,28 @@ def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
         print(f"mcp-lens replay: {exc}", file=sys.stderr)
         return exit_codes.USAGE
     where: list[str] | str = target[0] if len(target) == 1 and target[0].startswith(("http://", "https://")) else target
+    streamed = Streamed(args.format, sys.stdout)
+    held: list[Verdict] = []  # until one is answered: a server that never answers gets one line, no report
+
+    def judged(verdict: Verdict) -> None:
+        held.append(verdict)
+        if verdict.new is not None or verdict.passed:
+            for earlier in held:
+                streamed.verdict(earlier)
+            held.clear()
+
+    run = Run(keep_answers=False, keep_verdicts=False, on_verdict=judged)
     try:
-        run = run_against(replay, where, ignore, run=Run(keep_answers=False))
+        run_against(replay, where, ignore, run=run)
     except TargetFailed as exc:
         print(f"mcp-lens replay: {exc}", file=sys.stderr)
         return exit_codes.CONNECTION
-    if run.ended and not any(verdict.new is not None or verdict.passed for verdict in run.verdicts):
+    if run.ended and held and streamed.first:
         print(f"mcp-lens replay: {run.ended}", file=sys.stderr)  # nothing was answered: no report
         return exit_codes.CONNECTION
-    sys.stdout.write(RENDERERS[args.format](run))
-    sys.stdout.flush()
+    for earlier in held:
+        streamed.verdict(earlier)
+    streamed.finish(run)
     if run.ended:
         print(f"mcp-lens replay: stopped: {run.ended}", file=sys.stderr)
     return exit_codes.OK if run.passed else exit_codes.REPLAY_DIFFERENT

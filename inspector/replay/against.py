@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,10 +50,22 @@ class Run:
     # False: a passing verdict keeps neither answer, and `store` only the request in flight (the CLI on a
     # long record: memory stays flat; the record holds the recorded answers); a failing verdict keeps both
     keep_answers: bool = True
+    # Told of each verdict as it is judged (the CLI writes it out); `keep_verdicts` False: not kept in
+    # `verdicts` then (a long record's run holds only its counts)
+    on_verdict: Callable[[Verdict], None] | None = None
+    keep_verdicts: bool = True
+    counts: dict[str, int] = field(default_factory=dict)  # verdict → how many
 
     @property
     def passed(self) -> bool:
-        return self.ended is None and all(verdict.passed for verdict in self.verdicts)
+        return self.ended is None and all(word in (IDENTICAL, EQUAL) for word in self.counts)
+
+    def judged(self, verdict: Verdict) -> None:
+        self.counts[verdict.verdict] = self.counts.get(verdict.verdict, 0) + 1
+        if self.keep_verdicts:
+            self.verdicts.append(verdict)
+        if self.on_verdict is not None:
+            self.on_verdict(verdict)
 
 
 def run_against(
@@ -223,7 +236,7 @@ class _Talk:
             if verdict in (IDENTICAL, EQUAL):
                 old = new = None
         sent = original.mono
-        self.run.verdicts.append(
+        self.run.judged(
             Verdict(
                 n + 1,
                 method,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from typing import Any
+from typing import Any, TextIO
 
 from inspector.replay.against import Run
-from inspector.replay.compare import ABSENT, DIFFERENT, Verdict
+from inspector.replay.compare import ABSENT, DIFFERENT, EQUAL, IDENTICAL, Verdict
 from inspector.replay.volatile import normalise
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -36,15 +36,12 @@ def _ms(value: float | None) -> str:
 
 
 def counts(run: Run) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for verdict in run.verdicts:
-        out[verdict.verdict] = out.get(verdict.verdict, 0) + 1
-    return out
+    return dict(run.counts)
 
 
 def summary(run: Run) -> str:
     said = ", ".join(f"{count} {word}" for word, count in counts(run).items()) or "no request"
-    line = f"{len(run.verdicts)} requests replayed: {said}"
+    line = f"{sum(run.counts.values())} requests replayed: {said}"
     return line + (f"; stopped: {run.ended}" if run.ended else "")
 
 
@@ -52,14 +49,16 @@ def change_lines(verdict: Verdict) -> list[str]:
     return [f"    {c.path}: {_show(c.recorded)} → {_show(c.new)}" for c in verdict.changes]
 
 
+def text_lines(v: Verdict) -> list[str]:
+    times = f"(recorded {_ms(v.recorded_latency_ms)}, now {_ms(v.latency_ms)})"
+    lines = [f"{v.number:>4} {asked(v)}: {v.verdict} {times}"]
+    if v.note:
+        lines.append(f"    {v.note}")
+    return lines + change_lines(v)
+
+
 def to_text(run: Run) -> str:
-    lines = []
-    for v in run.verdicts:
-        times = f"(recorded {_ms(v.recorded_latency_ms)}, now {_ms(v.latency_ms)})"
-        lines.append(f"{v.number:>4} {asked(v)}: {v.verdict} {times}")
-        if v.note:
-            lines.append(f"    {v.note}")
-        lines += change_lines(v)
+    lines = [line for v in run.verdicts for line in text_lines(v)]
     lines.append(summary(run))
     return "\n".join(lines) + "\n"
 
@@ -78,25 +77,22 @@ def _xml(text: str) -> str:
     return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def to_junit(run: Run, name: str = "mcp-lens replay") -> str:
-    failures = sum(1 for v in run.verdicts if v.verdict == DIFFERENT)
-    errors = sum(1 for v in run.verdicts if not v.passed and v.verdict != DIFFERENT) + (1 if run.ended else 0)
-    suite = ET.Element(
-        "testsuite", name=_xml(name), tests=str(len(run.verdicts)), failures=str(failures), errors=str(errors)
+def junit_case(v: Verdict, name: str = "mcp-lens replay") -> ET.Element:
+    case = ET.Element(
+        "testcase", classname=_xml(name), name=_xml(f"{v.number} {asked(v)}"), time=f"{(v.latency_ms or 0) / 1000:.3f}"
     )
+    if v.verdict == DIFFERENT:
+        failure = ET.SubElement(case, "failure", message=_xml(f"{len(v.changes)} changed"), type="different")
+        failure.text = _xml("\n".join(change_lines(v)))
+    elif not v.passed:
+        ET.SubElement(case, "error", message=_xml(v.note or v.verdict), type=v.verdict)
+    return case
+
+
+def to_junit(run: Run, name: str = "mcp-lens replay") -> str:
+    suite = _suite(run, name)
     for v in run.verdicts:
-        case = ET.SubElement(
-            suite,
-            "testcase",
-            classname=_xml(name),
-            name=_xml(f"{v.number} {asked(v)}"),
-            time=f"{(v.latency_ms or 0) / 1000:.3f}",
-        )
-        if v.verdict == DIFFERENT:
-            failure = ET.SubElement(case, "failure", message=_xml(f"{len(v.changes)} changed"), type="different")
-            failure.text = _xml("\n".join(change_lines(v)))
-        elif not v.passed:
-            ET.SubElement(case, "error", message=_xml(v.note or v.verdict), type=v.verdict)
+        suite.append(junit_case(v, name))
     if run.ended:
         case = ET.SubElement(suite, "testcase", classname=_xml(name), name="the rest of the record")
         ET.SubElement(case, "error", message=_xml(run.ended), type="ended")
@@ -106,4 +102,60 @@ def to_junit(run: Run, name: str = "mcp-lens replay") -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
+def _suite(run: Run, name: str) -> ET.Element:
+    failures = run.counts.get(DIFFERENT, 0)
+    errors = sum(n for word, n in run.counts.items() if word not in (IDENTICAL, EQUAL, DIFFERENT))
+    errors += 1 if run.ended else 0
+    tests = str(sum(run.counts.values()))
+    return ET.Element("testsuite", name=_xml(name), tests=tests, failures=str(failures), errors=str(errors))
+
+
 RENDERERS = {"text": to_text, "json": to_json, "junit": to_junit}
+
+
+class Streamed:
+    """A run's report written as its verdicts are judged (`Run.on_verdict = streamed.verdict`), then
+    `finish()`: the CLI's way, so a long record's run holds no verdict. JUnit's counts head the file: its
+    test cases are kept as text until then."""
+
+    def __init__(self, fmt: str, out: TextIO, name: str = "mcp-lens replay") -> None:
+        self.fmt, self.out, self.name = fmt, out, name
+        self.cases: list[str] = []
+        self.first = True
+
+    def verdict(self, v: Verdict) -> None:
+        if self.fmt == "text":
+            self.out.write("\n".join(text_lines(v)) + "\n")
+        elif self.fmt == "json":
+            self.out.write(('{\n  "requests": [\n    ' if self.first else ",\n    ") + _json_item(v))
+        else:
+            case = junit_case(v, self.name)
+            ET.indent(case, space="  ", level=2)
+            self.cases.append("    " + ET.tostring(case, encoding="unicode").rstrip() + "\n")
+        self.first = False
+        self.out.flush()
+
+    def finish(self, run: Run) -> None:
+        if self.fmt == "text":
+            self.out.write(summary(run) + "\n")
+        elif self.fmt == "json":
+            self.out.write('{\n  "requests": [' if self.first else "\n  ]")
+            tail = {"passed": run.passed, "counts": counts(run), "ended": run.ended}
+            if self.first:
+                self.out.write("]")
+            self.out.write(",\n" + json.dumps(tail, indent=2, ensure_ascii=False)[2:] + "\n")
+        else:
+            suite = ET.tostring(_suite(run, self.name), encoding="unicode")
+            head = suite.removesuffix(" />") + ">\n"
+            self.out.write('<?xml version="1.0" encoding="utf-8"?>\n<testsuites>\n  ' + head)
+            self.out.writelines(self.cases)
+            if run.ended:
+                ended = ET.Element("testcase", classname=_xml(self.name), name="the rest of the record")
+                ET.SubElement(ended, "error", message=_xml(run.ended), type="ended")
+                self.out.write("    " + ET.tostring(ended, encoding="unicode") + "\n")
+            self.out.write("  </testsuite>\n</testsuites>\n")
+        self.out.flush()
+
+
+def _json_item(v: Verdict) -> str:
+    return json.dumps(v.to_json(), indent=2, ensure_ascii=False, default=str).replace("\n", "\n    ")
