@@ -49,13 +49,14 @@ def test_doctor_on_the_demo_then_on_a_broken_second_server(lens, tmp_path: Path)
     ran = re.search(r"^Score 84/100 · (\d+) of (\d+) checks ran — ", score)
     assert ran and int(ran.group(1)) < int(ran.group(2)), score
     coverage = lens.find("Doctor coverage", QLabel)
-    assert coverage.isVisible() and "ping (not applicable: 2026-07-28 removed ping)" in coverage.text()
-    lens.tab("Checks")  # every check of the table, whether it ran, and why not
+    assert coverage.isVisible() and re.search(r"^Not run: \d+ of \d+ checks: .*\bping\b", coverage.text())
+    lens.click("Why not…")  # the Checks page: every check of the table, whether it ran, and why not
     lens.click_item("Doctor checks", "ping")
     assert lens.shows("2026-07-28 removed ping") and lens.shows("structuredContent fits the outputSchema")
     lens.tab("Findings")
     assert lens.shows("tool 'list_roots' answered in") and not lens.shows("tool 'book_table' answered in")
-    assert lens.shows("100 - 10 per error - 3 per warning (floor 0); info findings cost nothing")
+    rule = "100 - 10 per error - 3 per warning (floor 0); info findings cost nothing"
+    assert rule in lens.find("Doctor score", QLabel).toolTip()
     assert not lens.sent("tools/call")  # the doctor uses its own connections: the live session is not disturbed
     lens.click_item("Doctor findings", "route_request_bad_headers")
     detail = lens.find("Finding detail", QPlainTextEdit).toPlainText()
@@ -100,7 +101,11 @@ def test_doctor_on_server_everything_over_http_finds_no_dns_rebinding_protection
     score = lens.find("Doctor score", QLabel).text()
     assert re.search(r"^Score \d+/100 · \d+ of \d+ checks ran — ", score), score
     coverage = lens.find("Doctor coverage", QLabel)
-    assert coverage.isVisible() and "mcp-headers (not applicable: a 2026-07-28 rule" in coverage.text(), coverage.text()
+    assert coverage.isVisible() and "mcp-headers" in coverage.text(), coverage.text()
+    lens.click("Why not…")
+    lens.click_item("Doctor checks", "mcp-headers")
+    assert lens.shows("a 2026-07-28 rule"), "the Checks page says why mcp-headers did not run"
+    lens.tab("Findings")
     lens.click_item("Doctor findings", "DNS rebinding")
     detail = lens.find("Finding detail", QPlainTextEdit).toPlainText()
     assert "Streamable HTTP › Security warning" in detail and "HTTP 4xx" in detail

@@ -26,6 +26,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QApplication,
+    QCheckBox,
     QComboBox,
     QDialog,
     QHeaderView,
@@ -978,3 +979,45 @@ def test_the_tool_list_keeps_its_width_and_elides_names_at_their_end(lens) -> No
         head = model.data(model.index(row, 0), Qt.ItemDataRole.UserRole).head()
         tip = str(model.data(model.index(row, 0), Qt.ItemDataRole.ToolTipRole))
         assert head in tip, f"the tooltip of {head!r} does not name it: {tip[:80]!r}"
+
+
+def test_the_call_bars_as_task_box_shows_its_label_whole_at_1024_by_700(lens) -> None:
+    """Issue 25 (outside tester, 1024×700): with a tool that can run as a task chosen, the Call row's
+    "As task" box was squeezed to its tick, its label cut off. It shows whole, beside Call."""
+    lens.start()
+    at_size(lens, 1024, 700)
+    lens.click_item("Tool list", "Research a topic")
+    box = lens.find("Run as task", QCheckBox)
+    lens.wait(box.isVisible, 10_000, "the As task box shown")
+    lens.qtbot.wait(200)
+    assert box.text() == "As task" and wholly_shown(box)
+    assert box.width() >= box.sizeHint().width(), f"As task gets {box.width()} of {box.sizeHint().width()} px"
+    assert wholly_shown(lens.find("Call  (Ctrl+Enter)"))
+
+
+DOCTOR_ROWS = {(1024, 700): 4, (1280, 860): 8}  # findings rows the Doctor tab shows (1.5 and 4 before)
+
+
+def test_the_doctor_tab_shows_its_findings_and_what_did_not_run(lens) -> None:
+    """Issue 25 (outside tester, defect 8): at 1024×700 the Doctor tab showed ~1.5 finding rows and its
+    "Not run" line cut to one line with "…"; at 1280×860 ~4 rows and the list cut at three lines. The
+    demo's report at both sizes: several findings rows, the line naming every check that did not run whole,
+    and why one click away (the Checks page)."""
+    lens.start()
+    lens.tab("Doctor")
+    lens.click("Run doctor")
+    lens.click("Start")
+    lens.wait_text("Score 84/100", timeout=120_000)
+    table = lens.find("Doctor findings", QTableWidget)
+    line = lens.find("Doctor coverage", QLabel)
+    for size, least in DOCTOR_ROWS.items():
+        at_size(lens, *size)
+        lens.qtbot.wait(200)
+        rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
+        assert rows >= least, f"{size}: the findings show {rows} rows ({table.viewport().height()} px)"
+        assert table.rowCount() > least and not table.horizontalScrollBar().isVisible()
+        assert line.text().startswith("Not run: ") and wholly_shown(line) and not line.elided(), line.text()
+        assert not visit(lens, clipped).get("Doctor"), size
+    lens.click("Why not…")
+    lens.click_item("Doctor checks", "ping")
+    assert lens.shows("2026-07-28 removed ping")

@@ -25,6 +25,7 @@ class ChecksView(QTableWidget):
         self.setAccessibleName("Doctor checks")
         self.setHorizontalHeaderLabels(list(COLUMNS))
         one_row_at_a_time(self)
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)  # one line a row, as the log
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)

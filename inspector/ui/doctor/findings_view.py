@@ -48,6 +48,9 @@ class FindingsView(QWidget):
         self.table.setAccessibleName("Doctor findings")
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
         one_row_at_a_time(self.table)
+        self.table.verticalHeader().setDefaultSectionSize(
+            self.table.fontMetrics().height() + 6
+        )  # one line a row, as the log
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)

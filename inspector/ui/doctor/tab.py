@@ -5,6 +5,7 @@ JSON or JUnit XML. The last report is kept while the app runs (one tab per serve
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +30,7 @@ from inspector.config.profile import ServerProfile
 from inspector.config.references import Unresolved, resolve_profile
 from inspector.core.operations import ToolListing
 from inspector.doctor.engine import run_doctor
+from inspector.doctor.host_acceptance import NO_HOST
 from inspector.doctor.render import RENDERERS
 from inspector.doctor.report import SCORE_RULE, DoctorOptions, DoctorReport
 from inspector.doctor.table import CHECKS
@@ -50,6 +52,9 @@ INTRO = (
     "The doctor checks this server against the spec and hosts' limits: what its users' clients will meet. "
     "It opens its own short connections; the live session is not disturbed."
 )
+RULE = f"How the score is computed: {SCORE_RULE}."
+# The doctor's reasons that name the command line, in the app's words (where the app's user chooses)
+APP_REASONS = {NO_HOST: "no host chosen: pick one in the Tools tab's Host check or the Budget's Host picker"}
 
 
 def summary(report: DoctorReport) -> str:
@@ -64,13 +69,33 @@ def summary(report: DoctorReport) -> str:
 
 
 def coverage(report: DoctorReport | None) -> str:
-    """The checks that did not run and why, in the table's order (the text report's CHECKS NOT RUN)."""
+    """How many checks did not run and which, in the table's order (why: the Checks page)."""
     if report is None:
         return ""
     not_run = report.not_run()
     if not not_run:
         return f"Every check ran ({len(report.coverage)})."
-    return "Not run: " + "; ".join(f"{o.check} ({o.said()})" for o in not_run) + "."
+    return (
+        f"Not run: {len(not_run)} of {counted(len(report.coverage), 'check')}: "
+        + ", ".join(o.check for o in not_run)
+        + "."
+    )
+
+
+def in_app_words(report: DoctorReport) -> DoctorReport:
+    """`report` with the reasons that name a command-line option said as the app's user acts (`APP_REASONS`),
+    in its coverage and its checks' reasons alike (the tab, the Checks page and the exports)."""
+
+    def said(reason: str) -> str:
+        for cli, app in APP_REASONS.items():
+            reason = reason.replace(cli, app)
+        return reason
+
+    report.coverage = [dataclasses.replace(o, reason=said(o.reason)) for o in report.coverage]
+    report.reasons = {
+        check: [(status, said(why), item) for status, why, item in said_of] for check, said_of in report.reasons.items()
+    }
+    return report
 
 
 class DoctorTab(QWidget):
@@ -90,7 +115,7 @@ class DoctorTab(QWidget):
         self._build()
 
     def _build(self) -> None:
-        intro = QLabel(INTRO)
+        self.intro = intro = QLabel(f"{INTRO} {RULE}")  # until the first report: then the findings get the room
         intro.setWordWrap(True)
         intro.setTextFormat(Qt.TextFormat.PlainText)
         self.run_button = QPushButton("Run doctor")
@@ -122,11 +147,13 @@ class DoctorTab(QWidget):
         self.score.setTextFormat(Qt.TextFormat.PlainText)
         self.score.setWordWrap(True)
         self.score.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.coverage = ElidedLabel(lines=3)  # the whole text in its tooltip
+        self.score.setToolTip(RULE)
+        self.coverage = ElidedLabel(lines=2)  # check ids only: whole in two lines; the whole text in its tooltip
         self.coverage.setAccessibleName("Doctor coverage")
-        self.rule = QLabel(f"How the score is computed: {SCORE_RULE}.")
-        self.rule.setTextFormat(Qt.TextFormat.PlainText)
-        self.rule.setWordWrap(True)
+        self.why_not = QPushButton("Why not…")  # the Checks page: every check, and why one did not run
+        self.why_not.setAccessibleName("Why not…")
+        self.why_not.setToolTip("The Checks page: every check of the table, whether it ran, and why not")
+        self.why_not.clicked.connect(lambda: self.pages.setCurrentWidget(self.checks))
         self.findings = FindingsView()
         self.checks = ChecksView()
         self.pages = QTabWidget()  # the findings, and every check with whether it ran
@@ -138,8 +165,10 @@ class DoctorTab(QWidget):
         layout.addWidget(intro)
         layout.addLayout(bar)
         layout.addWidget(self.score)
-        layout.addWidget(self.coverage)
-        layout.addWidget(self.rule)
+        line = QHBoxLayout()
+        line.addWidget(self.coverage, 1)
+        line.addWidget(self.why_not, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(line)
         layout.addWidget(self.pages, 1)
         self._show()
 
@@ -208,7 +237,7 @@ class DoctorTab(QWidget):
             self._show()
             show_error(self, "Doctor", f"The doctor stopped: {type(error).__name__}: {error}")
             return
-        self.report = task.result()
+        self.report = in_app_words(task.result())
         self._show()
 
     def _checking(self, check: str) -> None:
@@ -245,8 +274,11 @@ class DoctorTab(QWidget):
             self.score.setText(f"Running the doctor on {item_text(self.profile().name)}…")
         elif not keep_score:
             self.score.setText(summary(self.report) if self.report else "No report yet: press Run doctor.")
+        self.intro.setVisible(self.report is None)
         if not busy:
             self.coverage.setText(coverage(self.report))
+            self.coverage.setVisible(self.report is not None)
+            self.why_not.setVisible(self.report is not None and bool(self.report.not_run()))
             self.findings.show_report(self.report)
             self.checks.show_report(self.report)
 

@@ -92,13 +92,12 @@ class ToolWorkbench(QWidget):
         self.max_total = QDoubleSpinBox(minimum=0, maximum=86_400, value=0, suffix=" s", decimals=1)
         self.max_total.setSpecialValueText("no limit")
         self.max_total.setToolTip("Hard limit that progress does not reset")
-        self.as_task = QCheckBox("As task")  # short: the call bar fits a narrow window
+        # Shown for some tools only, on the row under Call (with the task note): in the call bar it raised the
+        # bar's minimum width (the tool list narrowed when such a tool was chosen), or, let shrink, lost its
+        # label at 1024×700.
+        self.as_task = QCheckBox("As task")
         self.as_task.setAccessibleName("Run as task")
         self.as_task.setToolTip("Run as task: the call returns a task; its status and result show in the Tasks tab")
-        # Shown for some tools only: it must not raise the call bar's minimum width (that narrowed the tool
-        # list when such a tool was chosen, and a kept room widened the page past 800 px): it takes its
-        # width when there is room, and gives way first when there is not.
-        self.as_task.setMinimumSize(1, 1)
         self.task_note = plain_label(wrap=True, style=STYLES["note"], selectable=True)
         self.task_note.setAccessibleName("Task note")
         self.task_form: Callable[[], str | None] = lambda: None  # the Tasks tab says which form the server speaks
@@ -148,12 +147,13 @@ class ToolWorkbench(QWidget):
         call_bar.addWidget(self.timeout)
         call_bar.addWidget(buddy_label("Max", self.max_total))
         call_bar.addWidget(self.max_total)
-        call_bar.addWidget(self.as_task)
         call_bar.addStretch(1)
-        # A second row, shown only when the tool asks first or needs a task: the form keeps the height.
+        # A second row, shown only when the tool can run as a task, asks first or needs a task: the form keeps
+        # the height.
         self.options_row = QWidget()
         options = QHBoxLayout(self.options_row)
         options.setContentsMargins(0, 0, 0, 0)
+        options.addWidget(self.as_task)
         options.addWidget(self.ask_first)
         options.addWidget(self.task_note)
         options.addStretch(1)
@@ -341,7 +341,8 @@ class ToolWorkbench(QWidget):
         self._update_options_row()
 
     def _update_options_row(self) -> None:
-        self.options_row.setVisible(not self.ask_first.isHidden() or not self.task_note.isHidden())
+        shown = (self.as_task, self.ask_first, self.task_note)
+        self.options_row.setVisible(any(not widget.isHidden() for widget in shown))
 
     def show_tool(self, row: ToolRow | None) -> None:
         """Show a tool's form. Each tool keeps its own form for the session (what was typed, the JSON

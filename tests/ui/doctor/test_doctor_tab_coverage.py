@@ -42,18 +42,20 @@ def test_the_tab_says_how_many_checks_ran_and_why_the_others_did_not(qtbot, qloo
     assert ids.index("unknown-tool") + 1 in places and ids.index("stdout") + 1 in places, places
     ran = sum(o.status == "ran" for o in report.coverage)
     assert score.text().startswith(f"Score 84/100 · {ran} of {len(CHECKS)} checks ran — "), score.text()
+    # the line under it: how many did not run and which, short enough to read whole; why, one click away
     line = named(tab, QLabel, "Doctor coverage")
-    assert line.text().startswith("Not run: "), line.text()
-    assert "ping (not applicable: 2026-07-28 removed ping)" in line.text()
-    assert "connects-legacy (not applicable: server/discover claims no legacy protocol version)" in line.text()
-    assert line.toolTip() and line.isVisible()
+    not_run = [o.check for o in report.coverage if o.status != "ran"]
+    assert line.text() == f"Not run: {len(not_run)} of {len(CHECKS)} checks: {', '.join(not_run)}.", line.text()
+    assert "ping" in not_run and "connects-legacy" in not_run and "host-acceptance" in not_run
+    assert line.isVisible() and not line.elided(), line.text()
+    assert "How the score is computed: 100 - 10 per error" in score.toolTip()
+    why = named(tab, QPushButton, "Why not…")
+    qtbot.mouseClick(why, Qt.MouseButton.LeftButton)
 
     # the Checks page lists every check of the table in its order, each that did not run with the reason
-    bar = tab.pages.tabBar()
-    checks = next(i for i in range(bar.count()) if bar.tabText(i) == "Checks")
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(checks).center())
     table = named(tab, QTableWidget, "Doctor checks")
     qtbot.waitUntil(table.isVisible, timeout=5_000)
+    assert tab.pages.tabText(tab.pages.currentIndex()) == "Checks"
     header = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     column = {name: header.index(name) for name in ("Status", "Found", "Why not / what it checks")}
     rows = {
@@ -63,3 +65,15 @@ def test_the_tab_says_how_many_checks_ran_and_why_the_others_did_not(qtbot, qloo
     assert rows["ping"] == ["not applicable", "", "2026-07-28 removed ping"]
     assert rows["tools-list"] == ["ran", "1 error", "tools/list: each tool as the spec says"]
     assert rows["structured-content"][0] == "ran" and rows["structured-content"][1].endswith(" notes")  # timings
+    # no host chosen: said in the app's words (where a user chooses one), not the command line's
+    assert rows["host-acceptance"] == [
+        "not applicable",
+        "",
+        "no host chosen: pick one in the Tools tab's Host check or the Budget's Host picker",
+    ]
+    shown = [w.text() for w in tab.findChildren(QLabel)] + [
+        table.item(r, c).text() + table.item(r, c).toolTip()
+        for r in range(table.rowCount())
+        for c in range(table.columnCount())
+    ]
+    assert not any("mcp-lens doctor --host" in text for text in shown)
