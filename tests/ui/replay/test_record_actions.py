@@ -1,0 +1,51 @@
+"""A record window's Open as mock server in the real main window: a workspace export of two servers asks
+for one in the log's Server filter, then serves that one (`mcp-lens replay RECORD --server NAME`), and the
+mock connects and answers."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from factories import call_result, request, response, tool
+from PySide6.QtWidgets import QToolButton
+
+from inspector.traffic import jsonl
+from inspector.traffic.store import TrafficStore
+from inspector.ui.main_window import MainWindow
+
+
+def two_servers(path: Path) -> Path:
+    store = TrafficStore()
+    for name, answer in (("one", "from one"), ("two", "from two")):
+        hello = {"protocolVersion": "2025-11-25", "clientInfo": {"name": "lens", "version": "1"}, "capabilities": {}}
+        request(store, 1, "initialize", hello, source=name)
+        info = {"name": name, "version": "1"}
+        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": info}
+        response(store, 1, result, source=name)
+        request(store, 2, "tools/list", source=name)
+        response(store, 2, {"tools": [tool("echo")]}, source=name)
+        request(store, 3, "tools/call", {"name": "echo", "arguments": {"text": "hi"}}, source=name)
+        response(store, 3, call_result(answer), source=name)
+    jsonl.save(path, store, {"servers": ["one", "two"]})
+    return path
+
+
+def test_a_two_server_export_asks_for_a_server_then_serves_it(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    record = two_servers(tmp_path / "workspace.jsonl")
+    viewer = window.open_session_file(record)
+    assert viewer is not None
+    mock = next(b for b in viewer.findChildren(QToolButton) if b.accessibleName() == "Open as mock server")
+    mock.click()
+    assert "choose one in the Server filter" in viewer.statusBar().currentMessage()
+    assert window.servers.unsaved is None
+    combo = viewer.view.filter_bar.server_combo
+    combo.setCurrentIndex(combo.findData("two"))
+    mock.click()
+    entry = window.servers.unsaved
+    assert entry is not None and entry.name == "two (mock)"
+    assert entry.args[-4:] == ["replay", str(record), "--server", "two"]
+    qtbot.waitUntil(lambda: window.servers.state("two (mock)") == "connected", timeout=60_000)
+    viewer.close()
+    done = asyncio.ensure_future(window.shutdown())
+    qtbot.waitUntil(done.done, timeout=30_000)
