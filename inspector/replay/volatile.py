@@ -101,8 +101,11 @@ def canonical(value: Any) -> bytes:
 
 
 def request_key(message: dict[str, Any]) -> int:
-    """The matcher's key: method and normalised params, as a signed 64-bit hash."""
+    """The matcher's key: method and normalised params, as a signed 64-bit hash. No params and empty params
+    (``{}``, or only a `_meta` the rules drop) are one key: clients differ in which they send."""
     method = message.get("method")
     shown = normalise({"method": method, "params": message.get("params")}, method)
+    if shown.get("params") == {}:
+        shown["params"] = None
     digest = hashlib.blake2b(canonical(shown), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
