@@ -102,7 +102,7 @@ class RecordIndex:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         self.fd = -1
-        self.fd = os.open(self.path, os.O_RDONLY)
+        self.fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # Windows: no CRLF translation
         self.meta: dict[str, Any] | None = None  # the header's "meta", once the header was read
         self.offsets = array("q")
         self.lengths = array("q")  # bytes of the line, without its newline
