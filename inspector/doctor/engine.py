@@ -21,6 +21,7 @@ from typing import Any
 from inspector.core.errors import LensError
 from inspector.doctor import probes
 from inspector.doctor.report import (
+    NOT_APPLICABLE,
     RAN,
     SKIPPED,
     CheckOutcome,
@@ -51,16 +52,19 @@ async def run_doctor(
     seen: list[str] = []
     claimed: list[str] = []
     stopped: list[str] = []  # why the checks not reached were not
+    apart: dict[str, str] = {}  # the checks that do not apply to the connection (`Check.applies`), and why
     try:
         async with open_connection(era) as conn:
             conn.subscribe(lambda event: _note_notification(event, seen))
             for check in stage(Stage.CONNECTED):
                 await _run(report, check, report, conn, notify=options.on_check)
             claimed = probes.legacy_versions(conn) if conn.era == "modern" else []
+            apart = {c.id: why for c in CHECKS if c.applies is not None and (why := c.applies(conn))}
             state = ProbeState(conn, report, options, seen, tokenizer=tokenizer)
             try:
-                await _lists(state, stopped)
-                await _probes(state, stopped)
+                await _lists(state, stopped, apart)
+                if not stopped:  # a server gone or mute: the probes would only wait for it
+                    await _probes(state, stopped, apart)
             finally:
                 broke = report.running  # the check a lost connection ends: it owns the finding that says so
                 store = store_of(conn) if store_of is not None else getattr(conn, "store", None)
@@ -83,7 +87,7 @@ async def run_doctor(
         else:
             report.add(
                 "error",
-                "connection-lost",
+                report.running or "connects",
                 "$",
                 f"the connection failed: {exc.message}",
                 "a live server",
@@ -97,7 +101,7 @@ async def run_doctor(
     elif report.era is not None:
         for check in stage(Stage.OTHER_ERA):
             report.not_applicable(check.id, _one_era(report.era, era))
-    report.coverage = _coverage(report, stopped)
+    report.coverage = _coverage(report, stopped, apart)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -114,35 +118,39 @@ async def _run(report: DoctorReport, check: Check, *args: Any, notify: Callable[
     report.running = None
 
 
-def _declared(report: DoctorReport, check: Check, capabilities: Any) -> bool:
-    """Whether the server declares what `check` needs; if not, it does not apply (said)."""
-    if not check.needs or check.needs in capabilities:
-        return True
-    report.not_applicable(check.id, f"the server does not declare the {check.needs} capability")
-    return False
+def _declared(report: DoctorReport, check: Check, capabilities: Any, apart: dict[str, str]) -> bool:
+    """Whether `check` applies: the server declares what it needs and the connection is one it is for
+    (`Check.applies`); if not, it does not apply (said)."""
+    if check.needs and check.needs not in capabilities:
+        report.not_applicable(check.id, f"the server does not declare the {check.needs} capability")
+        return False
+    if check.id in apart:
+        report.not_applicable(check.id, apart[check.id])
+        return False
+    return True
 
 
-async def _lists(state: ProbeState, stopped: list[str]) -> None:
+async def _lists(state: ProbeState, stopped: list[str], apart: dict[str, str]) -> None:
     """The lists the server declares, in table order; a crash ends them (the probes then say so)."""
     caps = state.conn.capabilities
     try:
         for check in stage(Stage.LISTS):
-            if _declared(state.report, check, caps):
+            if _declared(state.report, check, caps, apart):
                 await _run(state.report, check, state, notify=state.options.on_check)
     except Crashed as stop:
         stopped.append(f"not reached: {stop.why}")
         state.report.running = None
 
 
-async def _probes(state: ProbeState, stopped: list[str]) -> None:
+async def _probes(state: ProbeState, stopped: list[str], apart: dict[str, str]) -> None:
     """The live checks, in table order, each tool call's checks tool by tool; a crash skips the rest."""
     caps = state.conn.capabilities
     report = state.report
     try:
         for check in stage(Stage.PROBES):
-            if _declared(report, check, caps):
+            if _declared(report, check, caps, apart):
                 await _run(report, check, state, notify=state.options.on_check)
-        calls = [check for check in stage(Stage.TOOL_CALLS) if _declared(report, check, caps)]
+        calls = [check for check in stage(Stage.TOOL_CALLS) if _declared(report, check, caps, apart)]
         callable_tools = state.callable_tools() if calls else []
         for check in calls if not callable_tools else ():
             report.not_applicable(check.id, _no_tool_to_call(state))
@@ -150,18 +158,10 @@ async def _probes(state: ProbeState, stopped: list[str]) -> None:
             for check in calls:
                 await _run(report, check, state, index, tool, notify=state.options.on_check)
         for check in stage(Stage.READS):
-            if _declared(report, check, caps):
+            if _declared(report, check, caps, apart):
                 await _run(report, check, state, notify=state.options.on_check)
     except Crashed as stop:
-        stopped.append(f"not reached: {stop.why}")
-        report.add(
-            "info",
-            "skipped",
-            "$",
-            f"the remaining checks were skipped: {stop.why}",
-            "a live server",
-            SECTION_LIFECYCLE,
-        )
+        stopped.append(f"not reached: {stop.why}")  # each check not reached says so in the coverage
         report.running = None
 
 
@@ -179,14 +179,17 @@ def _one_era(negotiated: str, asked: str) -> str:
     return f"the era was chosen ({asked}): the other era is not tried"
 
 
-def _coverage(report: DoctorReport, stopped: list[str]) -> list[CheckOutcome]:
+def _coverage(report: DoctorReport, stopped: list[str], apart: dict[str, str]) -> list[CheckOutcome]:
     """Every check of the table, in its order: ran (it said so in ``report.ran``, or it found something),
-    or why not (it said why, or it was not reached: the server crashed, the connection failed)."""
+    or why not (it said why; it does not apply to the connection; or it was not reached: the server
+    crashed or stopped answering, the connection failed)."""
     out = []
     found = {f.owner for f in report.findings}
     for check in CHECKS:
         if any(i in report.ran for i in check.ids) or check.id in found:
             status, reason = RAN, ""
+        elif check.id in apart and report.why_not(check.id) is None:
+            status, reason = NOT_APPLICABLE, apart[check.id]
         else:
             status, reason = report.why_not(check.id) or (
                 (SKIPPED, stopped[0]) if stopped else (SKIPPED, "did not run (it gave no reason)")

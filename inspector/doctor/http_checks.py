@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from inspector import __version__
+from inspector.doctor.applies import LEGACY, NOT_HTTP
 from inspector.doctor.http_probe import Answer, HttpProbe, Unauthorized, endpoint_of, is_loopback
 from inspector.doctor.sections import SECTION_DNS_REBINDING, SECTION_MCP_HEADERS, SECTION_SESSIONS
 from inspector.doctor.state import ProbeState
@@ -23,8 +24,6 @@ VERSION_HEADER = "MCP-Protocol-Version"
 UNKNOWN_SESSION = "mcp-lens-doctor-unknown-session"
 HEADER_MISMATCH = -32020
 CLIENT_INFO = {"name": "mcp-lens-doctor", "version": __version__}
-NOT_HTTP = "not Streamable HTTP"
-LEGACY = "a 2026-07-28 rule; the server speaks the legacy era"
 
 
 @asynccontextmanager

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from inspector.core.errors import ConnectFailed, ProtocolError, RequestTimeout
+from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout, unknown_id_text
 from inspector.doctor.report import DoctorOptions, DoctorReport
 from inspector.doctor.sections import SECTION_LIFECYCLE, SECTION_PAGINATION
 
@@ -40,20 +40,58 @@ class ProbeState:
     prompts: list[Any] = field(default_factory=list)
     tokenizer: Any = None  # for the budget lints; None skips them
 
+    @property
+    def owner(self) -> str:
+        """The table check running now, which owns a finding about the server going away."""
+        return self.report.running or "connects"
+
     async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """`method`'s result; a timeout raised once the server is seen answering something else (else
+        `Crashed`: `still_answering`), a server gone said as a finding and `Crashed`."""
         handle = self.conn.new_handle(method, self.options.timeout)
         try:
             return await self.conn.request(method, params, handle=handle)
         except ConnectFailed as exc:
             self.report.add(
                 "error",
-                "crash",
+                self.owner,
                 "$",
                 f"the server went away during {method}: {exc.message}",
                 "a server that stays up and answers every request",
                 SECTION_LIFECYCLE,
             )
             raise Crashed from None
+        except RequestTimeout as exc:
+            await self.still_answering(method, exc)
+            raise
+
+    def _liveness(self) -> str:
+        """A request the server declared it answers, for `still_answering`."""
+        caps = self.conn.capabilities
+        listed = next((f"{kind}/list" for kind in ("tools", "prompts", "resources") if kind in caps), None)
+        return listed or ("server/discover" if self.conn.era == "modern" else "ping")
+
+    async def still_answering(self, what: str, hung: RequestTimeout | None = None) -> None:
+        """After `what` hung: does the server answer anything else? If not, a finding of the check running
+        blames `what`, and `Crashed` ends the checks."""
+        method = self._liveness()
+        try:
+            await self.conn.request(method, None, handle=self.conn.new_handle(method, self.options.timeout))
+        except RequestTimeout as exc:
+            self.report.add(
+                "error",
+                self.owner,
+                "$",
+                f"the server stopped answering after {what} hung{stray(hung)} ({method} unanswered too"
+                f"{stray(exc, ': ')})",
+                "requests handled concurrently, or a hung one failing without blocking the rest",
+                SECTION_LIFECYCLE,
+            )
+            raise Crashed("the server stopped answering") from None
+        except ConnectFailed:
+            raise Crashed() from None
+        except LensError:
+            pass  # it answered, if with an error
 
     async def page(self, method: str, key: str) -> tuple[list[Any], list[Any]]:
         """All items of a paginated list (at most `max_pages` pages) and the core's page findings."""
@@ -99,7 +137,7 @@ class ProbeState:
         except (ProtocolError, RequestTimeout) as exc:
             self.report.add(
                 "error",
-                method,
+                self.owner,
                 "$",
                 failed(method, exc.message),
                 f"a {key} list (the capability is declared)",
@@ -118,3 +156,13 @@ class ProbeState:
             if hints.get("readOnlyHint") is True or tool.get("name") in self.options.call:
                 out.append((index, tool))
         return out
+
+
+def stray(timeout: RequestTimeout | None, joined: str = "") -> str:
+    """ " (the server answered with id X, which MCP Lens never sent (it sent id Y))" when it did, or after
+    `joined` if given; else ""."""
+    strays = timeout.details.get("unknown_ids") if timeout is not None else None
+    if not strays:
+        return ""
+    said = unknown_id_text(strays, timeout.details.get("sent_id"))
+    return f"{joined}{said}" if joined else f" ({said})"

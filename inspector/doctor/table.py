@@ -1,12 +1,15 @@
 """The doctor's checks, one table: each check's id, what it checks, when it runs and what it needs.
 
 `engine.run_doctor` runs the stages in `Stage` order and, within a stage, the checks in table order;
-a check's findings carry its id (a list that cannot be read is named by its method, e.g.
-``tools/list``; ``crash``, ``unresponsive``, ``skipped`` and ``connection-lost`` say how a server
-stopped). Each stage passes its checks the same arguments:
+every finding carries the id of a check of this table: a list that cannot be read, a server that crashed,
+stopped answering (the request that hung named) or lost its connection are findings of the check
+running then (``connects`` before any). A check whose `applies` says it is not for the connection (HTTP
+only, one era only) is "not applicable", even when the server stopped before its turn. Each stage passes
+its checks the same arguments:
 
 - `Stage.CONNECTED` ``(report, conn)``, as soon as the connection is open;
-- `Stage.LISTS` ``(state)``: the lists, each when its capability is declared; a crash ends the stage;
+- `Stage.LISTS` ``(state)``: the lists, each when its capability is declared; a crash ends the stage
+  and the probes after it (they are not reached);
 - `Stage.PROBES`, `Stage.TOOL_CALLS` ``(state, index, tool)`` for each tool the doctor may call (the
   two checks in turn for one tool, then the next), `Stage.READS`: a crash skips the rest, said once;
 - `Stage.WIRE` ``(report, store)``: what the server wrote besides its answers, even after a crash;
@@ -28,6 +31,7 @@ from enum import Enum
 from typing import Any
 
 from inspector.doctor import (
+    applies,
     host_acceptance,
     http_checks,
     input_checks,
@@ -61,6 +65,7 @@ class Check:
     needs: str | None = None  # a capability the server must declare for the check to run
     also: tuple[str, ...] = ()  # further ids it reports (in ``report.ran``) as it runs
     section: str = ""  # the spec section (or host rule, or MCP Lens's own) it enforces: `sections`
+    applies: Callable[[Any], str | None] | None = None  # from the connection: why it does not apply, or None
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -154,7 +159,14 @@ CHECKS: tuple[Check, ...] = (
         "list_changed sent only when declared",
         section=s.SECTION_LIST_CHANGED,
     ),
-    Check("ping", Stage.PROBES, probes.check_ping, "ping answers, promptly (legacy era)", section=s.SECTION_PING),
+    Check(
+        "ping",
+        Stage.PROBES,
+        probes.check_ping,
+        "ping answers, promptly (legacy era)",
+        section=s.SECTION_PING,
+        applies=applies.legacy,
+    ),
     Check(
         "unknown-tool",
         Stage.PROBES,
@@ -177,6 +189,7 @@ CHECKS: tuple[Check, ...] = (
         http_checks.check_dns_rebinding,
         "a loopback HTTP server refuses a foreign Host / Origin (4xx)",
         section=s.SECTION_DNS_REBINDING,
+        applies=applies.loopback_http,
     ),
     Check(
         "session-lifecycle",
@@ -184,6 +197,7 @@ CHECKS: tuple[Check, ...] = (
         http_checks.check_session_lifecycle,
         "HTTP sessions: an unknown or ended Mcp-Session-Id gets 404, DELETE ends one (legacy era)",
         section=s.SECTION_SESSIONS,
+        applies=applies.http,
     ),
     Check(
         "mcp-headers",
@@ -191,6 +205,7 @@ CHECKS: tuple[Check, ...] = (
         http_checks.check_mcp_headers,
         "Mcp-Method / Mcp-Name checked against the body: 400 and -32020 (2026-07-28, HTTP)",
         section=s.SECTION_MCP_HEADERS,
+        applies=applies.modern_http,
     ),
     Check(
         "stateless",
@@ -198,6 +213,7 @@ CHECKS: tuple[Check, ...] = (
         modern_checks.check_stateless,
         "each request's _meta and version checked: -32602, -32022, -32020, -32601 (2026-07-28, HTTP)",
         section=s.SECTION_STATELESS,
+        applies=applies.modern_http,
     ),
     Check(
         "input-required",
@@ -205,6 +221,7 @@ CHECKS: tuple[Check, ...] = (
         input_checks.check_input_required,
         "no input_required on a list; a changed requestState refused (2026-07-28)",
         section=s.SECTION_INPUT_REQUIRED,
+        applies=applies.modern,
     ),
     Check(
         "caching",
@@ -212,6 +229,7 @@ CHECKS: tuple[Check, ...] = (
         modern_checks.check_caching,
         "ttlMs and cacheScope on every cacheable result (2026-07-28)",
         section=s.SECTION_CACHING,
+        applies=applies.modern,
     ),
     Check(
         "invalid-arguments",

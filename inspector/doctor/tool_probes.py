@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout, unknown_id_text
-from inspector.doctor.sections import SECTION_LIFECYCLE, SECTION_STRUCTURED, SECTION_TOOL_ERRORS, SECTION_TOOLS
-from inspector.doctor.state import Crashed, ProbeState
+from inspector.core.errors import ConnectFailed, LensError, ProtocolError, RequestTimeout
+from inspector.doctor.sections import SECTION_STRUCTURED, SECTION_TOOL_ERRORS, SECTION_TOOLS
+from inspector.doctor.state import Crashed, ProbeState, stray
 
 UNKNOWN_TOOL = "mcp-lens-doctor-no-such-tool"
 INVALID_PARAMS = -32602
@@ -29,34 +29,9 @@ async def _call(state: ProbeState, name: str, arguments: dict[str, Any]) -> tupl
         return "refused", exc
 
 
-def _stray(timeout: RequestTimeout, joined: str = "") -> str:
-    """ " (the server answered with id X, which MCP Lens never sent (it sent id Y))" when it did, or after
-    `joined` if given; else ""."""
-    strays = timeout.details.get("unknown_ids")
-    if not strays:
-        return ""
-    said = unknown_id_text(strays, timeout.details.get("sent_id"))
-    return f"{joined}{said}" if joined else f" ({said})"
-
-
 async def still_answering(state: ProbeState, what: str) -> None:
     """After a hang: does the server answer anything else? If not, `Crashed` ends the probes."""
-    try:
-        await state.conn.request("tools/list", None, handle=state.conn.new_handle("tools/list", state.options.timeout))
-    except RequestTimeout as exc:
-        state.report.add(
-            "error",
-            "unresponsive",
-            "$",
-            f"the server stopped answering after {what} hung (tools/list unanswered too{_stray(exc, ': ')})",
-            "requests handled concurrently, or a hung one failing without blocking the rest",
-            SECTION_LIFECYCLE,
-        )
-        raise Crashed("the server stopped answering") from None
-    except ConnectFailed:
-        raise Crashed() from None
-    except LensError:
-        pass  # it answered, if with an error
+    await state.still_answering(what)
 
 
 def _is_error(outcome: Any) -> bool:
@@ -84,7 +59,7 @@ async def check_unknown_tool(state: ProbeState) -> None:
             "error",
             "unknown-tool",
             "$",
-            f"calling an unknown tool hangs: no answer within {state.options.timeout:g} s" + _stray(value),
+            f"calling an unknown tool hangs: no answer within {state.options.timeout:g} s" + stray(value),
             expected,
             SECTION_TOOL_ERRORS,
         )
@@ -163,7 +138,7 @@ async def check_invalid_arguments(state: ProbeState, index: int, tool: dict[str,
             "error",
             "invalid-arguments",
             path,
-            f"tool {name!r}: invalid arguments hang the call" + _stray(value),
+            f"tool {name!r}: invalid arguments hang the call" + stray(value),
             expected,
             SECTION_TOOL_ERRORS,
         )

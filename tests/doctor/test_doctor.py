@@ -74,7 +74,7 @@ def test_each_planted_fault_is_found_and_named(
 
 def test_a_failed_list_says_its_method_once(capsys: pytest.CaptureFixture[str]) -> None:
     _code, report = _doctor_json(capsys, "--timeout", "5", "--no-budget", *FAULTS, "no-templates")
-    failed = [f["message"] for f in report["findings"] if f["check"] == "resources/templates/list"]
+    failed = [f["message"] for f in report["findings"] if f["check"] == "resources-list"]
     assert failed and failed[0].startswith("resources/templates/list failed: "), report["findings"]
     assert failed[0].count("resources/templates/list failed") == 1, failed[0]
 

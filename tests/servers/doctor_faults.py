@@ -6,7 +6,8 @@ Faults: ``healthy`` (none), ``stdout-noise`` (a log line on stdout), ``invalid-s
 that is not a valid JSON Schema), ``unbuildable-schema`` (valid, but our form cannot express it),
 ``endless-pages`` (tools/list always has a new nextCursor), ``crash-unknown-tool`` (exits on a call of
 an unknown tool), ``hang-unknown-tool`` (never answers a call of an unknown tool), ``no-templates``
-(declares resources but answers resources/templates/list with an error).
+(declares resources but answers resources/templates/list with an error), ``hang-resources-list``
+(declares resources and prompts, and stops answering anything at resources/list).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ FAULTS = (
     "crash-unknown-tool",
     "hang-unknown-tool",
     "no-templates",
+    "hang-resources-list",
 )
 
 ECHO = {
@@ -89,11 +91,15 @@ def main(fault: str) -> None:
             if fault == "hang-unknown-tool":
                 threading.Event().wait()  # stops reading stdin too: the client's timeout must end it
             return None  # answered with a JSON-RPC error
+        if method == "resources/list" and fault == "hang-resources-list":
+            threading.Event().wait()  # stops reading stdin: every later request goes unanswered
         if method == "resources/list" and fault == "no-templates":
             return {"resources": []}
         return None
 
     capabilities: dict[str, Any] = {"tools": {}, **({"resources": {}} if fault == "no-templates" else {})}
+    if fault == "hang-resources-list":
+        capabilities.update(resources={}, prompts={})
     serve(answer, name=f"doctor-faults-{fault}", capabilities=capabilities)
 
 
