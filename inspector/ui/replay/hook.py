@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QToolButton, QWidget
 
 from inspector.ui.replay.mock_server import open_as_mock
 from inspector.ui.replay.run_window import RunAgainstWindow
+from inspector.ui.widgets.plain_text import shown
 
 
 def record_name(meta: dict[str, Any]) -> str | None:
@@ -54,7 +55,8 @@ def add_record_actions(viewer: Any, window: Any) -> tuple[QToolButton, QToolButt
         ok, server = chosen()
         if ok:
             entry = open_as_mock(window, viewer.path, server, server or record_name(viewer.meta))
-            viewer.statusBar().showMessage(f"Added {entry.name} to the servers (it answers from this record)", 10000)
+            said = shown(f"Added {entry.name} to the servers (it answers from this record)", one_line=True)
+            viewer.statusBar().showMessage(said, 10000)  # the name is the record's: one visible line
 
     def against_clicked() -> None:
         ok, server = chosen()

@@ -14,10 +14,12 @@ from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
 from inspector.ui.main_window import MainWindow
 
+TWO = "two\u202e<b>"  # a server name from the record: a bidi override, a tag
+
 
 def two_servers(path: Path) -> Path:
     store = TrafficStore()
-    for name, answer in (("one", "from one"), ("two", "from two")):
+    for name, answer in (("one", "from one"), (TWO, "from two")):
         hello = {"protocolVersion": "2025-11-25", "clientInfo": {"name": "lens", "version": "1"}, "capabilities": {}}
         request(store, 1, "initialize", hello, source=name)
         info = {"name": name, "version": "1"}
@@ -27,7 +29,7 @@ def two_servers(path: Path) -> Path:
         response(store, 2, {"tools": [tool("echo")]}, source=name)
         request(store, 3, "tools/call", {"name": "echo", "arguments": {"text": "hi"}}, source=name)
         response(store, 3, call_result(answer), source=name)
-    jsonl.save(path, store, {"servers": ["one", "two"]})
+    jsonl.save(path, store, {"servers": ["one", TWO]})
     return path
 
 
@@ -40,12 +42,14 @@ def test_a_two_server_export_asks_for_a_server_then_serves_it(qtbot, window: Mai
     assert "choose one in the Server filter" in viewer.statusBar().currentMessage()
     assert window.servers.unsaved is None
     combo = viewer.view.filter_bar.server_combo
-    combo.setCurrentIndex(combo.findData("two"))
+    combo.setCurrentIndex(combo.findData(TWO))
     mock.click()
     entry = window.servers.unsaved
-    assert entry is not None and entry.name == "two (mock)"
-    assert entry.args[-4:] == ["replay", str(record), "--server", "two"]
-    qtbot.waitUntil(lambda: window.servers.state("two (mock)") == "connected", timeout=60_000)
+    assert entry is not None and entry.name == f"{TWO} (mock)"
+    assert entry.args[-4:] == ["replay", str(record), "--server", TWO]  # an argument: no shell reads it
+    said = viewer.statusBar().currentMessage()
+    assert "\u202e" not in said and "\\u202e" in said, said
+    qtbot.waitUntil(lambda: window.servers.state(entry.name) == "connected", timeout=60_000)
     viewer.close()
     done = asyncio.ensure_future(window.shutdown())
     qtbot.waitUntil(done.done, timeout=30_000)
