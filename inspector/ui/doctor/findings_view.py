@@ -3,7 +3,7 @@ selected finding's detail. Everything in it may come from the server: plain text
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QHeaderView,
     QPlainTextEdit,
@@ -37,6 +37,22 @@ def detail_text(finding: DoctorFinding) -> str:
     )
 
 
+DETAIL_LINES = 4  # the detail pane asks for this many lines: the findings above get the rest
+
+
+class DetailPane(QPlainTextEdit):
+    """The selected finding whole; it asks for a few lines only (Qt's default is ~12), so that on a small
+    window the findings table keeps its rows."""
+
+    def sizeHint(self) -> QSize:
+        frame = 2 * self.frameWidth() + int(2 * self.document().documentMargin())
+        return QSize(super().sizeHint().width(), DETAIL_LINES * self.fontMetrics().lineSpacing() + frame)
+
+    def minimumSizeHint(self) -> QSize:
+        frame = 2 * self.frameWidth() + int(2 * self.document().documentMargin())
+        return QSize(super().minimumSizeHint().width(), 2 * self.fontMetrics().lineSpacing() + frame)
+
+
 class FindingsView(QWidget):
     """`show_report(report)` fills the table; selecting a row shows its finding in the detail pane."""
 
@@ -56,7 +72,7 @@ class FindingsView(QWidget):
         header.setStretchLastSection(True)
         for column, width in enumerate((70, 130, 200, 380, 260)):
             self.table.setColumnWidth(column, width)
-        self.detail = QPlainTextEdit()
+        self.detail = DetailPane()
         self.detail.setObjectName("doctorFindingDetail")
         self.detail.setAccessibleName("Finding detail")
         self.detail.setReadOnly(True)
