@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QToolButton, QWidget
 
 from inspector.ui.replay.mock_server import open_as_mock
@@ -79,5 +80,6 @@ def show_run_window(window: Any, record: Any, server: str | None = None) -> RunA
     parent = window if isinstance(window, QWidget) else None
     run = RunAgainstWindow(record, server, lambda: workspace_servers(window), parent)
     run.setObjectName("runAgainstWindow")
+    run.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     run.show()
     return run

@@ -98,6 +98,7 @@ class RunAgainstWindow(QWidget):
         self.server = server
         self._servers = servers
         self.tasks = TaskSet(self)
+        self.destroyed.connect(self.tasks.cancel_all)  # the app quit mid-run: the new server is stopped too
         self.run: Run | None = None
         self.replay: Replay | None = None
         self.total = 0
