@@ -14,7 +14,7 @@ from typing import Any
 
 from inspector import __version__
 from inspector.doctor.applies import LEGACY, NOT_HTTP
-from inspector.doctor.http_probe import Answer, HttpProbe, Unauthorized, endpoint_of, is_loopback
+from inspector.doctor.http_probe import Answer, HttpProbe, Unanswered, Unauthorized, endpoint_of, is_loopback
 from inspector.doctor.sections import SECTION_DNS_REBINDING, SECTION_MCP_HEADERS, SECTION_SESSIONS
 from inspector.doctor.state import ProbeState
 
@@ -30,7 +30,7 @@ CLIENT_INFO = {"name": "mcp-lens-doctor", "version": __version__}
 async def http_probe(state: ProbeState, check: str) -> AsyncIterator[HttpProbe | None]:
     """A probe on the connection's endpoint, or None when it is not Streamable HTTP. A probe answered 401
     ends `check`: skipped, its findings so far dropped (the probes carry the profile's headers, not the
-    connection's OAuth sign-in)."""
+    connection's OAuth sign-in); so does a probe with no answer in time (the check cannot tell)."""
     endpoint = endpoint_of(state.conn)
     if endpoint is None:
         yield None
@@ -40,12 +40,20 @@ async def http_probe(state: ProbeState, check: str) -> AsyncIterator[HttpProbe |
     try:
         yield probe
     except Unauthorized:
-        del state.report.findings[before:]
-        if check in state.report.ran:
-            state.report.ran.remove(check)
+        _unsaid(state, check, before)
         state.report.skip(check, "the server answered the doctor's own request 401: it signs in separately")
+    except Unanswered as exc:
+        _unsaid(state, check, before)
+        state.report.skip(check, f"the server did not answer the doctor's own request ({exc.why})")
     finally:
         await probe.aclose()
+
+
+def _unsaid(state: ProbeState, check: str, before: int) -> None:
+    """`check` did not run after all: its findings so far dropped, its 'ran' taken back."""
+    del state.report.findings[before:]
+    if check in state.report.ran:
+        state.report.ran.remove(check)
 
 
 def opening(state: ProbeState) -> tuple[str, dict[str, Any], dict[str, str]]:
@@ -70,12 +78,12 @@ async def check_dns_rebinding(state: ProbeState) -> None:
         method, params, headers = opening(state)
         headers = {**headers, "Origin": f"http://{FOREIGN_HOST}"}
         answer = await probe.post(method, params, headers, host=FOREIGN_HOST)
-        if answer.error is not None:
+        if answer.error is not None:  # the connection dropped: a refusal, if not the polite one
             state.report.add(
                 "info",
                 "dns-rebinding",
                 "$",
-                f"a request with Host: {FOREIGN_HOST} got no answer ({answer.error}); refused, or the server is unwell",
+                f"a request with Host: {FOREIGN_HOST} was cut off ({answer.error}): refused, if not with a 4xx",
                 "HTTP 4xx for a foreign Host or Origin",
                 SECTION_DNS_REBINDING,
             )
@@ -109,7 +117,7 @@ async def check_session_lifecycle(state: ProbeState) -> None:
         opened = await probe.post(method, params, {VERSION_HEADER: None})  # type: ignore[dict-item]
         sid = opened.header("mcp-session-id")
         if opened.error is not None or not 200 <= opened.status < 300:
-            state.report.skip("session-lifecycle", f"a new session's {method} got HTTP {_status(opened)}")
+            state.report.skip("session-lifecycle", f"a new session's {method} {_got(opened)}")
             return
         if not sid:
             state.report.not_applicable("session-lifecycle", "the server gives no Mcp-Session-Id (stateless)")
@@ -127,20 +135,20 @@ async def check_session_lifecycle(state: ProbeState) -> None:
         if stranger.status != 404:
             report(
                 "error",
-                f"a request with a session id the server never issued was answered HTTP {_status(stranger)}",
+                f"a request with a session id the server never issued {_answered(stranger)}",
                 "HTTP 404 for an unknown or ended session id (the client then starts a new session)",
             )
         ended = await probe.send("DELETE", headers=own)
         if ended.status == 405:
             return  # the spec lets a server refuse explicit termination
         if not (200 <= ended.status < 300 or ended.status == 404):
-            report("warning", f"DELETE of the session got HTTP {_status(ended)}", "2xx (or 405: not allowed)")
+            report("warning", f"DELETE of the session {_got(ended)}", "2xx (or 405: not allowed)")
             return
         after = await probe.post("ping", None, own)
         if after.status != 404:
             report(
                 "error",
-                f"a request on the session DELETE ended was answered HTTP {_status(after)}",
+                f"a request on the session DELETE ended {_answered(after)}",
                 "HTTP 404 for requests with a terminated session id",
             )
 
@@ -155,6 +163,16 @@ class _Said:
 
 def _status(answer: Answer) -> str:
     return str(answer.status) if answer.error is None else f"nothing ({answer.error})"
+
+
+def _answered(answer: Answer) -> str:
+    """``was answered HTTP 200`` / ``was cut off (why)``."""
+    return f"was answered HTTP {answer.status}" if answer.error is None else f"was cut off ({answer.error})"
+
+
+def _got(answer: Answer) -> str:
+    """``got HTTP 500`` / ``was cut off (why)``."""
+    return f"got HTTP {answer.status}" if answer.error is None else f"was cut off ({answer.error})"
 
 
 async def check_mcp_headers(state: ProbeState) -> None:
@@ -215,7 +233,7 @@ def _judge(state: ProbeState, method: str, changed: dict[str, str | None], accep
             "error",
             "mcp-headers",
             "$",
-            f"{method} with {what} was answered HTTP {_status(answer)}, not refused",
+            f"{method} with {what} {_answered(answer)}, not refused",
             "HTTP 400 when Mcp-Method / Mcp-Name is missing or differs from the body",
             SECTION_MCP_HEADERS,
         )

@@ -32,6 +32,14 @@ class Unauthorized(Exception):
     """The server answered a probe 401: it wants the sign-in the connection has and the probe has not."""
 
 
+class Unanswered(Exception):
+    """A probe got no answer in time: the check it serves cannot tell what the server does (`why` says)."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
 @dataclass
 class Answer:
     """What a probe got back: HTTP status and headers, and the JSON-RPC message of the body (the first
@@ -127,7 +135,8 @@ class HttpProbe:
                 answer = Answer(response.status, {k.lower(): v for k, v in response.headers})
                 data = await _read(response, answer.header("content-type"))
         except (HttpError, TimeoutError) as exc:
-            why = str(exc) or f"no answer within {self.timeout:g} s"
+            timed_out = isinstance(exc, TimeoutError)
+            why = f"no answer within {self.timeout:g} s" if timed_out else str(exc) or type(exc).__name__
             if self.store is not None:
                 self.store.record(
                     Direction.META,
@@ -137,6 +146,8 @@ class HttpProbe:
                     http={"request_seq": out},
                     probe=DOCTOR_PROBE,
                 )
+            if timed_out:
+                raise Unanswered(f"{verb} {_method_of(body) or ''}".strip() + f": {why}") from None
             return Answer(0, {}, error=why)
         raw, answer.message = _first_message(data, answer.header("content-type"))
         if answer.status == 401:

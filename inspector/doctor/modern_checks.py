@@ -124,7 +124,7 @@ async def check_stateless(state: ProbeState) -> None:
 
 def _judge(state: ProbeState, what: str, answer: Answer, code: int, status: int) -> None:
     if answer.error is not None:
-        got = f"no answer ({answer.error})"
+        got = f"cut off ({answer.error})"
     elif answer.code != code or answer.status != status:
         got = f"HTTP {answer.status}, " + (f"error {answer.code_said}" if answer.rpc_error else "a result")
     else:

@@ -19,7 +19,8 @@ prompt (``greet``). Clean, it passes the suite's generic scenarios. Each ``--fau
 
 ``--token T`` asks every request for ``Authorization: Bearer T`` (401 without); ``--deny-doctor`` answers 401
 to the doctor's own requests (JSON-RPC ids ``mcp-lens-doctor-…``), as a server whose sign-in the
-connection has and the doctor's probes have not.
+connection has and the doctor's probes have not; ``--hang-doctor`` never answers them (the connection held
+open), as a server stuck on a request its clients never send.
 
 ``test_input_required_result_tampered_state`` (read-only, the name the suite's scenario calls) asks for a
 confirmation in 2026-07-28 (an ``input_required`` result with an HMAC-signed ``requestState``) and says
@@ -227,8 +228,8 @@ class Gate:
     """ASGI: 401 for a request without the bearer token (when one is set) or, with `deny_doctor`, for one
     whose JSON-RPC id is the doctor's."""
 
-    def __init__(self, app: Any, token: str | None, deny_doctor: bool) -> None:
-        self.app, self.token, self.deny_doctor = app, token, deny_doctor
+    def __init__(self, app: Any, token: str | None, deny_doctor: bool, hang_doctor: bool = False) -> None:
+        self.app, self.token, self.deny_doctor, self.hang_doctor = app, token, deny_doctor, hang_doctor
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -238,11 +239,22 @@ class Gate:
         sent = dict(scope["headers"]).get(b"authorization", b"").decode()
         denied = self.token is not None and sent != f"Bearer {self.token}"
         denied = denied or (self.deny_doctor and b'"mcp-lens-doctor-' in body)
+        if self.hang_doctor and _doctors_own(body):
+            await anyio.sleep_forever()
         if denied:
             await send({"type": "http.response.start", "status": 401, "headers": [(b"www-authenticate", b"Bearer")]})
             await send({"type": "http.response.body", "body": b""})
             return
         await self.app(scope, _replay(body, receive), send)
+
+
+def _doctors_own(body: bytes) -> bool:
+    """A request the doctor makes beside its connection: its JSON-RPC id is ``mcp-lens-doctor-N``."""
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and str(value.get("id", "")).startswith("mcp-lens-doctor-")
 
 
 class TrustHeaders:
@@ -276,6 +288,7 @@ def main() -> None:
     parser.add_argument("--fault", action="append", default=[], choices=FAULTS)
     parser.add_argument("--token", help="ask every request for Authorization: Bearer TOKEN")
     parser.add_argument("--deny-doctor", action="store_true", help="401 for the doctor's own requests")
+    parser.add_argument("--hang-doctor", action="store_true", help="no answer to the doctor's own requests")
     args = parser.parse_args()
     faults = set(args.fault)
     security = None
@@ -287,8 +300,8 @@ def main() -> None:
         app = IgnoreSessions(app)
     if "headers" in faults:
         app = TrustHeaders(app)
-    if args.token or args.deny_doctor:
-        app = Gate(app, args.token, args.deny_doctor)
+    if args.token or args.deny_doctor or args.hang_doctor:
+        app = Gate(app, args.token, args.deny_doctor, args.hang_doctor)
     config = uvicorn.Config(app, host="127.0.0.1", port=args.port, log_level="warning")
     anyio.run(uvicorn.Server(config).serve)
 
