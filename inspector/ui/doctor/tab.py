@@ -53,8 +53,13 @@ INTRO = (
     "It opens its own short connections; the live session is not disturbed."
 )
 RULE = f"How the score is computed: {SCORE_RULE}."
-# The doctor's reasons that name the command line, in the app's words (where the app's user chooses)
-APP_REASONS = {NO_HOST: "no host chosen: pick one in the Tools tab's Host check or the Budget's Host picker"}
+# The doctor's words that name the command line, in the app's (where the app's user chooses), for the
+# reasons a check did not run and what a check does; a phrase the doctor no longer says is left alone
+APP_WORDS = {
+    NO_HOST: "no host chosen: pick one in the Tools tab's Host check or the Budget's Host picker",
+    "chosen with --host": "chosen in the Tools tab's Host check",
+    "named with --call": "ticked in Run doctor's list",
+}
 
 
 def summary(report: DoctorReport) -> str:
@@ -83,15 +88,15 @@ def coverage(report: DoctorReport | None) -> str:
 
 
 def in_app_words(report: DoctorReport) -> DoctorReport:
-    """`report` with the reasons that name a command-line option said as the app's user acts (`APP_REASONS`),
-    in its coverage and its checks' reasons alike (the tab, the Checks page and the exports)."""
+    """`report` with the words that name a command-line option said as the app's user acts (`APP_WORDS`), in
+    its coverage (why not, what each check does) and its checks' reasons (the tab, the Checks page, exports)."""
 
-    def said(reason: str) -> str:
-        for cli, app in APP_REASONS.items():
-            reason = reason.replace(cli, app)
-        return reason
+    def said(text: str) -> str:
+        for cli, app in APP_WORDS.items():
+            text = text.replace(cli, app)
+        return text
 
-    report.coverage = [dataclasses.replace(o, reason=said(o.reason)) for o in report.coverage]
+    report.coverage = [dataclasses.replace(o, reason=said(o.reason), what=said(o.what)) for o in report.coverage]
     report.reasons = {
         check: [(status, said(why), item) for status, why, item in said_of] for check, said_of in report.reasons.items()
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lens_support import DEMO
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication, QLabel, QPushButton
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QTableWidget
 
 from inspector.config.profile import ServerProfile
 from inspector.traffic.store import TrafficStore
@@ -38,3 +38,8 @@ def test_the_host_checks_host_is_judged_in_the_doctor_tab(qtbot, qloop, tmp_path
     refusals = [f for f in report.findings if f.check == "host-acceptance"]
     assert refusals and all(f.severity == "error" and "OpenAI strict refuses it" in f.message for f in refusals)
     assert any(f.path == "$.tools[2] (echo)" for f in refusals)
+    # the Checks page says what the check does in the app's words: the host is chosen in the Host check
+    table = named(tab, QTableWidget, "Doctor checks")
+    row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "host-acceptance")
+    what = table.item(row, 3).text()
+    assert "Host check" in what and "--host" not in what, what
