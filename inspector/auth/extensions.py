@@ -140,9 +140,21 @@ def jwt_bearer_provider(profile: Any, storage: Any, log: AuthLog | None, *, brow
         raise AuthError(str(exc), hint="Set it in the Auth tab's OAuth client box.") from exc
 
 
+def stored_token_bound(storage: Any) -> bool:
+    """Whether the stored access token was issued DPoP-bound and its proof key is kept."""
+    from inspector.auth.dpop import token_hash
+
+    tokens = storage.tokens() if storage is not None else None
+    if tokens is None:
+        return False
+    binding = storage.dpop_binding()
+    return bool(binding == ("dpop", token_hash(tokens.access_token)) and storage.dpop_key())
+
+
 def with_dpop(provider: Any, profile: Any, storage: Any, log: AuthLog | None) -> Any:
-    """`provider`, with DPoP-bound tokens when the profile asks for them."""
-    if getattr(profile, "oauth_dpop", False):
+    """`provider`, with DPoP when the profile asks for it or the stored token is bound to the server's key
+    (the binding is the token's, not the setting's: a bound token always goes as DPoP with a proof)."""
+    if getattr(profile, "oauth_dpop", False) or stored_token_bound(storage):
         from inspector.auth.dpop import bind_dpop
 
         bind_dpop(provider, storage, log)

@@ -216,11 +216,34 @@ def test_dpop_binds_the_token_and_proves_each_request_answering_both_nonces(serv
     assert b"DPoP" in recorded  # the proofs are shown as sent (public key and request facts only)
 
 
+@pytest.mark.parametrize("grant", ["workload", None])
+def test_a_stored_dpop_bound_token_goes_as_dpop_with_a_proof_when_the_setting_is_off(
+    dpop_server, trusted, tmp_path, grant
+):
+    """The binding is the token's: the same URL without DPoP ticked (same grant, or none) still proves."""
+    (tmp_path / "token.jwt").write_text(_sign(trusted, iss="https://ci.example.test", sub="w", aud=dpop_server))
+    bound = _workload(dpop_server, tmp_path / "token.jwt", oauth_dpop=True)
+    asyncio.run(_whoami(bound, ServerAuth(bound, backend=FileBackend(tmp_path / "auth")), TrafficStore()))
+    issued = len(_stats(dpop_server)["token_requests"])
+    if grant:
+        unticked = _workload(dpop_server, tmp_path / "token.jwt")
+    else:
+        unticked = ServerProfile(name="added", transport="http", url=f"{dpop_server}/mcp")
+    auth = ServerAuth(unticked, backend=FileBackend(tmp_path / "auth"))
+    assert auth.state().dpop_bound
+    asyncio.run(_whoami(unticked, auth, TrafficStore()))
+    stats = _stats(dpop_server)
+    assert len(stats["token_requests"]) == issued  # the stored token was used
+    presented = [r for r in stats["resource"] if r["scheme"]]
+    assert not [r for r in presented if "problem" in r], presented
+    assert {r["scheme"] for r in presented} == {"DPoP"}
+
+
 def test_the_cli_signs_in_with_a_workload_jwt_and_dpop_from_its_flags(nonce_server, trusted, tmp_path):
     (tmp_path / "token.jwt").write_text(_sign(trusted, iss="https://ci.example.test", sub="cli", aud=nonce_server))
     env = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "MCP_LENS_NO_KEYRING": "1"}
     flags = ["--oauth-grant", "workload", "--oauth-client-id", "cli-workload"]
-    flags += ["--oauth-jwt-file", str(tmp_path / "token.jwt"), "--dpop"]
+    flags += ["--oauth-jwt-file", str(tmp_path / "token.jwt"), "--dpop", "--secrets-file"]  # no keyring here
     url = f"{nonce_server}/mcp"
     done = run_lens("--cli", url, *flags, "--method", "tools/call", "--tool-name", "whoami", env=env, timeout=120)
     assert done.returncode == 0, done.stderr
