@@ -9,6 +9,7 @@ import hashlib
 import json
 import re
 from typing import Any
+from urllib.parse import unquote
 
 from inspector.core.findings import Finding
 from inspector.core.frontmatter import split
@@ -20,6 +21,8 @@ MAX_DESCRIPTION = 1024  # the Agent Skills specification's limit on `description
 DYNAMIC = "dynamic"
 DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+WINDOWS_DEVICES = {"CON", "PRN", "AUX", "NUL", *(f"{kind}{n}" for kind in ("COM", "LPT") for n in range(1, 10))}
+WINDOWS_RESERVED = set('<>:"|?*\\')
 
 
 def digest_of(raw: bytes) -> str:
@@ -32,6 +35,28 @@ def skill_name(uri: str) -> str | None:
         return None
     parts = [part for part in uri.split("://", 1)[1].split("/") if part]
     return parts[-2] if len(parts) >= 2 and parts[-1] == "SKILL.md" else None
+
+
+def file_name_problem(uri: str, root: str | None) -> str | None:
+    """Why a listed file's name is unsafe to write under the skill's directory (a `..` segment, an absolute
+    path, a control character such as NUL, a Windows device name or reserved character), or None."""
+    if root is None or not uri.startswith(root):
+        return None  # outside the directory: its own finding
+    relative = unquote(uri[len(root) :])
+    if not relative or relative.startswith("/") or "//" in relative:
+        return "an absolute path or an empty segment"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in relative):
+        return "a control character (NUL or another)" if "\x00" not in relative else "a NUL character"
+    if reserved := sorted(set(relative) & WINDOWS_RESERVED):
+        return f"the character {reserved[0]!r}, reserved on Windows"
+    for segment in relative.split("/"):
+        if segment in {".", ".."}:
+            return f"a {segment!r} segment, which climbs out of the skill's directory"
+        if segment.split(".", 1)[0].rstrip(" ").upper() in WINDOWS_DEVICES:
+            return f"the Windows device name {segment!r:.40}"
+        if segment.endswith((" ", ".")):
+            return f"the segment {segment!r:.40} ending in a space or dot (Windows drops it)"
+    return None
 
 
 def _shown(value: Any) -> str:
@@ -155,6 +180,15 @@ def _check_files(resources: list[Any], uri: str | None, path: str) -> list[Findi
                         f"{file_uri!r:.100} is outside the skill's directory",
                         f"{where}.uri",
                         f"a URI under {root!r:.100}",
+                    )
+                )
+            elif problem := file_name_problem(file_uri, root):
+                findings.append(
+                    Finding(
+                        f"{file_uri!r:.100} has {problem}; a host must not write or read it",
+                        f"{where}.uri",
+                        "a relative path under the skill's directory: no '..', no leading '/', no control "
+                        "characters, no Windows device names",
                     )
                 )
         digest = item.get("digest")

@@ -22,7 +22,14 @@ from inspector.core.findings import Finding
 from inspector.core.input_required import request_answering
 from inspector.core.paging import MAX_PAGES, Requester, check_page, type_name
 from inspector.core.resources import check_read_result
-from inspector.core.skill_verify import DYNAMIC, cache_words, check_entry, check_file, check_skill_md
+from inspector.core.skill_verify import (
+    DYNAMIC,
+    cache_words,
+    check_entry,
+    check_file,
+    check_skill_md,
+    file_name_problem,
+)
 
 DIRECTORY_MIME = "inode/directory"
 
@@ -196,7 +203,13 @@ class LoadedSkill:
 
     @property
     def verified(self) -> bool:
-        return self.skill_md.verified
+        """SKILL.md matches its entry and the entry itself has no error (an unsafe file name, a limit passed)."""
+        return self.skill_md.verified and self.skill.loadable
+
+    def status(self) -> str:
+        if self.skill_md.verified and not self.skill.loadable:
+            return "SKILL.md matches its entry, but the entry has errors (see findings): not used"
+        return "SKILL.md " + self.skill_md.status()
 
     def to_json(self) -> dict[str, Any]:
         return {"skill": self.skill.entry, "verified": self.verified, "SKILL.md": self.skill_md.to_json()}
@@ -345,6 +358,9 @@ async def read_file(conn: Requester, skill: Skill, uri: str) -> FileRead:
     listed = skill.listed(uri)
     if listed is None and not skill.dynamic:
         return FileRead(uri, findings=check_file(b"", None, uri))
+    if problem := file_name_problem(uri, skill_root(skill) + "/"):
+        where = "a relative path under the skill's directory"
+        return FileRead(uri, findings=[Finding(f"{uri!r:.100} has {problem}: not read", "$.uri", where)])
     result = await _ask(conn, "resources/read", {"uri": uri})
     raw, mime, findings = raw_bytes(result, uri)
     read = FileRead(uri, raw, mime, findings, cache_words(result), dynamic=skill.dynamic)

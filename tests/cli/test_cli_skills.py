@@ -67,3 +67,14 @@ def test_a_collection_asserts_on_a_skills_listing_and_an_entry(tmp_path) -> None
     done = run_lens("run", str(path), "--protocol-era", "modern", "--", *DEMO)
     assert done.returncode == exit_codes.OK, done.stdout + done.stderr
     assert "skills: 2/2 passed" in done.stderr + done.stdout
+
+
+def test_skills_get_exits_15_for_a_skill_listing_unsafe_file_names() -> None:
+    done = run_lens(
+        "--cli", *MODERN, "--method", "skills/get", "--skill", "path-traversal", "--", *FAULTS, "--hostile-names"
+    )
+    assert done.returncode == exit_codes.SKILL_UNVERIFIED, done.stderr
+    out = json.loads(done.stdout)
+    assert out["verified"] is False
+    said = " | ".join(f["message"] for f in out["findings"])
+    assert "'..' segment" in said and "absolute path" in said and "NUL" in said and "'CON'" in said

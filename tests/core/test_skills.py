@@ -133,3 +133,26 @@ def test_frontmatter_reads_the_subset_skills_use_and_names_what_it_does_not() ->
     assert split("# no frontmatter").problem == "SKILL.md does not begin with a --- delimited YAML frontmatter block"
     assert "line 2" in (split("---\nname: &anchor x\n---\n").problem or "")
     assert "appears twice" in (split("---\nname: x\nname: y\n---\n").problem or "")
+
+
+@BOTH
+def test_unsafe_file_names_in_an_entry_are_red_findings_never_read_never_verified(lite: bool) -> None:
+    store = TrafficStore()
+
+    async def body(conn: Operations) -> tuple:
+        listing = await skills.list_skills(conn)
+        [skill] = listing.by_name("path-traversal")
+        loaded = await skills.load_skill(conn, skill)
+        escaped = await skills.read_file(conn, skill, "skill://path-traversal/../../../etc/passwd")
+        return skill, loaded, escaped
+
+    profile = stdio_profile([*FAULTS, "--hostile-names"], era="modern")
+    skill, loaded, escaped = run_with(profile, body, lite=lite, store=store)
+    unsafe = [f for f in skill.findings if "a host must not write or read it" in f.message]
+    assert [f.severity for f in unsafe] == ["error"] * 4, skill.findings
+    said = " | ".join(f.message for f in unsafe)
+    assert "'..' segment" in said and "absolute path" in said and "NUL" in said and "device name 'CON'" in said
+    assert loaded.skill_md.verified and not loaded.verified  # SKILL.md's bytes match, the entry is unsafe
+    assert loaded.status().endswith("not used") and "verified" not in loaded.status()
+    assert not escaped.verified and escaped.raw is None and "not read" in escaped.findings[0].message
+    assert [m["params"]["uri"] for m in _sent(store, "resources/read")] == ["skill://path-traversal/SKILL.md"]

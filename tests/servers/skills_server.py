@@ -8,15 +8,18 @@ client's verification to catch:
 `hostile-text` (a description that looks like HTML, with a bidi override: verified, shown as plain text),
 and `generated-report`, whose entry says "dynamic" (no digests): its files are found with resources/directory/read.
 
-    python skills_server.py [--http PORT] [--no-methods]
+    python skills_server.py [--http PORT] [--no-methods] [--hostile-names]
 
 `--no-methods` declares the extension but answers neither skills/list nor skills/get (method not found).
+`--hostile-names` adds `path-traversal`, a skill whose entry lists (with digests and sizes) files named
+`../../../etc/passwd`, `/abs/file` (`skill://path-traversal//abs/file`), `nul\x00name.md` and `CON`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from hashlib import sha256
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -83,8 +86,28 @@ class NoMethods(SkillsExtension):
         return ()
 
 
-def build(no_methods: bool = False) -> MCPServer:
-    extension = (NoMethods if no_methods else SkillsExtension)(SKILLS)
+TRAVERSAL = ServedSkill(
+    "path-traversal",
+    {"name": "path-traversal", "description": "Lists files outside its directory."},
+    {"SKILL.md": skill_md("name: path-traversal\ndescription: Lists files outside its directory.\n", "# Paths\n")},
+)
+HOSTILE_NAMES = ("../../../etc/passwd", "/abs/file", "nul\x00name.md", "CON")
+
+
+class HostileNames(SkillsExtension):
+    """Lists unsafe file names in `path-traversal`'s entry (they are not served)."""
+
+    def __init__(self, skills: list[ServedSkill]) -> None:
+        super().__init__([*skills, TRAVERSAL])
+        listed = self._entries[TRAVERSAL.uri]["resources"]
+        for name in HOSTILE_NAMES:
+            raw = b"root:x:0:0\n"
+            listed.append({"uri": TRAVERSAL.file_uri(name), "digest": "sha256:" + sha256(raw).hexdigest(), "size": 11})
+
+
+def build(no_methods: bool = False, hostile_names: bool = False) -> MCPServer:
+    kind = NoMethods if no_methods else HostileNames if hostile_names else SkillsExtension
+    extension = kind(SKILLS)
     return MCPServer("skills-faults", extensions=[extension])
 
 
@@ -92,8 +115,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--http", type=int)
     parser.add_argument("--no-methods", action="store_true")
+    parser.add_argument("--hostile-names", action="store_true")
     args = parser.parse_args()
-    server = build(args.no_methods)
+    server = build(args.no_methods, args.hostile_names)
     if args.http:
         server.run(transport="streamable-http", port=args.http)
     else:

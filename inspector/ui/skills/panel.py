@@ -324,8 +324,7 @@ class SkillsPanel(QWidget):
         if outcome.fields is not None:
             self._show_fields(outcome.fields)
         self._show_files(skill, self.reads)
-        word = "SKILL.md " + outcome.skill_md.status()
-        set_plain(self.verification, word)
+        set_plain(self.verification, outcome.status())
         self._set_colour(self.verification, not outcome.verified)
         self._show_content(outcome.skill_md)
 
