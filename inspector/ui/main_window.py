@@ -51,6 +51,7 @@ from inspector.ui.widgets.plain_text import set_plain
 from inspector.ui.widgets.plain_text import shown as plain_shown
 from inspector.ui.widgets.screen_fit import fit_screen
 from inspector.ui.widgets.session_files import ask_session_path, show_error, suggested_name
+from inspector.ui.widgets.splitter_memory import saved_state
 from inspector.ui.workspace.reopen import OPEN_SERVERS_KEY, REOPEN_KEY, reopen_enabled
 from inspector.ui.workspace.space import (
     AUTH,
@@ -484,12 +485,12 @@ class MainWindow(QMainWindow):
 
     # -- window state ------------------------------------------------------------------------
     def _restore(self) -> None:
-        if (geometry := self.settings.value("window/geometry")) is not None:
+        if (geometry := saved_state(self.settings, "window/geometry")) is not None:
             self.restoreGeometry(geometry)
         else:
             self.resize(*FIRST_RUN_SIZE)
         self._fit_screen()
-        if (state := self.settings.value("window/state")) is not None:
+        if (state := saved_state(self.settings, "window/state")) is not None:
             self.restoreState(state)
         else:  # first run: the workbench gets most of the height
             self.resizeDocks([self.dock], [FIRST_RUN_DOCK_HEIGHT], Qt.Orientation.Vertical)
@@ -503,7 +504,7 @@ class MainWindow(QMainWindow):
 
     def _restore_splitters(self) -> None:
         for splitter in (self.main_split, self.left):
-            if (sizes := self.settings.value(f"splitters/{splitter.objectName()}")) is not None:
+            if (sizes := saved_state(self.settings, f"splitters/{splitter.objectName()}")) is not None:
                 splitter.restoreState(sizes)
 
     def showEvent(self, event: QShowEvent) -> None:

@@ -25,6 +25,7 @@ from inspector.ui.client_requests.request_dialog import RequestDialog
 from inspector.ui.client_requests.roots_panel import RootsPanel, root_entries
 from inspector.ui.client_requests.sampling_dialog import SamplingDialog
 from inspector.ui.removed_in_modern import deprecated_note, follow_era
+from inspector.ui.widgets.splitter_memory import saved_state
 from inspector.words import counted
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ class ClientRequests(QObject):
         self.dialogs = [d for d in self.dialogs if d.outcome == "pending" or d.isVisible()]
         self.dialogs.append(dialog)
         key = f"dialogs/{type(dialog).__name__}/geometry"
-        if (geometry := self.settings.value(key)) is not None:
+        if (geometry := saved_state(self.settings, key)) is not None:
             dialog.restoreGeometry(geometry)
         dialog.finished_answer.connect(lambda _how: self.settings.setValue(key, dialog.saveGeometry()))
         dialog.show()
