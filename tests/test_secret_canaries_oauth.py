@@ -4,13 +4,15 @@ client secret (nor its HTTP Basic form) nor the access token the server issued m
 MCP Lens wrote or in what it printed, except where each belongs:
 
 - `input/servers.json`: the user's configuration, given to the command (the client secret is in it);
-- the token store's file (`…/mcp-lens/auth/*.json`, 0600): its job is to keep the token (no keyring here).
+- the token store's file (`…/mcp-lens/auth/*.json`, 0600), only when the user ticked `--secrets-file`
+  (no keyring here): then its job is to keep the token. Not ticked, no file holds it.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,18 +40,44 @@ def machine_server(tmp_path: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
 
 
-def test_client_secret_and_token_appear_nowhere_else(machine_server: str, tmp_path: Path) -> None:
-    env = fresh_home(tmp_path)
+def _write_config(tmp_path: Path, machine_server: str) -> Path:
     config = tmp_path / "input" / "servers.json"
     config.parent.mkdir()
     client = {"oauthClientId": CLIENT_ID, "oauthClientSecret": CLIENT_SECRET, "oauthGrant": "client_credentials"}
     extras = {"m2m": client}
     servers = {"m2m": {"type": "http", "url": f"{machine_server}/mcp"}}
     config.write_text(json.dumps({"mcpServers": servers, "x-mcp-lens": {"version": 1, "servers": extras}}))
+    return config
+
+
+def test_without_a_keyring_or_the_tick_no_file_holds_the_token(machine_server: str, tmp_path: Path) -> None:
+    env = fresh_home(tmp_path)
+    config = _write_config(tmp_path, machine_server)
     out = tmp_path / "out"
     out.mkdir(mode=0o700)
     record = out / "oauth.jsonl"
     call = ["--method", "tools/call", "--tool-name", "whoami"]
+    result = run_lens("--cli", "--config", str(config), "--server", "m2m", *call, "--record", str(record), env=env)
+    assert result.returncode == 0, result.stderr
+    assert "machine client" in result.stdout
+    assert "No keyring on this machine: the token is kept for this session only" in result.stderr
+    token = re.compile(rb"m2m-[A-Za-z0-9_-]{22}")  # what machine_server issues
+    basic = base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode())
+    written = [p for p in [*(tmp_path / "home").rglob("*"), *out.rglob("*")] if p.is_file()]
+    assert record in written
+    for path in written:
+        data = path.read_bytes()
+        assert not token.search(data) and CLIENT_SECRET.encode() not in data and basic not in data, path
+    assert not [p for p in (tmp_path / "home").rglob("*.json") if "auth" in p.parts]
+
+
+def test_client_secret_and_token_appear_nowhere_else(machine_server: str, tmp_path: Path) -> None:
+    env = fresh_home(tmp_path)
+    config = _write_config(tmp_path, machine_server)
+    out = tmp_path / "out"
+    out.mkdir(mode=0o700)
+    record = out / "oauth.jsonl"
+    call = ["--method", "tools/call", "--tool-name", "whoami", "--secrets-file"]
     result = run_lens("--cli", "--config", str(config), "--server", "m2m", *call, "--record", str(record), env=env)
     assert result.returncode == 0, result.stderr
     assert "machine client" in result.stdout

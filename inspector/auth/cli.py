@@ -76,6 +76,9 @@ class AuthedConnection:
         try:
             return await self._open()
         except LensError:
+            failure = getattr(self.auth.provider, "failure", None)
+            if failure is not None:  # a token endpoint's refusal or garbage: a sign-in failure (exit 11)
+                raise failure from None
             if not self.auth.needs_sign_in:
                 raise
             if self.stored_only:
@@ -91,6 +94,27 @@ class AuthedConnection:
     async def __aexit__(self, *exc_info: object) -> None:
         if self._conn is not None:
             await self._conn.__aexit__(*exc_info)
+        if self.auth is not None:
+            say_where_tokens_are(self.auth.storage.backend)
+
+
+_said: set[str] = set()
+
+
+def say_where_tokens_are(backend: Any) -> None:
+    """On stderr, once a run: a token kept for this session only (no keyring, no tick), or read from a
+    plain file an earlier version wrote."""
+    from inspector.config.secret_keeping import NO_KEYRING_SESSION, PLAIN_FILE_NOTE
+
+    if getattr(backend, "name", "") != "session":
+        return
+    notes = [PLAIN_FILE_NOTE] if backend.read_plain_file else []
+    if any(record.get("tokens") for record in backend.records.values()):
+        notes.append(NO_KEYRING_SESSION)
+    for note in notes:
+        if note not in _said:
+            _said.add(note)
+            sys.stderr.write(f"mcp-lens: {note}\n")
 
 
 def _answered_401(store: Any, since: int) -> bool:

@@ -1,4 +1,6 @@
-"""Per-server OAuth credentials: the OS keyring when one works, else 0600 JSON files.
+"""Per-server OAuth credentials: the OS keyring when one works; else 0600 JSON files if the user ticked
+"Keep secrets in a file" (`config/secret_keeping`); else this session's memory (a file an earlier
+version wrote is still read).
 
 One record per MCP server URL holds the tokens, the registered client, when the access token
 expires (absolute time: the SDK only keeps `expires_in`), the discovered metadata so a
@@ -17,8 +19,9 @@ from typing import Any, Protocol
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken, ProtectedResourceMetadata
 
-from inspector.auth.applies import default_auth_dir, keyring_may_hold, record_key
+from inspector.auth.applies import default_auth_dir, record_key
 from inspector.config.files import private_folder, write_atomic
+from inspector.config.secret_keeping import files_ticked, real_keyring
 
 KEYRING_SERVICE = "mcp-lens-oauth"
 
@@ -80,6 +83,32 @@ class MemoryBackend:
         self.records.pop(key, None)
 
 
+class SessionBackend(MemoryBackend):
+    """No keyring and no tick: records live in memory; a record file an earlier MCP Lens wrote is read
+    (`read_plain_file` says so), never written. Signing out deletes that file too."""
+
+    name = "session"
+
+    def __init__(self, folder: Path | str | None = None) -> None:
+        super().__init__()
+        self.files = FileBackend(folder)
+        self.read_plain_file = False
+
+    def load(self, key: str) -> dict[str, Any] | None:
+        if key in self.records:
+            return super().load(key)
+        record = self.files.load(key)
+        if record is not None:
+            self.read_plain_file = True
+            self.records[key] = record
+        return record
+
+    def delete(self, key: str) -> None:
+        super().delete(key)
+        self.files.delete(key)
+        self.records[key] = {}  # gone for this session too, not read back from a file
+
+
 class KeyringBackend:
     """The OS keyring (Secret Service, macOS Keychain, Windows Credential Locker)."""
 
@@ -105,19 +134,11 @@ class KeyringBackend:
 
 
 def open_backend(folder: Path | str | None = None, *, use_keyring: bool = True) -> Backend:
-    """The keyring if the optional `keyring` package has a real backend; else 0600 files."""
-    if use_keyring and keyring_may_hold():
-        try:
-            import keyring
-            from keyring.backends import fail
-
-            backend = keyring.get_keyring()
-            priority = getattr(backend, "priority", 0)
-            if not isinstance(backend, fail.Keyring) and priority > 0:
-                return KeyringBackend(keyring)
-        except Exception:
-            pass
-    return FileBackend(folder)
+    """The keyring if `keyring` has a real backend; else 0600 files if the user ticked that; else the session."""
+    keyring = real_keyring() if use_keyring else None
+    if keyring is not None:
+        return KeyringBackend(keyring)
+    return FileBackend(folder) if files_ticked() else SessionBackend(folder)
 
 
 @dataclass

@@ -40,6 +40,12 @@ def add_oauth_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup)
         metavar = option.removeprefix("--oauth-").upper().replace("-", "_")
         parser.add_argument(option, metavar=metavar, help=text, choices=choices)
     parser.add_argument("--dpop", action="store_true", help="DPoP-bound tokens (RFC 9449) with any grant")
+    parser.add_argument(
+        "--secrets-file",
+        action="store_true",
+        help="with no OS keyring, keep OAuth tokens in a user-only file (0600, not encrypted); "
+        "without it they last this run only",
+    )
 
 
 def oauth_settings(ns: argparse.Namespace) -> dict[str, Any]:
@@ -56,4 +62,8 @@ def oauth_settings(ns: argparse.Namespace) -> dict[str, Any]:
         out[field] = value
     if getattr(ns, "dpop", False):
         out["oauth_dpop"] = True
+    if getattr(ns, "secrets_file", False):
+        from inspector.config.secret_keeping import tick_for_this_run
+
+        tick_for_this_run()
     return out

@@ -7,26 +7,16 @@ value lives only as long as the window that asked for it.
 from __future__ import annotations
 
 import contextlib
-import os
 from typing import Any
 
 SERVICE = "mcp-lens-inputs"
 
 
 def _default_keyring() -> Any:
-    """The `keyring` module when it has a real backend (as `inspector.auth.storage.open_backend` decides), else None."""
-    if os.environ.get("MCP_LENS_NO_KEYRING") == "1":
-        return None
-    try:
-        import keyring
-        from keyring.backends import fail
+    """The `keyring` module when it has a real backend (`config/secret_keeping.real_keyring`), else None."""
+    from inspector.config.secret_keeping import real_keyring
 
-        backend = keyring.get_keyring()
-        if isinstance(backend, fail.Keyring) or getattr(backend, "priority", 0) <= 0:
-            return None
-        return keyring
-    except Exception:
-        return None
+    return real_keyring()
 
 
 class InputSecrets:

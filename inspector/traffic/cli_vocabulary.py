@@ -71,6 +71,7 @@ TARGET_OPTIONS: dict[str, bool] = {
     "--oauth-issuer": True,
     "--oauth-scopes": True,
     "--dpop": False,
+    "--secrets-file": False,  # no keyring: keep OAuth tokens in a user-only file
 }
 
 # Every option of `mcp-lens --cli` → takes a value. Words not in here belong to the server command.

@@ -70,9 +70,11 @@ def migrating_servers() -> Iterator[tuple[OAuthServer, OAuthServer]]:
 
 @pytest.fixture
 def auth_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private XDG config dir (for the CLI too) with the keyring disabled; returns the auth folder."""
+    """A private XDG config dir (for the CLI too) with the keyring disabled and "Keep secrets in a file"
+    ticked (MCP_LENS_SECRETS_FILE=1: these tests are about the stored token); returns the auth folder."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("MCP_LENS_NO_KEYRING", "1")
+    monkeypatch.setenv("MCP_LENS_SECRETS_FILE", "1")
     return tmp_path / "config" / "mcp-lens" / "auth"
 
 

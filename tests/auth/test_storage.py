@@ -12,7 +12,14 @@ import pytest
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
 from inspector.auth.redact import redact_body, redact_oauth_url
-from inspector.auth.storage import FileBackend, KeyringBackend, ServerTokenStorage, default_auth_dir, open_backend
+from inspector.auth.storage import (
+    FileBackend,
+    KeyringBackend,
+    ServerTokenStorage,
+    SessionBackend,
+    default_auth_dir,
+    open_backend,
+)
 from inspector.config.profile import ServerProfile
 from inspector.config.store import ProfileStore
 
@@ -78,7 +85,38 @@ def test_keyring_backend_round_trip_and_file_fallback(monkeypatch, tmp_path):
     storage.clear()  # deleting twice is fine
     assert ring.saved == {}
     monkeypatch.setenv("MCP_LENS_NO_KEYRING", "1")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("MCP_LENS_SECRETS_FILE", raising=False)
+    assert isinstance(open_backend(tmp_path), SessionBackend)  # no keyring and not ticked: nothing in a file
+    monkeypatch.setenv("MCP_LENS_SECRETS_FILE", "1")
     assert isinstance(open_backend(tmp_path), FileBackend)
+
+
+def test_without_the_tick_a_session_keeps_tokens_in_memory_and_reads_an_earlier_file(monkeypatch, tmp_path):
+    from inspector.config.secret_keeping import save_files_ticked
+
+    monkeypatch.setenv("MCP_LENS_NO_KEYRING", "1")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("MCP_LENS_SECRETS_FILE", raising=False)
+    folder = tmp_path / "auth"
+    session = open_backend(folder)
+    storage = ServerTokenStorage(session, "https://s.example/mcp")
+    asyncio.run(storage.set_tokens(OAuthToken(access_token="S-canary")))
+    assert storage.tokens().access_token == "S-canary" and storage.state().backend == "session"
+    assert not folder.exists() and not session.read_plain_file
+    # A record an earlier version wrote (0600) still signs in, and the session says it read a plain file.
+    ServerTokenStorage(FileBackend(folder), "https://old.example/mcp").backend.save(
+        ServerTokenStorage(session, "https://old.example/mcp").key,
+        {"server_url": "https://old.example/mcp", "tokens": {"access_token": "OLD", "token_type": "Bearer"}},
+    )
+    old = ServerTokenStorage(open_backend(folder), "https://old.example/mcp")
+    assert old.tokens().access_token == "OLD" and old.backend.read_plain_file
+    old.clear()  # signing out removes the old file too
+    assert old.tokens() is None and not list(folder.iterdir())
+    # The app's tick is persisted: files from then on.
+    save_files_ticked(True)
+    assert isinstance(open_backend(folder), FileBackend)
+    assert oct((tmp_path / "config" / "mcp-lens" / "secrets.json").stat().st_mode & 0o777) == "0o600"
 
 
 def test_preregistered_secret_never_reaches_the_token_store(tmp_path):
