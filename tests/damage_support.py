@@ -6,6 +6,7 @@ operation names its position as a fraction of the file so that a draw fits any f
   ("flip", at, mask)       XOR one byte
   ("insert", at, bytes)    insert bytes: random ones, invalid UTF-8 sequences, newlines, JSON punctuation
   ("latin1", at)           re-encode the line at `at` (or the whole file with at < 0) from UTF-8 to Latin-1
+  ("utf16",)               re-encode the whole file as UTF-16 with its byte-order mark (as Notepad saves it)
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ _op = st.one_of(
         st.one_of(st.sampled_from(INVALID_UTF8 + JSONISH), st.binary(min_size=1, max_size=8)),
     ),
     st.tuples(st.just("latin1"), st.one_of(_at, st.just(-1.0))),
+    st.tuples(st.just("utf16")),
 )
 
 
@@ -53,6 +55,8 @@ def apply_damage(data: bytes, ops: list[tuple]) -> bytes:
             data = data[:pos] + op[2] + data[pos:]
         elif kind == "latin1":
             data = _latin1(data, op[1])
+        elif kind == "utf16":
+            data = data.decode("utf-8", "surrogateescape").encode("utf-16", "surrogatepass")
     return data
 
 

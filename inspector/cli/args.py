@@ -19,6 +19,7 @@ from typing import Any
 from inspector.cli.auth_options import add_oauth_options, oauth_settings
 from inspector.cli.exit_codes import CLI_EPILOG
 from inspector.config.eras import ERAS, KNOWN_VERSIONS
+from inspector.config.text_files import NotUtf8Error, read_utf8
 from inspector.traffic.cli_vocabulary import (
     FORMATS,
     LOG_LEVELS,
@@ -283,8 +284,9 @@ def _parser() -> argparse.ArgumentParser:
 def read_input_responses(path: str) -> dict[str, Any]:
     """The --input-responses file: a JSON object (key or method name → result object)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            loaded = json.load(handle)
+        loaded = json.loads(read_utf8(path))
+    except NotUtf8Error as exc:
+        raise UsageError(f"--input-responses: {path}: {exc.reason}") from None
     except (OSError, ValueError) as exc:
         raise UsageError(f"--input-responses: cannot read {path}: {exc}") from exc
     if not isinstance(loaded, dict) or not all(isinstance(value, dict) for value in loaded.values()):
