@@ -26,7 +26,7 @@ import time
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import quote
 
 import anyio
@@ -153,11 +153,20 @@ def _error_text(response: httpx2.Response) -> str:
     return f"HTTP {response.status_code} {error or ''}{': ' + str(description) if description else ''}".strip()
 
 
+def _shown(content: bytes) -> str:
+    """What came back, in words: its first 200 characters, control and invisible characters escaped."""
+    text = content.decode("utf-8", "replace")
+    shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[:200])
+    more = f" … ({len(text)} characters)" if len(text) > 200 else ""
+    return f"{shown!r}{more}" if text.strip() else "an empty body"
+
+
 class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
     """`httpx2.Auth` for the JWT-bearer grant; see the module docstring."""
 
     requires_response_body = True
     auth_required: str | None = None  # set when a connection needs a sign-in at the IdP first
+    failure: AuthError | None = None  # the last token endpoint failure (a sign-in failure, not a connection's)
     step_up_scope: str | None = None
 
     def __init__(
@@ -258,14 +267,17 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
                 assertion = self.assertion.read()
                 self._note("token", f"workload JWT read from {self.assertion.describe()}")
             grant = yield self._grant_request(assertion, scope)
+            where = f"the token endpoint {grant.request.url}"
             if grant.status_code != 200:
-                message = f"the JWT-bearer grant was refused: {_error_text(grant)}"
-                self._note("error", message + " (not retried)", ok=False)
-                raise OAuthTokenError(message)
-            tokens = await handle_token_response_scopes(grant)
+                self._fail(f"the JWT-bearer grant was refused by {where}: {_error_text(grant)}", "(not retried)")
+            try:
+                tokens = await handle_token_response_scopes(grant)
+            except OAuthTokenError:
+                self._fail(f"{where} answered HTTP 200 without a usable token: {_shown(grant.content)}")
             if tokens.scope is None:
                 tokens.scope = scope
             self._tokens, self._expiry = tokens, calculate_token_expiry(tokens.expires_in)
+            self.failure = None
             await self.storage.set_tokens(tokens)
             expiry = f", expires in {tokens.expires_in} s" if tokens.expires_in else ""
             self._note("info", f"access token stored{expiry}")
@@ -315,18 +327,23 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
             return
         raise OAuthFlowError(f"no authorization server metadata found for {authorization_server or self.server_url}")
 
+    def _fail(self, message: str, note: str = "") -> NoReturn:
+        """A token endpoint's failure: logged, kept as `failure` (the CLI's exit 11), raised."""
+        self._note("error", f"{message} {note}".strip(), ok=False)
+        self.failure = AuthError(message, hint="Check the grant's settings (client id, JWT, issuer) in the Auth tab.")
+        raise self.failure
+
     def _id_jag(self, answer: httpx2.Response) -> str:
+        where = f"the identity provider's token endpoint {answer.request.url}"
         if answer.status_code != 200:
-            message = f"the identity provider refused the token exchange: {_error_text(answer)}"
-            self._note("error", message, ok=False)
-            raise OAuthTokenError(message)
+            self._fail(f"the identity provider refused the token exchange at {where}: {_error_text(answer)}")
         try:
             body = json.loads(answer.content)
         except ValueError:
             body = None
         token = body.get("access_token") if isinstance(body, dict) else None
         if not isinstance(token, str) or token.count(".") != 2:
-            raise OAuthTokenError("the identity provider's token exchange answer holds no ID-JAG (a JWT access_token)")
+            self._fail(f"{where} answered without an ID-JAG (a JWT access_token): {_shown(answer.content)}")
         if body.get("issued_token_type") not in (None, ID_JAG_TYPE):
             self._note("info", f"the identity provider said issued_token_type {body.get('issued_token_type')}")
         self._note("token", "ID-JAG received; presenting it to the MCP server's authorization server (RFC 7523)")

@@ -259,6 +259,41 @@ def test_the_cli_signs_in_with_a_workload_jwt_and_dpop_from_its_flags(nonce_serv
     assert len(_stats(nonce_server)["token_requests"]) == 2
 
 
+def _cli_workload(base: str, jwt_file: Path, tmp_path: Path, *more: str):
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "MCP_LENS_NO_KEYRING": "1"}
+    flags = ["--oauth-grant", "workload", "--oauth-client-id", "cli-workload", "--oauth-jwt-file", str(jwt_file)]
+    return run_lens(
+        "--cli", f"{base}/mcp", *flags, "--secrets-file", *more, "--method", "tools/list", env=env, timeout=120
+    )
+
+
+def test_the_cli_says_a_refused_token_request_is_a_sign_in_failure_with_the_token_endpoints_status(
+    plain_server, trusted, tmp_path
+):
+    wrong = _sign(trusted, iss="https://ci.example.test", sub="repo:lens", aud="https://elsewhere.example")
+    (tmp_path / "token.jwt").write_text(wrong)
+    done = _cli_workload(plain_server, tmp_path / "token.jwt", tmp_path)
+    assert done.returncode == 11, done.stderr  # OAuth sign-in failed, not "connection"
+    assert "HTTP 400" in done.stderr and "invalid_grant" in done.stderr, done.stderr
+    assert "HTTP 401" not in done.stderr, done.stderr
+    assert f"{plain_server}/token" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    "answer", ["<html>garbage</html>", '{"access_token": 5, "token_type": "Bearer"}', '["not", "a", "token"]']
+)
+def test_the_cli_says_in_words_what_a_garbage_token_answer_held(trusted, tmp_path, answer):
+    port = free_port()
+    for _ in serve([sys.executable, str(SERVER), str(port), str(trusted[1]), "--token-answer", answer], port):
+        base = f"http://127.0.0.1:{port}"
+        (tmp_path / "token.jwt").write_text(_sign(trusted, iss="https://ci.example.test", sub="w", aud=base))
+        done = _cli_workload(base, tmp_path / "token.jwt", tmp_path)
+    assert done.returncode == 11, done.stderr
+    assert "pydantic" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    message = json.loads(done.stderr.strip().splitlines()[-1])["message"]
+    assert repr(answer) in message and f"{base}/token" in message, message
+
+
 def test_the_cli_runs_enterprise_managed_authorization_with_secrets_from_the_environment(
     plain_server, trusted, tmp_path
 ):

@@ -324,6 +324,19 @@ def _foreign_resource(app: Any, port: int, resource: str) -> Any:
     return wrapped
 
 
+def _token_answer(app: Any, body: str) -> Any:
+    """`--token-answer BODY`: the token endpoint answers HTTP 200 with BODY as it is (garbage, bad types)."""
+
+    async def wrapped(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] != "/token":
+            return await app(scope, receive, send)
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body.encode())).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body.encode()})
+
+    return wrapped
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("port", type=int)
@@ -333,6 +346,7 @@ def main() -> None:
     parser.add_argument("--client-secret", default=EMA_SECRET)
     parser.add_argument("--unbound", action="store_true", help="--dpop: issue Bearer tokens despite the proof")
     parser.add_argument("--foreign-resource", metavar="URL", help="the resource metadata names this resource instead")
+    parser.add_argument("--token-answer", metavar="BODY", help="the token endpoint answers HTTP 200 with BODY as is")
     args = parser.parse_args()
     app = build(
         args.port,
@@ -344,6 +358,8 @@ def main() -> None:
     )
     if args.foreign_resource:
         app = _foreign_resource(app, args.port, args.foreign_resource)
+    if args.token_answer is not None:
+        app = _token_answer(app, args.token_answer)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", lifespan="on")
 
 
