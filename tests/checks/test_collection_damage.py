@@ -186,3 +186,39 @@ def test_run_says_in_its_summary_and_exit_code_that_the_file_was_damaged(tmp_pat
     report = run_lens("run", str(path), "--format", "json", "--", sys.executable, "-m", "inspector.demo")
     data = json.loads(report.stdout)
     assert data["damaged"] and any("0xFF 0xFE" in note for note in data["damage"]), data
+
+
+def one_step_per_line(steps: int = 6) -> tuple[bytes, list[bytes]]:
+    """A collection written by hand or by another tool: one compact step object per line."""
+    lines = [
+        json.dumps({"id": f"s{n}", "method": "tools/call", "params": {"name": "echo", "arguments": {"m": f"é{n}"}}})
+        for n in range(1, steps + 1)
+    ]
+    head = '{"format": "mcp-lens-collection", "version": 1, "name": "lines", "steps": [\n'
+    return (head + ",\n".join(lines) + "\n]}\n").encode(), [line.encode() for line in lines]
+
+
+@SETTINGS
+@given(ops=damages())
+def test_a_damaged_one_step_per_line_collection_keeps_every_intact_line(tmp_path: Path, ops) -> None:
+    """Every step whose line is unchanged (and is not the line the damage ran into) is shown."""
+    data, lines = one_step_per_line()
+    damaged = apply_damage(data, ops)
+    path = tmp_path / "lines.json"
+    path.write_bytes(damaged)
+    damaged_lines = damaged.split(b"\n")
+    header_intact = damaged_lines[0] == data.split(b"\n")[0]
+    intact = [
+        json.loads(line)["id"]
+        for number, line in enumerate(lines, start=1)
+        if number < len(damaged_lines) - 1
+        and damaged_lines[number].rstrip(b",") == line
+        and damaged_lines[number - 1].rstrip().endswith((b",", b"["))  # what comes before it closes
+    ]
+    try:
+        opened = load(path)
+    except CollectionError as exc:
+        assert not (intact and header_intact), f"refused, though {intact} are intact: {exc}"
+        return
+    shown = [s.id for s in opened.steps]
+    assert all(step in shown for step in intact) or not header_intact, (intact, shown, opened.damage)
