@@ -30,16 +30,28 @@ def listed_text(entries: Iterable[Any]) -> str:
 class SkillsCost:
     skills: int
     tokens: int
+    dropped: int = 0  # entries whose URI was listed before: a host lists each skill once
 
 
 def skills_cost(entries: list[Any], count: Callable[[str], int]) -> SkillsCost:
-    text = listed_text(entries)
-    return SkillsCost(text.count("\n") + 1 if text else 0, count(text) if text else 0)
+    """Each distinct skill (by its SKILL.md URI) counted once."""
+    seen: set[str] = set()
+    distinct = []
+    for entry in entries:
+        uri = entry.get("uri") if isinstance(entry, dict) else None
+        if isinstance(uri, str) and uri:
+            if uri in seen:
+                continue
+            seen.add(uri)
+        distinct.append(entry)
+    text = listed_text(distinct)
+    return SkillsCost(text.count("\n") + 1 if text else 0, count(text) if text else 0, len(entries) - len(distinct))
 
 
 def skills_words(cost: SkillsCost, how: str) -> str:
     """``skills: 2 listed, 41 tokens (names and descriptions as a host lists them; exact (…))``."""
+    dropped = f" ({counted(cost.dropped, 'duplicate')} dropped)" if cost.dropped else ""
     return (
-        f"skills: {counted(cost.skills, 'skill')} listed, {counted(cost.tokens, 'token', grouped=True)} "
+        f"skills: {counted(cost.skills, 'skill')} listed{dropped}, {counted(cost.tokens, 'token', grouped=True)} "
         f"(names and descriptions as a host lists them; {how})"
     )

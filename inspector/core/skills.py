@@ -30,6 +30,7 @@ from inspector.core.skill_verify import (
     check_skill_md,
     file_name_problem,
 )
+from inspector.words import counted
 
 DIRECTORY_MIME = "inode/directory"
 
@@ -124,6 +125,16 @@ class SkillsListing:
     pages: int
     findings: list[Finding] = field(default_factory=list)  # the pages' own (entries' are on each Skill)
     cache: str = ""  # the first page's resultType, ttlMs, cacheScope in words
+    repeats: dict[str, int] = field(default_factory=dict)  # a URI listed more than once → how often
+
+    @property
+    def duplicates(self) -> int:
+        """Entries dropped because their URI was listed before."""
+        return sum(self.repeats.values()) - len(self.repeats)
+
+    def entries_as_sent(self) -> list[Any]:
+        """Every entry as often as the server listed it (a repeat as its first listing)."""
+        return [skill.entry for skill in self.skills for _ in range(self.repeats.get(skill.uri, 1))]
 
     def by_name(self, name: str) -> list[Skill]:
         return [skill for skill in self.skills if skill.name == name or skill.uri == name]
@@ -264,6 +275,7 @@ async def list_skills(conn: Requester) -> SkillsListing:
     findings: list[Finding] = []
     cursor: str | None = None
     seen: set[str] = set()
+    times: dict[str, int] = {}  # each SKILL.md URI → how often it was listed
     pages, cache = 0, ""
     while True:
         page = await _ask(conn, "skills/list", {"cursor": cursor} if cursor is not None else {})
@@ -273,6 +285,11 @@ async def list_skills(conn: Requester) -> SkillsListing:
         pages += 1
         findings.extend(check_page(page, "skills", base))
         for item in page.get("skills") if isinstance(page, dict) and isinstance(page.get("skills"), list) else []:
+            uri = item.get("uri") if isinstance(item, dict) else None
+            if isinstance(uri, str) and uri:
+                times[uri] = times.get(uri, 0) + 1
+                if times[uri] > 1:
+                    continue  # said once below, with its count
             path = f"$.skills[{len(skills)}]"
             skills.append(Skill(item, path, check_entry(item, path)))
         next_cursor = page.get("nextCursor") if isinstance(page, dict) else None
@@ -287,8 +304,24 @@ async def list_skills(conn: Requester) -> SkillsListing:
             )
             break
         seen.add(cursor)
+    repeated = {uri: n for uri, n in times.items() if n > 1}
+    if repeated:
+        findings.append(_repeats(repeated))
     findings.extend(_name_collisions(skills))
-    return SkillsListing(skills, pages, findings, cache)
+    return SkillsListing(skills, pages, findings, cache, repeated)
+
+
+def _repeats(repeated: dict[str, int], shown: int = 3) -> Finding:
+    """One finding for every URI listed more than once, the first few named with their counts."""
+    named = ", ".join(f"{uri[:80]} ×{n}" for uri, n in list(repeated.items())[:shown])
+    more = f", and {len(repeated) - shown} more" if len(repeated) > shown else ""
+    return Finding(
+        f"{counted(len(repeated), 'skill')} listed more than once ({sum(repeated.values()):,} entries for "
+        f"{len(repeated)} URIs; the repeats dropped): {named}{more}",
+        "$.skills",
+        "each skill once across all pages",
+        "warning",
+    )
 
 
 def _name_collisions(skills: list[Skill]) -> list[Finding]:
@@ -298,7 +331,9 @@ def _name_collisions(skills: list[Skill]) -> list[Finding]:
             by_name.setdefault(skill.name, []).append(skill)
     return [
         Finding(
-            f"the name {name!r:.60} is served at {', '.join(s.uri for s in same)}",
+            f"the name {name!r:.60} is served at {len(same)} URIs: "
+            + ", ".join(s.uri[:80] for s in same[:3])
+            + (f", and {len(same) - 3} more" if len(same) > 3 else ""),
             same[1].path,
             "unique names (hosts must tell them apart)",
             "warning",

@@ -21,3 +21,12 @@ def test_the_listed_names_and_descriptions_are_counted_and_said_with_the_figure_
         "(names and descriptions as a host lists them; exact (o200k_base tokenizer))"
     )
     assert skills_cost([{"frontmatter": "broken"}, 3], counter.count) == SkillsCost(0, 0)
+
+
+def test_a_skill_listed_twice_is_counted_once_and_the_drop_is_said() -> None:
+    entries = [skill.entry() for skill in DEMO_SKILLS]
+    counter = get_tokenizer("o200k_base")
+    once = skills_cost(entries, counter.count)
+    repeated = skills_cost(entries * 125, counter.count)
+    assert repeated == SkillsCost(2, once.tokens, dropped=248)
+    assert skills_words(repeated, "exact").startswith(f"skills: 2 skills listed ({248} duplicates dropped), ")

@@ -156,3 +156,17 @@ def test_unsafe_file_names_in_an_entry_are_red_findings_never_read_never_verifie
     assert loaded.status().endswith("not used") and "verified" not in loaded.status()
     assert not escaped.verified and escaped.raw is None and "not read" in escaped.findings[0].message
     assert [m["params"]["uri"] for m in _sent(store, "resources/read")] == ["skill://path-traversal/SKILL.md"]
+
+
+def test_a_skill_listed_again_on_every_page_is_kept_once_and_said_once_with_a_count() -> None:
+    async def body(conn: Operations) -> skills.SkillsListing:
+        return await skills.list_skills(conn)
+
+    listing = run_with(stdio_profile([*FAULTS, "--repeat-pages"], era="modern"), body, lite=True)
+    assert listing.pages == 125
+    assert [s.name for s in listing.skills][:2] == ["good-skill", "tampered-digest"] and len(listing.skills) == 6
+    assert listing.duplicates == 6 * 124
+    [repeated] = [f for f in listing.findings if "listed more than once" in f.message]
+    assert repeated.message.startswith("6 skills listed more than once (750 entries for 6 URIs; the repeats dropped)")
+    assert "skill://good-skill/SKILL.md ×125" in repeated.message and len(repeated.message) < 400
+    assert not [f for f in listing.findings if "is served at" in f.message]  # one URI is not a name collision

@@ -129,3 +129,20 @@ def test_the_skills_tab_is_hidden_for_a_server_that_does_not_declare_skills(lens
     assert not _tab_visible(lens, "Skills")
     assert not lens.sent("skills/list")
     assert lens.quit() == 0
+
+
+def test_a_list_repeated_on_every_page_keeps_the_status_one_line_and_the_table_one_row_per_skill(lens) -> None:
+    lens.start(*FAULTS, "--repeat-pages")
+    lens.wait(lambda: _tab_visible(lens, "Skills"), what="the Skills tab shows")
+    lens.tab("Skills")
+    table = lens.find("Skills", QTableWidget)
+    assert isinstance(table, QTableWidget)
+    lens.wait(lambda: table.rowCount() == 6, timeout=WAIT, what="six skills, each once")
+    status = lens.find("Skills status", QLabel)
+    lens.wait(lambda: "listed more than once" in status.toolTip(), timeout=WAIT, what="the whole status as a tooltip")
+    assert status.height() < 2 * status.fontMetrics().height()  # one line: the table is not pushed down
+    assert "<" not in status.toolTip() or "&lt;" in status.toolTip()
+    lens.tab("Budget")  # each distinct skill counted once, the drop said
+    totals = lens.find("Budget totals", QLabel)
+    lens.wait(lambda: "skills: 6 skills listed (744 duplicates dropped)" in totals.text(), timeout=WAIT, what="cost")
+    assert lens.quit() == 0

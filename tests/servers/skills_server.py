@@ -8,11 +8,12 @@ client's verification to catch:
 `hostile-text` (a description that looks like HTML, with a bidi override: verified, shown as plain text),
 and `generated-report`, whose entry says "dynamic" (no digests): its files are found with resources/directory/read.
 
-    python skills_server.py [--http PORT] [--no-methods] [--hostile-names]
+    python skills_server.py [--http PORT] [--no-methods] [--hostile-names] [--repeat-pages]
 
 `--no-methods` declares the extension but answers neither skills/list nor skills/get (method not found).
 `--hostile-names` adds `path-traversal`, a skill whose entry lists (with digests and sizes) files named
-`../../../etc/passwd`, `/abs/file` (`skill://path-traversal//abs/file`), `nul\x00name.md` and `CON`.
+`../../../etc/passwd`, `/abs/file` (`skill://path-traversal//abs/file`), `nul\\x00name.md` (a NUL) and `CON`.
+`--repeat-pages` serves every skill on each of 125 pages of skills/list (each URI listed 125 times).
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ import argparse
 import sys
 from hashlib import sha256
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from mcp.server.mcpserver import MCPServer
+from mcp_types import PaginatedRequestParams
 
 from inspector.demo.skills_demo import ServedSkill, SkillsExtension, skill_md
 
@@ -105,8 +108,21 @@ class HostileNames(SkillsExtension):
             listed.append({"uri": TRAVERSAL.file_uri(name), "digest": "sha256:" + sha256(raw).hexdigest(), "size": 11})
 
 
-def build(no_methods: bool = False, hostile_names: bool = False) -> MCPServer:
+REPEATS = 125
+
+
+class RepeatPages(SkillsExtension):
+    """Every page of skills/list carries every skill again, for REPEATS pages."""
+
+    async def _list(self, ctx: Any, params: PaginatedRequestParams) -> dict[str, Any]:
+        page = int(params.cursor or 0)
+        more = {"nextCursor": str(page + 1)} if page + 1 < REPEATS else {}
+        return {"skills": list(self._entries.values()), **more}
+
+
+def build(no_methods: bool = False, hostile_names: bool = False, repeat_pages: bool = False) -> MCPServer:
     kind = NoMethods if no_methods else HostileNames if hostile_names else SkillsExtension
+    kind = RepeatPages if repeat_pages else kind
     extension = kind(SKILLS)
     return MCPServer("skills-faults", extensions=[extension])
 
@@ -116,8 +132,9 @@ def main() -> None:
     parser.add_argument("--http", type=int)
     parser.add_argument("--no-methods", action="store_true")
     parser.add_argument("--hostile-names", action="store_true")
+    parser.add_argument("--repeat-pages", action="store_true")
     args = parser.parse_args()
-    server = build(args.no_methods, args.hostile_names)
+    server = build(args.no_methods, args.hostile_names, args.repeat_pages)
     if args.http:
         server.run(transport="streamable-http", port=args.http)
     else:

@@ -35,6 +35,7 @@ from inspector.core import skills
 from inspector.core.findings import Finding
 from inspector.ui.session import SessionController
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
+from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.layout_parts import scrolled
 from inspector.ui.widgets.mime_highlight import MimeHighlighter, lexer_for
 from inspector.ui.widgets.plain_text import item_text, plain_label, safe_tooltip, set_plain, shown
@@ -83,7 +84,7 @@ class SkillsPanel(QWidget):
     def _build(self) -> None:
         self.list_button = QPushButton("List skills")
         self.list_button.clicked.connect(self.list_skills)
-        self.list_status = plain_label("", wrap=True)
+        self.list_status = ElidedLabel()  # one line; the whole text in its tooltip
         self.list_status.setAccessibleName("Skills status")
         top = QHBoxLayout()
         top.addWidget(self.list_button)
@@ -200,7 +201,7 @@ class SkillsPanel(QWidget):
             set_plain(self.list_status, f"skills/list failed: {error_text(outcome)}")
             return
         self.listing = outcome
-        self.listed.emit([skill.entry for skill in outcome.skills])
+        self.listed.emit(outcome.entries_as_sent())  # the Budget counts each once and says the drop
         table = self.skills_table
         table.setRowCount(len(outcome.skills))
         for row, skill in enumerate(outcome.skills):
