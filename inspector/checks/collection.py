@@ -170,13 +170,15 @@ def load(path: str | Path) -> Collection:
     except ValueError as exc:  # a CollectionError too: a step (or the header) that is not what we write
         problem = str(exc).removeprefix(f"{path}: ")
     collection = _salvaged(raw, str(path), problem)
-    if collection is None:
-        raise CollectionError(f"cannot read collection {path}: {problem}")
+    if collection is None or not collection.steps:  # nothing to run: refused, what was found said too
+        found = "".join(f"; {note}" for note in (collection.damage[1:] if collection else []))
+        raise CollectionError(f"cannot read collection {path}: {problem}{found}")
     return collection
 
 
 def _salvaged(raw: bytes, source: str, problem: str) -> Collection | None:
-    """The intact steps of a damaged collection file, its damage said; None if no step is intact."""
+    """The intact steps of a damaged collection file, its damage said (no steps: none is intact); None when
+    it is no collection of ours."""
     found = salvage(raw)
     if found is None or (found.header is None and FORMAT.encode() not in raw):
         return None
@@ -203,7 +205,7 @@ def _salvaged(raw: bytes, source: str, problem: str) -> Collection | None:
         collection.steps.append(step)
     collection.lost = sorted(left_out + found.lost, key=lambda lost: lost.line)
     damage += [lost.said for lost in collection.lost]
-    return collection if collection.steps else None
+    return collection
 
 
 def steps_lost(collection: Collection) -> str:

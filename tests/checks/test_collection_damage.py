@@ -222,3 +222,16 @@ def test_a_damaged_one_step_per_line_collection_keeps_every_intact_line(tmp_path
         return
     shown = [s.id for s in opened.steps]
     assert all(step in shown for step in intact) or not header_intact, (intact, shown, opened.damage)
+
+
+def test_a_refused_damaged_collection_says_why_each_step_was_left_out(tmp_path: Path) -> None:
+    """Nothing left to run: the refusal names the bytes of s1 and what is wrong with s2, not only the bytes."""
+    path = tmp_path / "lines.json"
+    path.write_bytes(ONE_STEP_PER_LINE.replace(b'[{"kind": "success"}]', b'[{"success": true}]'))
+    try:
+        load(path)
+    except CollectionError as exc:
+        said = str(exc)
+        assert "0xFF 0xFE" in said and "line 2" in said and "line 3" in said and "unknown assertion" in said, said
+    else:
+        raise AssertionError("a collection without one runnable step was opened")
