@@ -26,11 +26,12 @@ import time
 import uuid
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx2
 
+from inspector.auth.errors import AuthError
 from inspector.auth.events import AuthLog
 
 ALGORITHM = "ES256"
@@ -171,6 +172,7 @@ class DpopProofs:
     """Mixin: proofs on the provider's token requests and on the caller's request; see the module docstring."""
 
     dpop: DpopState | None = None
+    failure: AuthError | None = None  # what ended the flow (the CLI's exit 11, not a connection failure)
 
     async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         flow = super().async_auth_flow(request)  # type: ignore[misc]
@@ -201,6 +203,8 @@ class DpopProofs:
                     state.note(f"{outgoing.url.host}: use_dpop_nonce; sending again with the server's nonce")
                     response = yield outgoing
                     self._keep_nonce(state, outgoing, response)
+                    if self._nonce_challenge(response, token_request):  # one retry per request, no more
+                        self._nonce_refused(state, outgoing)
                 if token_request and response.status_code == 200:
                     response = self._token_answer(state, response)
                 outgoing = await flow.asend(response)
@@ -208,6 +212,17 @@ class DpopProofs:
             return
         finally:
             await flow.aclose()
+
+    def _nonce_refused(self, state: DpopState, outgoing: httpx2.Request) -> NoReturn:
+        """The server asked for a new nonce again after the retry that carried its nonce: stop (exit 11)."""
+        where = "token endpoint" if "grant_type" in _form(outgoing) else "MCP endpoint"
+        message = (
+            f"the {where} {_htu(str(outgoing.url))} kept asking for a new DPoP nonce: "
+            "the retry carrying the nonce it gave was refused again (use_dpop_nonce); stopped after one retry"
+        )
+        state.note(message, ok=False)
+        self.failure = AuthError(message, hint="The server's DPoP nonce handling looks broken; tell its operator.")
+        raise self.failure
 
     @staticmethod
     def _prove(state: DpopState, outgoing: httpx2.Request, token_request: bool) -> bool:

@@ -294,6 +294,20 @@ def test_the_cli_says_in_words_what_a_garbage_token_answer_held(trusted, tmp_pat
     assert repr(answer) in message and f"{base}/token" in message, message
 
 
+def test_a_server_asking_a_new_dpop_nonce_each_time_is_retried_once_and_said(trusted, tmp_path):
+    port = free_port()
+    for _ in serve([sys.executable, str(SERVER), str(port), str(trusted[1]), "--dpop", "--nonce-always"], port):
+        base = f"http://127.0.0.1:{port}"
+        (tmp_path / "token.jwt").write_text(_sign(trusted, iss="https://ci.example.test", sub="w", aud=base))
+        done = _cli_workload(base, tmp_path / "token.jwt", tmp_path, "--dpop")
+        stats = _stats(base)
+    assert done.returncode == 11, done.stderr
+    message = json.loads(done.stderr.strip().splitlines()[-1])["message"]
+    assert "kept asking for a new DPoP nonce" in message, message
+    assert "Check the URL's path" not in done.stderr, done.stderr
+    assert [r.get("nonce") for r in stats["resource"] if r["scheme"] == "DPoP"] == ["asked", "asked"]  # one retry
+
+
 def test_the_cli_runs_enterprise_managed_authorization_with_secrets_from_the_environment(
     plain_server, trusted, tmp_path
 ):

@@ -96,7 +96,14 @@ class Tokens:
 
 
 def build(
-    port: int, trusted_key: str, *, dpop: bool, nonce: bool, client_secret: str = EMA_SECRET, unbound: bool = False
+    port: int,
+    trusted_key: str,
+    *,
+    dpop: bool,
+    nonce: bool,
+    client_secret: str = EMA_SECRET,
+    unbound: bool = False,
+    nonce_always: bool = False,
 ) -> Any:
     base = f"http://127.0.0.1:{port}"
     tokens = Tokens()
@@ -278,6 +285,10 @@ def build(
                     problem = "proof key is not the token's"
                 elif proof["jti"] in jtis:
                     problem = "proof replayed"
+                elif nonce_always:  # a new nonce demanded every time, whatever the proof carries
+                    seen["nonce"] = "asked"
+                    fresh = f"rs-nonce-{secrets.token_urlsafe(6)}"
+                    return await _answer(send, 401, "use_dpop_nonce", {"DPoP-Nonce": fresh})
                 elif nonce and not proof["nonce_ok"]:
                     seen["nonce"] = "asked"
                     return await _answer(send, 401, "use_dpop_nonce", {"DPoP-Nonce": RS_NONCE})
@@ -345,6 +356,7 @@ def main() -> None:
     parser.add_argument("--nonce", action="store_true")
     parser.add_argument("--client-secret", default=EMA_SECRET)
     parser.add_argument("--unbound", action="store_true", help="--dpop: issue Bearer tokens despite the proof")
+    parser.add_argument("--nonce-always", action="store_true", help="--dpop: /mcp asks a new nonce every time")
     parser.add_argument("--foreign-resource", metavar="URL", help="the resource metadata names this resource instead")
     parser.add_argument("--token-answer", metavar="BODY", help="the token endpoint answers HTTP 200 with BODY as is")
     args = parser.parse_args()
@@ -355,6 +367,7 @@ def main() -> None:
         nonce=args.nonce,
         client_secret=args.client_secret,
         unbound=args.unbound,
+        nonce_always=args.nonce_always,
     )
     if args.foreign_resource:
         app = _foreign_resource(app, args.port, args.foreign_resource)
