@@ -187,7 +187,7 @@ def _coverage(report: DoctorReport, stopped: list[str], apart: dict[str, str]) -
     found = {f.owner for f in report.findings}
     for check in CHECKS:
         if any(i in report.ran for i in check.ids) or check.id in found:
-            status, reason = RAN, ""
+            status, reason = RAN, report.skipped_items(check.id)
         elif check.id in apart and report.why_not(check.id) is None:
             status, reason = NOT_APPLICABLE, apart[check.id]
         else:

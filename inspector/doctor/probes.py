@@ -79,7 +79,7 @@ async def check_ping(state: ProbeState) -> None:
 
 async def check_resources(state: ProbeState) -> None:
     if not state.resources:
-        state.report.not_applicable("resources-read", "the server lists no resources")
+        state.none_listed("resources-read", "resources", "resources")
         return
     state.report.ran.append("resources-read")
     for index, item in enumerate(state.resources[: state.options.max_reads]):
@@ -112,7 +112,7 @@ async def check_resources(state: ProbeState) -> None:
 
 async def check_templates(state: ProbeState) -> None:
     if not state.templates:
-        state.report.not_applicable("templates-expand", "the server lists no resource templates")
+        state.none_listed("templates-expand", "resourceTemplates", "resource templates")
         return
     from inspector.core import uri_template
 
@@ -137,7 +137,7 @@ async def check_templates(state: ProbeState) -> None:
 
 async def check_prompts(state: ProbeState) -> None:
     if not state.prompts:
-        state.report.not_applicable("prompts-get", "the server lists no prompts")
+        state.none_listed("prompts-get", "prompts", "prompts")
         return
     state.report.ran.append("prompts-get")
     for index, item in enumerate(state.prompts[: state.options.max_reads]):

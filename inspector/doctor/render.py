@@ -61,6 +61,9 @@ def text(report: DoctorReport) -> str:
     if not_run:
         lines += ["", f"CHECKS NOT RUN ({len(not_run)})"]
         lines += [f"  {o.check}: {visible(o.said())}" for o in not_run]
+    if in_part := report.ran_in_part():
+        lines += ["", f"CHECKS RAN IN PART ({len(in_part)})"]
+        lines += [f"  {o.check}: skipped: {visible(o.reason)}" for o in in_part]
     lines += host_lines(report)
     return "\n".join(lines) + "\n"
 

@@ -127,6 +127,15 @@ class DoctorReport:
                 items.append(item)
         return status, "; ".join(f"{why} ({_few(items)})" if items else why for (_, why), items in groups.items())
 
+    def skipped_items(self, check: str) -> str:
+        """For a check that ran: the items it skipped and why (``why (a, b)``), '' when none."""
+        said = [(s, why, item) for s, why, item in self.reasons.get(check, []) if s == SKIPPED and item is not None]
+        groups: dict[str, list[str]] = {}
+        for _, why, item in said:
+            if item not in (items := groups.setdefault(why, [])):
+                items.append(item)  # type: ignore[arg-type]
+        return "; ".join(f"{why} ({_few(items)})" for why, items in groups.items())
+
     def name_items(self, key: str, items: list[Any]) -> None:
         """The items of a list (``tools``, ``prompts``, ``resources``, ``resourceTemplates``), so that
         later findings' paths into them name them."""
@@ -159,6 +168,10 @@ class DoctorReport:
 
     def not_run(self) -> list[CheckOutcome]:
         return [o for o in self.coverage if o.status != RAN]
+
+    def ran_in_part(self) -> list[CheckOutcome]:
+        """Checks that ran but skipped some items (their `reason` says which and why)."""
+        return [o for o in self.coverage if o.status == RAN and o.reason]
 
     def by_severity(self, severity: str) -> list[DoctorFinding]:
         return [f for f in self.findings if f.severity == severity]

@@ -39,6 +39,14 @@ class ProbeState:
     templates: list[Any] = field(default_factory=list)
     prompts: list[Any] = field(default_factory=list)
     tokenizer: Any = None  # for the budget lints; None skips them
+    unread: dict[str, str] = field(default_factory=dict)  # list key → the method that could not be read
+
+    def none_listed(self, check: str, key: str, what: str) -> None:
+        """`check` has no items of `key` to work on: skipped if the list could not be read, else not applicable."""
+        if key in self.unread:
+            self.report.skip(check, f"{self.unread[key]} could not be read")
+        else:
+            self.report.not_applicable(check, f"the server lists no {what}")
 
     @property
     def owner(self) -> str:
@@ -107,6 +115,8 @@ class ProbeState:
             findings.extend(check_page(result, key, base))
             if isinstance(result.get(key), list):
                 items.extend(result[key])
+            else:
+                self.unread[key] = method
             nxt = result.get("nextCursor")
             cursor = nxt if isinstance(nxt, str) else None
             if cursor is None:
@@ -135,6 +145,7 @@ class ProbeState:
             self.report.name_items(key, items)
             return items, findings
         except (ProtocolError, RequestTimeout) as exc:
+            self.unread[key] = method
             self.report.add(
                 "error",
                 self.owner,

@@ -12,6 +12,7 @@ from inspector.doctor.state import Crashed, ProbeState, stray
 
 UNKNOWN_TOOL = "mcp-lens-doctor-no-such-tool"
 INVALID_PARAMS = -32602
+MISSING_CAPABILITY = -32021  # 2026-07-28: the request did not declare a client capability the server needs
 
 
 async def _call(state: ProbeState, name: str, arguments: dict[str, Any]) -> tuple[str, Any]:
@@ -219,7 +220,14 @@ async def check_structured(state: ProbeState, index: int, tool: dict[str, Any]) 
             SECTION_STRUCTURED,
         )
         await still_answering(state, f"calling {name!r}")
-    elif kind != "result":  # an error for our default arguments, or a capability we did not declare: no fault
+    elif kind == "error" and value.code == MISSING_CAPABILITY:  # the doctor's own choice, not the server's fault
+        state.report.skip(
+            "structured-content",
+            "it asks for a client capability the doctor does not declare (-32021): the doctor answers no "
+            "elicitation or sampling",
+            name,
+        )
+    elif kind != "result":  # an error for our default arguments: no fault
         state.report.add(
             "info",
             "structured-content",
@@ -236,7 +244,7 @@ async def check_structured(state: ProbeState, index: int, tool: dict[str, Any]) 
             )
         state.report.add(
             "info",
-            "call-timing",
+            "structured-content",
             path,
             f"tool {name!r} answered in {value.elapsed_ms:.0f} ms",
             "a prompt answer",

@@ -7,7 +7,8 @@ that is not a valid JSON Schema), ``unbuildable-schema`` (valid, but our form ca
 ``endless-pages`` (tools/list always has a new nextCursor), ``crash-unknown-tool`` (exits on a call of
 an unknown tool), ``hang-unknown-tool`` (never answers a call of an unknown tool), ``no-templates``
 (declares resources but answers resources/templates/list with an error), ``hang-resources-list``
-(declares resources and prompts, and stops answering anything at resources/list).
+(declares resources and prompts, and stops answering anything at resources/list), ``null-prompts``
+(declares prompts; prompts/list answers ``{"prompts": null}``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ FAULTS = (
     "hang-unknown-tool",
     "no-templates",
     "hang-resources-list",
+    "null-prompts",
 )
 
 ECHO = {
@@ -91,6 +93,8 @@ def main(fault: str) -> None:
             if fault == "hang-unknown-tool":
                 threading.Event().wait()  # stops reading stdin too: the client's timeout must end it
             return None  # answered with a JSON-RPC error
+        if method == "prompts/list" and fault == "null-prompts":
+            return {"prompts": None}
         if method == "resources/list" and fault == "hang-resources-list":
             threading.Event().wait()  # stops reading stdin: every later request goes unanswered
         if method == "resources/list" and fault == "no-templates":
@@ -100,6 +104,8 @@ def main(fault: str) -> None:
     capabilities: dict[str, Any] = {"tools": {}, **({"resources": {}} if fault == "no-templates" else {})}
     if fault == "hang-resources-list":
         capabilities.update(resources={}, prompts={})
+    if fault == "null-prompts":
+        capabilities["prompts"] = {}
     serve(answer, name=f"doctor-faults-{fault}", capabilities=capabilities)
 
 
