@@ -283,28 +283,45 @@ def check_skill_md(text: str | None, entry_frontmatter: Any) -> tuple[dict[str, 
 
 
 def cache_words(result: Any) -> str:
-    """A 2026-07-28 result's `resultType`, `ttlMs` and `cacheScope` in words; '' when it carries none."""
+    """A 2026-07-28 result's valid `resultType`, `ttlMs` and `cacheScope` in words; '' when it carries none.
+    An invalid one is not said here: it is a finding (`check_cache`)."""
     if not isinstance(result, dict):
         return ""
     parts = []
-    kind = result.get("resultType")
-    if kind == "complete":
+    if result.get("resultType") == "complete":
         parts.append("a complete result (resultType complete)")
-    elif kind is not None:
-        parts.append(f"resultType {_shown(kind)}: not a complete result")
     ttl = result.get("ttlMs")
     if isinstance(ttl, int) and not isinstance(ttl, bool) and ttl >= 0:
         parts.append("not to be reused (ttlMs 0)" if ttl == 0 else f"fresh for {_duration(ttl)} (ttlMs {ttl})")
-    elif "ttlMs" in result:
-        parts.append(f"ttlMs {_shown(ttl)} is not a non-negative integer")
     scope = result.get("cacheScope")
     if scope == "public":
         parts.append("shareable between users (cacheScope public)")
     elif scope == "private":
         parts.append("for this user only (cacheScope private)")
-    elif "cacheScope" in result:
-        parts.append(f"cacheScope {_shown(scope)} is neither public nor private")
     return "; ".join(parts)
+
+
+def check_cache(result: Any, path: str = "$") -> list[Finding]:
+    """A result's `resultType`, `ttlMs` and `cacheScope` where present and not what the 2026-07-28 era allows."""
+    if not isinstance(result, dict):
+        return []
+    findings = []
+    kind = result.get("resultType")
+    if kind is not None and kind != "complete":
+        findings.append(Finding(f"resultType {_shown(kind)}: not a complete result", f"{path}.resultType", "complete"))
+    ttl = result.get("ttlMs")
+    if "ttlMs" in result and not (isinstance(ttl, int) and not isinstance(ttl, bool) and ttl >= 0):
+        findings.append(
+            Finding(f"ttlMs {_shown(ttl)} is not a non-negative integer", f"{path}.ttlMs", "milliseconds, 0 or more")
+        )
+    scope = result.get("cacheScope")
+    if "cacheScope" in result and scope not in ("public", "private"):
+        findings.append(
+            Finding(
+                f"cacheScope {_shown(scope)} is neither public nor private", f"{path}.cacheScope", "public or private"
+            )
+        )
+    return findings
 
 
 def _duration(ms: int) -> str:

@@ -25,6 +25,7 @@ from inspector.core.resources import check_read_result
 from inspector.core.skill_verify import (
     DYNAMIC,
     cache_words,
+    check_cache,
     check_entry,
     check_file,
     check_skill_md,
@@ -284,6 +285,7 @@ async def list_skills(conn: Requester) -> SkillsListing:
             cache = cache_words(page)
         pages += 1
         findings.extend(check_page(page, "skills", base))
+        findings.extend(check_cache(page, base))
         for item in page.get("skills") if isinstance(page, dict) and isinstance(page.get("skills"), list) else []:
             uri = item.get("uri") if isinstance(item, dict) else None
             if isinstance(uri, str) and uri:
@@ -348,7 +350,7 @@ async def get_skill(conn: Requester, uri: str) -> tuple[Skill, str]:
     _require(conn)
     result = await _ask(conn, "skills/get", {"uri": uri})
     entry = result.get("skill") if isinstance(result, dict) else None
-    skill = Skill(entry, "$.skill", check_entry(entry, "$.skill"))
+    skill = Skill(entry, "$.skill", [*check_entry(entry, "$.skill"), *check_cache(result)])
     if skill.uri and skill.uri != uri:
         skill.findings.append(
             Finding(f"skill.uri {skill.uri!r:.100} is not the URI asked for", "$.skill.uri", repr(uri)[:100])

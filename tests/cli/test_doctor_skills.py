@@ -40,3 +40,11 @@ def test_the_demo_s_skills_pass_and_a_server_without_skills_is_told_not_applicab
     legacy = json.loads(capsys.readouterr().out)
     assert "skills-list" not in legacy["checks"]
     assert "does not declare io.modelcontextprotocol/skills" in json.dumps(legacy)
+
+
+def test_a_bad_cache_hint_on_skills_list_is_a_doctor_finding(capsys: pytest.CaptureFixture[str]) -> None:
+    report = _report(capsys, "--", *FAULTS, "--bad-cache")
+    found = {f["message"]: f for f in report["findings"] if f["check"] == "skills-list"}
+    assert "ttlMs -5 is not a non-negative integer" in found, found
+    assert found["ttlMs -5 is not a non-negative integer"]["path"] == "$.ttlMs"
+    assert 'cacheScope "<b>weird</b>" is neither public nor private' in found, found

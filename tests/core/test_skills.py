@@ -170,3 +170,14 @@ def test_a_skill_listed_again_on_every_page_is_kept_once_and_said_once_with_a_co
     assert repeated.message.startswith("6 skills listed more than once (750 entries for 6 URIs; the repeats dropped)")
     assert "skill://good-skill/SKILL.md ×125" in repeated.message and len(repeated.message) < 400
     assert not [f for f in listing.findings if "is served at" in f.message]  # one URI is not a name collision
+
+
+def test_a_bad_cache_hint_is_a_finding_and_not_said_as_a_cache_rule() -> None:
+    async def body(conn: Operations) -> skills.SkillsListing:
+        return await skills.list_skills(conn)
+
+    listing = run_with(stdio_profile([*FAULTS, "--bad-cache"], era="modern"), body, lite=True)
+    said = {f.path: f.message for f in listing.findings}
+    assert said["$.ttlMs"] == "ttlMs -5 is not a non-negative integer"
+    assert said["$.cacheScope"] == 'cacheScope "<b>weird</b>" is neither public nor private'
+    assert listing.cache == "a complete result (resultType complete)"  # the bad hints are not said as a rule

@@ -8,12 +8,13 @@ client's verification to catch:
 `hostile-text` (a description that looks like HTML, with a bidi override: verified, shown as plain text),
 and `generated-report`, whose entry says "dynamic" (no digests): its files are found with resources/directory/read.
 
-    python skills_server.py [--http PORT] [--no-methods] [--hostile-names] [--repeat-pages]
+    python skills_server.py [--http PORT] [--no-methods] [--hostile-names] [--repeat-pages] [--bad-cache]
 
 `--no-methods` declares the extension but answers neither skills/list nor skills/get (method not found).
 `--hostile-names` adds `path-traversal`, a skill whose entry lists (with digests and sizes) files named
 `../../../etc/passwd`, `/abs/file` (`skill://path-traversal//abs/file`), `nul\\x00name.md` (a NUL) and `CON`.
 `--repeat-pages` serves every skill on each of 125 pages of skills/list (each URI listed 125 times).
+`--bad-cache` answers skills/list with `ttlMs` -5 and `cacheScope` "<b>weird</b>".
 """
 
 from __future__ import annotations
@@ -120,9 +121,18 @@ class RepeatPages(SkillsExtension):
         return {"skills": list(self._entries.values()), **more}
 
 
-def build(no_methods: bool = False, hostile_names: bool = False, repeat_pages: bool = False) -> MCPServer:
+class BadCache(SkillsExtension):
+    """skills/list with a negative ttlMs and a cacheScope that looks like HTML."""
+
+    async def _list(self, ctx: Any, params: PaginatedRequestParams) -> dict[str, Any]:
+        return {"skills": list(self._entries.values()), "ttlMs": -5, "cacheScope": "<b>weird</b>"}
+
+
+def build(
+    no_methods: bool = False, hostile_names: bool = False, repeat_pages: bool = False, bad_cache: bool = False
+) -> MCPServer:
     kind = NoMethods if no_methods else HostileNames if hostile_names else SkillsExtension
-    kind = RepeatPages if repeat_pages else kind
+    kind = RepeatPages if repeat_pages else BadCache if bad_cache else kind
     extension = kind(SKILLS)
     return MCPServer("skills-faults", extensions=[extension])
 
@@ -133,8 +143,9 @@ def main() -> None:
     parser.add_argument("--no-methods", action="store_true")
     parser.add_argument("--hostile-names", action="store_true")
     parser.add_argument("--repeat-pages", action="store_true")
+    parser.add_argument("--bad-cache", action="store_true")
     args = parser.parse_args()
-    server = build(args.no_methods, args.hostile_names, args.repeat_pages)
+    server = build(args.no_methods, args.hostile_names, args.repeat_pages, args.bad_cache)
     if args.http:
         server.run(transport="streamable-http", port=args.http)
     else:
