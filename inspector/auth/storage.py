@@ -109,6 +109,15 @@ class SessionBackend(MemoryBackend):
         self.records[key] = {}  # gone for this session too, not read back from a file
 
 
+def move_records(source: Backend, target: Backend, keys: list[str]) -> None:
+    """Move the records under `keys` (the user ticked or unticked "Keep secrets in a file")."""
+    for key in keys:
+        record = source.load(key)
+        if record:
+            source.delete(key)  # first: a session's delete also removes the file `target` may be
+            target.save(key, record)
+
+
 class KeyringBackend:
     """The OS keyring (Secret Service, macOS Keychain, Windows Credential Locker)."""
 

@@ -38,6 +38,8 @@ from inspector.config.profile import ServerProfile
 from inspector.content.visible import visible
 from inspector.ui.auth.authorize_dialog import ask_to_open
 from inspector.ui.auth.client_box import ClientBox
+from inspector.ui.auth.secrets_box import secrets_file_box, where_kept
+from inspector.ui.widgets.layout_parts import scrolled
 from inspector.ui.widgets.plain_text import PlainLabel, item_text, plain_tooltip
 
 if TYPE_CHECKING:  # the auth modules import the SDK (~0.7 s): only once an HTTP server needs OAuth
@@ -121,6 +123,8 @@ class AuthPanel(QWidget):
         self.state_label.setWordWrap(True)
         layout.addWidget(self.server_label)
         layout.addWidget(self.state_label)
+        self.keep_in_file = secrets_file_box(self._keep_in_file)
+        layout.addWidget(self.keep_in_file)
 
         row = QHBoxLayout()
         self.sign_in_button = QPushButton("&Sign in")
@@ -159,9 +163,13 @@ class AuthPanel(QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         self.show_token_button.toggled.connect(self._show_token)
         self.client_box = ClientBox(self.profiles, self._client_saved)
-        self.client_box.setVisible(False)
-        self.client_button.toggled.connect(self.client_box.setVisible)
-        layout.addWidget(self.client_box)
+        # In a scroll area: a grant with many fields (Enterprise-managed: eleven rows) scrolls on a small
+        # screen instead of raising the window past it.
+        self.client_area = scrolled(self.client_box)
+        self.client_area.setObjectName("authClientArea")
+        self.client_area.setVisible(False)
+        self.client_button.toggled.connect(self.client_area.setVisible)
+        layout.addWidget(self.client_area)
         self.token_field = QLineEdit()
         self.token_field.setReadOnly(True)
         self.token_field.setObjectName("authToken")
@@ -239,7 +247,7 @@ class AuthPanel(QWidget):
         self.client_button.setChecked(
             http and bool(profile.oauth_client_id or profile.oauth_scopes or profile.oauth_grant or profile.oauth_dpop)
         )
-        self.client_box.setVisible(self.client_button.isChecked())
+        self.client_area.setVisible(self.client_button.isChecked())
         self.steps.setRowCount(0)
         self._events = []
         self.detail.clear()
@@ -277,11 +285,24 @@ class AuthPanel(QWidget):
         if not signed_in and self.show_token_button.isChecked():
             self.show_token_button.setChecked(False)
 
+    def _keep_in_file(self, ticked: bool) -> None:
+        """The user ticked or unticked "Keep secrets in a file": saved, and the tokens follow now."""
+        from inspector.auth.storage import FileBackend, SessionBackend, move_records
+        from inspector.config.secret_keeping import save_files_ticked
+
+        save_files_ticked(ticked)
+        old, self._backend = self._backend, self._backend_factory()
+        if isinstance(old, SessionBackend) and isinstance(self._backend, FileBackend):
+            move_records(old, self._backend, list(old.records))
+        elif isinstance(old, FileBackend) and isinstance(self._backend, SessionBackend):
+            move_records(old, self._backend, [path.stem for path in old.folder.glob("*.json")])
+        for auth in self.auths.values():
+            auth.storage.backend = self._backend
+        self.refresh_state()
+
     def _describe(self, auth: ServerAuth, busy: bool) -> str:
         state = auth.state()
-        where = {"file": "a private file (0600) in the config folder", "keyring": "the system keyring"}.get(
-            state.backend, state.backend
-        )
+        where = where_kept(auth.storage.backend)
         if self.busy == "sign-in":
             return "Signing in… confirm the authorization page, finish in the browser, or Cancel sign-in."
         if busy:
