@@ -53,3 +53,19 @@ def test_every_page_fits_a_small_window(qtbot, window: MainWindow) -> None:
         qtbot.wait(20)
         screenshot(window, f"narrow-{window.tabs.tabText(index).lower()}.png")
     assert window.width() == 795, "showing a page widened the window"
+
+
+def test_every_grant_of_the_oauth_client_box_keeps_the_window_small(qtbot, window: MainWindow) -> None:
+    """The Enterprise-managed grant shows eleven rows in the OAuth client box: the Auth tab asked for more
+    height than a 700 px screen has and the window grew past it. The box scrolls instead."""
+    connect(qtbot, window)
+    panel = window.auth_panel
+    window.tabs.setCurrentWidget(panel)
+    panel.client_button.setChecked(True)
+    box = panel.client_box
+    for index in range(box.grant.count()):
+        box.grant.setCurrentIndex(index)
+        qtbot.wait(20)
+        assert box.isVisibleTo(window)
+        least = window.minimumSizeHint()
+        assert least.height() <= MAX_HEIGHT and least.width() <= MAX_WINDOW, (box.grant.currentText(), least)
