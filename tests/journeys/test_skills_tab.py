@@ -146,3 +146,18 @@ def test_a_list_repeated_on_every_page_keeps_the_status_one_line_and_the_table_o
     totals = lens.find("Budget totals", QLabel)
     lens.wait(lambda: "skills: 6 skills listed (744 duplicates dropped)" in totals.text(), timeout=WAIT, what="cost")
     assert lens.quit() == 0
+
+
+def test_a_server_that_exits_on_skills_list_is_said_to_have_stopped(lens) -> None:
+    lens.start(*FAULTS, "--exit-on-list")
+    lens.wait(lambda: _tab_visible(lens, "Skills"), what="the Skills tab shows")
+    lens.tab("Skills")  # the list is asked for when the tab shows; the server exits on it
+    status = lens.find("Skills status", QLabel)
+    lens.wait(lambda: "exited with code 3" in status.toolTip(), timeout=WAIT, what="the exit said")
+    assert "declares no" not in status.toolTip()
+    assert lens.sent("skills/list")
+    lens.wait_status(lambda text: "disconnected" in text, timeout=WAIT)  # the window says the server is gone
+    lens.click("List skills")  # asked again once the server is gone: still its exit, not a missing declaration
+    lens.wait(lambda: "exited with code 3" in status.toolTip(), timeout=WAIT, what="the exit said again")
+    assert "declares no" not in status.toolTip(), status.toolTip()
+    assert lens.quit() == 0

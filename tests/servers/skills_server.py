@@ -8,18 +8,20 @@ client's verification to catch:
 `hostile-text` (a description that looks like HTML, with a bidi override: verified, shown as plain text),
 and `generated-report`, whose entry says "dynamic" (no digests): its files are found with resources/directory/read.
 
-    python skills_server.py [--http PORT] [--no-methods] [--hostile-names] [--repeat-pages] [--bad-cache]
+    python skills_server.py [--http PORT] [--no-methods|--hostile-names|--repeat-pages|--bad-cache|--exit-on-list]
 
 `--no-methods` declares the extension but answers neither skills/list nor skills/get (method not found).
 `--hostile-names` adds `path-traversal`, a skill whose entry lists (with digests and sizes) files named
 `../../../etc/passwd`, `/abs/file` (`skill://path-traversal//abs/file`), `nul\\x00name.md` (a NUL) and `CON`.
 `--repeat-pages` serves every skill on each of 125 pages of skills/list (each URI listed 125 times).
 `--bad-cache` answers skills/list with `ttlMs` -5 and `cacheScope` "<b>weird</b>".
+`--exit-on-list` declares the extension and exits with code 3 when asked skills/list.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from hashlib import sha256
 from pathlib import Path
@@ -128,11 +130,22 @@ class BadCache(SkillsExtension):
         return {"skills": list(self._entries.values()), "ttlMs": -5, "cacheScope": "<b>weird</b>"}
 
 
+class ExitOnList(SkillsExtension):
+    """Crashes (exit code 3) on skills/list."""
+
+    async def _list(self, ctx: Any, params: PaginatedRequestParams) -> dict[str, Any]:
+        os._exit(3)
+
+
 def build(
-    no_methods: bool = False, hostile_names: bool = False, repeat_pages: bool = False, bad_cache: bool = False
+    no_methods: bool = False,
+    hostile_names: bool = False,
+    repeat_pages: bool = False,
+    bad_cache: bool = False,
+    exit_on_list: bool = False,
 ) -> MCPServer:
     kind = NoMethods if no_methods else HostileNames if hostile_names else SkillsExtension
-    kind = RepeatPages if repeat_pages else BadCache if bad_cache else kind
+    kind = RepeatPages if repeat_pages else BadCache if bad_cache else ExitOnList if exit_on_list else kind
     extension = kind(SKILLS)
     return MCPServer("skills-faults", extensions=[extension])
 
@@ -144,8 +157,9 @@ def main() -> None:
     parser.add_argument("--hostile-names", action="store_true")
     parser.add_argument("--repeat-pages", action="store_true")
     parser.add_argument("--bad-cache", action="store_true")
+    parser.add_argument("--exit-on-list", action="store_true")
     args = parser.parse_args()
-    server = build(args.no_methods, args.hostile_names, args.repeat_pages, args.bad_cache)
+    server = build(args.no_methods, args.hostile_names, args.repeat_pages, args.bad_cache, args.exit_on_list)
     if args.http:
         server.run(transport="streamable-http", port=args.http)
     else:

@@ -12,6 +12,7 @@ sent goes through `widgets/plain_text`.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core import skills
+from inspector.core.errors import exit_title
 from inspector.core.findings import Finding
 from inspector.ui.session import SessionController
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
@@ -187,6 +189,9 @@ class SkillsPanel(QWidget):
                 self.list_skills()
 
     def list_skills(self) -> None:
+        if not self.session.live:
+            set_plain(self.list_status, f"not sent: {self._stopped()}")
+            return
         if why := skills.refusal(self.session.capabilities):
             set_plain(self.list_status, why)
             return
@@ -194,6 +199,12 @@ class SkillsPanel(QWidget):
         self.list_button.setEnabled(False)
         set_plain(self.list_status, "Listing skills…")
         self.tasks.start(skills.list_skills(self.session), self._listed)
+
+    def _stopped(self) -> str:
+        """Why there is no connection, in the status bar's words ("disconnected: the server process exited …")."""
+        if exited := re.search(r"exited with code (-?\d+)", self.session.detail):
+            return f"disconnected: the server process {exit_title(int(exited[1])).removeprefix('Server process ')}"
+        return f"{self.session.state}: no connection to the server (the Server panel says why)"
 
     def _listed(self, outcome: Any) -> None:
         self.list_button.setEnabled(True)
