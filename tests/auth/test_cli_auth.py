@@ -81,3 +81,16 @@ def test_without_the_flag_the_cli_shows_the_url_signs_in_in_the_browser_and_stor
     again = _cli(oauth_server.url, "--stored-auth-only")
     assert again.returncode == 0, again.stderr
     assert oauth_server.stats()["authorizations"] == 1
+
+
+def test_a_token_file_an_earlier_version_wrote_still_works_unticked_and_is_said_once(
+    oauth_server, auth_home, browser, monkeypatch
+):
+    _sign_in(oauth_server, auth_home, browser)  # as an earlier MCP Lens did: a 0600 file, no tick asked
+    (written,) = auth_home.glob("*.json")
+    monkeypatch.delenv("MCP_LENS_SECRETS_FILE", raising=False)  # not ticked, no keyring
+    proc = _cli(oauth_server.url, "--stored-auth-only")
+    assert proc.returncode == 0, proc.stderr
+    assert [t["name"] for t in json.loads(proc.stdout)["tools"]] == ["whoami"]
+    assert proc.stderr.count("read from a plain user-only file (0600, not encrypted)") == 1, proc.stderr
+    assert list(auth_home.glob("*.json")) == [written]
