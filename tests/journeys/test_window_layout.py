@@ -24,9 +24,9 @@ from PySide6.QtCore import QEvent, QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QTextDocument
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractScrollArea,
     QApplication,
-    QCheckBox,
     QComboBox,
     QDialog,
     QHeaderView,
@@ -981,20 +981,6 @@ def test_the_tool_list_keeps_its_width_and_elides_names_at_their_end(lens) -> No
         assert head in tip, f"the tooltip of {head!r} does not name it: {tip[:80]!r}"
 
 
-def test_the_call_bars_as_task_box_shows_its_label_whole_at_1024_by_700(lens) -> None:
-    """Issue 25 (outside tester, 1024×700): with a tool that can run as a task chosen, the Call row's
-    "As task" box was squeezed to its tick, its label cut off. It shows whole, beside Call."""
-    lens.start()
-    at_size(lens, 1024, 700)
-    lens.click_item("Tool list", "Research a topic")
-    box = lens.find("Run as task", QCheckBox)
-    lens.wait(box.isVisible, 10_000, "the As task box shown")
-    lens.qtbot.wait(200)
-    assert box.text() == "As task" and wholly_shown(box)
-    assert box.width() >= box.sizeHint().width(), f"As task gets {box.width()} of {box.sizeHint().width()} px"
-    assert wholly_shown(lens.find("Call  (Ctrl+Enter)"))
-
-
 DOCTOR_ROWS = {(1024, 700): 6, (1280, 860): 10}  # findings rows the Doctor tab shows (1.8 and 6.4 before)
 
 
@@ -1021,3 +1007,17 @@ def test_the_doctor_tab_shows_its_findings_and_what_did_not_run(lens) -> None:
     lens.click("Why not…")
     lens.click_item("Doctor checks", "ping")
     assert lens.shows("2026-07-28 removed ping")
+
+
+def test_the_as_task_box_shows_its_label_whole_at_1024_by_700(lens) -> None:
+    """Issue 25 (outside tester, 1024×700): with a tool that can run as a task chosen, the Call row's
+    "As task" box was squeezed to its tick, its label cut off. It shows whole, right under Call."""
+    lens.start()
+    at_size(lens, 1024, 700)
+    lens.click_item("Tool list", "Research a topic")
+    box = lens.find("Run as task", QAbstractButton)
+    lens.wait(box.isVisible, 10_000, "the As task box shown")
+    lens.qtbot.wait(200)
+    assert box.text() == "As task" and wholly_shown(box)
+    assert box.width() >= box.sizeHint().width(), f"As task gets {box.width()} of {box.sizeHint().width()} px"
+    assert wholly_shown(lens.find("Call  (Ctrl+Enter)"))

@@ -92,9 +92,9 @@ class ToolWorkbench(QWidget):
         self.max_total = QDoubleSpinBox(minimum=0, maximum=86_400, value=0, suffix=" s", decimals=1)
         self.max_total.setSpecialValueText("no limit")
         self.max_total.setToolTip("Hard limit that progress does not reset")
-        # Shown for some tools only, on the row under Call (with the task note): in the call bar it raised the
-        # bar's minimum width (the tool list narrowed when such a tool was chosen), or, let shrink, lost its
-        # label at 1024×700.
+        # Shown for some tools only, right under Call at the end of the Result tabs' bar (room no other row
+        # costs): in the call bar it raised the bar's minimum width (the tool list narrowed when such a tool
+        # was chosen), or, let shrink, lost its label at 1024×700; a row of its own took an app's height.
         self.as_task = QCheckBox("As task")
         self.as_task.setAccessibleName("Run as task")
         self.as_task.setToolTip("Run as task: the call returns a task; its status and result show in the Tasks tab")
@@ -148,12 +148,10 @@ class ToolWorkbench(QWidget):
         call_bar.addWidget(buddy_label("Max", self.max_total))
         call_bar.addWidget(self.max_total)
         call_bar.addStretch(1)
-        # A second row, shown only when the tool can run as a task, asks first or needs a task: the form keeps
-        # the height.
+        # A second row, shown only when the tool asks first or needs a task: the form keeps the height.
         self.options_row = QWidget()
         options = QHBoxLayout(self.options_row)
         options.setContentsMargins(0, 0, 0, 0)
-        options.addWidget(self.as_task)
         options.addWidget(self.ask_first)
         options.addWidget(self.task_note)
         options.addStretch(1)
@@ -185,6 +183,7 @@ class ToolWorkbench(QWidget):
         self.lower.addTab(self.history, "History")
         self.lower.setTabVisible(self.lower.indexOf(self.resource), False)
         self.lower.setTabVisible(self.lower.indexOf(self.app_tab), False)
+        self.lower.setCornerWidget(self.as_task, Qt.Corner.TopRightCorner)
         least = self.lower.tabBar().sizeHint().height() + RESULT_LEAST_LINES * self.fontMetrics().lineSpacing()
         self.lower.setMinimumHeight(least)  # below its pages' hints: they are squeezed, the form first
         share = round(1000 * FORM_SHARE)
@@ -341,8 +340,7 @@ class ToolWorkbench(QWidget):
         self._update_options_row()
 
     def _update_options_row(self) -> None:
-        shown = (self.as_task, self.ask_first, self.task_note)
-        self.options_row.setVisible(any(not widget.isHidden() for widget in shown))
+        self.options_row.setVisible(not self.ask_first.isHidden() or not self.task_note.isHidden())
 
     def show_tool(self, row: ToolRow | None) -> None:
         """Show a tool's form. Each tool keeps its own form for the session (what was typed, the JSON
