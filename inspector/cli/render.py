@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any, TextIO
 
 from inspector.content.visible import json_visible, json_visible_pieces, terminal_safe, visible
+from inspector.core.findings import with_expected
 from inspector.words import counted
 
 TextFormatter = Callable[[Any], str]
@@ -223,7 +224,8 @@ def text_skill(out: dict[str, Any]) -> str:
     skill_md = out.get("SKILL.md") or {}
     lines = [f"{skill_md.get('uri')}: {skill_md.get('status')}"]
     for finding in skill_md.get("findings") or ():
-        lines.append(f"  {finding.get('severity')}: {finding.get('message')} (expected {finding.get('expected')})")
+        said = with_expected(str(finding.get("message")), str(finding.get("expected") or ""))
+        lines.append(f"  {finding.get('severity')}: {said}")
     if isinstance(skill_md.get("text"), str):
         lines.append(skill_md["text"].rstrip())
     return "\n".join(lines)

@@ -31,7 +31,12 @@ class Finding:
         }
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message} (expected {self.expected})"
+        return f"{self.path}: {with_expected(self.message, self.expected)}"
+
+
+def with_expected(message: str, expected: str) -> str:
+    """``message (expected X)``, or the message alone when it already says X."""
+    return message if not expected or expected in message else f"{message} (expected {expected})"
 
 
 def _type_name(value: Any) -> str:

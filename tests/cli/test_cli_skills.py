@@ -78,3 +78,14 @@ def test_skills_get_exits_15_for_a_skill_listing_unsafe_file_names() -> None:
     assert out["verified"] is False
     said = " | ".join(f["message"] for f in out["findings"])
     assert "'..' segment" in said and "absolute path" in said and "NUL" in said and "'CON'" in said
+
+
+def test_a_finding_says_the_expected_value_once() -> None:
+    bad = run_lens(
+        "--cli", *MODERN, "--method", "skills/get", "--skill", "tampered-digest", "--format", "text", "--", *FAULTS
+    )
+    assert bad.returncode == exit_codes.SKILL_UNVERIFIED, bad.stderr
+    [line] = [line for line in bad.stdout.splitlines() if "digest mismatch" in line]
+    expected = line.split("expected ", 1)[1].split(",", 1)[0]
+    assert expected.startswith("sha256:") and line.count(expected) == 1, line
+    assert "(expected" not in line

@@ -141,6 +141,7 @@ def test_a_list_repeated_on_every_page_keeps_the_status_one_line_and_the_table_o
     status = lens.find("Skills status", QLabel)
     lens.wait(lambda: "listed more than once" in status.toolTip(), timeout=WAIT, what="the whole status as a tooltip")
     assert status.height() < 2 * status.fontMetrics().height()  # one line: the table is not pushed down
+    assert status.toolTip().startswith("6 skills listed. 1 finding: 6 skills listed more than once (750 entries")
     assert "<" not in status.toolTip() or "&lt;" in status.toolTip()
     lens.tab("Budget")  # each distinct skill counted once, the drop said
     totals = lens.find("Budget totals", QLabel)

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core import skills
 from inspector.core.errors import exit_title
-from inspector.core.findings import Finding
+from inspector.core.findings import Finding, with_expected
 from inspector.ui.session import SessionController
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
 from inspector.ui.widgets.elided_label import ElidedLabel
@@ -227,12 +227,12 @@ class SkillsPanel(QWidget):
                     item = table.item(row, column)
                     item.setForeground(QBrush(RED))
                     item.setToolTip(safe_tooltip("\n".join(str(f) for f in skill.findings)))
-        page_findings = outcome.findings
-        said = counted(len(outcome.skills), "skill")
-        if page_findings:
-            said += f"; {counted(len(page_findings), 'finding')}: " + "; ".join(f.message for f in page_findings)
+        said = f"{counted(len(outcome.skills), 'skill')} listed."
+        if outcome.findings:
+            messages = "; ".join(f.message.rstrip(".") for f in outcome.findings)
+            said += f" {counted(len(outcome.findings), 'finding')}: {messages}."
         if outcome.cache:
-            said += f". The list is {outcome.cache}."
+            said += f" Cache hint: {outcome.cache}."
         set_plain(self.list_status, said)
 
     # -- one skill -----------------------------------------------------------------------------
@@ -299,11 +299,7 @@ class SkillsPanel(QWidget):
 
     def _show_findings(self, findings: list[Finding]) -> None:
         for finding in findings:
-            said = (
-                finding.message
-                if finding.expected in finding.message
-                else f"{finding.message} (expected {finding.expected})"
-            )
+            said = with_expected(finding.message, finding.expected)
             item = QListWidgetItem(shown(said, one_line=True))
             item.setToolTip(safe_tooltip(f"{finding.path}: {finding.message}\nexpected: {finding.expected}"))
             if finding.severity == "error":
