@@ -1000,10 +1000,13 @@ def test_the_doctor_tab_shows_its_findings_and_what_did_not_run(lens) -> None:
         at_size(lens, *size)
         lens.qtbot.wait(200)
         rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
-        assert rows >= least, f"{size}: the findings show {rows} rows ({table.viewport().height()} px)"
-        assert table.rowCount() > least and not table.horizontalScrollBar().isVisible()
+        assert table.rowCount() >= DOCTOR_ROWS[(1024, 700)], table.rowCount()  # the demo has enough to fill it
+        wanted = min(least, table.rowCount())  # the rows there are, when fewer than the room
+        assert rows >= wanted, f"{size}: the findings show {rows} rows ({table.viewport().height()} px)"
+        assert not table.horizontalScrollBar().isVisible()
         assert line.text().startswith("Not run: ") and wholly_shown(line) and not line.elided(), line.text()
-        assert not visit(lens, clipped).get("Doctor"), size
+        tab = next(w for w in lens.widgets() if w.objectName() == "doctorTab")
+        assert not clipped(tab), size
     lens.click("Why not…")
     lens.click_item("Doctor checks", "ping")
     assert lens.shows("2026-07-28 removed ping")
