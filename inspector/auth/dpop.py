@@ -12,9 +12,9 @@ provider a `DpopState` (the server's Auth settings chose DPoP). Then it wraps th
   answered once with a new proof carrying the server's `DPoP-Nonce`; each origin's last nonce is reused.
 
 The proof key is an EC P-256 key per server, kept in that server's credentials record (keyring or a
-0600 file, as the tokens are); signing out drops it with the tokens it bound. Each step goes to the auth
-log (the Auth tab's flow view). A proof holds only the public key and request facts, so the traffic log
-shows the `DPoP` header as sent; the private key never leaves the credentials record.
+0600 file, as the tokens are) once a token is bound to it; signing out drops it with the tokens it bound.
+Each step goes to the auth log (the Auth tab's flow view). A proof holds only the public key and request
+facts, so the traffic log shows the `DPoP` header as sent; the private key never leaves the credentials record.
 """
 
 from __future__ import annotations
@@ -128,17 +128,23 @@ class DpopState:
 
 
 def load_key(storage: Any) -> DpopKey:
-    """The server's proof key from its credentials record, made and saved there on first use."""
+    """The server's proof key from its credentials record, else a new one: kept there only once a token
+    is bound to it (`keep_key`), so a failed sign-in leaves no private key behind."""
     pem = storage.dpop_key() if storage is not None else None
     if pem:
         try:
             return DpopKey(pem)
         except ValueError:
             pass  # a damaged key: a new one (the tokens it bound are useless anyway)
-    key = DpopKey()
-    if storage is not None:
-        storage.save_dpop_key(key.pem())
-    return key
+    return DpopKey()
+
+
+def keep_key(state: DpopState) -> None:
+    """Save the proof key in the credentials record unless it is already the one kept there."""
+    if state.storage is not None:
+        pem = state.key.pem()
+        if state.storage.dpop_key() != pem:
+            state.storage.save_dpop_key(pem)
 
 
 def bind_dpop(provider: Any, storage: Any, log: AuthLog | None) -> Any:
@@ -278,6 +284,7 @@ class DpopProofs:
             state.note(f"the authorization server issued a {kind or 'typeless'} token, not DPoP-bound", ok=False)
             return response
         state.known[token_hash(token)] = True
+        keep_key(state)
         if state.storage is not None:
             state.storage.save_dpop_binding("dpop", token_hash(token))
         state.note(f"DPoP-bound token issued (key thumbprint {state.key.thumbprint})")

@@ -21,9 +21,16 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToke
 
 from inspector.auth.applies import default_auth_dir, record_key
 from inspector.config.files import private_folder, write_atomic
+from inspector.config.redact import redact_url
 from inspector.config.secret_keeping import files_ticked, real_keyring
 
 KEYRING_SERVICE = "mcp-lens-oauth"
+
+
+def _token_hash(token: str) -> str:
+    from inspector.auth.dpop import token_hash
+
+    return token_hash(token)
 
 
 class Backend(Protocol):
@@ -176,13 +183,18 @@ class ServerTokenStorage:
         self.preregistered = preregistered
 
     # -- record ------------------------------------------------------------------------------
+    @property
+    def shown_url(self) -> str:
+        """The server URL as the record keeps it: secret-looking query values redacted (the key is its hash)."""
+        return redact_url(self.server_url)
+
     def _load(self) -> dict[str, Any]:
         record = self.backend.load(self.key) or {}
-        return record if record.get("server_url", self.server_url) == self.server_url else {}
+        return record if record.get("server_url", self.server_url) in (self.server_url, self.shown_url) else {}
 
     def _update(self, **fields: Any) -> None:
         record = self._load()
-        record.update(fields, server_url=self.server_url, updated_at=time.time())
+        record.update(fields, server_url=self.shown_url, updated_at=time.time())
         self.backend.save(self.key, record)
 
     # -- TokenStorage ------------------------------------------------------------------------
@@ -191,7 +203,10 @@ class ServerTokenStorage:
 
     async def set_tokens(self, tokens: OAuthToken) -> None:
         expires_at = time.time() + tokens.expires_in if tokens.expires_in else None
-        self._update(tokens=tokens.model_dump(mode="json", exclude_none=True), expires_at=expires_at)
+        record = tokens.model_dump(mode="json", exclude_none=True)
+        if self.dpop_binding() == ("dpop", _token_hash(tokens.access_token)):
+            record["token_type"] = "DPoP"  # as issued (the SDK's model knows only Bearer)
+        self._update(tokens=record, expires_at=expires_at)
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
         if self.preregistered is not None:
@@ -210,6 +225,8 @@ class ServerTokenStorage:
     # -- extras ------------------------------------------------------------------------------
     def tokens(self) -> OAuthToken | None:
         raw = self._load().get("tokens")
+        if isinstance(raw, dict) and str(raw.get("token_type", "")).lower() == "dpop":
+            raw = {**raw, "token_type": "Bearer"}  # the SDK's model; the binding says how it is sent
         try:
             return OAuthToken.model_validate(raw) if raw else None
         except ValueError:

@@ -308,6 +308,37 @@ def test_a_server_asking_a_new_dpop_nonce_each_time_is_retried_once_and_said(tru
     assert [r.get("nonce") for r in stats["resource"] if r["scheme"] == "DPoP"] == ["asked", "asked"]  # one retry
 
 
+def _records(tmp_path: Path) -> list[dict]:
+    folder = tmp_path / "config" / "mcp-lens" / "auth"
+    return [json.loads(f.read_text()) for f in folder.iterdir()] if folder.exists() else []
+
+
+def test_a_failed_cli_sign_in_keeps_no_new_dpop_key(dpop_server, trusted, tmp_path):
+    wrong = _sign(trusted, iss="https://ci.example.test", sub="w", aud="https://elsewhere.example")
+    (tmp_path / "token.jwt").write_text(wrong)
+    for _ in range(2):
+        assert _cli_workload(dpop_server, tmp_path / "token.jwt", tmp_path, "--dpop").returncode == 11
+    assert not [r for r in _records(tmp_path) if "dpop_key" in r], _records(tmp_path)
+
+
+def test_the_stored_record_holds_the_issued_token_type_and_no_url_query_secret(dpop_server, trusted, tmp_path):
+    secret = "sk-live-0123456789abcdef0123"
+    (tmp_path / "token.jwt").write_text(_sign(trusted, iss="https://ci.example.test", sub="w", aud=dpop_server))
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "MCP_LENS_NO_KEYRING": "1"}
+    flags = ["--oauth-grant", "workload", "--oauth-client-id", "cli", "--oauth-jwt-file", str(tmp_path / "token.jwt")]
+    url = f"{dpop_server}/mcp?api_key={secret}"
+    for _ in range(2):  # the second run reads the record the first one wrote
+        done = run_lens(
+            "--cli", url, *flags, "--dpop", "--secrets-file", "--method", "tools/list", env=env, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+    assert len(_stats(dpop_server)["token_requests"]) == 1
+    (record,) = _records(tmp_path)
+    assert secret not in json.dumps(record) and "api_key=" in record["server_url"], record["server_url"]
+    assert record["tokens"]["token_type"] == "DPoP"
+    assert record["dpop_key"]
+
+
 def test_the_cli_runs_enterprise_managed_authorization_with_secrets_from_the_environment(
     plain_server, trusted, tmp_path
 ):
