@@ -242,6 +242,7 @@ def test_the_auth_extensions_secrets_reach_no_file_and_no_output(auth_extension_
     flags += ["--oauth-client-secret-env", "EMA_SECRET"]
     flags += ["--oauth-idp-token-endpoint", f"{base}/idp/token", "--oauth-idp-client-id", "idp-client"]
     flags += ["--oauth-idp-client-secret-env", "IDP_SECRET", "--oauth-jwt-env", "ID_TOKEN", "--dpop"]
+    flags += ["--secrets-file"]  # no keyring here: ticked, so the token store is written (and checked)
     record = out / "ema.jsonl"
     call = ["--method", "tools/call", "--tool-name", "whoami"]
     result = run_lens("--cli", f"{base}/mcp", *flags, *call, "--record", str(record), env=env, timeout=120)
