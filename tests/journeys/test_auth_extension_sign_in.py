@@ -55,3 +55,21 @@ def test_workload_identity_with_dpop_from_the_auth_tab(lens, tmp_path: Path) -> 
         assert {r["scheme"] for r in stats["resource"] if r["scheme"]} == {"DPoP"}
         assert not [r for r in stats["resource"] if "problem" in r]
         assert lens.quit() == 0
+
+
+def test_the_auth_tab_follows_a_selected_http_server_before_any_connect(lens) -> None:
+    """A grant can be set before the first Connect: the Auth tab shows the selected (never connected) server."""
+    folder = lens.home / ".config" / "mcp-lens"
+    folder.mkdir(parents=True, exist_ok=True)
+    servers = {"workload": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}
+    (folder / "servers.json").write_text(json.dumps({"mcpServers": servers}))
+    lens.start()
+    lens.click_item("Servers", "workload")
+    lens.tab("Auth")
+    lens.wait(lambda: lens.shows("http://127.0.0.1:9/mcp"), what="the Auth tab names the selected server")
+    assert not lens.shows("runs over stdio") and not lens.shows("No server selected"), lens.texts()
+    button = lens.find("OAuth client…")
+    assert button.isEnabled()
+    lens.click(button)
+    assert lens.find("OAuth grant", QComboBox).isVisible()
+    assert lens.quit() == 0

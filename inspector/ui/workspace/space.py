@@ -104,6 +104,7 @@ class SessionSpace(QObject):
         }
         self._connect()
         self.client_requests.show_profile(profile)
+        self.auth_panel.show_profile(profile)  # a grant can be set before the first Connect
 
     def _connect(self) -> None:
         """What one panel of the space does for another."""
