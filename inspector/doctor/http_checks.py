@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from inspector import __version__
+from inspector.config.eras import LATEST_HANDSHAKE_VERSION
 from inspector.doctor.applies import LEGACY, NOT_HTTP
 from inspector.doctor.http_probe import Answer, HttpProbe, Unanswered, Unauthorized, endpoint_of, is_loopback
 from inspector.doctor.sections import SECTION_DNS_REBINDING, SECTION_MCP_HEADERS, SECTION_SESSIONS
@@ -24,6 +25,7 @@ VERSION_HEADER = "MCP-Protocol-Version"
 UNKNOWN_SESSION = "mcp-lens-doctor-unknown-session"
 HEADER_MISMATCH = -32020
 CLIENT_INFO = {"name": "mcp-lens-doctor", "version": __version__}
+NEWEST_HANDSHAKE_VERSION = LATEST_HANDSHAKE_VERSION  # what a legacy client asks for first
 
 
 @asynccontextmanager
@@ -104,18 +106,27 @@ async def check_dns_rebinding(state: ProbeState) -> None:
 
 
 async def check_session_lifecycle(state: ProbeState) -> None:
-    """A session of the doctor's own: an unknown or ended `Mcp-Session-Id` gets 404, DELETE ends one."""
-    if state.conn.era == "modern":
-        state.report.not_applicable("session-lifecycle", "2026-07-28 has no sessions")
-        return
+    """A session of the doctor's own: an unknown or ended `Mcp-Session-Id` gets 404, DELETE ends one. On a
+    2026-07-28 connection (no sessions) the doctor asks, with a probe of its own, whether the server also
+    answers `initialize` (as a legacy client's would be), and if it opens a session, checks that."""
     async with http_probe(state, "session-lifecycle") as probe:
         if probe is None:
             state.report.not_applicable("session-lifecycle", NOT_HTTP)
             return
-        method, params, headers = opening(state)
-        version = headers[VERSION_HEADER]
+        modern = state.conn.era == "modern"
+        if modern:
+            version = NEWEST_HANDSHAKE_VERSION
+            method, params = "initialize", {"protocolVersion": version, "capabilities": {}, "clientInfo": CLIENT_INFO}
+        else:
+            method, params, headers = opening(state)
+            version = headers[VERSION_HEADER]
         opened = await probe.post(method, params, {VERSION_HEADER: None})  # type: ignore[dict-item]
         sid = opened.header("mcp-session-id")
+        if modern and (opened.error is not None or not 200 <= opened.status < 300 or opened.rpc_error is not None):
+            said = f"error {opened.code_said}" if opened.error is None and opened.rpc_error else _got(opened)
+            why = f"2026-07-28 has no sessions, and the doctor's initialize ({version}) {said}"
+            state.report.not_applicable("session-lifecycle", why.replace(" got ", " "))
+            return
         if opened.error is not None or not 200 <= opened.status < 300:
             state.report.skip("session-lifecycle", f"a new session's {method} {_got(opened)}")
             return
@@ -123,7 +134,7 @@ async def check_session_lifecycle(state: ProbeState) -> None:
             state.report.not_applicable("session-lifecycle", "the server gives no Mcp-Session-Id (stateless)")
             return
         state.report.ran.append("session-lifecycle")
-        report = _Said(state)
+        report = _Said(state, f" (a session the doctor opened with initialize {version})" if modern else "")
         if not all(0x21 <= ord(ch) <= 0x7E for ch in sid):
             report("warning", "the session id holds characters outside visible ASCII", "only 0x21-0x7E")
         own = {SESSION_HEADER: sid, VERSION_HEADER: version}
@@ -154,11 +165,11 @@ async def check_session_lifecycle(state: ProbeState) -> None:
 
 
 class _Said:
-    def __init__(self, state: ProbeState) -> None:
-        self.state = state
+    def __init__(self, state: ProbeState, where: str = "") -> None:
+        self.state, self.where = state, where
 
     def __call__(self, severity: str, message: str, expected: str) -> None:
-        self.state.report.add(severity, "session-lifecycle", "$", message, expected, SECTION_SESSIONS)
+        self.state.report.add(severity, "session-lifecycle", "$", message + self.where, expected, SECTION_SESSIONS)
 
 
 def _status(answer: Answer) -> str:

@@ -195,7 +195,8 @@ CHECKS: tuple[Check, ...] = (
         "session-lifecycle",
         Stage.PROBES,
         http_checks.check_session_lifecycle,
-        "HTTP sessions: an unknown or ended Mcp-Session-Id gets 404, DELETE ends one (legacy era)",
+        "HTTP sessions: an unknown or ended Mcp-Session-Id gets 404, DELETE ends one (legacy era; "
+        "on 2026-07-28, when the server answers the doctor's initialize too)",
         section=s.SECTION_SESSIONS,
         applies=applies.http,
     ),

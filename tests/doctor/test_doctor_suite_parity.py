@@ -1,6 +1,7 @@
 """The doctor as deep as the official conformance suite: the suite's ``server`` mode (conformance-next,
 0.2.0-alpha.12, on the Node 22 in tests/conformance) and ``mcp-lens doctor`` run against the same servers
-of ours, `tests/servers/doctor_http_faults.py` clean and with each planted fault, in both eras.
+of ours, `tests/servers/doctor_http_faults.py` clean and with each planted fault, in both eras, and the
+doctor on its default settings (no era chosen) against the same servers, which speak both.
 
 `SAME_MEANING` maps each of the suite's checks that applies to an arbitrary server (its own fixture tools
 not needed) to the doctor check with the same meaning. For every server and era: each such check the
@@ -97,6 +98,7 @@ SCENARIOS = {
 }
 FAULTS = ["", "host", "not-found", "session", "headers", "caching", "trust-state", "input-on-list"]
 ERAS = ("legacy", "modern")
+DEFAULT = "auto"  # the doctor on its default settings: no --protocol-era
 FAILED = ("FAILURE", "WARNING")
 
 
@@ -123,10 +125,15 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[tuple[str
                 for scenario in SCENARIOS[era][1]
             }
             doctor = {
-                (fault, era): pool.submit(doctor_findings, url, era) for fault, url in urls.items() for era in ERAS
+                (fault, era): pool.submit(doctor_findings, url, era)
+                for fault, url in urls.items()
+                for era in (*ERAS, DEFAULT)
             }
             out = {}
             for (fault, era), findings in doctor.items():
+                if era == DEFAULT:
+                    out[(fault, era)] = ({}, findings.result())
+                    continue
                 verdicts: dict[str, set[str]] = {}
                 for key, run in suite.items():
                     if key[:2] == (fault, era):
@@ -159,11 +166,10 @@ def run_scenario(url: str, version: str, scenario: str, out: Path) -> list[dict]
 
 
 def doctor_findings(url: str, era: str) -> dict[str, list[str]]:
-    done = run_lens(
-        "doctor", "--server-url", url, "--protocol-era", era, "--format", "json", "--no-budget", "--timeout", "60"
-    )
+    chosen = [] if era == DEFAULT else ["--protocol-era", era]
+    done = run_lens("doctor", "--server-url", url, *chosen, "--format", "json", "--no-budget", "--timeout", "60")
     report = json.loads(done.stdout)
-    assert report["era"] == era, done.stdout[-2000:]
+    assert report["era"] == (era if era != DEFAULT else "modern"), done.stdout[-2000:]
     out: dict[str, list[str]] = {}
     for finding in report["findings"]:
         if finding["severity"] in ("error", "warning"):
@@ -184,6 +190,24 @@ def test_the_doctor_finds_what_the_suite_fails_and_nothing_it_passes(fault: str,
         assert not extra, f"{era}: the doctor finds what the suite passes: {extra}"
         seen |= suite_failed
     assert bool(seen) == bool(fault), f"the suite failed {sorted(seen)} on the {fault or 'clean'} server"
+
+
+@pytest.mark.timeout(1200)
+@pytest.mark.parametrize("fault", FAULTS, ids=lambda f: f or "clean")
+def test_the_doctor_on_its_defaults_finds_what_the_suite_fails_in_either_era(fault: str, results: dict) -> None:
+    """The server speaks both eras; the doctor, not told which, connects in 2026-07-28 and must still find
+    what the suite fails in the legacy era (the session lifecycle, through an initialize of its own)."""
+    _, findings = results[(fault, DEFAULT)]
+    suite_failed: set[str] = set()
+    passed: set[str] = set()
+    for era in ERAS:
+        verdicts, _ = results[(fault, era)]
+        suite_failed |= {ours for ours, statuses in verdicts.items() if statuses & set(FAILED)}
+        passed |= set(verdicts)
+    missed = sorted(suite_failed - set(findings))
+    assert not missed, f"the suite fails these, the doctor on its defaults says nothing: {missed}"
+    extra = {ours: findings[ours] for ours in passed - suite_failed if ours in findings}
+    assert not extra, f"the doctor on its defaults finds what the suite passes in both eras: {extra}"
 
 
 def test_every_mapped_doctor_check_is_in_the_table() -> None:
