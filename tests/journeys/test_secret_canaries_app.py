@@ -266,6 +266,7 @@ def test_the_auth_extension_secrets_typed_in_the_auth_tab_stay_in_servers_json(l
         lens.type("ID token file path", str(tmp_path / "input" / "id.jwt"))
         lens.click("DPoP-bound tokens")
         lens.click("Save to profile")
+        lens.click("Keep secrets in a file (user-only, not encrypted)")  # no keyring: so the store is written
         lens.click("Sign in")
         lens.wait_connected(timeout=60_000)
         export = out / "ema.jsonl"
