@@ -1024,3 +1024,39 @@ def test_the_as_task_box_shows_its_label_whole_at_1024_by_700(lens) -> None:
     assert box.text() == "As task" and wholly_shown(box)
     assert box.width() >= box.sizeHint().width(), f"As task gets {box.width()} of {box.sizeHint().width()} px"
     assert wholly_shown(lens.find("Call  (Ctrl+Enter)"))
+
+
+SKILL_LINES = {(1024, 700): 6, (1280, 860): 10}  # SKILL.md lines the Skills tab's content shows (2-3 before)
+FILE_ROWS = {(1024, 700): 2, (1280, 860): 4}  # rows of the Files table in sight (reachable only by scrolling before)
+
+
+def test_the_skills_tab_gives_the_content_and_the_files_room(lens) -> None:
+    """Issue 26 (outside tester, layout): at 1280×860 the content showed 2-3 lines of SKILL.md, the Files
+    table was reachable only by scrolling, its names clipped ("references/S…"); at 1024×700 the buttons
+    scrolled out of view. At both sizes: the buttons and the Files table in sight, the names whole, enough
+    lines of content, nothing clipped."""
+    lens.start()
+    lens.tab("Skills")
+    lens.click_item("Skills", "release-notes", timeout=30_000)
+    lens.click("Load skill")
+    lens.wait(lambda: "verified" in lens.find("Skill verification", QLabel).text(), 30_000, "SKILL.md verified")
+    content = lens.find("Skill content", QtWidgets.QPlainTextEdit)
+    files = lens.find("Skill files", QTableWidget)
+    for size, least in SKILL_LINES.items():
+        at_size(lens, *size)
+        lens.qtbot.wait(200)
+        lines = content.viewport().height() // content.fontMetrics().lineSpacing()
+        assert lines >= least, f"{size}: the content shows {lines} lines ({content.viewport().height()} px)"
+        for name in ("Load skill", "Read file", "List files"):
+            assert wholly_shown(lens.find(name, QPushButton)), f"{size}: {name} out of sight"
+        assert wholly_shown(files), f"{size}: the Files table is cut"
+        rows = files.viewport().height() // files.verticalHeader().defaultSectionSize()
+        assert rows >= FILE_ROWS[size], f"{size}: {rows} file rows in sight"
+        names = [files.item(row, 0).text() for row in range(files.rowCount())]
+        assert "references/STYLE.md" in names, names
+        widest = max(files.fontMetrics().horizontalAdvance(n) for n in names)
+        assert files.columnWidth(0) >= widest + 8, f"{size}: file names clipped ({files.columnWidth(0)} px)"
+        tab = lens.find("Skill content").parentWidget()
+        while tab.parentWidget() is not None and tab.objectName() != "skillsSplitter":
+            tab = tab.parentWidget()
+        assert not clipped(tab), (size, clipped(tab))

@@ -20,6 +20,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -38,7 +39,6 @@ from inspector.core.findings import Finding, with_expected
 from inspector.ui.session import SessionController
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
 from inspector.ui.widgets.elided_label import ElidedLabel
-from inspector.ui.widgets.layout_parts import scrolled
 from inspector.ui.widgets.mime_highlight import MimeHighlighter, lexer_for
 from inspector.ui.widgets.plain_text import item_text, plain_label, safe_tooltip, set_plain, shown
 from inspector.ui.widgets.row_table import one_row_at_a_time
@@ -54,6 +54,17 @@ def _table(name: str, headers: list[str]) -> QTableWidget:
     table.setAccessibleName(name)
     one_row_at_a_time(table)
     return table
+
+
+def _titled(title: str, widget: QWidget) -> QWidget:
+    """`widget` under a one-line title, as one splitter pane."""
+    pane = QWidget()
+    column = QVBoxLayout(pane)
+    column.setContentsMargins(0, 0, 0, 0)
+    column.addWidget(QLabel(title))
+    column.addWidget(widget, 1)
+    widget.setMinimumHeight(48)
+    return pane
 
 
 def _cell(text: Any, tooltip: Any = None) -> QTableWidgetItem:
@@ -95,7 +106,7 @@ class SkillsPanel(QWidget):
         self.skills_table = _table("Skills", ["Name", "Description", "Size", "Digest"])
         self.skills_table.itemSelectionChanged.connect(self._chosen)
         self.skills_table.setToolTip("Digest: the SHA-256 digest the entry gives for the skill's SKILL.md")
-        self.skills_table.setMinimumWidth(300)  # four columns in sight at 1024 px
+        self.skills_table.setMinimumWidth(200)
 
         self.load_button = QPushButton("Load skill")
         self.load_button.setEnabled(False)
@@ -116,7 +127,7 @@ class SkillsPanel(QWidget):
         buttons.addStretch(1)
 
         self.frontmatter = _table("Frontmatter", ["Field", "Value"])
-        self.files = _table("Skill files", ["File", "Size", "Digest", "Status"])
+        self.files = _table("Skill files", ["File", "Size", "Status"])  # a file's URI and digest in its tooltip
         self.files.itemSelectionChanged.connect(lambda: self.read_button.setEnabled(self._file_uri() is not None))
         self.files.itemDoubleClicked.connect(lambda _item: self.read_file())
         self.findings = QListWidget()
@@ -125,9 +136,9 @@ class SkillsPanel(QWidget):
         self.findings.setWordWrap(True)  # a digest mismatch reads whole: expected and got
         self.findings.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.findings.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.cache = plain_label("", wrap=True, dim=True)
+        self.cache = ElidedLabel(lines=2)  # the whole hint in its tooltip
         self.cache.setAccessibleName("Skill cache hint")
-        self.content_title = plain_label("", wrap=True)
+        self.content_title = ElidedLabel(lines=2)
         self.content_title.setAccessibleName("Skill content status")
         self.content = QPlainTextEdit()
         self.content.setReadOnly(True)
@@ -135,39 +146,44 @@ class SkillsPanel(QWidget):
         self.content.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self._highlighter: MimeHighlighter | None = None
 
+        # Three columns, each the tab's whole height: the skills, the chosen entry (its buttons and verification
+        # always in sight, then a splitter of findings, frontmatter and files), and the content shown.
+        self.files.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.files.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.files.horizontalHeader().setStretchLastSection(True)
+        panes = QSplitter(Qt.Orientation.Vertical)
+        panes.setObjectName("skillDetailSplitter")
+        panes.setChildrenCollapsible(False)
+        facts = QSplitter(Qt.Orientation.Horizontal)  # findings beside the frontmatter: the files keep their rows
+        facts.setObjectName("skillFactsSplitter")
+        facts.addWidget(_titled("Findings", self.findings))
+        facts.addWidget(_titled("Frontmatter", self.frontmatter))
+        panes.addWidget(facts)
+        panes.addWidget(_titled("Files", self.files))
+        panes.setStretchFactor(1, 2)
+        panes.setSizes([100, 200])  # the files get the most
         entry = QWidget()
         column = QVBoxLayout(entry)
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(buttons)
         column.addWidget(self.verification)
-        for title, widget, stretch in (
-            ("Findings", self.findings, 1),
-            ("Frontmatter", self.frontmatter, 2),
-            ("Files", self.files, 2),
-        ):
-            widget.setMinimumHeight(72)
-            column.addWidget(QLabel(title))
-            column.addWidget(widget, stretch)
-        column.addWidget(self.cache)
+        column.addWidget(panes, 1)
+        entry.setMinimumWidth(280)  # the Files table's three columns whole at 1024 px
         shown_file = QWidget()
         below = QVBoxLayout(shown_file)
         below.setContentsMargins(0, 0, 0, 0)
         below.addWidget(self.content_title)
+        below.addWidget(self.cache)
         below.addWidget(self.content, 1)
-        # The entry scrolls and the content has its own pane: the tab never raises the window's minimum height.
-        detail = QSplitter(Qt.Orientation.Vertical)
-        detail.setObjectName("skillDetailSplitter")
-        detail.addWidget(scrolled(entry))
-        detail.addWidget(shown_file)
-        detail.setStretchFactor(1, 1)
-        detail.setSizes([320, 280])  # the entry and the file shown, about evenly
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setObjectName("skillsSplitter")
         split.addWidget(self.skills_table)
-        split.addWidget(detail)
-        split.setStretchFactor(1, 2)
-        split.setSizes([400, 800])
+        split.addWidget(entry)
+        split.addWidget(shown_file)
+        for index, stretch in enumerate((1, 2, 2)):
+            split.setStretchFactor(index, stretch)
+        split.setSizes([220, 300, 280])
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)
@@ -290,12 +306,12 @@ class SkillsPanel(QWidget):
             read = reads.get(uri)
             status = read.status() if read is not None else "not read"
             size = item.get("size") if isinstance(item.get("size"), int) else None
-            self.files.setItem(row, 0, _cell(uri.removeprefix(root), uri))
+            digest = item.get("digest", "—")
+            self.files.setItem(row, 0, _cell(uri.removeprefix(root), f"{uri}\ndigest: {digest}"))
             self.files.setItem(row, 1, _cell(_size(size)))
-            self.files.setItem(row, 2, _cell(item.get("digest", "—")))
-            self.files.setItem(row, 3, _cell(status))
+            self.files.setItem(row, 2, _cell(status))
             if read is not None and not read.verified:
-                self.files.item(row, 3).setForeground(QBrush(RED))
+                self.files.item(row, 2).setForeground(QBrush(RED))
 
     def _show_findings(self, findings: list[Finding]) -> None:
         for finding in findings:
