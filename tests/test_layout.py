@@ -141,6 +141,7 @@ ACROSS_PACKAGES = {  # test modules that import one package but deliberately tes
     "tests/cli/test_cli_capabilities.py": "`mcp-lens --cli` as a process; core.client_handlers is what it declares",
     "tests/cli/test_tokens_cli.py": "`mcp-lens tokens` as a process; budget counts the expected figures",
     "tests/doctor/test_doctor.py": "inspector/doctor's checks, run through `mcp-lens doctor` (cli.doctor)",
+    "tests/doctor/test_doctor_host_names.py": "`mcp-lens doctor --host` as a process; budget builds the expected names",
     "tests/tap/test_install_cli.py": "`mcp-lens tap --install` as a process; config.jsonc reads the host file",
     # The demo server run as a process (inspector/demo); `inspector.__version__` is what it must report.
     "tests/demo/test_demo_http.py": "inspector/demo over HTTP as a process; only __version__ imported",
