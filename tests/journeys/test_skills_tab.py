@@ -4,6 +4,7 @@ what came, its content shown as unverified and its other files never read."""
 
 from __future__ import annotations
 
+import re
 import sys
 
 from journey_support import Lens, shown_text
@@ -162,3 +163,23 @@ def test_a_server_that_exits_on_skills_list_is_said_to_have_stopped(lens) -> Non
     lens.wait(lambda: "exited with code 3" in status.toolTip(), timeout=WAIT, what="the exit said again")
     assert "declares no" not in status.toolTip(), status.toolTip()
     assert lens.quit() == 0
+
+
+def test_a_digest_mismatch_reads_whole_in_the_findings_at_1024_by_700(lens) -> None:
+    lens.start(*FAULTS)
+    lens.window.resize(1024, 700)
+    lens.wait(lambda: (lens.window.width(), lens.window.height()) == (1024, 700), what="the window at 1024×700")
+    lens.tab("Skills")
+    lens.click_item("Skills", "tampered-digest", timeout=WAIT)
+    lens.click("Load skill")
+    findings = lens.find("Skill findings", QListWidget)
+    assert isinstance(findings, QListWidget)
+    lens.wait(lambda: findings.count() == 1, timeout=WAIT, what="the mismatch")
+    lens.qtbot.wait(200)
+    item = findings.item(0)
+    room = findings.viewport().width()
+    words = item.text().split()
+    cut = [w for w in words if findings.fontMetrics().horizontalAdvance(w) > room]
+    assert not cut, f"{room} px: {cut}"  # a word wider than the list is clipped, not wrapped
+    assert re.search(r"sha256:[0-9a-f]{6}…[0-9a-f]{4}", item.text())
+    assert re.search(r"sha256:[0-9a-f]{64}", item.toolTip())  # the whole digests in the tooltip

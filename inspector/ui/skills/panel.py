@@ -56,6 +56,14 @@ def _table(name: str, headers: list[str]) -> QTableWidget:
     return table
 
 
+DIGEST = re.compile(r"sha256:([0-9a-f]{6})[0-9a-f]{54}([0-9a-f]{4})")
+
+
+def _short_digest(match: re.Match[str]) -> str:
+    """A digest cut to its two ends (a 71-character word cannot wrap in the findings list)."""
+    return f"sha256:{match[1]}…{match[2]}"
+
+
 def _titled(title: str, widget: QWidget) -> QWidget:
     """`widget` under a one-line title, as one splitter pane."""
     pane = QWidget()
@@ -158,6 +166,9 @@ class SkillsPanel(QWidget):
         facts.setObjectName("skillFactsSplitter")
         facts.addWidget(_titled("Findings", self.findings))
         facts.addWidget(_titled("Frontmatter", self.frontmatter))
+        facts.setStretchFactor(0, 3)
+        facts.setStretchFactor(1, 2)
+        facts.setSizes([300, 200])
         panes.addWidget(facts)
         panes.addWidget(_titled("Files", self.files))
         panes.setStretchFactor(1, 2)
@@ -315,7 +326,7 @@ class SkillsPanel(QWidget):
 
     def _show_findings(self, findings: list[Finding]) -> None:
         for finding in findings:
-            said = with_expected(finding.message, finding.expected)
+            said = DIGEST.sub(_short_digest, with_expected(finding.message, finding.expected))  # whole in the tooltip
             item = QListWidgetItem(shown(said, one_line=True))
             item.setToolTip(safe_tooltip(f"{finding.path}: {finding.message}\nexpected: {finding.expected}"))
             if finding.severity == "error":
