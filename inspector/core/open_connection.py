@@ -134,3 +134,17 @@ def probe_transport(url: str, profile: ServerProfile, store: TrafficStore, *, au
         secret_headers=getattr(profile, "secret_headers", ()),
         auth=auth,
     )
+
+
+def open_pipes(target: list[str] | str | ServerProfile, store: TrafficStore) -> Any:
+    """Raw JSON-RPC pipes to `target` (an argv, a Streamable HTTP URL, or a stdio profile with its env and
+    folder), unstarted: for what speaks the wire itself, as `mcp-lens replay --against` does."""
+    from inspector.transports.http_pipes import HttpPipes
+    from inspector.transports.process import StdioCommand
+    from inspector.transports.stdio_pipes import StdioPipes
+
+    if isinstance(target, str):
+        return HttpPipes(target, store)
+    if isinstance(target, list):
+        return StdioPipes(StdioCommand(target[0], list(target[1:])), store)
+    return StdioPipes(StdioCommand.from_profile(target), store)

@@ -23,6 +23,7 @@ from inspector.core.era import (
     PROTOCOL_VERSION_HEADER,
     PROTOCOL_VERSION_META_KEY,
 )
+from inspector.core.open_connection import open_pipes
 from inspector.replay.compare import EQUAL, IDENTICAL, Verdict, compare
 from inspector.replay.matcher import Matcher
 from inspector.replay.mock import dump
@@ -30,8 +31,6 @@ from inspector.replay.record import Replay
 from inspector.replay.volatile import Volatile
 from inspector.traffic.store import TrafficStore
 from inspector.transports.http_pipes import HttpPipes
-from inspector.transports.process import StdioCommand
-from inspector.transports.stdio_pipes import StdioPipes
 
 ANSWER_TIMEOUT_S = 60.0
 
@@ -89,12 +88,7 @@ async def run_against_async(
     """`run`: the caller's own `Run`, filled as the answers come (the app shows its progress, and what was
     judged before a Cancel)."""
     run = Run() if run is None else run
-    if isinstance(target, str):
-        pipes: Any = HttpPipes(target, run.store)
-    elif isinstance(target, list):
-        pipes = StdioPipes(StdioCommand(target[0], list(target[1:])), run.store)
-    else:  # a stdio server profile (the app's workspace): its env and working folder too
-        pipes = StdioPipes(StdioCommand.from_profile(target), run.store)
+    pipes = open_pipes(target, run.store)  # a stdio server profile (the app's workspace) brings its env and folder
     try:
         await pipes.start()
     except OSError as exc:

@@ -41,6 +41,7 @@ from inspector.ui.widgets.async_tasks import TaskSet, error_text
 from inspector.ui.widgets.plain_text import item_text, set_plain, window_title
 from inspector.ui.widgets.row_table import one_row_at_a_time
 from inspector.ui.widgets.screen_fit import fit_screen
+from inspector.words import counted
 
 COLUMNS = ("#", "Request", "Verdict", "Recorded ms", "New ms")
 TYPED = "A command or URL…"
@@ -192,7 +193,9 @@ class RunAgainstWindow(QWidget):
     def start(self) -> None:
         target = self.target()
         if target is None:
-            set_plain(self.summary, "Choose a stdio or Streamable HTTP server, or type a command or an http(s) URL.")
+            set_plain(
+                self.summary, "Choose a stdio or Streamable HTTP server, or type a command or an http or https URL."
+            )
             return
         self.sides.clear()
         self.run = Run()
@@ -284,7 +287,8 @@ class RunAgainstWindow(QWidget):
             set_plain(self.summary, f"Could not write {path}: {exc.strerror or exc}")
             return 0
         era = {LEGACY: " --protocol-era legacy", MODERN: " --protocol-era modern"}.get(self.era or "", "")
-        set_plain(self.summary, f"Saved {count} steps to {path}: mcp-lens run {path.name}{era} -- COMMAND runs them")
+        saved = counted(count, "step")
+        set_plain(self.summary, f"Saved {saved} to {path}: mcp-lens run {path.name}{era} -- COMMAND runs them")
         return count
 
     def closeEvent(self, event: QCloseEvent) -> None:

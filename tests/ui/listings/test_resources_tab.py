@@ -55,7 +55,7 @@ def test_read_resources_and_an_expanded_template(qtbot, qapp, window: MainWindow
         assert isinstance(audio, AudioBlockWidget)
         qtbot.waitUntil(lambda: 900 <= (audio.duration_ms or 0) <= 1100, timeout=10000)
 
-        tab.filter.setText("notes")
+        tab.filter.setText("demo://notes")  # the demo's three notes (its skills' files are resources too)
         assert tab.resources.heading.text().startswith("Resources (3 of ")
         tab.filter.clear()
 
