@@ -123,7 +123,7 @@ class AuthPanel(QWidget):
         self.state_label.setWordWrap(True)
         layout.addWidget(self.server_label)
         layout.addWidget(self.state_label)
-        self.keep_in_file = secrets_file_box(self._keep_in_file)
+        self.keep_in_file = secrets_file_box(self._keep_in_file, self)
         layout.addWidget(self.keep_in_file)
 
         row = QHBoxLayout()

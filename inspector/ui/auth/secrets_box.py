@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QCheckBox, QWidget
 
 from inspector.config.secret_keeping import NO_KEYRING_SESSION, PLAIN_FILE_NOTE, TICK_LABEL, files_ticked, real_keyring
 
 
-def secrets_file_box(on_toggled: Callable[[bool], None]) -> QCheckBox:
-    box = QCheckBox(TICK_LABEL)
+def secrets_file_box(on_toggled: Callable[[bool], None], parent: QWidget) -> QCheckBox:
+    """The box, made inside `parent`: shown before it has one, a widget becomes a window of its own (a stray
+    checkbox window that took the keyboard from the main window)."""
+    box = QCheckBox(TICK_LABEL, parent)
     box.setAccessibleName(TICK_LABEL)
     box.setToolTip("Without a keyring, tokens otherwise last until MCP Lens quits.")  # our own words
     box.setChecked(files_ticked())

@@ -114,7 +114,7 @@ class SkillsPanel(QWidget):
         self.skills_table = _table("Skills", ["Name", "Description", "Size", "Digest"])
         self.skills_table.itemSelectionChanged.connect(self._chosen)
         self.skills_table.setToolTip("Digest: the SHA-256 digest the entry gives for the skill's SKILL.md")
-        self.skills_table.setMinimumWidth(200)
+        self.skills_table.setMinimumWidth(100)  # the splitter gives it more; the window stays within 800 px
 
         self.load_button = QPushButton("Load skill")
         self.load_button.setEnabled(False)
