@@ -39,6 +39,7 @@ from inspector.core.findings import Finding, with_expected
 from inspector.ui.session import SessionController
 from inspector.ui.widgets.async_tasks import TaskSet, error_text
 from inspector.ui.widgets.elided_label import ElidedLabel
+from inspector.ui.widgets.layout_parts import scrolled
 from inspector.ui.widgets.mime_highlight import MimeHighlighter, lexer_for
 from inspector.ui.widgets.plain_text import item_text, plain_label, safe_tooltip, set_plain, shown
 from inspector.ui.widgets.row_table import one_row_at_a_time
@@ -114,7 +115,7 @@ class SkillsPanel(QWidget):
         self.skills_table = _table("Skills", ["Name", "Description", "Size", "Digest"])
         self.skills_table.itemSelectionChanged.connect(self._chosen)
         self.skills_table.setToolTip("Digest: the SHA-256 digest the entry gives for the skill's SKILL.md")
-        self.skills_table.setMinimumWidth(100)  # the splitter gives it more; the window stays within 800 px
+        self.skills_table.setMinimumWidth(200)
 
         self.load_button = QPushButton("Load skill")
         self.load_button.setEnabled(False)
@@ -195,9 +196,13 @@ class SkillsPanel(QWidget):
         for index, stretch in enumerate((1, 2, 2)):
             split.setStretchFactor(index, stretch)
         split.setSizes([220, 300, 280])
-        layout = QVBoxLayout(self)
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
         layout.addLayout(top)
         layout.addWidget(split, 1)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scrolled(inner))  # three columns need ~580 px: a narrow window scrolls, never widens
 
     # -- listing -------------------------------------------------------------------------------
     def showEvent(self, event: Any) -> None:
