@@ -23,7 +23,9 @@ MODERN, LEGACY = "2026-07-28", "2025-11-25"
 _OUT, _IN = DIRECTIONS.index(Direction.OUT), DIRECTIONS.index(Direction.IN)
 _REQ, _NOTE = KINDS.index(Kind.REQUEST), KINDS.index(Kind.NOTIFICATION)
 _ANSWERS = (KINDS.index(Kind.RESPONSE), KINDS.index(Kind.ERROR))
+_CLIENT = (_REQ, _NOTE, *_ANSWERS)  # what the client sends
 _MSG = b'{"msg":'
+SLICE = 8192  # lines indexed at a time
 
 
 class ReplayError(ValueError):
@@ -58,8 +60,6 @@ class Replay:
     warnings: list[str] = field(default_factory=list)
     requests: array = field(default_factory=lambda: array("q"))  # index rows of the client's requests
     keys: array = field(default_factory=lambda: array("q"))  # their `request_key`
-    following: array = field(default_factory=lambda: array("q"))  # row of the client's next message
-    client_notes: array = field(default_factory=lambda: array("q"))  # rows of the client's notifications
     server_requests: array = field(default_factory=lambda: array("q"))  # rows of the server's requests
     server_request_keys: array = field(default_factory=lambda: array("q"))
 
@@ -98,11 +98,14 @@ class Replay:
     def server_messages(self, n: int) -> list[Message]:
         """The server's notifications and requests after request `n` and before the client's next
         message (its answer excluded)."""
-        index, start = self.index, self.requests[n] + 1
-        stop = self.following[n]
-        out = []
-        for row in range(start, stop):
-            if self._ours(row) and index.dirs[row] == _IN and index.kinds[row] in (_NOTE, _REQ):
+        index, out = self.index, []
+        dirs, kinds = index.dirs, index.kinds
+        for row in range(self.requests[n] + 1, len(index)):
+            if not self._ours(row):
+                continue
+            if dirs[row] == _OUT and kinds[row] in _CLIENT:
+                break  # the client's next message
+            if dirs[row] == _IN and kinds[row] in (_NOTE, _REQ):
                 out.append(self.message(row))
         return out
 
@@ -130,7 +133,7 @@ def open_record(path: str | os.PathLike[str], server: str | None = None) -> Repl
     Raises `ReplayError` with a message for the user; `OSError` when the file cannot be read."""
     index = RecordIndex(path)
     try:
-        index.update()
+        _index_all(index)
     except RecordFormatError as exc:
         index.close()
         raise ReplayError(f"{os.fspath(path)} is not a traffic record MCP Lens can read: {exc}") from None
@@ -157,6 +160,14 @@ def open_record(path: str | os.PathLike[str], server: str | None = None) -> Repl
     return replay
 
 
+def _index_all(index: RecordIndex) -> None:
+    """Index every line, a slice at a time: the rows whose request a later line answered (`repaired`, one
+    Python int each, a streamed record's every request) are dropped after each slice, not kept to the end."""
+    while index.update(max_lines=SLICE):
+        index.take_repaired()
+    index.take_repaired()
+
+
 def _servers(index: RecordIndex) -> list[str]:
     meta = index.meta or {}
     names = [name for name in meta.get("servers") or () if isinstance(name, str)]
@@ -170,26 +181,16 @@ def _servers(index: RecordIndex) -> list[str]:
 
 def _collect(replay: Replay) -> None:
     index = replay.index
-    last_client = -1
     for row in range(len(index)):
         if not replay._ours(row):
             continue
         direction, kind = index.dirs[row], index.kinds[row]
-        if direction == _OUT and kind in (_REQ, _NOTE, *_ANSWERS):
-            if last_client >= 0:
-                replay.following[last_client] = row
-                last_client = -1
-            if kind == _NOTE:
-                replay.client_notes.append(row)
-            if kind != _REQ:
-                continue
+        if direction == _OUT and kind == _REQ:
             value = _value(replay, row)
             if value is None:
                 continue
             replay.requests.append(row)
             replay.keys.append(request_key(value))
-            replay.following.append(len(index))
-            last_client = len(replay.requests) - 1
             method = value.get("method")
             if replay.era is None and method in HANDSHAKES and _answered(replay, row):
                 replay.era = MODERN if method == "server/discover" else LEGACY
