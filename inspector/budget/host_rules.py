@@ -406,3 +406,36 @@ def find_host(text: str) -> Host:
         if wanted in (host.name, "".join(host.label.lower().split()), host.label.lower().replace(" ", "-")):
             return host
     raise KeyError(f"unknown host {text!r}; choose one of {', '.join(HOSTS)}")
+
+
+# How each host loads a server's skills (Skills, SEP-2640) into its context: one rule per host whose way is
+# known, beside the host table (the views above ignore it). A host missing here is said "not known".
+SKILLS_LISTING_KEY = "skills-listing"  # value: {"description_chars": N, "window_share": F} or {"loads": False}
+SKILLS_CHECKED = "2026-11-27"
+CLAUDE_CODE_SKILLS_DOC = "https://code.claude.com/docs/en/skills"
+
+SKILLS_LISTING: dict[str, HostRule] = {
+    "claude-code": HostRule(
+        SKILLS_LISTING_KEY,
+        {"description_chars": 1536, "window_share": 0.01},
+        "skills are listed by name and description, each description cut at 1,536 characters "
+        "(skillListingMaxDescChars); the listing gets 1% of the context window (skillListingBudgetFraction), "
+        "past which descriptions of the least-used skills are dropped",
+        CLAUDE_CODE_SKILLS_DOC + " as quoted at https://getknack.ai/blog/claude-code-skill-listing-budget and "
+        "https://claudecodeguides.com/claude-skills-performance-optimization/ (Claude Code 2.1.129)",
+        SKILLS_CHECKED,
+        confirmed=False,
+        note="the rule of Claude Code's own skills, read from secondary sources; whether Claude Code lists an "
+        "MCP server's skills (SEP-2640) the same way is not documented",
+    ),
+    "anthropic": HostRule(
+        SKILLS_LISTING_KEY,
+        {"loads": False},
+        "the Messages API's MCP connector takes a server's tools only: it loads no skills from a server",
+        "https://docs.claude.com/en/docs/agents-and-tools/mcp-connector ('Of the feature set of the MCP "
+        "specification, only tool calls are currently supported')",
+        SKILLS_CHECKED,
+        note="a caller that reads a server's skills itself sends them as its own text, which this figure does "
+        "not count",
+    ),
+}

@@ -10,7 +10,8 @@ import sys
 from journey_support import Lens, shown_text
 from lens_support import REPO
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit, QTabBar, QTableWidget
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QComboBox, QLabel, QListWidget, QPlainTextEdit, QTabBar, QTableWidget
 
 FAULTS = [sys.executable, str(REPO / "tests/servers/skills_server.py")]
 WAIT = 30_000
@@ -53,6 +54,19 @@ def test_the_demo_s_skill_is_read_and_verified_then_one_of_its_files(lens) -> No
     assert isinstance(totals, QLabel)
     lens.wait(lambda: "skills: 2 skills listed" in totals.text(), timeout=WAIT, what="the skills' cost")
     assert "tokens (names and descriptions as a host lists them; exact (" in totals.text()
+    # Per host view: the host's own rule for its skills listing, or "not known" where nobody knows it.
+    box = lens.find("Host", QComboBox)
+    lens.click(box)  # opens the list; Escape closes it, focus stays on the box
+    lens.key("Escape")
+    QTest.keyClicks(box, "Claude C")
+    lens.wait(lambda: box.currentText() == "Claude Code", what="Claude Code chosen")
+    lens.wait(lambda: "as Claude Code lists them" in totals.text(), timeout=WAIT, what="Claude Code's skills")
+    shown = totals.text()
+    assert re.search(r"skills: 2 skills listed, \d+ tokens as Claude Code lists them \(.*; unconfirmed\)$", shown)
+    QTest.keyClicks(box, "Cursor")
+    lens.wait(lambda: box.currentText() == "Cursor", what="Cursor chosen")
+    lens.wait(lambda: "not known how Cursor loads" in totals.text(), timeout=WAIT, what="Cursor's skills")
+    assert totals.text().endswith("skills: 2 skills listed; not known how Cursor loads a server's skills")
     assert lens.quit() == 0
 
 

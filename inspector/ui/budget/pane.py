@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from inspector.budget.breakdown import BudgetReport
 from inspector.budget.host_rules import NAME_PREFIX
 from inspector.budget.hosts import host_encoding
-from inspector.budget.skills_cost import skills_cost, skills_words
+from inspector.budget.skills_cost import host_skills_cost, host_skills_words, skills_cost, skills_words
 from inspector.budget.snapshot import SnapshotDiff
 from inspector.budget.tokenizers import describe_figure
 from inspector.ui.budget.claude_bar import CLAUDE, ClaudeBar
@@ -348,7 +348,11 @@ class BudgetPane(QWidget):
             name = self.tokenizer_name()
             counter = self.runner.counters.get(offline_or_fallback(name), self.claude.server_key())
             how = exactness(report)[1] if name != ANTHROPIC else f"estimate — {offline_or_fallback(name)}, offline"
-            text += " · " + skills_words(skills_cost(self.skills, counter.count), how)
+            if isinstance(report, HostReport):  # the host's own rule for its skills listing, or "not known"
+                cost = host_skills_cost(self.skills, counter.count, report.host, self.window_tokens())
+                text += " · " + host_skills_words(cost, how)
+            else:
+                text += " · " + skills_words(skills_cost(self.skills, counter.count), how)
         self.totals.setText(text)
 
     def _on_report(self, report: BudgetReport, seconds: float) -> None:
