@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterator
 
 import pytest
-from lens_support import DEMO, EVERYTHING, HOSTILE, REPO, free_port, serve
+from lens_support import DEMO, EVERYTHING, HOSTILE, NEEDS_NODE, REPO, free_port, need_node, serve
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 if os.environ["QT_QPA_PLATFORM"] == "offscreen":  # a screen people use (offscreen's own is 800×800)
@@ -57,6 +58,7 @@ def qloop(qasync_session_loop: asyncio.AbstractEventLoop) -> Iterator[asyncio.Ab
 @pytest.fixture(scope="session")
 def everything() -> str:
     """Path to server-everything's entry point; `scripts/test` installs it."""
+    need_node()
     if not EVERYTHING.exists():
         pytest.fail(f"{EVERYTHING} is missing: run scripts/test, which installs the npm test servers")
     return str(EVERYTHING)
@@ -149,9 +151,30 @@ SLOW_FIRST = (
 )
 
 
+# What a test needs that a run may lack (`scripts/wine-test`: Windows CPython with no Qt and no Node): such a
+# test is skipped with the reason, which the run's summary prints; where all is installed, nothing changes.
+QT_FIXTURES = {"qtbot", "qapp", "qloop", "qasync_session_loop"}
+NODE_FIXTURES = {"everything", "everything_http", "everything_sse", "everything_tools"}
+
+
+def _missing(item: pytest.Item) -> str | None:
+    """Why this test cannot run here, or None."""
+    from importlib.util import find_spec
+
+    needs = set(getattr(item, "fixturenames", ()))
+    if needs & QT_FIXTURES and find_spec("pytestqt") is None:
+        return "requires Qt (PySide6 and pytest-qt are not installed)"
+    if (needs & NODE_FIXTURES or item.get_closest_marker("npm")) and shutil.which("node") is None:
+        return NEEDS_NODE
+    return None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     def rank(item: pytest.Item) -> int:
         path = item.nodeid.split("::")[0]
         return SLOW_FIRST.index(path) if path in SLOW_FIRST else len(SLOW_FIRST)
 
     items.sort(key=rank)  # stable: every other test keeps its order
+    for item in items:
+        if (why := _missing(item)) is not None:
+            item.add_marker(pytest.mark.skip(reason=why))

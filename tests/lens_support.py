@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -19,9 +20,24 @@ DEMO = [sys.executable, "-m", "inspector.demo"]
 PYPI_SERVERS = REPO / "tests/servers/.venv-pypi/bin"
 
 
+NEEDS_NODE = "requires Node.js (npm's server-everything or the official Inspector)"
+
+
+def need_node() -> None:
+    """Skip the test where there is no Node.js (`scripts/wine-test`'s Windows run); elsewhere nothing."""
+    if shutil.which("node") is None:
+        import pytest
+
+        pytest.skip(NEEDS_NODE)
+
+
 def pypi_server_argv(name: str, repo: Path | None = None) -> list[str]:
     """argv of ``mcp-server-NAME`` from PyPI (git serves `repo`); fails when `scripts/test` has not installed it."""
     path = PYPI_SERVERS / f"mcp-server-{name}"
+    if os.name != "posix":
+        import pytest
+
+        pytest.skip("requires the PyPI reference servers' venv, which scripts/test builds on Linux")
     if not path.exists():
         import pytest
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from budget_support import list_tools
-from lens_support import DEMO, EVERYTHING
+from lens_support import DEMO, EVERYTHING, need_node
 
 
 @pytest.fixture(scope="session")
@@ -16,6 +16,7 @@ def demo_tools() -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="session")
 def everything_tools() -> list[dict[str, Any]]:
+    need_node()
     if not EVERYTHING.exists():
         pytest.fail(f"{EVERYTHING} is missing: run scripts/test, which installs the npm test servers")
     return list_tools(["node", str(EVERYTHING), "stdio"])

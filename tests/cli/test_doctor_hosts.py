@@ -80,6 +80,7 @@ def test_junit_has_a_suite_per_host_and_a_case_per_tool() -> None:
     assert "strict-closed" in cases[1].find("failure").text
 
 
+@pytest.mark.npm
 def test_a_host_that_accepts_every_tool_exits_0_and_says_so() -> None:
     if not EVERYTHING.exists():
         pytest.fail(f"{EVERYTHING} is missing: run scripts/test, which installs the npm test servers")

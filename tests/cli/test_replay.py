@@ -124,6 +124,7 @@ def tapped(folder: Path) -> Path:
     return record_file
 
 
+@pytest.mark.npm
 def test_a_tapped_official_inspector_session_answers_the_official_inspector_again(
     everything: str, tmp_path: Path
 ) -> None:

@@ -227,6 +227,7 @@ def test_demo_over_http_answers_sampling_and_roots(demo_http: str) -> None:
     assert paired_response(store, "sampling/createMessage")["result"]["content"]["text"] == "over http"
 
 
+@pytest.mark.npm
 def test_server_everything_sampling_elicitation_and_roots() -> None:
     sampling = Recorder(text_reply("everything reply"))
     elicitation = Recorder({"action": "accept", "content": {"name": "Ada", "check": True}}, {"action": "accept"})

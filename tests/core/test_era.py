@@ -126,6 +126,7 @@ def test_auto_on_a_silent_legacy_server_says_what_the_probe_cost_and_is_remember
     assert "no probe" in again.describe()
 
 
+@pytest.mark.npm
 def test_modern_against_a_legacy_only_server_says_what_to_do() -> None:
     with pytest.raises(ConnectFailed) as failed:
         run_with(stdio_profile(["node", str(EVERYTHING), "stdio"], era="modern"), lambda conn: conn.list_tools())
@@ -133,6 +134,7 @@ def test_modern_against_a_legacy_only_server_says_what_to_do() -> None:
     assert "legacy" in (failed.value.hint or "")
 
 
+@pytest.mark.npm
 def test_auto_against_server_everything_falls_back_to_initialize() -> None:
     store = TrafficStore()
 

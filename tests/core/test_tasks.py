@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from core_support import http_profile, run_with, stdio_profile
 from lens_support import DEMO, EVERYTHING
 
@@ -112,6 +113,7 @@ def test_modern_form_over_http_cancel(demo_http: str) -> None:
     assert task.form == MODERN and task.status == "cancelled"
 
 
+@pytest.mark.npm
 def test_server_everything_research_query_needs_a_task() -> None:
     asked: list[dict[str, Any]] = []
 
