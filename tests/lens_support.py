@@ -31,6 +31,22 @@ def need_node() -> None:
         pytest.skip(NEEDS_NODE)
 
 
+def posix_only(why: str):
+    """A test whose means are POSIX's: skipped elsewhere (`scripts/wine-test`'s Windows run) as `requires POSIX WHY`."""
+    import pytest
+
+    return pytest.mark.skipif(os.name != "posix", reason=f"requires POSIX {why}")
+
+
+def qt_only(why: str):
+    """A test that starts Qt in a child process: skipped where PySide6 is not installed (`scripts/wine-test`)."""
+    from importlib.util import find_spec
+
+    import pytest
+
+    return pytest.mark.skipif(find_spec("PySide6") is None, reason=f"requires Qt ({why}; PySide6 is not installed)")
+
+
 def pypi_server_argv(name: str, repo: Path | None = None) -> list[str]:
     """argv of ``mcp-server-NAME`` from PyPI (git serves `repo`); fails when `scripts/test` has not installed it."""
     path = PYPI_SERVERS / f"mcp-server-{name}"

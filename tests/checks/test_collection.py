@@ -127,9 +127,9 @@ while True:
 
 
 def test_a_save_killed_at_any_moment_leaves_the_old_file_or_the_new_one(tmp_path) -> None:
-    """kill -9 while a collection is being saved: never a 0-byte or cut file (a plain write left one)."""
+    """kill -9 (TerminateProcess on Windows) while a collection is being saved: never a 0-byte or cut file
+    (a plain write left one)."""
     import os
-    import signal
     import subprocess
     import sys
     import time
@@ -139,11 +139,11 @@ def test_a_save_killed_at_any_moment_leaves_the_old_file_or_the_new_one(tmp_path
     path = tmp_path / "c.json"
     for attempt in range(3):
         child = subprocess.Popen([sys.executable, "-c", SAVER, str(path)], stdout=subprocess.PIPE)
-        assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+        assert child.stdout is not None and child.stdout.readline().rstrip() == b"ready"
         time.sleep(0.2 + 0.07 * attempt)
-        os.kill(child.pid, signal.SIGKILL)
+        child.kill()
         child.wait()
         if path.exists():
             assert len(load(path).steps) == 4000
-            assert os.stat(path).st_mode & 0o777 == 0o600
+            assert os.name != "posix" or os.stat(path).st_mode & 0o777 == 0o600
     assert not [p.name for p in tmp_path.iterdir() if p.name != "c.json" and not p.name.endswith(".tmp")]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from canary_support import fresh_home
-from lens_support import REPO, free_port, run_lens, serve
+from lens_support import REPO, free_port, posix_only, run_lens, serve
 
 from inspector.checks.collection import Collection, load, reach_of
 from inspector.checks.secret_references import secret_references
@@ -176,6 +176,7 @@ def test_a_local_servers_env_flags_and_dsn_passwords_become_references() -> None
     }
 
 
+@posix_only("pty (a terminal for the run to ask at)")
 def test_run_at_a_terminal_asks_for_what_nothing_gives(logged, tmp_path: Path) -> None:
     import os
     import pty

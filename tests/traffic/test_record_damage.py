@@ -6,6 +6,7 @@ import os
 import stat
 
 from factories import exchange, request, response
+from lens_support import posix_only
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Kind
@@ -85,6 +86,7 @@ def test_load_opens_a_record_with_a_bad_line(tmp_path) -> None:
     assert len(store) == 70 and store[69].raw == b"garbage" and store[69].flagged
 
 
+@posix_only("file modes (Windows gets a user-only ACL instead: tests/platform)")
 def test_saved_records_and_streamed_records_are_user_only(tmp_path) -> None:
     old = os.umask(0o022)
     try:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from factories import call_result, notification, request, response
+from lens_support import qt_only
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Kind
@@ -184,6 +185,7 @@ def test_a_line_longer_than_a_read_chunk(tmp_path: Path, monkeypatch: pytest.Mon
     assert record.select(TrafficFilter(text="echo"), 0, 10) == [1]
 
 
+@qt_only("the benchmark's viewer child")
 def test_the_records_benchmark_runs_small(tmp_path: Path) -> None:
     """A smoke run of tests/bench/bench_records.py (the real one makes a 1 GB record; not in the suite)."""
     import os

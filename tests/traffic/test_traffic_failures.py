@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from factories import call_result, request, response, rpc
+from lens_support import posix_only
 
 from inspector.traffic import jsonl
 from inspector.traffic.entry import Direction, Entry, Kind
@@ -58,6 +59,7 @@ def test_flag_response_finds_the_response_by_its_result() -> None:
     assert response.notes == ("finding: unknown type",) and changed == [response], "a note is added once"
 
 
+@posix_only("signals (a negative exit status is a signal's number only there)")
 def test_exit_failure_reads_as_the_status_of_a_failed_exit() -> None:
     assert exit_failure(0, closing=False) is None and exit_failure(0, closing=True) is None
     assert exit_failure(3, closing=False) == "exit code 3"
