@@ -60,7 +60,7 @@ async def run_doctor(
                 await _run(report, check, report, conn, notify=options.on_check)
             claimed = probes.legacy_versions(conn) if conn.era == "modern" else []
             apart = {c.id: why for c in CHECKS if c.applies is not None and (why := c.applies(conn))}
-            state = ProbeState(conn, report, options, seen, tokenizer=tokenizer)
+            state = ProbeState(conn, report, options, seen, tokenizer=tokenizer, asked=era)
             try:
                 await _lists(state, stopped, apart)
                 if not stopped:  # a server gone or mute: the probes would only wait for it

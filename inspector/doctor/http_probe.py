@@ -6,6 +6,7 @@ connection's are. Its ids are strings (``mcp-lens-doctor-N``): they never pair w
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from itertools import count
@@ -116,8 +117,15 @@ class HttpProbe:
         self, verb: str, body: bytes = b"", headers: dict[str, str] | None = None, *, host: str = ""
     ) -> Answer:
         """One exchange, recorded; `headers` replace the profile's of the same name (None drops one)."""
+        return (await self.at_once(verb, [body], headers, host=host))[0]
+
+    async def at_once(
+        self, verb: str, bodies: list[bytes], headers: dict[str, str] | None = None, *, host: str = ""
+    ) -> list[Answer]:
+        """Several exchanges at once, each on its own connection: every request written and every answer's
+        status and headers read before any body is (so each is open while the others are sent)."""
         wire: dict[str, tuple[str, str]] = {"accept": ("Accept", ACCEPT)}
-        if body:
+        if any(bodies):
             wire["content-type"] = ("Content-Type", "application/json")
         for name, value in {**self.headers, **(headers or {})}.items():
             wire[name.lower()] = (name, value)
@@ -128,33 +136,47 @@ class HttpProbe:
             "url": redact_url(self.url),
             "headers": redact_headers([("Host", sent_host), *pairs]),
         }
-        out = self._record_out(verb, body, meta)
+        outs = [self._record_out(verb, body, meta) for body in bodies]
         try:
             async with _deadline(self.timeout):
-                response = await self.client.request(verb, pairs, body, host=host)
-                answer = Answer(response.status, {k.lower(): v for k, v in response.headers})
-                data = await _read(response, answer.header("content-type"))
-        except (HttpError, TimeoutError) as exc:
-            timed_out = isinstance(exc, TimeoutError)
-            why = f"no answer within {self.timeout:g} s" if timed_out else str(exc) or type(exc).__name__
-            if self.store is not None:
-                self.store.record(
-                    Direction.META,
-                    TRANSPORT,
-                    Kind.LIFECYCLE,
-                    why.encode(),
-                    http={"request_seq": out},
-                    probe=DOCTOR_PROBE,
+                sent = await asyncio.gather(
+                    *(self.client.send(verb, pairs, body, host=host) for body in bodies), return_exceptions=True
                 )
-            if timed_out:
-                raise Unanswered(f"{verb} {_method_of(body) or ''}".strip() + f": {why}") from None
+                heads = await asyncio.gather(
+                    *(self.client.response(s) for s in sent if not isinstance(s, BaseException)),
+                    return_exceptions=True,
+                )
+                responses = iter(heads)
+                answers = [s if isinstance(s, BaseException) else next(responses) for s in sent]
+                return [await self._answer(a, out) for a, out in zip(answers, outs, strict=True)]
+        except TimeoutError:
+            why = f"no answer within {self.timeout:g} s"
+            for out in outs:
+                self._record_failure(why, out)
+            raise Unanswered(f"{verb} {_method_of(bodies[0]) or ''}".strip() + f": {why}") from None
+
+    async def _answer(self, response: Any, out: int | None) -> Answer:
+        """A response's answer read and recorded (a failure below HTTP as an answer with `error`)."""
+        try:
+            if isinstance(response, BaseException):
+                raise response
+            answer = Answer(response.status, {k.lower(): v for k, v in response.headers})
+            data = await _read(response, answer.header("content-type"))
+        except HttpError as exc:
+            why = str(exc) or type(exc).__name__
+            self._record_failure(why, out)
             return Answer(0, {}, error=why)
         raw, answer.message = _first_message(data, answer.header("content-type"))
-        if answer.status == 401:
-            self._record_in(answer, out, raw, data)
-            raise Unauthorized
         self._record_in(answer, out, raw, data)
+        if answer.status == 401:
+            raise Unauthorized
         return answer
+
+    def _record_failure(self, why: str, out: int | None) -> None:
+        if self.store is not None:
+            self.store.record(
+                Direction.META, TRANSPORT, Kind.LIFECYCLE, why.encode(), http={"request_seq": out}, probe=DOCTOR_PROBE
+            )
 
     def _record_in(self, answer: Answer, out: int | None, raw: bytes, data: bytes) -> None:
         if self.store is not None:
@@ -225,6 +247,4 @@ def _first_message(data: bytes, content_type: str) -> tuple[bytes, dict[str, Any
 
 
 def _deadline(seconds: float) -> Any:
-    import asyncio
-
     return asyncio.timeout(seconds)

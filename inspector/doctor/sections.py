@@ -27,6 +27,10 @@ SECTION_DNS_REBINDING = (
     "(servers MUST validate the Origin header; bind local servers to localhost: DNS rebinding)"
 )
 SECTION_SESSIONS = f"{SPEC} · Base protocol › Transports › Streamable HTTP › Session management"
+SECTION_STREAMS = (
+    f"{SPEC} · Base protocol › Transports › Streamable HTTP › Multiple connections (a client MAY keep several "
+    "streams open at once; SEP-1699)"
+)
 SECTION_RESOURCE_ERRORS = f"{SPEC} · Server features › Resources › Error handling"
 SECTION_NOT_FOUND_MODERN = f"{MODERN_SPEC} · Server features › Resources › Error handling (SEP-2164)"
 SECTION_MCP_HEADERS = (

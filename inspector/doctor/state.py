@@ -40,6 +40,7 @@ class ProbeState:
     prompts: list[Any] = field(default_factory=list)
     tokenizer: Any = None  # for the budget lints; None skips them
     unread: dict[str, str] = field(default_factory=dict)  # list key → the method that could not be read
+    asked: str = "auto"  # the era the user chose ("auto": the doctor may try the other one too)
 
     def none_listed(self, check: str, key: str, what: str) -> None:
         """`check` has no items of `key` to work on: skipped if the list could not be read, else not applicable."""

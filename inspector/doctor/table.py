@@ -41,6 +41,7 @@ from inspector.doctor import (
     resource_checks,
     skills_checks,
     static_checks,
+    stream_checks,
     tool_probes,
 )
 from inspector.doctor import sections as s
@@ -198,6 +199,15 @@ CHECKS: tuple[Check, ...] = (
         "HTTP sessions: an unknown or ended Mcp-Session-Id gets 404, DELETE ends one (legacy era; "
         "on 2026-07-28, when the server answers the doctor's initialize too)",
         section=s.SECTION_SESSIONS,
+        applies=applies.http,
+    ),
+    Check(
+        "sse-streams",
+        Stage.PROBES,
+        stream_checks.check_sse_streams,
+        "HTTP: several requests at once, each its own POST, all answered 2xx with readable streams (both eras; "
+        "on 2026-07-28 with no era chosen, also in a session when the server answers the doctor's initialize)",
+        section=s.SECTION_STREAMS,
         applies=applies.http,
     ),
     Check(

@@ -66,6 +66,9 @@ SAME_MEANING = {
     "sep-2575-http-server-method-not-found-404": "stateless",
     "sep-2322-not-on-unsupported-requests": "input-required",
     "sep-2322-reject-tampered-state": "input-required",
+    "server-accepts-multiple-post-streams": "sse-streams",
+    "server-sse-streams-functional": "sse-streams",
+    "server-sse-multiple-streams-error": "sse-streams",
 }
 SCENARIOS = {
     "legacy": (
@@ -78,6 +81,7 @@ SCENARIOS = {
             "tools-list",
             "resources-list",
             "prompts-list",
+            "server-sse-multiple-streams",
         ],
     ),
     "modern": (
@@ -93,10 +97,11 @@ SCENARIOS = {
             "prompts-list",
             "input-required-result-unsupported-methods",
             "input-required-result-tampered-state",
+            "server-sse-multiple-streams",
         ],
     ),
 }
-FAULTS = ["", "host", "not-found", "session", "headers", "caching", "trust-state", "input-on-list"]
+FAULTS = ["", "host", "not-found", "session", "headers", "caching", "trust-state", "input-on-list", "streams"]
 ERAS = ("legacy", "modern")
 DEFAULT = "auto"  # the doctor on its default settings: no --protocol-era
 FAILED = ("FAILURE", "WARNING")

@@ -15,7 +15,14 @@ prompt (``greet``). Clean, it passes the suite's generic scenarios. Each ``--fau
 - ``caching``: 2026-07-28 list results carry no ``ttlMs`` / ``cacheScope``;
 - ``trust-state``: the tool that asks for input mid-call (2026-07-28) takes a ``requestState`` it did not
   sign, instead of refusing it;
-- ``input-on-list``: 2026-07-28 ``prompts/list`` answers with an ``input_required`` result.
+- ``input-on-list``: 2026-07-28 ``prompts/list`` answers with an ``input_required`` result;
+- ``streams``: one request stream per session: a session's POST answered with an event stream is kept
+  open after its answer until the client closes it, and a POST of the session that comes while one is
+  open is refused with HTTP 409 once the open one has stayed open 10 s more (a client that closes each
+  stream as it sends the next is served; several requests at once, each stream held open until all are
+  answered, as the suite's ``server-sse-multiple-streams`` and the doctor's ``sse-streams`` send them,
+  are refused however fast or slow the machine). Sessions only: a 2026-07-28 request, which has none, is
+  served as usual.
 
 ``--token T`` asks every request for ``Authorization: Bearer T`` (401 without); ``--deny-doctor`` answers 401
 to the doctor's own requests (JSON-RPC ids ``mcp-lens-doctor-…``), as a server whose sign-in the
@@ -45,11 +52,12 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field
 
-FAULTS = ("host", "not-found", "session", "headers", "caching", "trust-state", "input-on-list")
+FAULTS = ("host", "not-found", "session", "headers", "caching", "trust-state", "input-on-list", "streams")
 CACHE_FIELDS = ("ttlMs", "cacheScope")
 ASKS = "test_input_required_result_tampered_state"
 STATE_KEY = "doctor-http-faults/requestState"
 KEY = secrets.token_bytes(16)
+CLOSE_GRACE = 10.0  # s: how long a POST waits for its session's open stream to close before its 409
 QUESTION = {
     "method": "elicitation/create",
     "params": {
@@ -199,6 +207,56 @@ def _replay(body: bytes, receive: Any) -> Any:
     return replay
 
 
+class OneStreamPerSession:
+    """ASGI: a session's event-stream answer stays open until the client closes it; a POST of a session
+    whose stream is still open after `CLOSE_GRACE` seconds is refused with 409. The grace is for a client
+    that sends its next request as it closes the last stream (the close reaches us a moment later); one
+    that keeps its streams open while it sends more is refused whatever the timing."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.open: dict[str, anyio.Event] = {}
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        sid = dict(scope.get("headers", [])).get(b"mcp-session-id", b"").decode()
+        if scope["type"] != "http" or scope["method"] != "POST" or not sid:
+            await self.app(scope, receive, send)
+            return
+        while (other := self.open.get(sid)) is not None:
+            with anyio.move_on_after(CLOSE_GRACE):
+                await other.wait()
+            if not other.is_set():
+                await _refuse(send)
+                return
+        closed = self.open[sid] = anyio.Event()
+        streaming = False
+
+        async def held(message: dict[str, Any]) -> None:
+            nonlocal streaming
+            if message["type"] == "http.response.start":
+                kinds = [v for k, v in message.get("headers", []) if k.lower() == b"content-type"]
+                streaming = any(v.startswith(b"text/event-stream") for v in kinds)
+            if streaming and message["type"] == "http.response.body" and not message.get("more_body"):
+                message = {**message, "more_body": True}  # the stream's end held back
+            await send(message)
+
+        try:
+            await self.app(scope, receive, held)
+            while streaming and (await receive())["type"] != "http.disconnect":
+                pass  # open until the client closes it
+        finally:
+            del self.open[sid]
+            closed.set()
+        if streaming:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _refuse(send: Any) -> None:
+    body = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"this session has a request open"}}'
+    await send({"type": "http.response.start", "status": 409, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})
+
+
 class KeepState:
     """ASGI: the asking tool's ``requestState`` moved into ``_meta`` before the SDK sees it (the SDK checks
     a ``requestState`` against its own seal; this server signs its own)."""
@@ -296,6 +354,8 @@ def main() -> None:
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     app: Any = build_server(faults).streamable_http_app(transport_security=security, host="127.0.0.1")
     app = KeepState(app)
+    if "streams" in faults:
+        app = OneStreamPerSession(app)
     if "session" in faults:
         app = IgnoreSessions(app)
     if "headers" in faults:
