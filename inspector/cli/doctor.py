@@ -31,6 +31,7 @@ _OPTIONS: dict[str, bool] = {
     "--no-budget": False,
     "--host": True,
     "--output": True,
+    "--record": True,
     "--list-checks": False,
 }
 
@@ -93,6 +94,12 @@ def _parser() -> argparse.ArgumentParser:
     out = p.add_argument_group("output")
     out.add_argument("--format", default="text", choices=FORMATS)
     out.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
+    out.add_argument(
+        "--record",
+        metavar="FILE",
+        help="also save the doctor's own traffic (its connections and its probes, marked 'doctor probe') as a "
+        "record: open it with mcp-lens (File › Open session) or mcp-lens replay",
+    )
     out.add_argument(
         "--fail-on", choices=("error", "warning"), help=f"exit {exit_codes.DOCTOR_FINDINGS} on such a finding"
     )
@@ -161,10 +168,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     if ns.no_budget:
         options.no_tokenizer = "--no-budget: no tokenizer loaded"
+    from inspector.doctor.own_traffic import DoctorTraffic
+
+    traffic = DoctorTraffic(profile.name)
     try:
-        report = _run(conn, profile, first, options, tokenizer.get("value"))
+        report = _run(conn, profile, first, options, tokenizer.get("value"), traffic)
     except KeyboardInterrupt:
         return fail({"error": "interrupted", "message": "interrupted by the user"}, exit_codes.INTERRUPTED)
+    if ns.record:
+        try:
+            traffic.save(ns.record)
+        except OSError as exc:
+            sys.stderr.write(f"mcp-lens doctor: could not write the record {ns.record}: {exc.strerror or exc}\n")
     from inspector.doctor.render import RENDERERS
 
     rendered = RENDERERS[ns.format](report)
@@ -200,7 +215,9 @@ def _load_tokenizer(out: dict[str, Any]) -> None:
         out["value"] = None
 
 
-def _run(conn: CliArgs, profile: Any, first: list[Any], options: DoctorOptions, tokenizer: Any) -> DoctorReport:
+def _run(
+    conn: CliArgs, profile: Any, first: list[Any], options: DoctorOptions, tokenizer: Any, traffic: Any
+) -> DoctorReport:
     import asyncio
 
     from inspector.cli.connect import connect
@@ -214,7 +231,7 @@ def _run(conn: CliArgs, profile: Any, first: list[Any], options: DoctorOptions, 
     def open_connection(era: str) -> Any:
         process = first.pop() if first else None  # the early-started server serves the first connection
         chosen = replace(profile, protocol_era=era if era != "auto" else profile.protocol_era)
-        stores.append(TrafficStore())
+        stores.append(traffic.store(era))
         return connect(args, chosen, stores[-1], process)
 
     target = _describe(profile)

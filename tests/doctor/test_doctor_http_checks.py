@@ -21,6 +21,7 @@ HTTP_CHECKS = {
     "caching",
     "resource-not-found",
     "input-required",
+    "sse-streams",
 }
 
 
@@ -70,7 +71,7 @@ def test_the_clean_server_passes_every_http_check_that_applies(clean: str, era: 
     assert report["era"] == era
     assert found(report) == {}
     ran = set(report["checks"])
-    common = {"dns-rebinding", "resource-not-found"}
+    common = {"dns-rebinding", "resource-not-found", "sse-streams"}
     own = {"session-lifecycle"} if era == "legacy" else {"mcp-headers", "stateless", "caching", "input-required"}
     assert common | own <= ran
 
@@ -89,6 +90,7 @@ def test_the_clean_server_passes_every_http_check_that_applies(clean: str, era: 
         ("caching", "modern", "caching", "tools/list: no ttlMs; no cacheScope"),
         ("input-on-list", "modern", "input-required", "prompts/list answered with an input_required result"),
         ("trust-state", "modern", "input-required", "finished the call with a requestState the doctor changed"),
+        ("streams", "legacy", "sse-streams", "2 were refused or cut off: HTTP 200, HTTP 409, HTTP 409"),
     ],
 )
 def test_each_planted_http_fault_is_found_and_named(fault: str, era: str, check: str, text: str) -> None:
@@ -120,6 +122,25 @@ def test_the_doctors_own_exchanges_are_marked_as_its_probes_in_the_traffic(clean
     answers = [e for e in ours if e.direction is Direction.IN]
     assert any(e.http and e.http.get("status") == 404 for e in answers)  # the ended session's answer
     assert not [e for e in ours if e.flagged], "a refusal the doctor asked for is no flag"
+
+
+def test_doctor_record_saves_every_exchange_the_doctor_sent_marked_as_its_own(clean: str, tmp_path) -> None:
+    """``--record FILE``: the doctor's connections and probes in one record, as File › Open session reads it."""
+    from inspector.traffic.jsonl import read
+
+    record = tmp_path / "doctor.jsonl"
+    done = run_lens("doctor", "--server-url", clean, "--no-budget", "--timeout", "60", "--record", str(record))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert record.stat().st_mode & 0o777 == 0o600
+    store, meta, bad = read(record)
+    assert bad == [] and meta["servers"] and all("(doctor" in name for name in meta["servers"])
+    assert "the doctor's own traffic" in meta["about"]
+    sent = [e for e in store if e.direction.value == "out"]
+    assert {"server/discover", "tools/list"} <= {e.method for e in sent}  # its connection's requests
+    probes = [e for e in sent if e.probe == "doctor probe"]
+    assert any(e.http and ["Host", "evil.example.com"] in e.http.get("headers", []) for e in probes)
+    assert sum(e.method == "tools/list" for e in probes) >= 3  # sse-streams: three at once
+    assert all(e.source in meta["servers"] for e in store)
 
 
 def test_the_probes_carry_the_profiles_headers_and_a_401_skips_the_check_with_its_reason() -> None:
