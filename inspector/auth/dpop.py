@@ -213,6 +213,8 @@ class DpopProofs:
                         self._nonce_refused(state, outgoing)
                 if token_request and response.status_code == 200:
                     response = self._token_answer(state, response)
+                if outgoing is request and response.status_code < 400:
+                    self.failure = None  # the server took a request: an earlier refusal is over
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
@@ -221,13 +223,16 @@ class DpopProofs:
 
     def _nonce_refused(self, state: DpopState, outgoing: httpx2.Request) -> NoReturn:
         """The server asked for a new nonce again after the retry that carried its nonce: stop (exit 11)."""
-        where = "token endpoint" if "grant_type" in _form(outgoing) else "MCP endpoint"
+        token = "grant_type" in _form(outgoing)
+        where = "authorization server's token endpoint" if token else "MCP server's endpoint"
         message = (
             f"the {where} {_htu(str(outgoing.url))} kept asking for a new DPoP nonce: "
             "the retry carrying the nonce it gave was refused again (use_dpop_nonce); stopped after one retry"
         )
         state.note(message, ok=False)
-        self.failure = AuthError(message, hint="The server's DPoP nonce handling looks broken; tell its operator.")
+        operator = "authorization server's" if token else "server's"
+        hint = f"A fault on the server's side: its DPoP nonce handling looks broken: tell the {operator} operator."
+        self.failure = AuthError(message, hint=hint)
         raise self.failure
 
     @staticmethod

@@ -58,6 +58,11 @@ ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token"
 ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag"
 
 
+IDP_HINT = (
+    "Check the identity provider's settings (its token endpoint, client id and secret, the ID token) in the Auth tab."
+)
+
+
 @dataclass(frozen=True)
 class ServerMetadata:
     """What this grant needs of RFC 8414 metadata (the SDK's model also requires an authorization endpoint,
@@ -267,9 +272,13 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
                 assertion = self.assertion.read()
                 self._note("token", f"workload JWT read from {self.assertion.describe()}")
             grant = yield self._grant_request(assertion, scope)
-            where = f"the token endpoint {grant.request.url}"
+            where = f"the authorization server's token endpoint {grant.request.url}"
             if grant.status_code != 200:
-                self._fail(f"the JWT-bearer grant was refused by {where}: {_error_text(grant)}", "(not retried)")
+                self._fail(
+                    f"the authorization server refused the JWT-bearer grant: its token endpoint {grant.request.url} "
+                    f"answered {_error_text(grant)}",
+                    "(not retried)",
+                )
             try:
                 tokens = await handle_token_response_scopes(grant)
             except OAuthTokenError:
@@ -327,23 +336,32 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
             return
         raise OAuthFlowError(f"no authorization server metadata found for {authorization_server or self.server_url}")
 
-    def _fail(self, message: str, note: str = "") -> NoReturn:
-        """A token endpoint's failure: logged, kept as `failure` (the CLI's exit 11), raised."""
+    def _fail(self, message: str, note: str = "", hint: str | None = None) -> NoReturn:
+        """A token endpoint's failure: logged, kept as `failure` (the CLI's exit 11), raised. The message says
+        who refused and what they answered; the hint what to check."""
         self._note("error", f"{message} {note}".strip(), ok=False)
-        self.failure = AuthError(message, hint="Check the grant's settings (client id, JWT, issuer) in the Auth tab.")
+        what = "client id, workload JWT, issuer" if self.assertion is not None else "client id and secret, issuer"
+        hint = hint or f"Check the grant's settings ({what}) in the Auth tab; MCP Lens did not retry."
+        self.failure = AuthError(message, hint=hint)
         raise self.failure
 
     def _id_jag(self, answer: httpx2.Response) -> str:
         where = f"the identity provider's token endpoint {answer.request.url}"
         if answer.status_code != 200:
-            self._fail(f"the identity provider refused the token exchange at {where}: {_error_text(answer)}")
+            self._fail(
+                f"the identity provider refused the token exchange: its token endpoint {answer.request.url} "
+                f"answered {_error_text(answer)}",
+                hint=IDP_HINT,
+            )
         try:
             body = json.loads(answer.content)
         except ValueError:
             body = None
         token = body.get("access_token") if isinstance(body, dict) else None
         if not isinstance(token, str) or token.count(".") != 2:
-            self._fail(f"{where} answered without an ID-JAG (a JWT access_token): {_shown(answer.content)}")
+            self._fail(
+                f"{where} answered without an ID-JAG (a JWT access_token): {_shown(answer.content)}", hint=IDP_HINT
+            )
         if body.get("issued_token_type") not in (None, ID_JAG_TYPE):
             self._note("info", f"the identity provider said issued_token_type {body.get('issued_token_type')}")
         self._note("token", "ID-JAG received; presenting it to the MCP server's authorization server (RFC 7523)")

@@ -128,6 +128,11 @@ class ServerAuth:
         return self.storage.state()
 
     @property
+    def failure(self) -> AuthError | None:
+        """The last refusal a connection's grant met (token endpoint, identity provider, DPoP nonces), if any."""
+        return getattr(self._provider, "failure", None) if self._provider is not None else None
+
+    @property
     def needs_sign_in(self) -> bool:
         return self._provider is not None and self._provider.auth_required is not None
 

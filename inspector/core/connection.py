@@ -316,6 +316,9 @@ class Connection(Operations):
             )
         if isinstance(exc, ValidationError):
             return ConnectFailed(f"the server's initialize result does not conform to the spec: {exc}")
+        if isinstance(exc, LensError) and exc.kind.startswith("auth"):  # OAuth's own words: who refused, what to do
+            said = exc.message if exc.kind == "auth-required" else f"sign-in failed: {exc.message}"
+            return ConnectFailed(said, hint=exc.hint, auth=exc.kind)
         return ConnectFailed(f"{type(exc).__name__}: {exc} ({self.describe_exit()})")
 
     async def notify_roots_changed(self) -> None:

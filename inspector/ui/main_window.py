@@ -422,6 +422,9 @@ class MainWindow(QMainWindow):
             self._show_state(state, detail)
             if state == "failed" and was == CONNECTED:
                 self.statusBar().showMessage(disconnected_message(space.name, detail), 15000)
+            elif state == "failed" and detail.startswith("sign-in failed: "):  # OAuth's words: who refused, what
+                said = detail.splitlines()[0].removeprefix("sign-in failed: ")
+                self.statusBar().showMessage(f"Sign-in failed: {said} — see the Auth tab", 15000)
             elif state == "failed":
                 self.statusBar().showMessage("Connection failed — see the server panel for what to check", 8000)
 

@@ -119,6 +119,7 @@ class AuthPanel(QWidget):
         self.server_label.setWordWrap(True)
         self.state_label = PlainLabel()
         self.state_label.setObjectName("authState")
+        self.state_label.setAccessibleName("Auth state")
         self.state_label.setTextFormat(Qt.TextFormat.PlainText)
         self.state_label.setWordWrap(True)
         layout.addWidget(self.server_label)
@@ -307,6 +308,12 @@ class AuthPanel(QWidget):
             return "Signing in… confirm the authorization page, finish in the browser, or Cancel sign-in."
         if busy:
             return "Refreshing the access token…"
+        failure = auth.failure
+        if failure is not None:  # who refused, what they answered, what to check
+            kept = (
+                "\nA token is stored for this server; the refusal came after it was issued." if state.signed_in else ""
+            )
+            return f"Sign-in failed: {failure.message}" + (f"\n{failure.hint}" if failure.hint else "") + kept
         if not state.signed_in:
             if auth.needs_sign_in:
                 return "Sign-in required: the server answered 401 and no stored token works. Click Sign in."
