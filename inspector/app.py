@@ -246,8 +246,17 @@ def mark_first_connect(session: Any) -> None:
     session.stateChanged.connect(on_state)
 
 
+# How long a worker thread running Python may keep the GIL while the window's thread waits for it. Every call
+# from Qt into Python (a model's data(), an event handler, a timer) takes the GIL; behind a busy worker (a
+# tokenizer built, a long list checked, a module imported) each waited up to CPython's default 5 ms, and a
+# repaint that calls into Python a few dozen times froze the window for 100-300 ms (the 5,000-tool connect).
+UI_SWITCH_INTERVAL = 0.0005
+
+
 async def run(app: object, args: AppArgs) -> int:
     from PySide6.QtCore import QSettings, QTimer
+
+    sys.setswitchinterval(UI_SWITCH_INTERVAL)
 
     from inspector import startup
     from inspector.config.profile import ProfileError

@@ -3,6 +3,7 @@ chosen in the host check, a line saying whether that host accepts the tool (`ins
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,7 @@ HINTS = (
 TASK_BADGES = {"required": "task only", "optional": "can run as a task"}  # execution.taskSupport
 VERDICT_MARKS = {ACCEPTED: "✓", CHANGED: "≈", REFUSED: "✗"}
 JUDGED_PER_TURN = 200  # tools judged per event-loop turn
+MEASURED_HEADS = 200  # the longest rows by characters measured for the list's width (5,000 took ~10 ms)
 SEARCH_KEPT_CHARS = 10_000  # a longer description is not kept lower-cased for the search (a second 1 MB)
 
 
@@ -57,10 +59,11 @@ def badges(tool: Any) -> list[str]:
     out = [label for key, label in HINTS if annotations.get(key) is True] if isinstance(annotations, dict) else []
     if (support := task_support(tool)) in TASK_BADGES:
         out.append(TASK_BADGES[support])
-    if has_interface(tool):
-        out.append("has an app")  # MCP Apps: its result comes with a ui:// interface (the App tab)
-    if visibility(tool) == ("app",):
-        out.append("for apps only")  # hidden from the model by hosts that render apps
+    if isinstance(tool, dict) and "_meta" in tool:  # (most tools have none: 5,000 rows are built on connect)
+        if has_interface(tool):
+            out.append("has an app")  # MCP Apps: its result comes with a ui:// interface (the App tab)
+        if visibility(tool) == ("app",):
+            out.append("for apps only")  # hidden from the model by hosts that render apps
     return out
 
 
@@ -360,7 +363,8 @@ class ToolList(QWidget):
     def fitting_width(self) -> int:
         """The width at which every row shows whole (the view's frame, margins and scroll bar included)."""
         metrics = self.view.fontMetrics()
-        text = max((metrics.horizontalAdvance(row.head()) for row in self.model.all), default=0)
+        heads = heapq.nlargest(MEASURED_HEADS, (row.head() for row in self.model.all), key=len)
+        text = max((metrics.horizontalAdvance(head) for head in heads), default=0)
         if self.model.icons is not None and any(icons_of(row.tool) for row in self.model.all):
             text += ICON_SIDE + 6  # the icon and its gap
         style = self.view.style()
