@@ -234,14 +234,16 @@ def hide_secret_arguments(value: Any) -> Any:
     return value
 
 
-def call_secrets(raw: bytes) -> list[str]:
-    """The secret-named argument values of a `tools/call` request's wire bytes (none for anything else)."""
+def call_secrets(raw: bytes, message: Any = None) -> list[str]:
+    """The secret-named argument values of a `tools/call` request's wire bytes (none for anything else);
+    `message`: those bytes parsed already (not parsed again)."""
     if b'"tools/call"' not in raw:
         return []
-    try:
-        message = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        return []
+    if message is None:
+        try:
+            message = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            return []
     params = message.get("params") if isinstance(message, dict) and message.get("method") == "tools/call" else None
     return secret_arguments(params.get("arguments")) if isinstance(params, dict) else []
 

@@ -162,8 +162,9 @@ class TrafficStore:
         """`record_message`, returning the wire's JSON value too (None when it does not parse), so that a
         reader parses a message once: a 50 MB result parsed twice held the event loop twice as long.
         `parsed`: `classify.parse(raw)` done already (a huge line, parsed on a worker thread)."""
-        if direction is Direction.OUT:  # a tool argument named like a secret: hidden by value from now on
-            self.redactor.learn(call_secrets(raw))
+        if direction is Direction.OUT and b'"tools/call"' in raw:  # a secret-named argument: hidden by value
+            parsed = parsed or parse(raw)  # the one parse of these bytes, unless the redaction changes them
+            self.redactor.learn(call_secrets(raw, parsed[0]))
         wire, raw = raw, self.redactor.data(raw)
         changed = raw is not wire and raw != wire
         value, c = parsed if parsed is not None and not changed else parse(raw)

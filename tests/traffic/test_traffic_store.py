@@ -140,3 +140,24 @@ def test_jsonl_keeps_a_bad_entry_line_as_a_flagged_entry(tmp_path: Path) -> None
     store, _meta, bad = jsonl.read(path)
     assert [(line.number, line.raw) for line in bad] == [(2, b'{"seq": 1}')]
     assert [(e.raw, e.flagged) for e in store] == [(b'{"seq": 1}', True)]
+
+
+def test_a_tool_call_we_send_is_parsed_once_and_its_secret_arguments_learned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Looking for secret-named arguments and recording the entry share one parse (each call paid two)."""
+    sizes: list[int] = []
+    real = json.loads
+
+    def loads(raw, *args, **kwargs):  # type: ignore[no-untyped-def]
+        sizes.append(len(raw))
+        return real(raw, *args, **kwargs)
+
+    store = TrafficStore()
+    plain = rpc(id=6, method="tools/call", params={"name": "echo", "arguments": {"message": "hi"}})
+    secret = rpc(id=7, method="tools/call", params={"name": "login", "arguments": {"apiToken": "s3cr3t-value-1234"}})
+    monkeypatch.setattr(json, "loads", loads)
+    store.record_message(OUT, "stdio", plain)
+    assert sizes == [len(plain)]
+    entry = store.record_message(OUT, "stdio", secret)
+    assert b"s3cr3t-value-1234" not in entry.raw and entry.method == "tools/call"  # learned from that parse
+    answer = b'{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"s3cr3t-value-1234"}]}}'
+    assert b"s3cr3t-value-1234" not in store.record_message(IN, "stdio", answer).raw
