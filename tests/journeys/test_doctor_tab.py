@@ -10,10 +10,12 @@ from xml.etree import ElementTree as ET
 
 from lens_support import REPO
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit
+from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit, QTableView
 from test_accessibility import unnamed
 from test_traffic import choose_file
 from test_workspace import save_servers, tool_names
+
+from inspector.ui.traffic.viewer_window import ViewerWindow
 
 FAULTS = str(REPO / "tests/servers/doctor_faults.py")
 
@@ -109,4 +111,19 @@ def test_doctor_on_server_everything_over_http_finds_no_dns_rebinding_protection
     lens.click_item("Doctor findings", "DNS rebinding")
     detail = lens.find("Finding detail", QPlainTextEdit).toPlainText()
     assert "Streamable HTTP › Security warning" in detail and "HTTP 4xx" in detail
+
+    # Probe traffic…: every exchange the doctor sent, its probes marked, read-only, apart from the live log
+    lens.click("Probe traffic…")
+    lens.wait(lambda: any(isinstance(w, ViewerWindow) for w in lens.widgets()), what="the doctor's traffic window")
+    viewer = next(w for w in lens.widgets() if isinstance(w, ViewerWindow))
+    assert viewer.windowTitle().startswith("The doctor's own traffic: ") and "(read-only)" in viewer.windowTitle()
+    model = lens.find("Traffic log", QTableView, top=viewer).model()
+    cells = [str(model.index(r, c).data()) for r in range(model.rowCount()) for c in range(model.columnCount())]
+    assert "doctor probe" in cells and "initialize" in cells, sorted(set(cells))[:40]
+    names = {w.accessibleName() for w in lens.widgets(top=viewer)}
+    assert "Re-send…" not in names and "Clear" not in names
+    logs = [t for t in lens.widgets(QTableView) if t.accessibleName() == "Traffic log" and t.window() is lens.window]
+    live = logs[0].model()  # the main window's log (the doctor's window is a child of the Doctor tab)
+    live_cells = {str(live.index(r, c).data()) for r in range(live.rowCount()) for c in range(live.columnCount())}
+    assert "doctor probe" not in live_cells
     assert lens.quit() == 0

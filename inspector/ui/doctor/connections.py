@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from inspector.config.profile import ServerProfile
+from inspector.doctor.own_traffic import DoctorTraffic
 from inspector.doctor.report import ConnectionFactory
 from inspector.traffic.store import TrafficStore
 
@@ -20,7 +21,8 @@ GRACE = 0.05  # seconds between closing a stdio server's stdin and SIGTERM, as t
 
 
 class DoctorConnections:
-    """`open(era)` is the `ConnectionFactory` `run_doctor` takes; `store_of(conn)` its traffic store."""
+    """`open(era)` is the `ConnectionFactory` `run_doctor` takes; `store_of(conn)` its traffic store;
+    `traffic` all of them (the Probe traffic window)."""
 
     def __init__(
         self,
@@ -35,6 +37,7 @@ class DoctorConnections:
         self.connect_timeout = connect_timeout
         self.auth_for = auth_for
         self.stores: dict[int, TrafficStore] = {}
+        self.traffic = DoctorTraffic(profile.name)
 
     @property
     def open(self) -> ConnectionFactory:
@@ -42,7 +45,7 @@ class DoctorConnections:
 
     def _open(self, era: str) -> Connection | LiteConnection:
         profile = replace(self.profile, protocol_era=era if era != "auto" else self.profile.protocol_era)
-        store = TrafficStore(source=f"{profile.name} (doctor)")
+        store = self.traffic.store(era)
         from inspector.core.input_required import file_handlers
         from inspector.core.open_connection import open_connection
 

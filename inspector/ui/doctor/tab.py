@@ -39,6 +39,7 @@ from inspector.ui.doctor.connections import DoctorConnections
 from inspector.ui.doctor.findings_view import FindingsView
 from inspector.ui.doctor.tools_dialog import DoctorToolsDialog, read_only
 from inspector.ui.session import CONNECTED, SessionController
+from inspector.ui.traffic.viewer_window import ViewerWindow
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import PlainLabel, item_text
 from inspector.ui.widgets.session_files import show_error
@@ -53,6 +54,10 @@ INTRO = (
     "It opens its own short connections; the live session is not disturbed."
 )
 RULE = f"How the score is computed: {SCORE_RULE}."
+PROBE_TRAFFIC = (
+    "Every exchange the doctor sent in its last run: its own connections and its probes (Kind: doctor probe), "
+    "read-only; the live session's traffic is in the Traffic log"
+)
 # The doctor's words that name the command line, in the app's (where the app's user chooses), for the
 # reasons a check did not run and what a check does; a phrase the doctor no longer says is left alone
 APP_WORDS = {
@@ -141,10 +146,15 @@ class DoctorTab(QWidget):
         self.export_junit = QPushButton("Export JUnit…")
         self.export_junit.setAccessibleName("Export JUnit…")
         self.export_junit.clicked.connect(lambda: self.export("junit"))
+        self.probe_traffic = QPushButton("Probe traffic…")
+        self.probe_traffic.setAccessibleName("Probe traffic…")
+        self.probe_traffic.setToolTip(PROBE_TRAFFIC)
+        self.probe_traffic.clicked.connect(self.show_probe_traffic)
         bar = QHBoxLayout()
         for widget in (self.run_button, self.cancel_button, self.progress):
             bar.addWidget(widget)
         bar.addStretch(1)
+        bar.addWidget(self.probe_traffic)
         bar.addWidget(self.export_json)
         bar.addWidget(self.export_junit)
         self.score = PlainLabel("No report yet: press Run doctor.")
@@ -275,6 +285,7 @@ class DoctorTab(QWidget):
         self.progress.setVisible(busy)
         self.export_json.setEnabled(self.report is not None and not busy)
         self.export_junit.setEnabled(self.report is not None and not busy)
+        self.probe_traffic.setEnabled(self.connections is not None and not busy)
         if busy:
             self.score.setText(f"Running the doctor on {item_text(self.profile().name)}…")
         elif not keep_score:
@@ -286,6 +297,18 @@ class DoctorTab(QWidget):
             self.why_not.setVisible(self.report is not None and bool(self.report.not_run()))
             self.findings.show_report(self.report)
             self.checks.show_report(self.report)
+
+    def show_probe_traffic(self) -> ViewerWindow | None:
+        """Probe traffic…: the last run's own traffic in a read-only traffic window."""
+        if self.connections is None:
+            return None
+        traffic = self.connections.traffic
+        name = "the doctor's last run"  # its status line: "N entries from the doctor's last run"
+        title = f"The doctor's own traffic: {traffic.server}, its connections and probes"
+        window = ViewerWindow(traffic.mirror, name, traffic.meta(), self, title=title)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        window.show()
+        return window
 
     # -- exporting -----------------------------------------------------------------------------
     def export(self, fmt: str) -> QFileDialog:

@@ -40,6 +40,7 @@ class ViewerWindow(QMainWindow):
         path: str | os.PathLike[str],
         meta: dict[str, Any] | None = None,
         parent: QWidget | None = None,
+        title: str | None = None,
     ) -> None:
         super().__init__(parent)
         self.path = Path(path)
@@ -51,7 +52,7 @@ class ViewerWindow(QMainWindow):
             if isinstance(name, str):
                 self.view.add_server(name)
         self.setCentralWidget(self.view)
-        self.setWindowTitle(window_title(f"{self.path.name} — MCP Lens (read-only)"))
+        self.setWindowTitle(window_title(f"{title or self.path.name} — MCP Lens (read-only)"))
         self.resize(1100, 700)
         fit_screen(self)  # a 1024×700 screen: no wider than it
         self.status_bar = ElidedStatusBar(self)  # a long line is elided, whole in its tooltip and under ⚠
