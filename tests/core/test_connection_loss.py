@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 from core_support import http_profile, stdio_profile
-from lens_support import DEMO, EVERYTHING, REPO, free_port, wait_for_port
+from lens_support import DEMO, EVERYTHING, REPO, free_port, posix_only, wait_for_port
 
 from inspector.core.calls import RequestHandle
 from inspector.core.connection import Connection
@@ -133,6 +133,7 @@ def test_a_killed_http_server_reads_disconnected_while_idle(everything: str, era
     assert flagged == [], flagged
 
 
+@pytest.mark.npm
 def test_disconnecting_from_a_just_killed_http_server_flags_no_delete_of_ours() -> None:
     """Disconnect right after the server died, before the connection saw it: the SDK's session DELETE
     (and its ConnectError) is MCP Lens's own teardown, not an error "Errors only" keeps (issue 22)."""
@@ -158,6 +159,7 @@ def test_disconnecting_from_a_just_killed_http_server_flags_no_delete_of_ours() 
     assert ours == [], ours
 
 
+@posix_only("signals (a killed server exits -9 there; after Windows' TerminateProcess it exits 1)")
 def test_a_killed_stdio_server_names_its_exit() -> None:
     async def main() -> ConnectFailed:
         async with Connection(

@@ -11,7 +11,7 @@ import mcp_types
 import pytest
 from core_support import http_profile, run_with, stdio_profile
 from factories import tool
-from lens_support import DEMO, EVERYTHING, REPO
+from lens_support import DEMO, EVERYTHING, REPO, qt_only
 from mcp.shared import inbound
 from mcp_types import version as sdk_versions
 
@@ -224,6 +224,7 @@ def test_a_json_rpc_error_inside_the_session_stays_a_protocol_error(demo_http: s
     assert failed.value.code == -32601
 
 
+@qt_only("the Servers panel's How lines")
 def test_a_slow_starting_modern_server_is_still_reached_and_not_remembered_as_legacy() -> None:
     """The probe gives up before the demo has started; initialize then meets a stdio server the probe
     already made modern (-32022), and auto turns back to discover. Nothing is remembered as legacy."""
