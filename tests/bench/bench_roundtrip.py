@@ -2,10 +2,15 @@
 
 Three clients against the same server: our SDK-based core (tap on), our lean CLI client (tap on),
 and the bare SDK session over the SDK's own stdio client (no tap), in the 2025-11-25 era (initialize) as
-the target was set, and in the 2026-07-28 era (server/discover) that ours negotiate with the demo. Three
-repeats, each with fresh servers and the variants interleaved in blocks; medians count. Wall time per call
-includes the server's own work, so the client's CPU time per call is reported beside it (the server is
-another process).
+the target was set, and in the 2026-07-28 era (server/discover) that ours negotiate with the demo; the
+core pinned to 2025-11-25 as well. Three repeats, each with fresh servers and the variants interleaved in
+blocks; medians count. Wall time per call includes the server's own work, so the client's CPU time per
+call is reported beside it (the server is another process).
+
+The target (<= 1.0x) is held by the core against the bare SDK speaking the same era: a 2026-07-28 call
+costs the server more (each request's `_meta` envelope read and checked, each result stamped with its
+`serverInfo`, the demo's icon included), so the core's default (2026-07-28, negotiated) against the SDK's
+2025-11-25 measures the era as much as the client, and is shown without a target.
 """
 
 from __future__ import annotations
@@ -48,6 +53,12 @@ async def _core() -> AsyncIterator[Call]:
 
 
 @asynccontextmanager
+async def _core_legacy() -> AsyncIterator[Call]:
+    async with Connection(StdioTransport(_command(), TrafficStore()), era="2025-11-25") as conn:
+        yield lambda: conn.call_tool("echo", ARGS)
+
+
+@asynccontextmanager
 async def _lite() -> AsyncIterator[Call]:
     async with LiteConnection(StdioPipes(_command(), TrafficStore())) as conn:
         yield lambda: conn.call_tool("echo", ARGS)
@@ -68,11 +79,14 @@ def _sdk_modern() -> AbstractAsyncContextManager[Call]:
 
 VARIANTS: dict[str, Callable[[], AbstractAsyncContextManager[Call]]] = {
     "core (SDK session + tap)": _core,
+    "core, 2025-11-25 (SDK session + tap)": _core_legacy,
     "lite (CLI client + tap)": _lite,
     "bare SDK (no tap)": _sdk,
     "bare SDK, 2026-07-28 (no tap)": _sdk_modern,
 }
 MODERN = "bare SDK, 2026-07-28 (no tap)"
+CORE, CORE_LEGACY, SDK = "core (SDK session + tap)", "core, 2025-11-25 (SDK session + tap)", "bare SDK (no tap)"
+SAME_ERA = {CORE: MODERN, CORE_LEGACY: SDK}  # each core variant: the bare SDK in its era (the target's rows)
 
 
 async def _repeat(calls: int) -> dict[str, tuple[float, float]]:
@@ -110,8 +124,8 @@ def run() -> list[Row]:
     rows: list[Row] = []
     for name in VARIANTS:
         per_call, cpu_per_call = median(wall[name]), median(cpu[name])
-        ours = not name.startswith("bare")
         ratio = per_call / sdk_wall
+        lite = name.startswith("lite")
         rows.append(
             Row(
                 f"echo round trip: {name}",
@@ -119,26 +133,30 @@ def run() -> list[Row]:
                 "calls/s",
                 1.0 / sdk_wall,
                 ratio,
-                f"ratio <= {TARGET}" if ours else "",
-                ratio <= TARGET if ours else None,
+                f"ratio <= {TARGET}" if lite else "",
+                ratio <= TARGET if lite else None,
             )
         )
         rows.append(
             Row(f"  client CPU per call: {name}", cpu_per_call * 1e6, "µs", sdk_cpu * 1e6, cpu_per_call / sdk_cpu)
         )
     # Ours speak 2026-07-28 to the demo (auto: server/discover answered); the bare SDK above speaks
-    # 2025-11-25 (initialize), whose answers are smaller and cheaper for the server. The same era, side by side:
-    modern_wall = median(wall[MODERN])
-    core = median(wall["core (SDK session + tap)"])
-    rows.append(
-        Row(
-            "  core against the bare SDK in its era (2026-07-28)",
-            1.0 / core,
-            "calls/s",
-            1.0 / modern_wall,
-            core / modern_wall,
+    # 2025-11-25 (initialize), whose answers are smaller and cheaper for the server. Each core, side by side
+    # with the bare SDK in its own era (the target):
+    for core, sdk in SAME_ERA.items():
+        ours, theirs = median(wall[core]), median(wall[sdk])
+        era = "2026-07-28" if sdk == MODERN else "2025-11-25"
+        rows.append(
+            Row(
+                f"echo round trip: core against the bare SDK in its era ({era})",
+                1.0 / ours,
+                "calls/s",
+                1.0 / theirs,
+                ours / theirs,
+                f"ratio <= {TARGET}",
+                ours / theirs <= TARGET,
+            )
         )
-    )
     return rows
 
 
