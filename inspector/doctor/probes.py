@@ -192,15 +192,17 @@ def legacy_versions(conn: Operations) -> list[str]:
 
 
 async def check_other_era(report: DoctorReport, open_connection: ConnectionFactory, claimed: list[str]) -> None:
-    """A modern server that also claims a legacy version must connect with `initialize` too."""
-    if not claimed:
-        report.not_applicable("connects-legacy", "server/discover claims no legacy protocol version")
-        return
-    report.ran.append("connects-legacy")
+    """A modern server that also claims a legacy version must connect with `initialize` too; one that claims
+    none is asked anyway (a legacy client would), and what it does is said: it connects, or it refuses."""
     try:
         async with open_connection("legacy") as conn:
             version = conn.protocol_version
     except LensError as exc:
+        if not claimed:
+            why = f"server/discover lists no legacy protocol version and initialize is refused ({exc.message})"
+            report.not_applicable("connects-legacy", why)
+            return
+        report.ran.append("connects-legacy")
         report.add(
             "error",
             "connects-legacy",
@@ -210,11 +212,10 @@ async def check_other_era(report: DoctorReport, open_connection: ConnectionFacto
             SECTION_LIFECYCLE,
         )
         return
-    report.add(
-        "info",
-        "connects-legacy",
-        "$",
-        f"also connects in the legacy era ({version})",
-        "each claimed era works",
-        SECTION_LIFECYCLE,
+    report.ran.append("connects-legacy")
+    said = (
+        f"also connects in the legacy era ({version})"
+        if claimed
+        else f"server/discover lists no legacy protocol version, yet initialize connects too ({version})"
     )
+    report.add("info", "connects-legacy", "$", said, "each era the server speaks works", SECTION_LIFECYCLE)

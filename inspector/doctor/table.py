@@ -301,7 +301,8 @@ CHECKS: tuple[Check, ...] = (
         "connects-legacy",
         Stage.OTHER_ERA,
         probes.check_other_era,
-        "a modern server's claimed legacy versions connect too",
+        "a modern server's claimed legacy versions connect with initialize (one that claims none is asked too, "
+        "and what it does is said)",
         section=s.SECTION_LIFECYCLE,
     ),
 )

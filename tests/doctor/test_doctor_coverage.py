@@ -16,6 +16,7 @@ from inspector.cli.doctor import main as doctor
 from inspector.doctor.table import CHECKS
 
 FAULTS = [sys.executable, str(REPO / "tests/servers/doctor_faults.py")]
+MODERN_ONLY = [sys.executable, str(REPO / "tests/servers/modern_only.py")]
 STATUSES = {"ran", "skipped", "not applicable"}
 
 
@@ -45,12 +46,33 @@ def test_the_demo_says_which_checks_ran_and_why_the_others_did_not(capsys: pytes
     report, checks = _coverage(capsys, "--demo")
     _explained(report["coverage"])
     assert checks["ping"]["status"] == "not applicable" and "2026-07-28" in checks["ping"]["reason"]
-    assert checks["connects-legacy"]["status"] == "not applicable"
+    assert checks["connects-legacy"]["status"] == "ran"  # it lists no legacy version, yet answers initialize
     assert checks["structured-content"]["status"] == "ran" and checks["budget"]["status"] == "ran"
-    assert report["coverage"]["ran"] >= 17  # all but ping and connects-legacy of the 19 checks it was written with
+    assert report["coverage"]["ran"] >= 18  # all but ping of the 19 checks it was written with
     # each check's section is named in the era's spec version, as its findings' are
     assert checks["ping"]["section"] == "MCP 2026-07-28 · Base protocol › Utilities › Ping"
     assert not any("MCP 2025-11-25" in c["section"] for c in checks.values()), checks
+
+
+def test_connects_legacy_says_what_the_server_does_in_each_case(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25: it said "claims no legacy protocol version" of the demo, which answers initialize."""
+    said = {}
+    for case, argv in {"demo": ["--demo"], "modern-only": MODERN_ONLY, "legacy": [*FAULTS, "healthy"]}.items():
+        report, checks = _coverage(capsys, "--no-budget", *argv)
+        found = [f["message"] for f in report["findings"] if f["check"] == "connects-legacy"]
+        said[case] = (checks["connects-legacy"]["status"], checks["connects-legacy"]["reason"], found)
+    status, _, found = said["demo"]
+    assert status == "ran" and len(found) == 1, said["demo"]
+    assert "server/discover lists no legacy protocol version, yet initialize connects too (2025-11-25)" in found[0]
+    status, reason, found = said["modern-only"]
+    assert status == "not applicable" and not found, said["modern-only"]
+    assert reason.startswith("server/discover lists no legacy protocol version and initialize is refused"), reason
+    status, reason, found = said["legacy"]
+    assert (status, reason, found) == (
+        "not applicable",
+        "the server speaks the legacy era (initialize): it claims no other",
+        [],
+    )
 
 
 def test_the_text_report_says_its_coverage_with_the_score(capsys: pytest.CaptureFixture[str]) -> None:
