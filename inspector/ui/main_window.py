@@ -39,7 +39,7 @@ from inspector.ui.collections.view import CollectionsView
 from inspector.ui.removed_in_modern import RemovedAction
 from inspector.ui.replay.compare_window import show_compare_window
 from inspector.ui.replay.hook import add_record_actions
-from inspector.ui.replay.mock_server import open_as_mock
+from inspector.ui.replay.mock_server import open_as_mock, open_history_as_mock
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.unsaved import ask_before_quit, save_copy, unsaved_names
 from inspector.ui.session import CONNECTED
@@ -189,7 +189,15 @@ class MainWindow(QMainWindow):
         space.tasksCounted.connect(lambda s, _n: s is self.current and self._count_tabs())
         space.skillsDeclared.connect(lambda s: s is self.current and self._count_tabs())
         space.wantsAttention.connect(self._attention)
+        space.workbench.history.mockRequested.connect(lambda: self._mock_history(space))
         return space
+
+    def _mock_history(self, space: SessionSpace) -> None:
+        """History's Open as mock server: its calls (and the tools as last listed) served by `mcp-lens replay`."""
+        rows = space.workbench.tools.model.all
+        tools = [row.tool for row in rows] if rows else None
+        said = open_history_as_mock(self, space.name, list(space.workbench.history.records), tools)
+        self.statusBar().showMessage(plain_shown(said, one_line=True), 15000)
 
     def show_space(self, space: SessionSpace) -> None:
         """Put `space`'s panels in the tabs, each where the shown space's was (its session keeps running)."""

@@ -14,9 +14,18 @@ from typing import Any
 
 from journey_support import really_visible
 from lens_support import DEMO, REPO, lens_env, run_lens
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QAbstractItemView, QComboBox, QListWidget, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QListWidget,
+    QMenu,
+    QPlainTextEdit,
+    QWidget,
+)
 from test_tapped_sessions import rows, sessions_window, sidebar_entries, viewer_for
 from test_traffic import choose_file
 
@@ -153,4 +162,71 @@ def test_compare_sessions_lines_two_records_up_by_request(lens, tmp_path: Path) 
     changed = lens.find("Changed paths", QListWidget, top=compare)
     assert changed.count() == 1 and "hello (changed)" in changed.item(0).text()
     compare.close()
+    assert lens.quit() == 0
+
+
+def right_click_menu(lens: Any, view: QAbstractItemView, row: int, text: str) -> None:
+    """Right-click `view`'s row `row` and click `text` in the context menu that opens (a menu the view runs
+    in its own event loop: the click is made from a timer, once the menu shows)."""
+    index = view.model().index(row, 0)
+    lens.click_item(view, index.data())
+    chosen: list[str] = []
+
+    def choose() -> None:
+        menu = QApplication.activePopupWidget()
+        if not isinstance(menu, QMenu):
+            QTimer.singleShot(50, choose)
+            return
+        chosen.extend(a.text() for a in menu.actions())
+        action = next((a for a in menu.actions() if a.text() == text), None)
+        if action is None:
+            menu.close()
+            return
+        menu.setActiveAction(action)
+        QTest.mouseClick(
+            menu, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, menu.actionGeometry(action).center()
+        )
+
+    QTimer.singleShot(50, choose)
+    pos = view.visualRect(index).center()
+    QApplication.sendEvent(
+        view.viewport(), QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, view.viewport().mapToGlobal(pos))
+    )
+    assert text in chosen, chosen
+
+
+def test_history_opened_as_mock_server_answers_a_call_as_recorded(lens) -> None:
+    """History → Open as mock server: the server's calls served by `mcp-lens replay` from a record made of
+    them; the same call gets the recorded result, one never made gets the mock's own error."""
+    lens.start()
+    name = lens.window.session.profile.name
+    lens.click_item("Tool list", "Echo (echo)", timeout=30_000)
+    lens.type("message", "from-history")
+    lens.click("Call  (Ctrl+Enter)")
+    lens.wait(lambda: lens.shows("✓ OK"), timeout=30_000, what="the call's result")
+    lens.tab("History")
+    history = lens.find("Call history", QAbstractItemView)
+    lens.wait(lambda: history.model().rowCount() == 1, what="the call in History")
+    right_click_menu(lens, history, 0, "Open as mock server")
+    servers = lens.find("Servers", QAbstractItemView)
+    mock = f"{name} History (mock)"
+    lens.wait(lambda: f"{mock}, connected" in sidebar_entries(servers), timeout=60_000, what="the mock connected")
+    lens.click_item(servers, mock)
+    assert lens.window.session.profile.args[-2] == "replay"  # our own command, an argument list
+    record = Path(lens.window.session.profile.args[-1])
+    assert record.is_file() and oct(record.stat().st_mode & 0o777) == "0o600"
+    lens.tab("Tools")
+    lens.click_item("Tool list", "Echo (echo)", timeout=30_000)
+    lens.type("message", "from-history")
+    lens.click("Call  (Ctrl+Enter)")
+    lens.wait(lambda: echoed(lens, "from-history") and lens.shows("✓ OK"), timeout=30_000, what="the recorded result")
+    mock_answers = [e for e in lens.wire() if e.source == mock and e.direction == "in" and b"from-history" in e.raw]
+    assert mock_answers, "the recorded result came from the mock"
+    lens.type("message", "never-called")
+    lens.click("Call  (Ctrl+Enter)")
+    lens.wait(
+        lambda: any(e.source == mock and b"no recorded answer to tools/call" in e.raw for e in lens.wire()),
+        timeout=30_000,
+        what="the mock's answer to a call History never made",
+    )
     assert lens.quit() == 0

@@ -11,7 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from inspector.config.profile import ServerProfile
+from inspector.core.history import CallRecord
+from inspector.replay.from_history import write_history_record
 from inspector.tap.install import tap_launcher
+from inspector.words import counted
 
 MOCK_SUFFIX = " (mock)"
 
@@ -34,3 +37,19 @@ def open_as_mock(window: Any, record: str | Path, server: str | None = None, nam
     if window.servers.state(entry.name) not in ("connected", "connecting"):
         window.connect_profile(entry)
     return entry
+
+
+def open_history_as_mock(window: Any, server: str, calls: list[CallRecord], tools: list[Any] | None) -> str:
+    """History's Open as mock server: `server`'s kept calls written as a record (`replay/from_history`),
+    added and connected as "SERVER History (mock)"; returns what the status bar says."""
+    try:
+        made = write_history_record(server, calls, tools)
+    except OSError as exc:
+        return f"Could not write the record of {server}'s History: {exc.strerror or exc}"
+    entry = open_as_mock(window, made.path, None, f"{server} History")
+    said = f"Added {entry.name} to the servers: {counted(made.served, 'call')} from History answered as recorded"
+    if made.left_out:
+        said += f" ({counted(made.left_out, 'call')} without a kept result left out)"
+    if not made.listed:
+        said += "; its tools are the names History called (no listing to copy)"
+    return said + "."

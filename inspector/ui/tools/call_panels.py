@@ -158,6 +158,7 @@ class HistoryView(QWidget):
     recordSelected = Signal(object)  # CallRecord
     saveRequested = Signal(object)  # CallRecord: "Save to collection…"
     copied = Signal(str)  # what "Copy as CLI" copied, for the status bar (a redacted secret said)
+    mockRequested = Signal()  # "Open as mock server": every call History kept, served by `mcp-lens replay`
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -203,6 +204,13 @@ class HistoryView(QWidget):
             action.setToolTip(name)
             action.triggered.connect(lambda _=False, run=slot: run())
             self.table.addAction(action)
+        separator = QAction(self.table)
+        separator.setSeparator(True)
+        self.table.addAction(separator)
+        mock = QAction("Open as mock server", self.table)  # all of History, not the selected call
+        mock.setToolTip("Add a server to the workspace that answers History's calls as recorded (mcp-lens replay)")
+        mock.triggered.connect(self.mockRequested.emit)
+        self.table.addAction(mock)
         # A kept History file that could not be read whole: said here, where the calls are missing, until
         # the app ends (a status bar message is gone by the time the user opens this tab).
         self.damage = plain_label(wrap=True)
