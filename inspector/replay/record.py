@@ -60,6 +60,7 @@ class Replay:
     warnings: list[str] = field(default_factory=list)
     requests: array = field(default_factory=lambda: array("q"))  # index rows of the client's requests
     keys: array = field(default_factory=lambda: array("q"))  # their `request_key`
+    client_notes: array = field(default_factory=lambda: array("q"))  # rows of the client's notifications
     server_requests: array = field(default_factory=lambda: array("q"))  # rows of the server's requests
     server_request_keys: array = field(default_factory=lambda: array("q"))
 
@@ -185,7 +186,9 @@ def _collect(replay: Replay) -> None:
         if not replay._ours(row):
             continue
         direction, kind = index.dirs[row], index.kinds[row]
-        if direction == _OUT and kind == _REQ:
+        if direction == _OUT and kind == _NOTE:
+            replay.client_notes.append(row)
+        elif direction == _OUT and kind == _REQ:
             value = _value(replay, row)
             if value is None:
                 continue
