@@ -7,10 +7,10 @@ core pinned to 2025-11-25 as well. Three repeats, each with fresh servers and th
 blocks; medians count. Wall time per call includes the server's own work, so the client's CPU time per
 call is reported beside it (the server is another process).
 
-The target (<= 1.0x) is held by the core against the bare SDK speaking the same era: a 2026-07-28 call
-costs the server more (each request's `_meta` envelope read and checked, each result stamped with its
-`serverInfo`, the demo's icon included), so the core's default (2026-07-28, negotiated) against the SDK's
-2025-11-25 measures the era as much as the client, and is shown without a target.
+The target (<= 1.0x) is held by the core and the lean client against the bare SDK speaking the same era:
+a 2026-07-28 call costs the server more (each request's `_meta` envelope read and checked, each result
+stamped with its `serverInfo`, the demo's icon included), so our default (2026-07-28, negotiated) against
+the SDK's 2025-11-25 measures the era as much as the client, and is shown without a target.
 """
 
 from __future__ import annotations
@@ -86,7 +86,8 @@ VARIANTS: dict[str, Callable[[], AbstractAsyncContextManager[Call]]] = {
 }
 MODERN = "bare SDK, 2026-07-28 (no tap)"
 CORE, CORE_LEGACY, SDK = "core (SDK session + tap)", "core, 2025-11-25 (SDK session + tap)", "bare SDK (no tap)"
-SAME_ERA = {CORE: MODERN, CORE_LEGACY: SDK}  # each core variant: the bare SDK in its era (the target's rows)
+LITE = "lite (CLI client + tap)"
+SAME_ERA = {CORE: MODERN, CORE_LEGACY: SDK, LITE: MODERN}  # each of ours: the bare SDK in its era (the target's rows)
 
 
 async def _repeat(calls: int) -> dict[str, tuple[float, float]]:
@@ -125,30 +126,19 @@ def run() -> list[Row]:
     for name in VARIANTS:
         per_call, cpu_per_call = median(wall[name]), median(cpu[name])
         ratio = per_call / sdk_wall
-        lite = name.startswith("lite")
-        rows.append(
-            Row(
-                f"echo round trip: {name}",
-                1.0 / per_call,
-                "calls/s",
-                1.0 / sdk_wall,
-                ratio,
-                f"ratio <= {TARGET}" if lite else "",
-                ratio <= TARGET if lite else None,
-            )
-        )
+        rows.append(Row(f"echo round trip: {name}", 1.0 / per_call, "calls/s", 1.0 / sdk_wall, ratio))
         rows.append(
             Row(f"  client CPU per call: {name}", cpu_per_call * 1e6, "µs", sdk_cpu * 1e6, cpu_per_call / sdk_cpu)
         )
     # Ours speak 2026-07-28 to the demo (auto: server/discover answered); the bare SDK above speaks
-    # 2025-11-25 (initialize), whose answers are smaller and cheaper for the server. Each core, side by side
+    # 2025-11-25 (initialize), whose answers are smaller and cheaper for the server. Each of ours side by side
     # with the bare SDK in its own era (the target):
-    for core, sdk in SAME_ERA.items():
-        ours, theirs = median(wall[core]), median(wall[sdk])
+    for client, sdk in SAME_ERA.items():
+        ours, theirs = median(wall[client]), median(wall[sdk])
         era = "2026-07-28" if sdk == MODERN else "2025-11-25"
         rows.append(
             Row(
-                f"echo round trip: core against the bare SDK in its era ({era})",
+                f"echo round trip: {client.split(' (')[0].split(',')[0]} against the bare SDK in its era ({era})",
                 1.0 / ours,
                 "calls/s",
                 1.0 / theirs,
