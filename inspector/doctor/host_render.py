@@ -14,11 +14,27 @@ from inspector.doctor.report import DoctorReport
 MARKS = {ACCEPTED: "✓", CHANGED: "≈", REFUSED: "✗"}
 
 
+APART = "apart from the score: what this host does with the tools, not a protocol defect (exit 14 when it refuses one)"
+
+
 def host_heading(judged: HostAcceptance) -> str:
     counts = judged.counts()
     return (
         f"HOST {judged.host.label} (server {visible(judged.server_name)}): {counts[ACCEPTED]} accepted, "
-        f"{counts[CHANGED]} changed, {counts[REFUSED]} refused"
+        f"{counts[CHANGED]} changed, {counts[REFUSED]} refused — {APART}"
+    )
+
+
+def host_summary(judged: HostAcceptance) -> str:
+    """One line for the Doctor tab: how many tools the host refuses and changes, the first few named."""
+    counts, total = judged.counts(), len(judged.verdicts)
+    said = []
+    for outcome, verb in ((REFUSED, "refuses"), (CHANGED, "changes")):
+        names = [visible(v.tool) for v in judged.verdicts if v.outcome == outcome]
+        shown = ", ".join(names[:5]) + (f", … {len(names) - 5} more" if len(names) > 5 else "")
+        said.append(f"{verb} {counts[outcome]} of {total} tools" + (f" ({shown})" if names else ""))
+    return (
+        f"Host {judged.host.label}, apart from the score: " + "; ".join(said) + f"; accepts {counts[ACCEPTED]} as is."
     )
 
 

@@ -44,5 +44,5 @@ SECTION_INPUT_REQUIRED = (
     "prompts/get, resources/read; requestState integrity-checked)"
 )
 SECTION_HOSTS = (
-    "Hosts' own rules (inspector/budget/host_rules.py): each finding names its rule, source and date checked"
+    "Hosts' own rules (inspector/budget/host_rules.py): each verdict names its rule, source and date checked"
 )

@@ -132,7 +132,8 @@ CHECKS: tuple[Check, ...] = (
         "host-acceptance",
         Stage.LISTS,
         host_acceptance.check_hosts,
-        "each tool as each host chosen with --host takes it: accepted, changed (how) or refused (why)",
+        "each tool as each host chosen with --host takes it: accepted, changed (how) or refused (why); "
+        "its own section, apart from the score",
         "tools",
         section=s.SECTION_HOSTS,
     ),

@@ -31,6 +31,7 @@ from inspector.config.references import Unresolved, resolve_profile
 from inspector.core.operations import ToolListing
 from inspector.doctor.engine import run_doctor
 from inspector.doctor.host_acceptance import NO_HOST
+from inspector.doctor.host_render import host_summary
 from inspector.doctor.render import RENDERERS
 from inspector.doctor.report import SCORE_RULE, DoctorOptions, DoctorReport
 from inspector.doctor.table import CHECKS
@@ -165,6 +166,8 @@ class DoctorTab(QWidget):
         self.score.setToolTip(RULE)
         self.coverage = ElidedLabel(lines=2)  # check ids only: whole in two lines; the whole text in its tooltip
         self.coverage.setAccessibleName("Doctor coverage")
+        self.host_line = ElidedLabel(lines=2)  # the chosen host's verdicts: apart from the score; whole in its tooltip
+        self.host_line.setAccessibleName("Doctor host verdicts")
         self.why_not = QPushButton("Why not…")  # the Checks page: every check, and why one did not run
         self.why_not.setAccessibleName("Why not…")
         self.why_not.setToolTip("The Checks page: every check of the table, whether it ran, and why not")
@@ -184,6 +187,7 @@ class DoctorTab(QWidget):
         line.addWidget(self.coverage, 1)
         line.addWidget(self.why_not, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(line)
+        layout.addWidget(self.host_line)
         layout.addWidget(self.pages, 1)
         self._show()
 
@@ -295,6 +299,10 @@ class DoctorTab(QWidget):
             self.coverage.setText(coverage(self.report))
             self.coverage.setVisible(self.report is not None)
             self.why_not.setVisible(self.report is not None and bool(self.report.not_run()))
+            self.host_line.setText(
+                " ".join(host_summary(judged) for judged in self.report.hosts) if self.report else ""
+            )
+            self.host_line.setVisible(self.report is not None and bool(self.report.hosts))
             self.findings.show_report(self.report)
             self.checks.show_report(self.report)
 

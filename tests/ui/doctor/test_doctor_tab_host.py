@@ -1,7 +1,9 @@
 """The Doctor tab judges the tools by the host chosen in the Host check (issue 25 point 3): with OpenAI strict
-chosen, its refusals are findings of the host-acceptance check; with none, that check does not apply."""
+chosen, its verdicts are said in their own line, apart from the score; with none, that check does not apply."""
 
 from __future__ import annotations
+
+import re
 
 from lens_support import DEMO
 from PySide6.QtCore import QSettings
@@ -35,9 +37,12 @@ def test_the_host_checks_host_is_judged_in_the_doctor_tab(qtbot, qloop, tmp_path
     assert report is not None and [h.host.name for h in report.hosts] == ["openai-strict"]
     outcome = next(o for o in report.coverage if o.check == "host-acceptance")
     assert outcome.status == "ran"
-    refusals = [f for f in report.findings if f.check == "host-acceptance"]
-    assert refusals and all(f.severity == "error" and "OpenAI strict refuses it" in f.message for f in refusals)
-    assert any(f.path == "$.tools[2] (echo)" for f in refusals)
+    # the host's verdicts are not findings: the score is the server's (84, as with no host), the host line says them
+    assert [f for f in report.findings if f.check == "host-acceptance"] == []
+    assert score.text().startswith("Score 84/100 · "), score.text()
+    hosts = named(tab, QLabel, "Doctor host verdicts")
+    assert hosts.isVisible() and hosts.text().startswith("Host OpenAI strict, apart from the score: "), hosts.text()
+    assert re.search(r"refuses [1-9]\d* of \d+ tools \(.*\becho\b", hosts.toolTip()), hosts.toolTip()
     # the Checks page says what the check does in the app's words: the host is chosen in the Host check
     table = named(tab, QTableWidget, "Doctor checks")
     row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "host-acceptance")
