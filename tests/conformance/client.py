@@ -47,6 +47,10 @@ from inspector.core.connection import Connection
 from inspector.core.targets import make_transport
 from inspector.traffic.store import TrafficStore
 
+# Generous: the suite starts every client of a run at once, and CI machines run at load 30-45 (run.py also
+# retries a timed-out scenario alone, once). The suite's own per-client limit (run.py TIMEOUT_MS) is longer.
+CONNECT_TIMEOUT_S = 240.0
+REQUEST_TIMEOUT_S = 240.0
 REDIRECT_URI = "http://127.0.0.1:33418/callback"  # never listened on: the Location header is read instead
 # The suite's SEP-991 scenario expects this URL-based client id (a Client ID Metadata Document).
 CIMD_URL = "https://conformance-test.local/client-metadata.json"
@@ -201,7 +205,9 @@ async def run(url: str, scenario: str, context: dict[str, Any], era: str = "lega
     auth = make_auth(url, scenario, context)
     handlers = ClientHandlers(elicitation=accept_with_defaults)
     transport = make_transport(profile, store, auth=auth)
-    connection = Connection(transport, connect_timeout=60, request_timeout=60, handlers=handlers, era=era)
+    connection = Connection(
+        transport, connect_timeout=CONNECT_TIMEOUT_S, request_timeout=REQUEST_TIMEOUT_S, handlers=handlers, era=era
+    )
     async with connection as conn:
         if scenario == "initialize":
             return

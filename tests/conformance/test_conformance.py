@@ -14,12 +14,12 @@ HERE = Path(__file__).resolve().parent
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)  # a timed-out scenario is run again alone (run.py), on a loaded machine
 def test_conformance_suite_matches_baseline_and_every_scored_scenario_passes() -> None:
     for suite in ("@modelcontextprotocol/conformance", "conformance-next"):
         if not (HERE / "node_modules" / suite).exists():
             pytest.fail(f"the conformance suite {suite} is not installed: run scripts/test (npm ci in {HERE})")
-    proc = subprocess.run([sys.executable, str(HERE / "run.py")], capture_output=True, text=True, timeout=1200)
+    proc = subprocess.run([sys.executable, str(HERE / "run.py")], capture_output=True, text=True, timeout=1700)
     print(proc.stdout)
     assert "Conformance (" in proc.stdout, proc.stderr[-2000:]
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
@@ -126,3 +126,41 @@ def test_the_four_skills_scenarios_run_in_the_2026_set_and_none_is_an_expected_f
     ]
     assert not {scenario for (_, scenario) in run.load_baseline()} & set(planned)
     assert not run.Outcome("sep-2640-client-no-prefetch", 0, 0, 0).ok  # all SKIPPED: not a pass
+
+
+def test_a_scenario_that_timed_out_is_retried_alone_once_and_said_so_and_a_real_failure_is_not(capsys) -> None:
+    """On a loaded machine (load 30-45) the full run lost scenarios to server/discover timeouts that passed alone:
+    such a failure is run again alone, once, and the report says so; any other failure stands as it came."""
+    run = _runner()
+    stderr = "[client stderr: ConnectFailed: no answer to server/discover within 60s]"
+    slow = run.Outcome("a", 0, 1, 0, f"client-ran: {stderr}")
+    wrong = run.Outcome("b", 2, 1, 0, "tools-call: expected 3, got 4")
+    again = run.Outcome("c", 0, 1, 0, "client: Client timed out after 120000ms")
+    result = run.SetResult("2026-07-28", {"a": slow, "b": wrong, "c": again, "d": run.Outcome("d", 1, 0, 0)}, set())
+    asked: list[tuple[str, str]] = []
+
+    def alone(name: str, scenario: str):
+        asked.append((name, scenario))
+        return run.Outcome(scenario, 3, 0, 0) if scenario == "a" else again
+
+    run.retry_timeouts([result], alone)
+    assert asked == [("2026-07-28", "a"), ("2026-07-28", "c")]  # each once; the real failure b is not retried
+    assert result.outcomes["a"].ok and result.outcomes["a"].retried.startswith("timed out in the full run")
+    assert not result.outcomes["b"].ok and not result.outcomes["b"].retried
+    assert not result.outcomes["c"].ok and "timed out again when run alone" in result.outcomes["c"].retried
+    assert run.report(result.outcomes, {}, set_name="2026-07-28") == 1  # c still fails: nothing hidden
+    out = capsys.readouterr().out
+    assert "ok    a (not scored)" not in out or "retried alone once" in out
+    assert "retried alone once: passed" in out and "retried alone once: timed out again" in out
+    assert run.timed_out(slow) and run.timed_out(again) and not run.timed_out(wrong)
+
+
+def test_the_harness_gives_a_loaded_machine_generous_timeouts() -> None:
+    run = _runner()
+    assert run.TIMEOUT_MS >= 300_000
+    sys.path.insert(0, str(HERE))
+    try:
+        import client
+    finally:
+        sys.path.remove(str(HERE))
+    assert client.CONNECT_TIMEOUT_S >= 180 and client.REQUEST_TIMEOUT_S >= 180
