@@ -61,6 +61,12 @@ def main(argv: list[str]) -> int:
     except OSError as exc:
         print(f"mcp-lens replay: cannot read {args.record}: {exc.strerror or exc}", file=sys.stderr)
         return exit_codes.USAGE
+    if replay.parts:
+        print(
+            f"mcp-lens replay: a record rotated by size, read from its {len(replay.parts)} parts: "
+            + ", ".join(replay.parts),
+            file=sys.stderr,
+        )
     for warning in replay.warnings:
         print(f"mcp-lens replay: warning: {warning}", file=sys.stderr)
     try:

@@ -3,7 +3,8 @@ sent meanwhile), read through the record index (`traffic/record_index`) so memor
 record's size: offsets and keys in arrays, each message decoded when it is needed.
 
 `open_record(path, server=None) -> Replay`. A record of several servers (an export of the workspace)
-needs `server`; damaged lines are left out and named in `Replay.warnings`.
+needs `server`; damaged lines are left out and named in `Replay.warnings`. A tap record rotated by size
+is read from its first part on (`parts`: the parts before `path` its headers name).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.replay.parts import PartsIndex, record_parts
 from inspector.replay.volatile import HANDSHAKES, request_key
 from inspector.traffic.entry import Direction, Kind
 from inspector.traffic.jsonl import RecordFormatError, decode_entry
@@ -53,11 +55,12 @@ class Replay:
     client's recorded answer (`client_answer`)."""
 
     path: str
-    index: RecordIndex
+    index: RecordIndex | PartsIndex
     server: str | None
     servers: list[str]
     era: str | None = None
     warnings: list[str] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)  # a rotated record's file names, oldest first (else empty)
     requests: array = field(default_factory=lambda: array("q"))  # index rows of the client's requests
     keys: array = field(default_factory=lambda: array("q"))  # their `request_key`
     client_notes: array = field(default_factory=lambda: array("q"))  # rows of the client's notifications
@@ -132,12 +135,23 @@ class Replay:
 def open_record(path: str | os.PathLike[str], server: str | None = None) -> Replay:
     """Index the record at `path` and list the exchanges of `server` (needed when the record holds several).
     Raises `ReplayError` with a message for the user; `OSError` when the file cannot be read."""
-    index = RecordIndex(path)
+    paths = record_parts(path)
+    indexes: list[RecordIndex] = []
     try:
-        _index_all(index)
+        for part in paths:
+            indexes.append(RecordIndex(part))
+            _index_all(indexes[-1])
+    except OSError:
+        for opened in indexes:
+            opened.close()
+        raise
     except RecordFormatError as exc:
-        index.close()
-        raise ReplayError(f"{os.fspath(path)} is not a traffic record MCP Lens can read: {exc}") from None
+        for opened in indexes:
+            opened.close()
+        raise ReplayError(
+            f"{os.fspath(paths[len(indexes) - 1])} is not a traffic record MCP Lens can read: {exc}"
+        ) from None
+    index: Any = indexes[0] if len(indexes) == 1 else PartsIndex(paths, indexes)
     servers = _servers(index)
     if server is None and len(servers) > 1:
         index.close()
@@ -150,10 +164,14 @@ def open_record(path: str | os.PathLike[str], server: str | None = None) -> Repl
         raise ReplayError(f"no server {server!r} in {os.fspath(path)}; it holds: " + ", ".join(map(repr, servers)))
     chosen = server if servers else None
     replay = Replay(os.fspath(path), index, chosen, servers)
-    for bad in index.damaged:
-        replay.warnings.append(f"{bad.describe()}; replayed without it")
-    if (tail := index.cut_tail()) is not None:
-        replay.warnings.append(f"{tail.describe()}; replayed without it")
+    if isinstance(index, PartsIndex):
+        replay.parts = [p.name for p in paths]
+        replay.warnings += [f"{said}; replayed without it" for said in index.described()]
+    else:
+        for bad in index.damaged:
+            replay.warnings.append(f"{bad.describe()}; replayed without it")
+        if (tail := index.cut_tail()) is not None:
+            replay.warnings.append(f"{tail.describe()}; replayed without it")
     _collect(replay)
     if not len(replay):
         replay.close()

@@ -335,3 +335,47 @@ def test_recorded_progress_notifications_reach_the_client_with_its_own_token(eve
     _, result = sdk_session([*REPLAY, str(rec)], work)  # at the recorded pace
     assert dumped(result) == answer_to(rec, "tools/call")
     assert seen == recorded  # the SDK drops progress whose token is not its own
+
+
+def test_a_tapped_session_rotated_by_size_is_replayed_from_every_part(tmp_path: Path) -> None:
+    """A tap record past --max-bytes goes on in a new part; replaying the newest part (what Tapped sessions
+    opens) serves the whole session, the older parts' answers included, oldest first."""
+    tap = [sys.executable, "-m", "inspector", "tap", "--name", "demo", "--max-bytes", "4096", "--", *DEMO]
+
+    async def work(session: ClientSession) -> Any:
+        await session.list_tools()
+        for n in range(6):
+            await session.call_tool("echo", {"message": f"call {n}"})
+
+    sdk_session(tap, work, XDG_DATA_HOME=str(tmp_path))
+    parts = sorted((tmp_path / "mcp-lens/taps").glob("*.jsonl"), key=lambda p: p.stat().st_mtime_ns)
+    assert len(parts) >= 3, parts  # rotated
+    newest = next(
+        p
+        for p in parts
+        if not any(json.loads(q.open().readline())["meta"]["tap"].get("continues") == p.name for q in parts)
+    )
+    handshake = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    calls = [
+        {
+            "jsonrpc": "2.0",
+            "id": 10 + n,
+            "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"message": f"call {n}"}},
+        }
+        for n in range(6)
+    ]
+    done = fed([*REPLAY, str(newest)], [handshake, *calls])
+    assert done.returncode == 0, done.stderr
+    answers = {m["id"]: m for m in map(json.loads, done.stdout.splitlines())}
+    assert "result" in answers[1], answers[1]
+    for n in range(6):
+        assert answers[10 + n].get("result", {}).get("content") == [{"type": "text", "text": f"call {n}"}], answers[
+            10 + n
+        ]
+    assert "no recorded answer" not in done.stderr
