@@ -11,11 +11,10 @@ Nothing changes until something imports the SDK.
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
 import sys
 import threading
 from collections.abc import Sequence
+from importlib.machinery import ModuleSpec  # not importlib.abc: it imports importlib.resources (~40 ms)
 from types import ModuleType
 from typing import Any
 
@@ -23,13 +22,16 @@ PACKAGES = frozenset({"mcp", "mcp.client"})
 _lock = threading.RLock()
 
 
-class _InitLater(importlib.abc.Loader):
+class _InitLater:
     """Creates the package as its own loader would and runs its ``__init__`` on the first name asked."""
 
     def __init__(self, loader: Any) -> None:
         self.loader = loader
 
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+    def __getattr__(self, name: str) -> Any:  # the rest of a loader (its files, its resources): the real one's
+        return getattr(self.loader, name)
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
         return self.loader.create_module(spec)
 
     def exec_module(self, module: ModuleType) -> None:
@@ -47,10 +49,10 @@ class _InitLater(importlib.abc.Loader):
         module.__getattr__ = __getattr__  # type: ignore[method-assign]
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
+    ) -> ModuleSpec | None:
         if fullname not in PACKAGES:
             return None
         spec = _next_spec(self, fullname, path, target)
@@ -62,7 +64,7 @@ class _Finder(importlib.abc.MetaPathFinder):
 
 def _next_spec(
     skip: _Finder, fullname: str, path: Sequence[str] | None, target: ModuleType | None
-) -> importlib.machinery.ModuleSpec | None:
+) -> ModuleSpec | None:
     """The spec the finders after ours give (the path's, or a frozen bundle's own importer)."""
     for finder in sys.meta_path:
         find = getattr(finder, "find_spec", None)
