@@ -20,7 +20,7 @@ def run(env: dict[str, str]) -> str:
     return done.stdout.strip()
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt; elsewhere nothing is asked")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="requires glibc (mallopt); elsewhere nothing is asked")
 def test_glibc_takes_one_arena_unless_the_user_chose() -> None:
     env = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"}
     assert run(env) == "True"

@@ -38,7 +38,7 @@ def test_proc_reads_say_none_where_there_is_no_proc(tmp_path: Path) -> None:
     assert procfs.command_line(os.getpid(), tmp_path) is None
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's /proc")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="requires Linux's /proc")
 def test_proc_reads_where_there_is_proc() -> None:
     started = procfs.own_start_time()
     assert started is not None and started <= time.time()
@@ -55,7 +55,7 @@ def test_the_user_only_acl_command_grants_the_user_alone_with_spaces_kept_in_one
     assert permissions.windows_user({}) is None
 
 
-@pytest.mark.skipif(os.name != "posix", reason="POSIX modes")
+@pytest.mark.skipif(os.name != "posix", reason="requires POSIX file modes")
 def test_posix_files_and_folders_stay_user_only(tmp_path: Path) -> None:
     folder = private_folder(tmp_path / "a" / "b")
     written = write_atomic(folder / "f.json", "{}")
@@ -69,7 +69,7 @@ def _under_wine() -> bool:
     return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")  # type: ignore[attr-defined]
 
 
-@pytest.mark.skipif(sys.platform != "win32", reason="Windows ACLs")
+@pytest.mark.skipif(sys.platform != "win32", reason="requires Windows (ACLs)")
 @pytest.mark.skipif(sys.platform == "win32" and _under_wine(), reason="Wine's icacls is a stub: it shows no ACL")
 def test_a_new_folder_on_windows_is_left_to_the_user_alone(tmp_path: Path) -> None:
     import subprocess

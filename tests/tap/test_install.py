@@ -206,7 +206,7 @@ def test_without_a_terminal_or_yes_it_shows_the_diff_and_changes_nothing(tmp_pat
     assert not list(config.parent.glob("*backup*")) and not install.sidecar_path(config).exists()
 
 
-@pytest.mark.skipif(os.name != "posix", reason="POSIX modes")
+@pytest.mark.skipif(os.name != "posix", reason="requires POSIX file modes")
 def test_backup_and_sidecar_permissions(tmp_path: Path) -> None:
     config = write(tmp_path, "Claude/claude_desktop_config.json", CLAUDE_DESKTOP, mode=0o600)
     code, out, _err = cli(config, "weather")
@@ -222,7 +222,7 @@ def test_backup_and_sidecar_permissions(tmp_path: Path) -> None:
     assert not [p for p in config.parent.iterdir() if p.name.endswith(".tmp")]
 
 
-@pytest.mark.skipif(os.name != "posix", reason="a symlink needs privileges on Windows")
+@pytest.mark.skipif(os.name != "posix", reason="requires a symlink (Windows asks for privileges)")
 def test_a_symlinked_config_is_edited_where_it_points(tmp_path: Path) -> None:
     real = write(tmp_path, "dotfiles/mcp.json", CURSOR)
     link = tmp_path / ".cursor" / "mcp.json"

@@ -19,7 +19,7 @@ from tap_support import TAP, load_entries, only_record, stream_bytes, tap_env
 from inspector.tap.paths import list_records
 from inspector.traffic.entry import Direction, Kind
 
-pytestmark = [pytest.mark.npm, pytest.mark.skipif(shutil.which("node") is None, reason="needs node")]
+pytestmark = [pytest.mark.npm, pytest.mark.skipif(shutil.which("node") is None, reason="requires Node.js")]
 
 INSPECTOR_CLI = Path(__file__).resolve().parents[1] / "servers/node_modules/@modelcontextprotocol/inspector-cli/build"
 

@@ -70,7 +70,7 @@ def _run_host(proc: subprocess.Popen[bytes], chunks: list[bytes]) -> tuple[bytes
 
 def posix_only(why: str) -> pytest.MarkDecorator:
     """A test whose means are POSIX's (`scripts/wine-test` runs the rest on Windows)."""
-    return pytest.mark.skipif(os.name != "posix", reason=why)
+    return pytest.mark.skipif(os.name != "posix", reason=f"requires POSIX: {why}")
 
 
 def test_every_byte_relayed_and_recorded_exactly(tmp_path: Path) -> None:
