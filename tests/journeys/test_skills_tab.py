@@ -197,3 +197,30 @@ def test_a_digest_mismatch_reads_whole_in_the_findings_at_1024_by_700(lens) -> N
     assert not cut, f"{room} px: {cut}"  # a word wider than the list is clipped, not wrapped
     assert re.search(r"sha256:[0-9a-f]{6}…[0-9a-f]{4}", item.text())
     assert re.search(r"sha256:[0-9a-f]{64}", item.toolTip())  # the whole digests in the tooltip
+
+
+def test_the_skills_list_reads_whole_at_1024_by_700_and_1280_by_860(lens) -> None:
+    """Issue 26: the list's columns were cut to a few characters at 1024×700 ("goo…", "sha…"). Now the name,
+    the size and the digest (cut to its two ends, whole in its tooltip) show whole, the description gets the
+    rest, and the window keeps its size."""
+    lens.start(*FAULTS)
+    lens.tab("Skills")
+    table = lens.find("Skills", QTableWidget)
+    assert isinstance(table, QTableWidget)
+    lens.wait(lambda: table.rowCount() == 6, timeout=WAIT, what="the six skills listed")
+    for width, height in ((1024, 700), (1280, 860)):
+        lens.window.resize(width, height)
+        lens.wait(lambda w=width, h=height: (lens.window.width(), lens.window.height()) == (w, h), what="resized")
+        lens.qtbot.wait(200)
+        assert table.visibleRegion().boundingRect().size() == table.size(), "the list is cut"
+        metrics = table.fontMetrics()
+        for row in range(table.rowCount()):
+            for column in (0, 2, 3):
+                text = table.item(row, column).text()
+                assert table.columnWidth(column) >= metrics.horizontalAdvance(text) + 6, (width, row, column, text)
+        digest = table.item(0, 3)
+        assert re.fullmatch(r"sha256:[0-9a-f]{6}…[0-9a-f]{4}", digest.text()), digest.text()
+        assert re.search(r"sha256:[0-9a-f]{64}", digest.toolTip())
+        assert table.columnWidth(1) >= 240, f"{width}×{height}: the description gets {table.columnWidth(1)} px"
+        assert (lens.window.width(), lens.window.height()) == (width, height)
+    assert lens.quit() == 0

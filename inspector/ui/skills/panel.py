@@ -41,11 +41,12 @@ from inspector.ui.widgets.async_tasks import TaskSet, error_text
 from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.layout_parts import scrolled
 from inspector.ui.widgets.mime_highlight import MimeHighlighter, lexer_for
-from inspector.ui.widgets.plain_text import item_text, plain_label, safe_tooltip, set_plain, shown
+from inspector.ui.widgets.plain_text import item_text, safe_tooltip, set_plain, shown
 from inspector.ui.widgets.row_table import one_row_at_a_time
 from inspector.words import counted
 
 RED = QColor("#c62828")
+CONTENTS = QHeaderView.ResizeMode.ResizeToContents
 CONTENT_CHARS = 400_000  # a file's text shown at most; the rest is said to be cut
 
 
@@ -108,14 +109,15 @@ class SkillsPanel(QWidget):
         self.list_button.clicked.connect(self.list_skills)
         self.list_status = ElidedLabel()  # one line; the whole text in its tooltip
         self.list_status.setAccessibleName("Skills status")
-        top = QHBoxLayout()
+        top = QHBoxLayout()  # the list's buttons and the chosen skill's, then the status: one row
         top.addWidget(self.list_button)
-        top.addWidget(self.list_status, 1)
 
         self.skills_table = _table("Skills", ["Name", "Description", "Size", "Digest"])
         self.skills_table.itemSelectionChanged.connect(self._chosen)
         self.skills_table.setToolTip("Digest: the SHA-256 digest the entry gives for the skill's SKILL.md")
-        self.skills_table.setMinimumWidth(200)
+        header = self.skills_table.horizontalHeader()  # name, size and digest whole; the description the rest
+        for column, mode in enumerate((CONTENTS, QHeaderView.ResizeMode.Stretch, CONTENTS, CONTENTS)):
+            header.setSectionResizeMode(column, mode)
 
         self.load_button = QPushButton("Load skill")
         self.load_button.setEnabled(False)
@@ -127,13 +129,11 @@ class SkillsPanel(QWidget):
         self.dir_button.setToolTip("A dynamic skill lists no files: find them with resources/directory/read")
         self.dir_button.setEnabled(False)
         self.dir_button.clicked.connect(self.list_files)
-        self.verification = plain_label("Choose a skill, then Load skill: nothing is read before.", wrap=True)
+        self.verification = ElidedLabel("Choose a skill, then Load skill: nothing is read before.")  # whole: tooltip
         self.verification.setAccessibleName("Skill verification")
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.load_button)
-        buttons.addWidget(self.read_button)
-        buttons.addWidget(self.dir_button)
-        buttons.addStretch(1)
+        for button in (self.load_button, self.read_button, self.dir_button):
+            top.addWidget(button)
+        top.addWidget(self.list_status, 1)
 
         self.frontmatter = _table("Frontmatter", ["Field", "Value"])
         self.files = _table("Skill files", ["File", "Size", "Status"])  # a file's URI and digest in its tooltip
@@ -155,8 +155,9 @@ class SkillsPanel(QWidget):
         self.content.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self._highlighter: MimeHighlighter | None = None
 
-        # Three columns, each the tab's whole height: the skills, the chosen entry (its buttons and verification
-        # always in sight, then a splitter of findings, frontmatter and files), and the content shown.
+        # The buttons in one row; the skills across the top (every column readable, as many rows as there are
+        # skills up to four), then two columns: the chosen entry (its verification always in sight, then a
+        # splitter of findings, frontmatter and files) and the content shown.
         self.files.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.files.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.files.horizontalHeader().setStretchLastSection(True)
@@ -173,11 +174,10 @@ class SkillsPanel(QWidget):
         panes.addWidget(facts)
         panes.addWidget(_titled("Files", self.files))
         panes.setStretchFactor(1, 2)
-        panes.setSizes([100, 200])  # the files get the most
+        panes.setSizes([80, 220])  # the files get the most
         entry = QWidget()
         column = QVBoxLayout(entry)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addLayout(buttons)
         column.addWidget(self.verification)
         column.addWidget(panes, 1)
         entry.setMinimumWidth(280)  # the Files table's three columns whole at 1024 px
@@ -190,19 +190,28 @@ class SkillsPanel(QWidget):
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setObjectName("skillsSplitter")
-        split.addWidget(self.skills_table)
         split.addWidget(entry)
         split.addWidget(shown_file)
-        for index, stretch in enumerate((1, 2, 2)):
+        for index, stretch in enumerate((1, 1)):
             split.setStretchFactor(index, stretch)
-        split.setSizes([220, 300, 280])
+        split.setSizes([340, 340])
+        for table in (self.skills_table, self.files, self.frontmatter):  # compact rows: more of them in sight
+            table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.skills_table.setMinimumHeight(self.skills_table.horizontalHeader().sizeHint().height() + 2 * 24)
+        self.list_split = listed = QSplitter(Qt.Orientation.Vertical)
+        listed.setObjectName("skillsListSplitter")
+        listed.setChildrenCollapsible(False)
+        listed.addWidget(self.skills_table)
+        listed.addWidget(split)
+        listed.setStretchFactor(1, 1)
+        listed.setSizes([100, 300])
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.addLayout(top)
-        layout.addWidget(split, 1)
+        layout.addWidget(listed, 1)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scrolled(inner))  # three columns need ~580 px: a narrow window scrolls, never widens
+        outer.addWidget(scrolled(inner))  # the two columns need ~580 px: a narrow window scrolls, never widens
 
     # -- listing -------------------------------------------------------------------------------
     def showEvent(self, event: Any) -> None:
@@ -253,7 +262,9 @@ class SkillsPanel(QWidget):
             table.setItem(row, 0, _cell(skill.name or skill.uri, skill.uri))
             table.setItem(row, 1, _cell(skill.description))
             table.setItem(row, 2, _cell(size))
-            table.setItem(row, 3, _cell(listed.get("digest", "—")))
+            digest = listed.get("digest", "—")
+            short = DIGEST.sub(_short_digest, digest) if isinstance(digest, str) else digest
+            table.setItem(row, 3, _cell(short, digest))  # cut to its two ends; whole in the tooltip
             if skill.findings:
                 for column in range(4):
                     item = table.item(row, column)
@@ -266,6 +277,17 @@ class SkillsPanel(QWidget):
         if outcome.cache:
             said += f" Cache hint: {outcome.cache}."
         set_plain(self.list_status, said)
+        self._fit_list()
+
+    def _fit_list(self) -> None:
+        """The list as tall as its rows (two to four): the entry and the content keep the rest."""
+        table = self.skills_table
+        rows = min(max(table.rowCount(), 2), 4)
+        height = table.horizontalHeader().sizeHint().height() + rows * table.verticalHeader().defaultSectionSize()
+        height += 2 * table.frameWidth()
+        total = sum(self.list_split.sizes())
+        if total > height:
+            self.list_split.setSizes([height, total - height])
 
     # -- one skill -----------------------------------------------------------------------------
     def _skill(self) -> skills.Skill | None:
