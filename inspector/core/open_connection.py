@@ -105,18 +105,8 @@ def _lean(
         return LiteConnection(pipes, **timeouts)
     if profile.transport == "http":
         from inspector.core.lite_http import LeanHttpConnection
-        from inspector.transports.http_pipes import HttpPipes
 
-        http = HttpPipes(
-            profile.url,
-            store,
-            headers=dict(profile.headers or {}),
-            bearer_token=getattr(profile, "bearer_token", None),
-            secret_headers=tuple(getattr(profile, "secret_headers", ())),
-            secret_values=tuple(getattr(profile, "secret_values", ())),
-            connect_timeout=connect_timeout,
-        )
-        return LeanHttpConnection(http, **timeouts)
+        return LeanHttpConnection(_http_pipes(profile, store, connect_timeout), **timeouts)
     raise ValueError(f"the lean client has no {profile.transport!r} transport: use one of {', '.join(LEAN_KINDS)}")
 
 
@@ -136,15 +126,32 @@ def probe_transport(url: str, profile: ServerProfile, store: TrafficStore, *, au
     )
 
 
-def open_pipes(target: list[str] | str | ServerProfile, store: TrafficStore) -> Any:
-    """Raw JSON-RPC pipes to `target` (an argv, a Streamable HTTP URL, or a stdio profile with its env and
-    folder), unstarted: for what speaks the wire itself, as `mcp-lens replay --against` does."""
+def open_pipes(target: list[str] | str | ServerProfile, store: TrafficStore, *, bearer_token: str | None = None) -> Any:
+    """Raw JSON-RPC pipes to `target` (an argv, a Streamable HTTP URL, or a profile: stdio with its env and
+    folder, Streamable HTTP with its headers and secrets as a connect sends them), unstarted: for what speaks
+    the wire itself, as `mcp-lens replay --against` does. `bearer_token`: a stored sign-in's access token."""
     from inspector.transports.http_pipes import HttpPipes
     from inspector.transports.process import StdioCommand
     from inspector.transports.stdio_pipes import StdioPipes
 
     if isinstance(target, str):
-        return HttpPipes(target, store)
+        return HttpPipes(target, store, bearer_token=bearer_token)
     if isinstance(target, list):
         return StdioPipes(StdioCommand(target[0], list(target[1:])), store)
+    if target.transport == "http":
+        return _http_pipes(target, store, 30.0, bearer_token)
     return StdioPipes(StdioCommand.from_profile(target), store)
+
+
+def _http_pipes(profile: ServerProfile, store: TrafficStore, connect_timeout: float, bearer: str | None = None) -> Any:
+    from inspector.transports.http_pipes import HttpPipes
+
+    return HttpPipes(
+        profile.url,
+        store,
+        headers=dict(profile.headers or {}),
+        bearer_token=bearer or getattr(profile, "bearer_token", None),
+        secret_headers=tuple(getattr(profile, "secret_headers", ())),
+        secret_values=tuple(getattr(profile, "secret_values", ())),
+        connect_timeout=connect_timeout,
+    )

@@ -84,15 +84,17 @@ async def run_against_async(
     ignore: tuple[Volatile, ...] = (),
     timeout: float = ANSWER_TIMEOUT_S,
     run: Run | None = None,
+    bearer_token: str | None = None,
 ) -> Run:
     """`run`: the caller's own `Run`, filled as the answers come (the app shows its progress, and what was
-    judged before a Cancel)."""
+    judged before a Cancel). A profile (the app's workspace) brings its env and folder (stdio) or its headers
+    (HTTP); `bearer_token` is its stored sign-in's access token."""
     run = Run() if run is None else run
-    pipes = open_pipes(target, run.store)  # a stdio server profile (the app's workspace) brings its env and folder
+    pipes = open_pipes(target, run.store, bearer_token=bearer_token)
     try:
         await pipes.start()
     except OSError as exc:
-        raise TargetFailed(f"could not start {target}: {exc}") from None
+        raise TargetFailed(f"could not start {_named(target)}: {exc}") from None
     talk = _Talk(replay, pipes, run)
     reader = asyncio.ensure_future(talk.read())
     try:
@@ -248,3 +250,8 @@ class _Talk:
 
 def _key(rpc_id: Any) -> Any:
     return ("s", rpc_id) if isinstance(rpc_id, str) else ("n", rpc_id)
+
+
+def _named(target: Any) -> str:
+    """A target as a message names it: a profile by its name (its headers and env never said)."""
+    return target if isinstance(target, str | list) else repr(getattr(target, "name", "the server"))

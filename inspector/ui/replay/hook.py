@@ -76,9 +76,25 @@ def workspace_servers(window: Any) -> dict[str, Any]:
     return {name: space.profile for name, space in getattr(window, "spaces", {}).items()}
 
 
+def stored_sign_in(window: Any, profile: Any) -> str | None:
+    """The access token a workspace server's sign-in stored (what its connect sends as a bearer token); None
+    without one, or when the token is bound to a DPoP key (a run has no proof to send with it)."""
+    space = getattr(window, "spaces", {}).get(getattr(profile, "name", None))
+    panel = getattr(space, "auth_panel", None)
+    if panel is None:
+        return None
+    storage = panel.auth_of(profile).storage
+    tokens = storage.tokens()
+    binding = storage.dpop_binding()
+    if tokens is None or (binding is not None and binding[0] == "dpop"):
+        return None
+    return tokens.access_token
+
+
 def show_run_window(window: Any, record: Any, server: str | None = None) -> RunAgainstWindow:
     parent = window if isinstance(window, QWidget) else None
-    run = RunAgainstWindow(record, server, lambda: workspace_servers(window), parent)
+    signed_in = lambda profile: stored_sign_in(window, profile)  # noqa: E731
+    run = RunAgainstWindow(record, server, lambda: workspace_servers(window), parent, signed_in=signed_in)
     run.setObjectName("runAgainstWindow")
     run.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     run.show()

@@ -93,11 +93,13 @@ class RunAgainstWindow(QWidget):
         server: str | None,
         servers: Callable[[], dict[str, Any]],
         parent: QWidget | None = None,
+        signed_in: Callable[[Any], str | None] | None = None,
     ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.record = Path(record)
         self.server = server
         self._servers = servers
+        self._signed_in = signed_in  # a workspace server's stored sign-in (its access token), as a connect sends it
         self.tasks = TaskSet(self)
         self.destroyed.connect(self.tasks.cancel_all)  # the app quit mid-run: the new server is stopped too
         self.run: Run | None = None
@@ -185,9 +187,9 @@ class RunAgainstWindow(QWidget):
         profile = self.target_combo.currentData()
         if profile is None:
             return typed_target(self.target_edit.text())
-        if getattr(profile, "transport", "stdio") == "stdio":
-            return profile  # its env and working folder too
-        return str(profile.url) if profile.transport == "http" else None
+        if getattr(profile, "transport", "stdio") in ("stdio", "http"):
+            return profile  # its env and working folder, or its headers and secrets, too
+        return None
 
     # -- the run -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -213,8 +215,11 @@ class RunAgainstWindow(QWidget):
         self.replay = replay
         self.total = len(replay)
         self.era = replay.era
+        token = None
+        if self._signed_in is not None and getattr(target, "transport", None) == "http":
+            token = self._signed_in(target)
         try:
-            return await run_against_async(replay, target, run=run)
+            return await run_against_async(replay, target, run=run, bearer_token=token)
         finally:
             self.replay = None
             replay.close()

@@ -4,17 +4,21 @@ that never answers (Cancel)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from factories import call_result, request, response, tool_call
+from lens_support import REPO, free_port, serve
 from PySide6.QtWidgets import QLabel, QListWidget
 
+from inspector.config.profile import ServerProfile
 from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
 from inspector.ui.replay.run_window import RunAgainstWindow
 
+HEADER_LOG = REPO / "tests/servers/header_log.py"
 HOSTILE = "<b>bold</b>\u202eevil"  # looks like HTML, with a right-to-left override
 
 
@@ -88,3 +92,25 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
     except (OSError, IndexError):
         return True
+
+
+def test_a_workspace_http_server_is_run_against_with_its_headers_and_stored_sign_in(
+    qtbot, qloop, tmp_path: Path
+) -> None:
+    """Run against… a workspace server over Streamable HTTP sends what a connect to it sends: the profile's
+    headers and the token its sign-in stored (`signed_in`), not just its URL."""
+    before = record(tmp_path / "before.jsonl", "hi")
+    port, log = free_port(), tmp_path / "headers.jsonl"
+    profile = ServerProfile(
+        name="logged", transport="http", url=f"http://127.0.0.1:{port}/mcp", headers={"X-Team": "t1"}
+    )
+    for _ in serve([sys.executable, str(HEADER_LOG), str(port), str(log)], port, {"PYTHONPATH": str(REPO)}):
+        window = RunAgainstWindow(before, None, lambda: {"logged": profile}, signed_in=lambda _p: "stored-token")
+        qtbot.addWidget(window)
+        window.show()
+        assert window.target_combo.currentText() == "logged"
+        window.run_button.click()
+        qtbot.waitUntil(lambda w=window: "requests replayed" in w.summary.text(), timeout=60_000)
+    posted = [dict(e["headers"]) for e in map(json.loads, log.read_text().splitlines()) if "headers" in e]
+    assert posted and all(h.get("x-team") == "t1" for h in posted), posted
+    assert all(h.get("authorization") == "Bearer stored-token" for h in posted), posted
