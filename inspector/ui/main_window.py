@@ -37,14 +37,12 @@ from inspector.ui.about import show_about
 from inspector.ui.budget import budget_menu
 from inspector.ui.collections.view import CollectionsView
 from inspector.ui.removed_in_modern import RemovedAction
-from inspector.ui.replay.compare_window import show_compare_window
 from inspector.ui.replay.hook import add_record_actions
 from inspector.ui.replay.mock_server import open_as_mock, open_history_as_mock
 from inspector.ui.servers.panel import ServersPanel
 from inspector.ui.servers.unsaved import ask_before_quit, save_copy, unsaved_names
 from inspector.ui.session import CONNECTED
 from inspector.ui.shortcuts_dialog import show_shortcuts
-from inspector.ui.taps.hook import show_tapped_sessions
 from inspector.ui.traffic.view import TrafficView
 from inspector.ui.traffic.viewer_window import ViewerWindow
 from inspector.ui.widgets.plain_text import set_plain
@@ -309,6 +307,16 @@ class MainWindow(QMainWindow):
             self.show_space(self._space_for(profile))
 
     # -- menus and shortcuts -----------------------------------------------------------------
+    def _show_tapped_sessions(self) -> None:
+        from inspector.ui.taps.hook import show_tapped_sessions  # imported when first asked: not at start-up
+
+        show_tapped_sessions(self)
+
+    def _show_compare_window(self) -> None:
+        from inspector.ui.replay.compare_window import show_compare_window  # as above
+
+        show_compare_window(self)
+
     def _action(self, menu: Any, text: str, slot: Any, shortcut: QKeySequence | str | None = None) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
@@ -322,8 +330,8 @@ class MainWindow(QMainWindow):
         file = bar.addMenu("&File")
         self._action(file, "&Open session…", self.open_session, QKeySequence.StandardKey.Open)
         self._action(file, "&Export session…", self.export_session, QKeySequence.StandardKey.Save)
-        self._action(file, "&Tapped sessions…", lambda: show_tapped_sessions(self), "Ctrl+Shift+T")
-        self._action(file, "&Compare sessions…", lambda: show_compare_window(self))
+        self._action(file, "&Tapped sessions…", self._show_tapped_sessions, "Ctrl+Shift+T")
+        self._action(file, "&Compare sessions…", self._show_compare_window)
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         server = bar.addMenu("&Server")
