@@ -37,8 +37,8 @@ def main(argv: list[str]) -> int:
 
     opened = []
     try:
-        for path, server in ((args.a, args.server_a), (args.b, args.server_b)):
-            replay = open_record(path, server)
+        for path, server, option in ((args.a, args.server_a, "--server-a"), (args.b, args.server_b, "--server-b")):
+            replay = open_record(path, server, option)
             opened.append(replay)
             for warning in replay.warnings:
                 print(f"mcp-lens diff: warning: {path}: {warning}", file=sys.stderr)

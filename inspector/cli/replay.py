@@ -134,9 +134,17 @@ def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
         run_against(replay, where, ignore, run=run)
     except TargetFailed as exc:
         print(f"mcp-lens replay: {exc}", file=sys.stderr)
+        if args.format == "junit":  # a CI reporter gets a report saying why, not an empty file
+            run.ended = str(exc)
+            streamed.finish(run)
         return exit_codes.CONNECTION
     if run.ended and held and streamed.first:
-        print(f"mcp-lens replay: {run.ended}", file=sys.stderr)  # nothing was answered: no report
+        print(f"mcp-lens replay: {run.ended}", file=sys.stderr)  # nothing was answered: no text or JSON report
+        if args.format != "junit":
+            return exit_codes.CONNECTION
+        for earlier in held:
+            streamed.verdict(earlier)
+        streamed.finish(run)
         return exit_codes.CONNECTION
     for earlier in held:
         streamed.verdict(earlier)

@@ -16,6 +16,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.config.redact import redact_args, redact_url
 from inspector.core.era import (
     METHOD_HEADER,
     NAME_BEARING_METHODS,
@@ -253,5 +254,10 @@ def _key(rpc_id: Any) -> Any:
 
 
 def _named(target: Any) -> str:
-    """A target as a message names it: a profile by its name (its headers and env never said)."""
-    return target if isinstance(target, str | list) else repr(getattr(target, "name", "the server"))
+    """A target as a message names it: a command or URL with its secrets redacted, a profile by its name
+    (its headers and env never said)."""
+    if isinstance(target, str):
+        return redact_url(target)
+    if isinstance(target, list):
+        return " ".join(redact_args([str(word) for word in target]))
+    return repr(getattr(target, "name", "the server"))

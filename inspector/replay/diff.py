@@ -6,6 +6,7 @@ tool lists' differences (the Budget's list diff, `budget/snapshot.diff_tools`) a
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -196,31 +197,41 @@ def to_json(diff: RecordDiff) -> str:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """`text` as a code span in a table cell or list item: on one line, its pipes escaped, fenced by more
+    backticks than it holds in a row (a recorded backtick never ends the span: no Markdown or HTML in it)."""
+    text = text.replace("\r", " ").replace("\n", " ").replace("|", "\\|")
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip(" ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _block_fence(lines: list[str]) -> str:
+    """A code block's fence longer than any backtick run in `lines`."""
+    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
+    return "`" * max(3, longest + 1)
 
 
 def to_markdown(diff: RecordDiff) -> str:
     lines = [
-        f"**A** `{_cell(diff.a)}` · **B** `{_cell(diff.b)}`",
+        f"**A** {_cell(diff.a)} · **B** {_cell(diff.b)}",
         "",
         "| # | request | verdict | A | B |",
         "| --- | --- | --- | --- | --- |",
     ]
     for pair in diff.pairs:
         lines.append(
-            f"| {pair.number or '-'} | `{_cell(_asked(pair))}` | {pair.verdict} | {_ms(pair.a_ms)} | {_ms(pair.b_ms)} |"
+            f"| {pair.number or '-'} | {_cell(_asked(pair))} | {pair.verdict} | {_ms(pair.a_ms)} | {_ms(pair.b_ms)} |"
         )
     changed = [p for p in diff.pairs if p.verdict == DIFFERENT]
     for pair in changed:
         lines += ["", f"### {pair.number} {_cell(pair.method)}", ""]
-        lines += [f"- `{_cell(c.path)}`: `{_cell(_show(c.recorded))}` → `{_cell(_show(c.new))}`" for c in pair.changes]
+        lines += [f"- {_cell(c.path)}: {_cell(_show(c.recorded))} → {_cell(_show(c.new))}" for c in pair.changes]
     if tool_lines := _tool_lines(diff):
-        lines += ["", "```", *tool_lines, "```"]
+        fence = _block_fence(tool_lines)
+        lines += ["", fence, *tool_lines, fence]
     if diff.capabilities:
         lines += ["", "Capabilities:", ""]
-        lines += [
-            f"- `{_cell(c.path)}`: `{_cell(_show(c.recorded))}` → `{_cell(_show(c.new))}`" for c in diff.capabilities
-        ]
+        lines += [f"- {_cell(c.path)}: {_cell(_show(c.recorded))} → {_cell(_show(c.new))}" for c in diff.capabilities]
     return "\n".join(lines) + "\n"
 
 

@@ -26,8 +26,10 @@ _OUT, _IN = DIRECTIONS.index(Direction.OUT), DIRECTIONS.index(Direction.IN)
 _REQ, _NOTE = KINDS.index(Kind.REQUEST), KINDS.index(Kind.NOTIFICATION)
 _ANSWERS = (KINDS.index(Kind.RESPONSE), KINDS.index(Kind.ERROR))
 _CLIENT = (_REQ, _NOTE, *_ANSWERS)  # what the client sends
+_HTTP = KINDS.index(Kind.HTTP_META)
 _MSG = b'{"msg":'
 SLICE = 8192  # lines indexed at a time
+SAID_DAMAGED = 5  # damaged lines named when nothing readable is left
 
 
 class ReplayError(ValueError):
@@ -93,15 +95,16 @@ class Replay:
         return self.message(self.requests[n])
 
     def response(self, n: int) -> Message | None:
-        peer = self.index.peers[self.requests[n]]
-        if peer == NO_PEER:
-            return None
-        row = self.index.index_of_seq(peer)
+        row = self.response_row(n)
         return None if row is None else self.message(row)
 
     def server_messages(self, n: int) -> list[Message]:
         """The server's notifications and requests after request `n` and before the client's next
-        message (its answer excluded)."""
+        message (its answer excluded), in the record's order."""
+        return [self.message(row) for row in self.server_rows(n)]
+
+    def server_rows(self, n: int) -> list[int]:
+        """The index rows of `server_messages(n)`."""
         index, out = self.index, []
         dirs, kinds = index.dirs, index.kinds
         for row in range(self.requests[n] + 1, len(index)):
@@ -110,8 +113,35 @@ class Replay:
             if dirs[row] == _OUT and kinds[row] in _CLIENT:
                 break  # the client's next message
             if dirs[row] == _IN and kinds[row] in (_NOTE, _REQ):
-                out.append(self.message(row))
+                out.append(row)
         return out
+
+    def response_row(self, n: int) -> int | None:
+        """The index row of request `n`'s recorded answer (None: never answered): its JSON-RPC answer, else
+        the JSON body of an HTTP error status the server answered its POST with (an era probe's HTTP 400)."""
+        peer = self.index.peers[self.requests[n]]
+        if peer != NO_PEER:
+            return self.index.index_of_seq(peer)
+        return self._http_error_row(self.requests[n])
+
+    def _http_error_row(self, asked: int) -> int | None:
+        index = self.index
+        seq = index.seqs[asked]
+        for row in range(asked + 1, len(index)):
+            if index.dirs[row] == _OUT and index.kinds[row] == _REQ:
+                return None  # the client's next request: its POST was answered by then
+            if index.dirs[row] != _IN or index.kinds[row] != _HTTP or not self._ours(row):
+                continue
+            try:
+                entry = decode_entry(index.line(row))
+            except RecordFormatError:
+                continue
+            http = entry.http or {}
+            status = http.get("status")
+            if http.get("request_seq") == seq and isinstance(status, int) and status >= 400:
+                if isinstance(entry.parsed(), dict):  # the body (the status line's own entry is text)
+                    return row
+        return None
 
     def client_answer(self, m: int) -> Message | None:
         """The client's recorded answer to the server's request `m`."""
@@ -132,8 +162,9 @@ class Replay:
         return self.index.name(self.index.sources[row]) == self.server
 
 
-def open_record(path: str | os.PathLike[str], server: str | None = None) -> Replay:
-    """Index the record at `path` and list the exchanges of `server` (needed when the record holds several).
+def open_record(path: str | os.PathLike[str], server: str | None = None, option: str = "--server") -> Replay:
+    """Index the record at `path` and list the exchanges of `server` (needed when the record holds several;
+    `option`: the command's option that names it, for the message).
     Raises `ReplayError` with a message for the user; `OSError` when the file cannot be read."""
     paths = record_parts(path)
     indexes: list[RecordIndex] = []
@@ -156,7 +187,7 @@ def open_record(path: str | os.PathLike[str], server: str | None = None) -> Repl
     if server is None and len(servers) > 1:
         index.close()
         raise ReplayError(
-            f"{os.fspath(path)} holds {len(servers)} servers; choose one with --server NAME: "
+            f"{os.fspath(path)} holds {len(servers)} servers; choose one with {option} NAME: "
             + ", ".join(repr(name) for name in servers)
         )
     if server is not None and servers and server not in servers:
@@ -175,7 +206,11 @@ def open_record(path: str | os.PathLike[str], server: str | None = None) -> Repl
     _collect(replay)
     if not len(replay):
         replay.close()
-        raise ReplayError(f"{os.fspath(path)} has no request from a client to replay")
+        said = f"{os.fspath(path)} has no request from a client to replay"
+        if replay.warnings:  # every line damaged, say: which, and why
+            more = len(replay.warnings) - SAID_DAMAGED
+            said += "; " + "; ".join(replay.warnings[:SAID_DAMAGED]) + (f"; and {more} more" if more > 0 else "")
+        raise ReplayError(said)
     return replay
 
 

@@ -379,3 +379,41 @@ def test_a_tapped_session_rotated_by_size_is_replayed_from_every_part(tmp_path: 
             10 + n
         ]
     assert "no recorded answer" not in done.stderr
+
+
+def test_what_the_outside_tester_found_in_the_commands(tmp_path: Path) -> None:
+    """OT7: diff's hint names its own options; a secret flag of the target is never echoed; a JUnit report
+    is written (one error case saying why) when the server cannot be started."""
+    store_a = tmp_path / "multi.jsonl"
+    lines = [
+        json.dumps({"format": "mcp-lens-traffic", "version": 1, "meta": {"servers": ["alpha", "beta"]}}),
+        *(
+            json.dumps(
+                {
+                    "seq": n,
+                    "wall": 1.0,
+                    "mono": 1.0,
+                    "dir": "out",
+                    "transport": "stdio",
+                    "kind": "request",
+                    "raw": json.dumps({"jsonrpc": "2.0", "id": n, "method": "ping"}),
+                    "method": "ping",
+                    "id": n,
+                    "server": server,
+                }
+            )
+            for n, server in ((1, "alpha"), (2, "beta"))
+        ),
+    ]
+    store_a.write_text("\n".join(lines) + "\n")
+    hint = run_lens("diff", str(store_a), str(store_a))
+    assert hint.returncode == 2 and "--server-a NAME" in hint.stderr and "--server NAME" not in hint.stderr, hint.stderr
+    one = tmp_path / "one.jsonl"
+    one.write_text("\n".join([json.dumps({"format": "mcp-lens-traffic", "version": 1, "meta": {}}), lines[1]]) + "\n")
+    secret = run_lens("replay", str(one), "--format", "junit", "--against", "/nonexistent", "--api-key=SEKRETflag3")
+    assert secret.returncode == 3, secret.stderr
+    assert "SEKRETflag3" not in secret.stderr + secret.stdout, secret.stderr
+    suite = ET.fromstring(secret.stdout).find("testsuite")
+    assert suite is not None and suite.get("errors") == "1", secret.stdout
+    error = suite.find("testcase/error")
+    assert error is not None and "could not start" in (error.get("message") or ""), secret.stdout
