@@ -146,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run_app(args: AppArgs) -> int:
+    from inspector.ui.pyside_features import skip_feature_scan
+
+    skip_feature_scan()  # first: every module imported after PySide6 was read from disk for its __feature__ scan
     from inspector.ui.qt_noise import quiet_start
 
     quiet = quiet_start()  # before the QApplication: Qt reads the logging rules once
