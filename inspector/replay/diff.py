@@ -196,10 +196,13 @@ def to_json(diff: RecordDiff) -> str:
     return json.dumps(diff.to_json(), indent=2, ensure_ascii=False, default=str) + "\n"
 
 
-def _cell(text: str) -> str:
-    """`text` as a code span in a table cell or list item: on one line, its pipes escaped, fenced by more
-    backticks than it holds in a row (a recorded backtick never ends the span: no Markdown or HTML in it)."""
-    text = text.replace("\r", " ").replace("\n", " ").replace("|", "\\|")
+def _cell(text: str, table: bool = False) -> str:
+    """`text` as a code span on one line, fenced by more backticks than it holds in a row (a recorded
+    backtick never ends the span: no Markdown or HTML in it); in a `table` cell its pipes escaped (GitHub
+    splits the row before it reads the span, and shows an escaped pipe as a pipe)."""
+    text = text.replace("\r", " ").replace("\n", " ")
+    if table:
+        text = text.replace("|", "\\|")
     fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip(" ") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
@@ -219,9 +222,8 @@ def to_markdown(diff: RecordDiff) -> str:
         "| --- | --- | --- | --- | --- |",
     ]
     for pair in diff.pairs:
-        lines.append(
-            f"| {pair.number or '-'} | {_cell(_asked(pair))} | {pair.verdict} | {_ms(pair.a_ms)} | {_ms(pair.b_ms)} |"
-        )
+        asked = _cell(_asked(pair), table=True)
+        lines.append(f"| {pair.number or '-'} | {asked} | {pair.verdict} | {_ms(pair.a_ms)} | {_ms(pair.b_ms)} |")
     changed = [p for p in diff.pairs if p.verdict == DIFFERENT]
     for pair in changed:
         lines += ["", f"### {pair.number} {_cell(pair.method)}", ""]
