@@ -125,7 +125,8 @@ class ServersPanel(QWidget):
         self._states: dict[str, str] = {}
         self._details: dict[str, str] = {}
         self._refreshing = False  # what the second line says of a live entry (era, error)
-        self.unsaved: ServerProfile | None = None  # a server opened from the command line, not (yet) saved
+        # Servers opened from the command line or as mocks, not (yet) saved, oldest first.
+        self.unsaved_entries: list[ServerProfile] = []
         self.io = ServersIO(self)
         self.inputs = ServerInputs(self)
         self.setAcceptDrops(True)
@@ -227,8 +228,13 @@ class ServersPanel(QWidget):
 
     # -- list ----------------------------------------------------------------------------
     def profiles(self) -> list[ServerProfile]:
-        """The demo entry, the unsaved one (if any), then the saved profiles, as shown."""
-        return [self.demo, *([self.unsaved] if self.unsaved is not None else []), *self.store.profiles()]
+        """The demo entry, the unsaved ones, then the saved profiles, as shown."""
+        return [self.demo, *self.unsaved_entries, *self.store.profiles()]
+
+    @property
+    def unsaved(self) -> ServerProfile | None:
+        """The newest unsaved entry (None: there is none)."""
+        return self.unsaved_entries[-1] if self.unsaved_entries else None
 
     def names(self) -> list[str]:
         return [p.name for p in self.profiles()]
@@ -271,24 +277,32 @@ class ServersPanel(QWidget):
         return profile is not None and profile is self.demo
 
     def is_unsaved(self, profile: ServerProfile | None) -> bool:
-        return profile is not None and profile is self.unsaved
+        return profile is not None and any(profile is entry for entry in self.unsaved_entries)
 
     def show_unsaved(self, profile: ServerProfile) -> ServerProfile:
-        """List a server opened from the command line as an unsaved entry (renamed if its name is taken) and
-        select it; a saved server with the same name and settings is used instead. Returns the entry."""
+        """List a server opened from the command line (or a mock) as an unsaved entry beside the others
+        (renamed if its name is taken) and select it; a saved or unsaved server with the same name and
+        settings is used instead. Returns the entry."""
         if profile.name in self.store and self.store.get(profile.name).to_entry() == profile.to_entry():
             self.refresh(select=profile.name)
             return self.store.get(profile.name)
-        taken = [p.name for p in self.profiles() if p is not self.unsaved]
-        self.unsaved = profile.clone(name=unique_name(profile.name, taken))
-        self.refresh(select=self.unsaved.name)
-        return self.unsaved
+        same = next((p for p in self.unsaved_entries if p.to_entry() == profile.to_entry()), None)
+        if same is not None and same.name == profile.name:
+            self.refresh(select=same.name)
+            return same
+        entry = profile.clone(name=unique_name(profile.name, [p.name for p in self.profiles()]))
+        self.unsaved_entries.append(entry)
+        self.refresh(select=entry.name)
+        return entry
 
     def save_unsaved(self) -> ProfileDialog | None:
-        """Open the Save Server dialog for the unsaved entry; once accepted it becomes a saved server."""
-        if self.unsaved is None:
+        """Open the Save Server dialog for the selected unsaved entry (else the newest); once accepted it
+        becomes a saved server."""
+        selected = self.selected_profile()
+        entry = selected if self.is_unsaved(selected) else self.unsaved
+        if entry is None:
             return None
-        return self._open_dialog(self.unsaved, title="Save Server")
+        return self._open_dialog(entry, title="Save Server")
 
     def set_state(self, name: str, state: str, detail: str = "") -> None:
         """Show a connection state ("disconnected", "connecting", "connected", "failed") next to `name`, and
@@ -345,7 +359,7 @@ class ServersPanel(QWidget):
             return self.selected_profile()
         if name in self.store:
             return self.store.get(name)
-        return next((p for p in (self.demo, self.unsaved) if p is not None and p.name == name), None)
+        return next((p for p in (self.demo, *self.unsaved_entries) if p is not None and p.name == name), None)
 
     def _open_dialog(self, profile: ServerProfile | None, title: str | None = None) -> ProfileDialog:
         dialog = ProfileDialog(profile, self.names(), self, title=title)
@@ -364,9 +378,9 @@ class ServersPanel(QWidget):
         try:
             if old_name is None:
                 self.store.add(profile)
-                if saving is not None and saving is self.unsaved:
+                if saving is not None and self.is_unsaved(saving):
                     self._states[profile.name] = self._states.pop(saving.name, "disconnected")
-                    self.unsaved = None
+                    self.unsaved_entries = [p for p in self.unsaved_entries if p is not saving]
                     old_name = saving.name
             else:
                 if old_name != profile.name:

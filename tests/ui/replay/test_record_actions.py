@@ -53,3 +53,18 @@ def test_a_two_server_export_asks_for_a_server_then_serves_it(qtbot, window: Mai
     viewer.close()
     done = asyncio.ensure_future(window.shutdown())
     qtbot.waitUntil(done.done, timeout=30_000)
+
+
+def test_two_mocks_are_two_servers_in_the_list(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    """Each Open as mock server adds a server like any other: the first mock stays listed (and reachable to
+    Disconnect) when a second one is opened (OT7 9: the second replaced it while its process ran on)."""
+    record = two_servers(tmp_path / "workspace.jsonl")
+    first = window.open_as_mock(record, "one", "one")
+    second = window.open_as_mock(record, TWO, TWO)
+    assert first.name in window.servers.names() and second.name in window.servers.names()
+    for entry in (first, second):
+        qtbot.waitUntil(lambda e=entry: window.servers.state(e.name) == "connected", timeout=60_000)
+    again = window.open_as_mock(record, "one", "one")  # the same record and server again: the same entry
+    assert again.name == first.name and window.servers.names().count(first.name) == 1
+    done = asyncio.ensure_future(window.shutdown())
+    qtbot.waitUntil(done.done, timeout=30_000)
