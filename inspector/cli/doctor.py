@@ -98,7 +98,7 @@ def _parser() -> argparse.ArgumentParser:
         "--record",
         metavar="FILE",
         help="also save the doctor's own traffic (its connections and its probes, marked 'doctor probe') as a "
-        "record: open it with mcp-lens (File › Open session) or mcp-lens replay",
+        "user-only record that mcp-lens opens read-only (File › Open session…)",
     )
     out.add_argument(
         "--fail-on", choices=("error", "warning"), help=f"exit {exit_codes.DOCTOR_FINDINGS} on such a finding"

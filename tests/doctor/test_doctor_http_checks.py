@@ -141,6 +141,15 @@ def test_doctor_record_saves_every_exchange_the_doctor_sent_marked_as_its_own(cl
     assert any(e.http and ["Host", "evil.example.com"] in e.http.get("headers", []) for e in probes)
     assert sum(e.method == "tools/list" for e in probes) >= 3  # sse-streams: three at once
     assert all(e.source in meta["servers"] for e in store)
+    from inspector.traffic.record_store import RecordStore  # what File › Open session… reads it with
+
+    opened = RecordStore(record)
+    try:
+        opened.update()
+        assert len(opened) == len(store) and opened.meta["servers"] == meta["servers"]
+        assert [e.probe for e in opened] == [e.probe for e in store]
+    finally:
+        opened.close()
 
 
 def test_the_probes_carry_the_profiles_headers_and_a_401_skips_the_check_with_its_reason() -> None:
