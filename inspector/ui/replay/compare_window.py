@@ -231,7 +231,7 @@ class CompareWindow(QWidget):
         differ = sum(1 for pair in diff.pairs if pair.verdict == "different")
         only = sum(1 for pair in diff.pairs if pair.a is None or pair.b is None)
         lists = _lists_lines(diff)
-        tools = " The tool lists differ." if len(lists) > len(diff.capabilities) else ""
+        tools = " The tool lists differ." if diff.tools is not None and not diff.tools.unchanged else ""
         caps = " The capabilities differ." if diff.capabilities else ""
         text = f"{len(diff.pairs)} requests lined up: {differ} answered differently, {only} made by one side only."
         set_plain(self.summary, text + tools + caps)

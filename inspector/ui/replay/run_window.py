@@ -238,7 +238,7 @@ class RunAgainstWindow(QWidget):
             text = str(outcome) if isinstance(outcome, reasons) else error_text(outcome)
             self._idle(f"The run stopped: {text}")
             return
-        self._idle(summary(outcome) + (f" Stopped: {outcome.ended}" if outcome.ended else ""))
+        self._idle(summary(outcome))  # it says where and why a run stopped
 
     def _idle(self, text: str) -> None:
         self.timer.stop()

@@ -106,3 +106,16 @@ def test_a_long_comparison_formats_only_the_rows_shown(qtbot, qloop, tmp_path: P
     assert window.table.currentIndex().row() == 3999
     qtbot.wait(50)
     assert 0 < window.model.formatted < 200, window.model.formatted
+
+
+def test_a_record_compared_with_itself_says_nothing_differs(qtbot, qloop, tmp_path: Path) -> None:
+    """OT7 6: the same file on both sides said "The tool lists differ." (the token line was counted)."""
+    a = tmp_path / "a.jsonl"
+    jsonl.save(a, session("hi", [tool("echo")]))
+    window = CompareWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.edits["A"].setText(str(a))
+    window.edits["B"].setText(str(a))
+    summary = compared(qtbot, window)
+    assert summary == "3 requests lined up: 0 answered differently, 0 made by one side only.", summary

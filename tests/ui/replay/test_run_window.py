@@ -114,3 +114,18 @@ def test_a_workspace_http_server_is_run_against_with_its_headers_and_stored_sign
     posted = [dict(e["headers"]) for e in map(json.loads, log.read_text().splitlines()) if "headers" in e]
     assert posted and all(h.get("x-team") == "t1" for h in posted), posted
     assert all(h.get("authorization") == "Bearer stored-token" for h in posted), posted
+
+
+def test_a_server_that_stops_mid_run_is_said_once(qtbot, qloop, tmp_path: Path) -> None:
+    """OT7 11: the stop reason was said twice in the summary."""
+    before = record(tmp_path / "before.jsonl", "hi")
+    store = TrafficStore()  # a server that answers the handshake, then ends on the call (--strict)
+    hello = {"protocolVersion": "2025-11-25", "clientInfo": {"name": "host", "version": "1"}, "capabilities": {}}
+    request(store, 1, "initialize", hello)
+    response(store, 1, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "s"}})
+    jsonl.save(tmp_path / "short.jsonl", store)
+    argv = [sys.executable, "-m", "inspector", "replay", str(tmp_path / "short.jsonl"), "--fast", "--strict"]
+    window = started(qtbot, before, argv)
+    qtbot.waitUntil(lambda: "requests replayed" in window.summary.text(), timeout=60_000)
+    text = window.summary.text()
+    assert text.lower().count("stopped") == 1, text
