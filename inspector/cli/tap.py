@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 USAGE = """\
 mcp-lens tap [--name NAME] [--max-bytes N] -- CMD [ARGS...]
        mcp-lens tap --install CONFIG --server NAME [--name NAME] [--yes]
-       mcp-lens tap --install CONFIG --server NAME --replay RECORD [--yes]
+       mcp-lens tap --install CONFIG --server NAME --replay RECORD [--replay-server NAME] [--yes]
        mcp-lens tap --uninstall CONFIG --server NAME [--yes]"""
 
 DESCRIPTION = """\
@@ -97,7 +97,13 @@ def build_parser() -> argparse.ArgumentParser:
     install.add_argument(
         "--replay",
         metavar="RECORD",
-        help="with --install: the host runs `mcp-lens replay RECORD` in SERVER's place (a recorded server)",
+        help="with --install: the host runs `mcp-lens replay RECORD` in SERVER's place (a recorded server); "
+        "the record is checked as replay reads it first",
+    )
+    install.add_argument(
+        "--replay-server",
+        metavar="NAME",
+        help="with --replay: the server to serve, in a record that holds several (an exported workspace)",
     )
     return parser
 
@@ -138,6 +144,11 @@ def main(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = Non
             parser.error("--server NAME is required with --install/--uninstall")
         if args.replay is not None and (args.uninstall is not None or not os.path.isfile(args.replay)):
             parser.error(f"--replay goes with --install and an existing record: {args.replay}")
+        if args.replay_server is not None and args.replay is None:
+            parser.error("--replay-server goes with --replay")
+        if args.replay is not None and (refused := _unreplayable(args.replay, args.replay_server, err)) is not None:
+            err.write(f"mcp-lens tap: {refused}\n")  # what `mcp-lens replay` would say, before the config is touched
+            return 2
         from inspector.tap.install import run as install_run
 
         return install_run(
@@ -149,14 +160,34 @@ def main(argv: list[str], *, out: TextIO | None = None, err: TextIO | None = Non
             out=out,
             err=err,
             replay=args.replay,
+            replay_server=args.replay_server,
         )
     if args.server or args.yes:
         parser.error("--server and --yes go with --install/--uninstall")
-    if args.replay is not None:
+    if args.replay is not None or args.replay_server is not None:
         parser.error("--replay goes with --install")
     if not command:
         parser.error("no server command: put it after --, e.g. mcp-lens tap -- npx -y some-mcp-server")
     return tap(command, name=args.name, max_bytes=args.max_bytes, err=err)
+
+
+def _unreplayable(record: str, server: str | None, err: TextIO) -> str | None:
+    """Why `mcp-lens replay RECORD [--server NAME]` would refuse `record` (replay's words, its option named as
+    ours), or None; the damaged lines it would skip are said as warnings."""
+    from inspector.replay.record import ReplayError, open_record
+
+    try:
+        replay = open_record(record, server, "--replay-server")
+    except ReplayError as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"cannot read {record}: {exc.strerror or exc}"
+    try:
+        for warning in replay.warnings:
+            err.write(f"mcp-lens tap: warning: {record}: {warning}\n")
+    finally:
+        replay.close()
+    return None
 
 
 def _quick_options(ours: list[str]) -> tuple[str | None, int | None] | None:

@@ -124,9 +124,10 @@ def tapped_command(command: str, args: list[str], name: str) -> list[str]:
     return [*tap_launcher(), "tap", "--name", name, "--", command, *args]
 
 
-def replayed_command(record: str | os.PathLike[str]) -> list[str]:
-    """The command line of an entry that serves a record (`mcp-lens replay RECORD`) in place of its server."""
-    return [*tap_launcher(), "replay", os.path.abspath(record)]
+def replayed_command(record: str | os.PathLike[str], server: str | None = None) -> list[str]:
+    """The command line of an entry that serves a record (`mcp-lens replay RECORD [--server NAME]`: `server`,
+    the record's server when it holds several) in place of its server."""
+    return [*tap_launcher(), "replay", os.path.abspath(record), *(["--server", server] if server else [])]
 
 
 def replays(command: Any, args: Any) -> bool:
@@ -344,9 +345,11 @@ def _restore_from_backup(config: Path, target: Path, text: str, server: str, ent
     return None
 
 
-def plan_install(config: Path, server: str, name: str | None = None, replay: str | None = None) -> Plan:
+def plan_install(
+    config: Path, server: str, name: str | None = None, replay: str | None = None, replay_server: str | None = None
+) -> Plan:
     """The change that makes the host run `server` through the tap (recorded as `name`, default the server's name),
-    or, with `replay` (a traffic record), run `mcp-lens replay RECORD` in its place."""
+    or, with `replay` (a traffic record), run `mcp-lens replay RECORD` in its place (its `replay_server`)."""
     config = Path(config)
     target, text = _read(config)
     found = _entry(config, target, text, server)
@@ -360,7 +363,9 @@ def plan_install(config: Path, server: str, name: str | None = None, replay: str
         raise InstallError(f"{config}: server {server!r} has no 'command' to run through the tap", "no-command")
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
         raise InstallError(f"{config}: server {server!r} has an 'args' that is not a list of strings", "invalid")
-    new_command, *new_args = replayed_command(replay) if replay else tapped_command(command, args, name or server)
+    new_command, *new_args = (
+        replayed_command(replay, replay_server) if replay else tapped_command(command, args, name or server)
+    )
     new_text, record = _tap_text(text, node, new_command, new_args)
     sidecar = _read_sidecar(target)
     sidecar["servers"][server] = record
@@ -473,11 +478,15 @@ def run(
     err: TextIO,
     stdin: TextIO | None = None,
     replay: str | None = None,
+    replay_server: str | None = None,
 ) -> int:
     """`mcp-lens tap --install/--uninstall CONFIG --server NAME [--name NAME] [--yes]`: show the diff, ask, apply."""
     stdin = sys.stdin if stdin is None else stdin
     try:
-        plan = plan_uninstall(Path(config), server) if uninstall else plan_install(Path(config), server, name, replay)
+        if uninstall:
+            plan = plan_uninstall(Path(config), server)
+        else:
+            plan = plan_install(Path(config), server, name, replay, replay_server)
     except InstallError as exc:
         err.write(f"mcp-lens tap: {exc}\n")
         return USAGE if exc.reason in ("unreadable", "invalid") else REFUSED
@@ -505,7 +514,9 @@ def run(
         out.write(f"Server {server!r} runs without the tap again.\n")
     elif replay:
         out.write(
-            f"Restart the host: {server!r} is now answered from {replay} (mcp-lens replay).\n"
+            f"Restart the host: {server!r} is now answered from "
+            + (f"{replay_server!r} of " if replay_server else "")
+            + f"{replay} (mcp-lens replay).\n"
             f"To undo: {undo_hint(plan.config, server)}\n"
         )
     else:
