@@ -259,6 +259,54 @@ def test_skills(lens) -> None:
     save(lens, "skills.png")
 
 
+def test_auth_extensions(lens, tmp_path: Path) -> None:
+    """A workload's server (tests/servers/auth_extensions.py, DPoP with both servers' nonces): the workload
+    identity grant signs in without a browser; the Auth tab's steps, a DPoP nonce step chosen."""
+    import sys
+    import time
+
+    import jwt
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from lens_support import free_port, serve
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    public = tmp_path / "public.pem"
+    public.write_bytes(
+        key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    now = int(time.time())
+    (tmp_path / "workload.jwt").write_text(
+        jwt.encode({"sub": "ci", "aud": base, "iat": now, "exp": now + 900}, key, "ES256")
+    )
+    extras = {
+        "oauthGrant": "workload",
+        "oauthClientId": "ci-workload",
+        "oauthAssertionFile": str(tmp_path / "workload.jwt"),
+        "oauthDpop": True,
+    }
+    servers = lens.home / ".config/mcp-lens/servers.json"
+    servers.parent.mkdir(parents=True, exist_ok=True)
+    mine = {"version": 1, "servers": {"workload": extras}}
+    servers.write_text(
+        json.dumps({"mcpServers": {"workload": {"type": "http", "url": f"{base}/mcp"}}, "x-mcp-lens": mine})
+    )
+    server = REPO / "tests/servers/auth_extensions.py"
+    for _ in serve([sys.executable, str(server), str(port), str(public), "--dpop", "--nonce"], port):
+        lens.start().resize(*SIZE)
+        lens.click_item("Servers", "workload", double=True)
+        lens.wait(lambda: "connected to" in lens.status() and "workload" in lens.status(), 60_000, "signed in")
+        lens.tab("Auth")
+        box = lens.find("OAuth client…")
+        if box.isChecked():  # the grant's fields were shown: fold them, the steps get the room
+            lens.click(box)
+        lens.click_item("Sign-in steps", "use_dpop_nonce", timeout=30_000)
+        save(lens, "auth-extensions.png")
+        assert lens.quit() == 0
+
+
 def test_replay(lens) -> None:
     """A tapped session of the demo run against a changed build (Run against…): the one changed answer, the
     recorded and the new side by side with the changed line marked."""
