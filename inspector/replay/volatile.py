@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,13 +40,27 @@ VOLATILE: tuple[Volatile, ...] = (
 )
 
 
+_STEP = re.compile(r"""\.([^.\[\]'"]+)|\[(\d+|\*)\]|\[(?:'([^']*)'|"([^"]*)")\]""")
+_FIRST = re.compile(r"""[^.\[\]'"$]+""")
+
+
 def parse_ignore(text: str) -> Volatile:
-    """A rule from the command line: a JSON path (``$.result.content[0].text``, ``result.*.name``)."""
-    body = text[1:] if text.startswith("$") else text
-    parts: list[str] = []
-    for piece in body.replace("[", ".").replace("]", "").split("."):
-        if piece:
-            parts.append(piece.strip("\"'"))
+    """A rule from the command line: a JSON path (``$.result.content[0].text``, ``result.*.name``,
+    ``$['a.b']``). Raises ValueError, saying where, for what is not one."""
+    body, parts, at = text.strip(), [], 0
+    if body.startswith("$"):
+        at = 1
+    elif first := _FIRST.match(body):
+        parts.append(first.group(0))
+        at = first.end()
+    while at < len(body):
+        step = _STEP.match(body, at)
+        if step is None:
+            raise ValueError(
+                f"--ignore {text!r} is not a JSON path (at character {at + 1}); e.g. $.result.content[0].text"
+            )
+        parts.append(next(group for group in step.groups() if group is not None))
+        at = step.end()
     if not parts:
         raise ValueError(f"an ignore rule names a field, got {text!r}")
     return Volatile(tuple(parts), f"--ignore {text}")

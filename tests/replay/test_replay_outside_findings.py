@@ -16,6 +16,7 @@ from markdown_it import MarkdownIt
 from inspector.replay.diff import diff_records, to_markdown
 from inspector.replay.mock import MockServer
 from inspector.replay.record import ReplayError, open_record
+from inspector.replay.volatile import parse_ignore
 from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
 
@@ -108,3 +109,14 @@ def test_a_record_with_no_readable_line_says_which_lines_and_why(tmp_path: Path)
     with pytest.raises(ReplayError) as raised:
         open_record(tmp_path / "r.jsonl")
     assert "line 2 is damaged" in str(raised.value), str(raised.value)
+
+
+def test_an_ignore_rule_that_is_no_json_path_is_refused() -> None:
+    """OT7 10: `--ignore 'garbage['` was taken silently as a rule for `garbage`."""
+    for text in ("garbage[", "a]b", "$.", "a..b", "[0"):
+        with pytest.raises(ValueError):
+            parse_ignore(text)
+    assert parse_ignore("$.result.content[0].text").path == ("result", "content", "0", "text")
+    assert parse_ignore("result.structuredContent.datetime").path == ("result", "structuredContent", "datetime")
+    assert parse_ignore("$.result.*").path == ("result", "*")
+    assert parse_ignore("$['result']['a.b']").path == ("result", "a.b")
