@@ -92,6 +92,14 @@ def test_a_tampered_skill_shows_its_finding_and_is_not_used(lens) -> None:
     lens.click_item("Skills", "oversized-file")  # the limit is caught from the entry alone, nothing read
     lens.wait(lambda: findings.count() == 1 and "16 MiB" in findings.item(0).text(), what="the size limit")
     assert _reads(lens) == ["skill://tampered-digest/SKILL.md"]
+    lens.click_item("Skills", "broken-frontmatter")  # frontmatter that is not YAML: a red finding, no fields
+    lens.click("Load skill")
+    lens.wait(lambda: "failed" in shown_text(verification), timeout=WAIT, what="the frontmatter refused")
+    assert shown_text(verification) == "SKILL.md verification failed: not used"
+    said = [findings.item(i) for i in range(findings.count())]
+    assert said and all(item.foreground().color().name() == "#c62828" for item in said)
+    assert any("frontmatter" in item.text().lower() for item in said), [item.text() for item in said]
+    assert content.toPlainText().startswith("UNVERIFIED CONTENT, shown as it came and not used:")
     assert lens.quit() == 0
 
 
