@@ -120,3 +120,55 @@ def test_an_ignore_rule_that_is_no_json_path_is_refused() -> None:
     assert parse_ignore("result.structuredContent.datetime").path == ("result", "structuredContent", "datetime")
     assert parse_ignore("$.result.*").path == ("result", "*")
     assert parse_ignore("$['result']['a.b']").path == ("result", "a.b")
+
+
+def test_a_request_answered_only_by_an_http_status_body_has_that_body_as_its_answer(tmp_path: Path) -> None:
+    """OT7 4: over HTTP the era probe's answer is a 400 whose body is a JSON-RPC error (id null), recorded as
+    the HTTP answer's body, not paired: a run against the unchanged server judged it 'different' (no answer)."""
+    path = tmp_path / "h.jsonl"
+    body = {"jsonrpc": "2.0", "error": {"code": -32000, "message": "Bad Request: Server not initialized"}, "id": None}
+    asked = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}}
+    lines = [
+        {"format": "mcp-lens-traffic", "version": 1, "meta": {}},
+        {
+            "seq": 1,
+            "wall": 1.0,
+            "mono": 1.0,
+            "dir": "out",
+            "transport": "http",
+            "kind": "request",
+            "id": 1,
+            "method": "server/discover",
+            "raw": json.dumps(asked),
+            "probe": "era probe",
+        },
+        {
+            "seq": 2,
+            "wall": 1.1,
+            "mono": 1.1,
+            "dir": "in",
+            "transport": "http",
+            "kind": "http-meta",
+            "http": {"status": 400, "request_seq": 1},
+            "notes": ["HTTP 400"],
+            "raw": "HTTP 400 Bad Request",
+        },
+        {
+            "seq": 3,
+            "wall": 1.1,
+            "mono": 1.1,
+            "dir": "in",
+            "transport": "http",
+            "kind": "http-meta",
+            "http": {"status": 400, "request_seq": 1},
+            "notes": ["HTTP 400 body"],
+            "raw": json.dumps(body),
+        },
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    replay = open_record(path)
+    try:
+        answer = replay.response(0)
+        assert answer is not None and answer.value == body
+    finally:
+        replay.close()
