@@ -5,6 +5,7 @@ recorded one (a regression run). On `inspector/replay/`."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from inspector.cli import exit_codes
@@ -91,13 +92,17 @@ def _split(argv: list[str]) -> tuple[list[str], list[str] | None]:
 
 
 def _mock(replay, args: argparse.Namespace) -> int:
-    from inspector.replay.mock import Unmatched, serve
+    from inspector.replay.mock import Unmatched, era_limit, serve
 
     def warn(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
     era = replay.era or "unknown era"
-    warn(f"mcp-lens replay: serving {len(replay):,} recorded requests of {replay.path} ({era}) on stdio")
+    limit = era_limit(replay)
+    warn(
+        f"mcp-lens replay: serving {len(replay):,} recorded requests of {replay.path} ({era}) on stdio"
+        + (f"; {limit}" if limit else "")
+    )
     try:
         serve(replay, sys.stdin.buffer, sys.stdout.buffer, warn, fast=args.fast, strict=args.strict)
     except Unmatched:
@@ -108,6 +113,7 @@ def _mock(replay, args: argparse.Namespace) -> int:
 
 
 def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
+    from inspector.config.redact import Redactor
     from inspector.replay.against import Run, TargetFailed, run_against
     from inspector.replay.compare import Verdict
     from inspector.replay.report import Streamed
@@ -121,8 +127,13 @@ def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
     where: list[str] | str = target[0] if len(target) == 1 and target[0].startswith(("http://", "https://")) else target
     streamed = Streamed(args.format, sys.stdout)
     held: list[Verdict] = []  # until one is answered: a server that never answers gets one line, no report
+    # what we say of the target (its start failure, its exit and last stderr lines) never holds a secret of
+    # its command line: a secret-named flag's value, a value our environment keeps under a secret name
+    hide = Redactor.for_environment(os.environ, target).text
 
     def judged(verdict: Verdict) -> None:
+        if verdict.note:
+            verdict.note = hide(verdict.note)
         held.append(verdict)
         if verdict.new is not None or verdict.passed:
             for earlier in held:
@@ -133,11 +144,13 @@ def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
     try:
         run_against(replay, where, ignore, run=run)
     except TargetFailed as exc:
-        print(f"mcp-lens replay: {exc}", file=sys.stderr)
+        print(f"mcp-lens replay: {hide(str(exc))}", file=sys.stderr)
         if args.format == "junit":  # a CI reporter gets a report saying why, not an empty file
-            run.ended = str(exc)
+            run.ended = hide(str(exc))
             streamed.finish(run)
         return exit_codes.CONNECTION
+    if run.ended:
+        run.ended = hide(run.ended)
     if run.ended and held and streamed.first:
         print(f"mcp-lens replay: {run.ended}", file=sys.stderr)  # nothing was answered: no text or JSON report
         if args.format != "junit":

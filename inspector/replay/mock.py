@@ -5,7 +5,10 @@ rewritten to the client's), at their recorded pace or at once (`fast`). The serv
 (sampling, elicitation, roots) are not sent: a mock has no use for the answers.
 
 A request with no recorded answer gets a JSON-RPC error naming its method and params and the nearest
-recorded request, and a line on stderr; `strict` ends the server then instead (`Unmatched`)."""
+recorded request, and a line on stderr; `strict` ends the server then instead (`Unmatched`). Two the mock
+answers itself (`OWN_ANSWERS`, said on stderr as its own): `ping`, and `logging/setLevel` when the record's
+server declared logging. A record keeps its era: the other era's handshake gets an error saying so
+(`era_limit`), never a translation."""
 
 from __future__ import annotations
 
@@ -16,15 +19,17 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from inspector.replay.matcher import Matcher
-from inspector.replay.record import Message, Replay
+from inspector.replay.record import LEGACY, MODERN, Message, Replay
+from inspector.replay.volatile import HANDSHAKES
 
 MAX_WAIT_S = 5.0  # the longest recorded pause kept between two messages (a record's idle minutes are not)
 NO_ANSWER = -32601  # the method was never recorded
 OTHER_PARAMS = -32602  # recorded, but never with these params
 SHOWN = 300  # characters of params quoted in a message
 # What the mock answers itself when the record has no answer: a receiver must answer ping, and a client
-# sets the log level of a server that declared logging before anything else.
-OWN_ANSWERS: dict[str, dict[str, Any]] = {"ping": {}, "logging/setLevel": {}}
+# sets the log level of a server that declared logging before anything else. Method → the capability the
+# record's server must have declared (None: every server answers it).
+OWN_ANSWERS: dict[str, str | None] = {"ping": None, "logging/setLevel": "logging"}
 
 
 class Unmatched(Exception):
@@ -68,6 +73,8 @@ class MockServer:
         self.fast, self.strict, self.sleep = fast, strict, sleep
         self.matcher = request_matcher(replay)
         self.stats = MockStats()
+        self.declared = declared_capabilities(replay)
+        self.said_own: set[str] = set()  # the methods the mock answered itself (said once each on stderr)
 
     def handle(self, line: bytes) -> None:
         if not line.strip():
@@ -80,13 +87,25 @@ class MockServer:
         if not isinstance(message, dict) or "method" not in message or "id" not in message:
             return  # a notification, or an answer to nothing we asked
         n = self.matcher.match(message)
-        if n is None and message.get("method") in OWN_ANSWERS:  # the record's answer first, if it has one
-            self._send({"jsonrpc": "2.0", "id": message["id"], "result": OWN_ANSWERS[message["method"]]})
+        if n is None and self._own_answer(message.get("method")):  # the record's answer first, if it has one
+            self._send({"jsonrpc": "2.0", "id": message["id"], "result": {}})
             return
         if n is None:
             self._unmatched(message)
             return
         self._answer(message, n)
+
+    def _own_answer(self, method: Any) -> bool:
+        """Whether the mock answers `method` itself (said on stderr the first time)."""
+        if method not in OWN_ANSWERS:
+            return False
+        needed = OWN_ANSWERS[method]
+        if needed is not None and needed not in self.declared:
+            return False
+        if method not in self.said_own:
+            self.said_own.add(method)
+            self.warn(f"mcp-lens replay: {method}: answered by the mock itself, not a recorded answer")
+        return True
 
     def _answer(self, message: dict[str, Any], n: int) -> None:
         replay = self.replay
@@ -123,7 +142,9 @@ class MockServer:
         params = message.get("params")
         near = self.matcher.nearest(message)
         said = f"no recorded answer to {method} with params {_short(params)}"
-        if near is not None:
+        if (limit := era_limit(self.replay, method)) is not None:
+            said = f"no recorded answer to {method}: {limit}"
+        elif near is not None:
             said += f"; nearest recorded: {_short(self.replay.request(near).value.get('params'))}"
         else:
             said += "; recorded methods: " + ", ".join(self.replay.methods())
@@ -140,6 +161,37 @@ class MockServer:
 
     def _send(self, value: dict[str, Any]) -> None:
         self.write(dump(value) + b"\n")
+
+
+def era_limit(replay: Replay, method: Any = "initialize") -> str | None:
+    """Why the record cannot answer the other era's handshake `method` (None: it can, or it is not one):
+    a record keeps its era, the mock never translates one into the other."""
+    recorded = set(replay.methods())
+    if method == "initialize" and replay.era == MODERN and "initialize" not in recorded:
+        return (
+            f"this record was recorded from a {MODERN} server (server/discover) and holds no answer to "
+            f"initialize, which a {LEGACY} client sends (most hosts today); to serve one, record the server "
+            "with such a client (mcp-lens --cli --protocol-era legacy …, or mcp-lens tap under the host)"
+        )
+    if method == "server/discover" and replay.era == LEGACY and "server/discover" not in recorded:
+        return (
+            f"this record was recorded from a {LEGACY} server (initialize) and holds no answer to "
+            f"server/discover; a {MODERN} client that falls back to initialize is served"
+        )
+    return None
+
+
+def declared_capabilities(replay: Replay) -> dict[str, Any]:
+    """The capabilities the record's server declared in its first answered handshake ({}: none found)."""
+    for n in range(len(replay)):
+        if replay.method(n) not in HANDSHAKES:
+            continue
+        answer = replay.response(n)
+        result = answer.value.get("result") if answer is not None and isinstance(answer.value, dict) else None
+        capabilities = result.get("capabilities") if isinstance(result, dict) else None
+        if isinstance(capabilities, dict):
+            return capabilities
+    return {}
 
 
 def _error(rpc_id: Any, code: int, text: str) -> dict[str, Any]:
