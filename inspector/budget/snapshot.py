@@ -195,6 +195,8 @@ def diff_tools(
             continue
         changes, breaking = compare_tool(before, after)
         old_tokens, new_tokens = old_costs[name][0].total, new_costs[name][0].total
+        if not changes and not breaking and old_tokens != new_tokens:
+            changes = ["the same members in another order"]  # equal as JSON, written in another order
         if changes or breaking or old_tokens != new_tokens:
             changed.append(ToolChange(name, old_tokens, new_tokens, changes, breaking))
     return SnapshotDiff(
@@ -218,6 +220,7 @@ def _by_name(tools: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 _TOP_LEVEL = (("title", "title"), ("description", "description"), ("annotations", "annotations"), ("_meta", "_meta"))
+_SCHEMAS = ("inputSchema", "outputSchema")
 
 
 def compare_tool(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -227,6 +230,10 @@ def compare_tool(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[str], l
     for key, label in _TOP_LEVEL:
         if old.get(key) != new.get(key):
             changes.append(f"{label} changed" if key in old and key in new else f"{label} {_verb(old, new, key)}")
+    named = {key for key, _ in _TOP_LEVEL} | {"name", *_SCHEMAS}
+    for key in sorted({*old, *new} - named, key=str):  # any other member (execution, icons, …) by its name
+        if old.get(key) != new.get(key):
+            changes.append(f"{key} {_verb(old, new, key)}")
     old_in, new_in = old.get("inputSchema"), new.get("inputSchema")
     if old_in != new_in:
         _compare_schema(_obj(old_in), _obj(new_in), "inputSchema", changes, breaking)

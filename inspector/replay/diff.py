@@ -7,15 +7,28 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.era import LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY
 from inspector.replay.compare import ABSENT, DIFFERENT, Change, compare, json_diff
+from inspector.replay.matcher import Matcher
 from inspector.replay.mock import request_matcher
 from inspector.replay.record import Replay
-from inspector.replay.volatile import HANDSHAKES, normalise
+from inspector.replay.volatile import HANDSHAKES, Volatile, normalise, request_key
 
 TOKENIZER = "o200k_base"  # as `mcp-lens tokens` and a collection's budget step
+# The 2026-07-28 era's own envelope, set aside when the two records are of different eras (the same
+# server recorded by a client of each): what a legacy request or answer cannot hold.
+ERA_ENVELOPE: tuple[Volatile, ...] = (
+    Volatile(("params", "_meta", PROTOCOL_VERSION_META_KEY), "a 2026-07-28 request names its version"),
+    Volatile(("params", "_meta", LOG_LEVEL_META_KEY), "a 2026-07-28 request carries the log level"),
+    Volatile(("result", "_meta", SERVER_INFO_META_KEY), "a 2026-07-28 answer names its server"),
+    Volatile(("result", "resultType"), "a 2026-07-28 answer says whether it is complete"),
+    Volatile(("result", "ttlMs"), "a 2026-07-28 list answer's caching hint"),
+    Volatile(("result", "cacheScope"), "a 2026-07-28 list answer's caching hint"),
+)
 
 
 @dataclass
@@ -51,6 +64,8 @@ class RecordDiff:
     pairs: list[Pair] = field(default_factory=list)
     tools: Any = None  # a `SnapshotDiff`, or None when neither listed tools
     capabilities: list[Change] = field(default_factory=list)
+    a_era: str | None = None  # the protocol version of each record's handshake
+    b_era: str | None = None
 
     @property
     def same(self) -> bool:
@@ -63,6 +78,8 @@ class RecordDiff:
         return {
             "a": self.a,
             "b": self.b,
+            "a_era": self.a_era,
+            "b_era": self.b_era,
             "same": self.same,
             "requests": [pair.to_json() for pair in self.pairs],
             "tools": None if self.tools is None else self.tools.to_json(),
@@ -74,22 +91,24 @@ ONLY_A, ONLY_B = "only in A", "only in B"
 
 
 def diff_records(a: Replay, b: Replay) -> RecordDiff:
-    """Line `a` and `b` up by request and compare them (both stay open; the caller closes them)."""
-    out = RecordDiff(a.path, b.path)
-    matcher = request_matcher(b)
+    """Line `a` and `b` up by request and compare them (both stay open; the caller closes them). Records of
+    two eras are lined up and compared with the 2026-07-28 envelope set aside (`ERA_ENVELOPE`)."""
+    out = RecordDiff(a.path, b.path, a_era=a.era, b_era=b.era)
+    aside = ERA_ENVELOPE if a.era != b.era else ()
+    matcher = _envelope_free_matcher(b) if aside else request_matcher(b)
     used: set[int] = set()
     for n in range(len(a)):
         asked = a.request(n).value
         method = str(asked.get("method"))
-        params = normalise({"params": asked.get("params")}, method).get("params")
+        params = normalise({"params": asked.get("params")}, method, aside).get("params")
         answer_a, ms_a = _answer(a, n)
-        m = matcher.match(asked)
+        m = matcher.match(normalise(asked, method, aside) if aside else asked)
         if m is None or m in used:
             out.pairs.append(Pair(n + 1, method, params, answer_a, None, ONLY_A, a_ms=ms_a))
             continue
         used.add(m)
         answer_b, ms_b = _answer(b, m)
-        verdict, changes = compare(answer_a, answer_b, method)
+        verdict, changes = compare(answer_a, answer_b, method, aside)
         if answer_a is None and answer_b is None:
             verdict = "identical"
         out.pairs.append(Pair(n + 1, method, params, answer_a, answer_b, verdict, changes, ms_a, ms_b))
@@ -97,7 +116,7 @@ def diff_records(a: Replay, b: Replay) -> RecordDiff:
         if m not in used:
             asked = b.request(m).value
             method = str(asked.get("method"))
-            params = normalise({"params": asked.get("params")}, method).get("params")
+            params = normalise({"params": asked.get("params")}, method, aside).get("params")
             answer_b, ms_b = _answer(b, m)
             out.pairs.append(Pair(0, method, params, None, answer_b, ONLY_B, b_ms=ms_b))
     tools_a, tools_b = _tools(a), _tools(b)
@@ -109,6 +128,15 @@ def diff_records(a: Replay, b: Replay) -> RecordDiff:
         out.tools = diff_tools(tools_a or [], tools_b or [], BudgetCounter(get_tokenizer(TOKENIZER)))
     out.capabilities = json_diff(_capabilities(a), _capabilities(b), "$.capabilities")
     return out
+
+
+def _envelope_free_matcher(replay: Replay) -> Matcher:
+    """`request_matcher(replay)` with each request's key taken without the era's envelope."""
+    keys = array("q")
+    for n in range(len(replay)):
+        asked = replay.request(n).value
+        keys.append(request_key(normalise(asked, asked.get("method"), ERA_ENVELOPE)))
+    return Matcher(keys, lambda n: replay.request(n).value, replay.method)
 
 
 def _answer(replay: Replay, n: int) -> tuple[Any, float | None]:
@@ -156,6 +184,10 @@ def _show(value: Any) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + "…"
 
 
+def _era(era: str | None) -> str:
+    return f" ({era})" if era else ""
+
+
 def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f} ms"
 
@@ -180,7 +212,7 @@ def _tool_lines(diff: RecordDiff) -> list[str]:
 
 
 def to_text(diff: RecordDiff) -> str:
-    lines = [f"A: {diff.a}", f"B: {diff.b}"]
+    lines = [f"A: {diff.a}{_era(diff.a_era)}", f"B: {diff.b}{_era(diff.b_era)}"]
     for pair in diff.pairs:
         number = f"{pair.number:>4}" if pair.number else "   -"
         lines.append(f"{number} {_asked(pair)}: {pair.verdict} (A {_ms(pair.a_ms)}, B {_ms(pair.b_ms)})")
@@ -216,7 +248,7 @@ def _block_fence(lines: list[str]) -> str:
 
 def to_markdown(diff: RecordDiff) -> str:
     lines = [
-        f"**A** {_cell(diff.a)} · **B** {_cell(diff.b)}",
+        f"**A** {_cell(diff.a)}{_era(diff.a_era)} · **B** {_cell(diff.b)}{_era(diff.b_era)}",
         "",
         "| # | request | verdict | A | B |",
         "| --- | --- | --- | --- | --- |",

@@ -141,3 +141,17 @@ def test_demo_list_changed_shows_roll_dice_and_its_tokens(tmp_path: Path) -> Non
     assert diff.to_json()["added"][0]["delta"] == alone
     back = diff_tools(after, before, COUNTER)
     assert back.breaking and back.removed[0].name == "roll_dice"
+
+
+def test_a_changed_tool_names_every_field_that_changed() -> None:
+    """OT7 #18: a tool whose `execution` (or `icons`, or any member) changed was listed "changed" with no change
+    named; the same members in another order are said as such."""
+    old = factories.tool("t", "alpha")
+    new = {**copy.deepcopy(old), "execution": {"taskSupport": "optional"}, "icons": [{"src": "data:,"}]}
+    changes, breaking = compare_tool(old, new)
+    assert breaking == [] and "execution added" in changes and "icons added" in changes
+    changes, _ = compare_tool(new, {**new, "execution": {"taskSupport": "required"}})
+    assert changes == ["execution changed"]
+    reordered = dict(reversed(list(old.items())))
+    diff = diff_tools([old], [reordered], COUNTER)
+    assert [change.changes for change in diff.changed] == [["the same members in another order"]], diff.to_json()
