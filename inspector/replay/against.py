@@ -221,6 +221,8 @@ class _Talk:
             if new is None:
                 self.run.ended = f"the server ended at request {n + 1} ({self.pipes.describe_exit()})"
         latency = (time.perf_counter() - started) * 1000 if new is not None else None
+        if new is not None and (redactor := self.run.store.redactor):
+            new = redactor.json(new)  # the target's secrets hidden as its record hides them: shown and compared so
         if isinstance(new, dict):
             result = new.get("result")
             if method == "initialize" and isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):

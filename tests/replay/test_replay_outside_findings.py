@@ -172,3 +172,39 @@ def test_a_request_answered_only_by_an_http_status_body_has_that_body_as_its_ans
         assert answer is not None and answer.value == body
     finally:
         replay.close()
+
+
+def test_a_workspace_servers_secret_in_a_new_answer_is_redacted_and_matches_the_recorded(tmp_path: Path) -> None:
+    """OT7 13: run against a server whose profile holds a secret, the new answer showed it in clear beside
+    the record's `<redacted>`, and the answer was judged different."""
+    import sys
+
+    from inspector.config.profile import ServerProfile
+    from inspector.replay.against import run_against
+
+    def echo_record(path: Path, text: str) -> Path:
+        store = TrafficStore()
+        request(store, 1, "initialize", HELLO)
+        response(store, 1, SERVER)
+        tool_call(store, 2, "echo", {"text": "key"})
+        response(store, 2, call_result(text))
+        jsonl.save(path, store)
+        return path
+
+    recorded = echo_record(tmp_path / "recorded.jsonl", "API_KEY=<redacted>")
+    server = echo_record(tmp_path / "server.jsonl", "API_KEY=SEKRETgetenv999")  # what the new build answers
+    profile = ServerProfile(
+        name="evsecret",
+        command=sys.executable,
+        args=["-m", "inspector", "replay", str(server), "--fast"],
+        env={"API_KEY": "SEKRETgetenv999"},
+    )
+    replay = open_record(recorded)
+    try:
+        run = run_against(replay, profile)
+    finally:
+        replay.close()
+    assert [v.verdict for v in run.verdicts] == ["identical", "identical"], [
+        (v.verdict, v.changes) for v in run.verdicts
+    ]
+    assert "SEKRETgetenv999" not in json.dumps([v.new for v in run.verdicts])
