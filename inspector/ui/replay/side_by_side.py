@@ -8,8 +8,18 @@ import json
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QTextCursor, QTextFormat
-from PySide6.QtWidgets import QLabel, QListWidget, QPlainTextEdit, QSplitter, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QGuiApplication, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.content.visible import visible
 from inspector.replay.compare import ABSENT, Change
@@ -66,14 +76,23 @@ class SideBySide(QWidget):
         self.right = JsonView(self)
         self.left.edit.setAccessibleName(f"{left_title} answer")
         self.right.edit.setAccessibleName(f"{right_title} answer")
+        self.values: dict[str, Any] = {}  # each side's whole answer, for its Copy button
         panes = QSplitter(Qt.Orientation.Horizontal, self)
         for title, view in ((left_title, self.left), (right_title, self.right)):
             box = QWidget(panes)
             column = QVBoxLayout(box)
             column.setContentsMargins(0, 0, 0, 0)
+            top = QHBoxLayout()
             label = QLabel(title, box)
             label.setTextFormat(Qt.TextFormat.PlainText)
-            column.addWidget(label)
+            copy = QPushButton("Copy", box)
+            copy.setAccessibleName(f"Copy the {title.lower()} answer")
+            copy.setToolTip(f"Copy the whole {title.lower()} answer (JSON)")
+            copy.clicked.connect(lambda _=False, side=view: self.copy(side))
+            view.copy_hint = f"Copy the {title.lower()} answer copies it all"
+            top.addWidget(label, 1)
+            top.addWidget(copy)
+            column.addLayout(top)
             column.addWidget(view, 1)
             panes.addWidget(box)
         layout = QVBoxLayout(self)
@@ -86,13 +105,21 @@ class SideBySide(QWidget):
         self.changes_list.clear()
         for change in changes:
             self.changes_list.addItem(item_text(f"{change.path}: {_short(change.recorded)} → {_short(change.new)}"))
+        self.values = {"left": left, "right": right}
         self.left.show_json(_dump(left) if left is not None else b"(no answer)")
         self.right.show_json(_dump(right) if right is not None else b"(no answer)")
         left_marks = [t for c in changes if (t := _leaf_text(c.path, c.recorded)) is not None]
         right_marks = [t for c in changes if (t := _leaf_text(c.path, c.new)) is not None]
         self.marked = (mark_lines(self.left.edit, left_marks), mark_lines(self.right.edit, right_marks))
 
+    def copy(self, view: JsonView) -> None:
+        """Put the whole answer of `view`'s side on the clipboard (nothing for a side with no answer)."""
+        value = self.values.get("left" if view is self.left else "right")
+        if value is not None:
+            QGuiApplication.clipboard().setText(_dump(value).decode("utf-8", "replace"))
+
     def clear(self) -> None:
+        self.values = {}
         self.changes_list.clear()
         self.left.clear()
         self.right.clear()

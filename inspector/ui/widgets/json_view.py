@@ -182,6 +182,7 @@ class JsonView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.copy_hint = "Copy message copies it all"  # how to get a large entry whole where this view is
         self.edit = QPlainTextEdit(self)
         self.edit.setReadOnly(True)
         self.edit.setAccessibleName("JSON text")
@@ -257,7 +258,7 @@ class JsonView(QWidget):
             notes.append(f"cut after {FORMAT_MAX_CHARS:,} characters")
         if not highlight:
             notes.append("too large to highlight")
-        self.info.setText(f"{self._size_text()}: formatted; {'; '.join(notes)}. Copy message copies it all.")
+        self.info.setText(f"{self._size_text()}: formatted; {'; '.join(notes)}. {self.copy_hint}.")
         self.format_button.hide()
         self.all_button.hide()
 
@@ -283,7 +284,7 @@ class JsonView(QWidget):
         if self.truncated:
             info += f", the first {PREVIEW_CHARS:,} of {len(text):,} characters"
             if not can_show_all:
-                info += " (too long to show whole here: Copy message copies it all)"
+                info += f" (too long to show whole here: {self.copy_hint})"
         self.info.setText(info + ".")
         self.format_button.setVisible(self._json_mode)
         self.format_button.setEnabled(True)
