@@ -15,20 +15,27 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-# C0 controls but tab, newline and CR (a lone CR is escaped), DEL and C1; soft hyphen; Arabic letter
-# mark; Mongolian vowel separator; zero-width and directional marks; line and paragraph separators; bidi
-# embeddings, overrides and isolates; word joiner and invisible operators; deprecated format characters;
-# Hangul fillers; the byte-order mark; interlinear annotations; lone surrogates; tag characters
-# (invisible look-alikes of ASCII).
+# C0 controls but tab, newline and CR (a lone CR is escaped), DEL and C1; lone surrogates; and every
+# character Unicode calls default-ignorable (rendered as nothing): soft hyphen, combining grapheme joiner,
+# Arabic letter mark, Hangul and Khmer fillers, Mongolian selectors, zero-width and directional marks, bidi
+# embeddings, overrides and isolates, word joiner and invisible operators, the byte-order mark, the
+# unassigned specials, shorthand format controls, musical format controls, tag characters (invisible
+# look-alikes of ASCII); also line and paragraph separators, interlinear annotations and the braille blank.
 _RANGES = (
-    (0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x61C, 0x61C), (0x115F, 0x1160),
-    (0x180E, 0x180E), (0x200B, 0x200F), (0x2028, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFEFF, 0xFEFF),
-    (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB), (0xD800, 0xDFFF), (0xE0000, 0xE007F),
+    (0x00, 0x08), (0x0B, 0x0C), (0x0E, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C),
+    (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x2028, 0x202E), (0x2060, 0x206F),
+    (0x2800, 0x2800), (0x3164, 0x3164), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFFB), (0xD800, 0xDFFF),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE00FF), (0xE01F0, 0xE0FFF),
 )  # fmt: skip
+# Variation selectors are default-ignorable too, but an emoji is written with one (❤️ is U+2764 U+FE0F): they
+# are shown as escapes only after a letter, digit or underscore, where they would make two names look alike.
+_SELECTORS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+_SPOOF = f"[{_SELECTORS}](?<=\\w[{_SELECTORS}])"
 _INVISIBLE = "".join(chr(low) if low == high else f"{chr(low)}-{chr(high)}" for low, high in _RANGES)
-_MULTI_LINE = re.compile(f"[{_INVISIBLE}]|\r(?!\n)")
-_ONE_LINE = re.compile(f"[{_INVISIBLE}\t\n\r]")
-_IN_JSON = re.compile(f"[{_INVISIBLE}\r]")  # what json.dumps(ensure_ascii=False) leaves raw: C1, bidi, …
+_MULTI_LINE = re.compile(f"[{_INVISIBLE}]|\r(?!\n)|{_SPOOF}")
+_ONE_LINE = re.compile(f"[{_INVISIBLE}\t\n\r]|{_SPOOF}")
+_IN_JSON = re.compile(f"[{_INVISIBLE}\r]|{_SPOOF}")  # what json.dumps(ensure_ascii=False) leaves raw: C1, bidi, …
+_SELECTOR_AFTER_WORD = re.compile(_SPOOF)
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
@@ -64,12 +71,19 @@ def visible(text: Any, *, one_line: bool = False) -> str:
     """
     value = text if isinstance(text, str) else str(text)
     if one_line:
-        return value if _ONE_LINE.search(value) is None else value.translate(_SHOWN_ONE_LINE)
+        return value if _ONE_LINE.search(value) is None else _selectors(value.translate(_SHOWN_ONE_LINE), escape_char)
     if _MULTI_LINE.search(value) is None:
         return value
     if "\r" in value:  # CR before LF is kept, a lone one escaped
         return _MULTI_LINE.sub(lambda match: escape_char(match.group()), value)
-    return value.translate(_SHOWN)
+    return _selectors(value.translate(_SHOWN), escape_char)
+
+
+def _selectors(text: str, escape: Any) -> str:
+    """`text` with each variation selector that follows a word character escaped (the tables cannot say "after")."""
+    if _SELECTOR_AFTER_WORD.search(text) is None:
+        return text
+    return _SELECTOR_AFTER_WORD.sub(lambda match: escape(match.group()), text)
 
 
 def has_invisible(text: str) -> bool:
@@ -85,7 +99,7 @@ def terminal_safe(text: str) -> str:
         return text
     if "\r" in text:  # CR before LF is kept, a lone one escaped
         return _MULTI_LINE.sub(lambda match: _json_char(match.group()), text)
-    return text.translate(_JSON)
+    return _selectors(text.translate(_JSON), _json_char)
 
 
 LONG_STRING = 1 << 20  # a string this long is encoded in slices of this length
@@ -112,7 +126,7 @@ def json_visible_pieces(value: Any, **dumps: Any) -> Iterator[str]:
 
 
 def _json_safe(text: str) -> str:
-    return text if _IN_JSON.search(text) is None else text.translate(_JSON)
+    return text if _IN_JSON.search(text) is None else _selectors(text.translate(_JSON), _json_char)
 
 
 def _long_string(text: str) -> Iterator[str]:
@@ -143,4 +157,4 @@ def json_visible(value: Any, **dumps: Any) -> str:
     Still valid JSON for the same value: only characters inside strings are written as ``\\uXXXX``.
     """
     text = json.dumps(value, ensure_ascii=False, **dumps)
-    return text if _IN_JSON.search(text) is None else text.translate(_JSON)
+    return text if _IN_JSON.search(text) is None else _selectors(text.translate(_JSON), _json_char)

@@ -69,3 +69,30 @@ def test_json_stays_valid_and_means_the_same(value: dict) -> None:
 def test_terminal_safe_leaves_nothing_a_terminal_obeys(text: str) -> None:
     assert not has_invisible(terminal_safe(text))
     assert json.loads(terminal_safe(json.dumps(text, ensure_ascii=False))) == text
+
+
+# Unicode 15.1's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), plus the braille blank: each renders
+# as nothing (or a blank), so two names that differ only by one read the same.
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x2800, 0x2800), (0x3164, 0x3164), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+VARIATION_SELECTORS = ((0xFE00, 0xFE0F), (0xE0100, 0xE01EF))
+
+
+def test_every_default_ignorable_character_is_shown_as_an_escape_after_a_letter() -> None:
+    for low, high in DEFAULT_IGNORABLE + VARIATION_SELECTORS:
+        for code in range(low, high + 1):
+            name = f"ev{chr(code)}il"
+            for shown in (visible(name), visible(name, one_line=True)):
+                assert shown != name and chr(code) not in shown, hex(code)
+            assert chr(code) not in terminal_safe(name), hex(code)
+            assert json.loads(f'"{terminal_safe(name)}"') == name
+
+
+def test_an_emoji_keeps_its_presentation_selector() -> None:
+    """A variation selector after a symbol (❤️, ☀️) is how emoji are written, not a look-alike name."""
+    for text in ("❤\ufe0f ok", "☀\ufe0f", "a ✔\ufe0e b"):
+        assert visible(text) == text
+        assert terminal_safe(text) == text
