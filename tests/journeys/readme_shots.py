@@ -338,3 +338,55 @@ def test_replay(lens) -> None:
     assert run.grab().save(str(SHOTS / "replay-run.png"))
     for widget in (run, viewer, window):
         widget.close()
+
+
+def test_replay_history_mock(lens) -> None:
+    """History → Open as mock server: the echo call answered by 'Demo server History (mock)' as recorded."""
+    from PySide6.QtWidgets import QAbstractItemView
+    from test_replay_app import right_click_menu
+    from test_tapped_sessions import sidebar_entries
+
+    lens.start().resize(*SIZE)
+    name = lens.window.session.profile.name
+    lens.click_item("Tool list", "Echo (echo)", timeout=30_000)
+    lens.type("message", "hello from History")
+    lens.click("Call  (Ctrl+Enter)")
+    lens.wait(lambda: lens.shows("✓ OK"), timeout=30_000, what="the call's result")
+    lens.tab("History")
+    history = lens.find("Call history", QAbstractItemView)
+    lens.wait(lambda: history.model().rowCount() == 1, what="the call in History")
+    right_click_menu(lens, history, 0, "Open as mock server")
+    servers = lens.find("Servers", QAbstractItemView)
+    mock = f"{name} History (mock)"
+    lens.wait(lambda: f"{mock}, connected" in sidebar_entries(servers), timeout=60_000, what="the mock connected")
+    lens.click_item(servers, mock)
+    lens.tab("Tools")
+    lens.click_item("Tool list", "Echo (echo)", timeout=30_000)
+    lens.type("message", "hello from History")
+    lens.click("Call  (Ctrl+Enter)")
+    lens.wait(lambda: lens.shows("✓ OK"), timeout=30_000, what="the recorded result")
+    save(lens, "replay-history-mock.png")
+    assert lens.quit() == 0
+
+
+def test_compare_sessions(lens) -> None:
+    """File › Compare sessions…: two tapped sessions of the demo, before and after a changed build."""
+    from PySide6.QtWidgets import QAbstractItemView
+    from test_replay_app import CHANGED_DEMO, tap_a_client_session
+
+    before = tap_a_client_session(lens.home, "before")
+    after = tap_a_client_session(lens.home, "after", ["env", "DEMO_CHANGED_ECHO=1", *CHANGED_DEMO])
+    lens.start().resize(*SIZE)
+    lens.menu("File", "Compare sessions…")
+    compare = lens.find("Requests of both records", QAbstractItemView).window()
+    lens.type(lens.find("Record A", top=compare), str(before))
+    lens.type(lens.find("Record B", top=compare), str(after))
+    lens.click(lens.find("Compare the records", top=compare))
+    summary = lens.find("Comparison summary", top=compare)
+    lens.wait(lambda: "requests lined up" in summary.text(), timeout=60_000, what="the comparison")
+    compare.resize(1100, 700)
+    lens.qtbot.wait(400)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert compare.grab().save(str(SHOTS / "replay-compare.png"))
+    compare.close()
+    assert lens.quit() == 0

@@ -85,11 +85,12 @@ class SideBySide(QWidget):
             top = QHBoxLayout()
             label = QLabel(title, box)
             label.setTextFormat(Qt.TextFormat.PlainText)
+            said = f"the {title.lower()} answer" if len(title) > 1 else f"answer {title}"  # Recorded, New; A, B
             copy = QPushButton("Copy", box)
-            copy.setAccessibleName(f"Copy the {title.lower()} answer")
-            copy.setToolTip(f"Copy the whole {title.lower()} answer (JSON)")
+            copy.setAccessibleName(f"Copy {said}")
+            copy.setToolTip(f"Copy {said} whole (JSON)")
             copy.clicked.connect(lambda _=False, side=view: self.copy(side))
-            view.copy_hint = f"Copy the {title.lower()} answer copies it all"
+            view.copy_hint = f"Copy {said} copies it all"
             top.addWidget(label, 1)
             top.addWidget(copy)
             column.addLayout(top)
