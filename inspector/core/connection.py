@@ -16,7 +16,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-from mcp.client.session import ClientSession
+from mcp.client.session import DISCOVER_TIMEOUT_SECONDS, ClientSession
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from pydantic import ValidationError
@@ -52,7 +52,10 @@ EXIT_GRACE_S = 0.5  # how long a lost stdio connection waits for the process's e
 
 
 class _WatchedDispatcher(JSONRPCDispatcher):
-    """Calls `on_end` when its read loop ends: the transport's stream closed (or we closed it)."""
+    """Calls `on_end` when its read loop ends: the transport's stream closed (or we closed it).
+    `server/discover` gets no clock of its own: the SDK gives it a fixed 10 s, which a server slower to
+    start (npx's first run, a Windows Python under load) missed; the connection's deadline bounds it
+    instead (the connect timeout, or auto's probe), as it bounds initialize."""
 
     on_end: Callable[[], None] | None = None
 
@@ -62,6 +65,11 @@ class _WatchedDispatcher(JSONRPCDispatcher):
         finally:
             if self.on_end is not None:
                 self.on_end()
+
+    async def send_raw_request(self, method: str, params: Any, opts: Any = None, **kwargs: Any) -> dict[str, Any]:
+        if method == "server/discover" and opts and opts.get("timeout") == DISCOVER_TIMEOUT_SECONDS:
+            opts = {**opts, "timeout": None}
+        return await super().send_raw_request(method, params, opts, **kwargs)
 
 
 class Connection(Operations):
