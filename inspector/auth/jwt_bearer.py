@@ -59,7 +59,8 @@ ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag"
 
 
 IDP_HINT = (
-    "Check the identity provider's settings (its token endpoint, client id and secret, the ID token) in the Auth tab."
+    "Check the identity provider's settings (its token endpoint, client id and secret, the ID token) in the Auth "
+    "tab (or the --oauth-idp-* options)."
 )
 
 
@@ -341,7 +342,7 @@ class JwtBearerProvider(DpopProofs, TapsOwnRequests, RedirectAwareAuth):
         who refused and what they answered; the hint what to check."""
         self._note("error", f"{message} {note}".strip(), ok=False)
         what = "client id, workload JWT, issuer" if self.assertion is not None else "client id and secret, issuer"
-        hint = hint or f"Check the grant's settings ({what}) in the Auth tab; MCP Lens did not retry."
+        hint = hint or f"Check the grant's settings ({what}) in the Auth tab (or the --oauth-* options); not retried."
         self.failure = AuthError(message, hint=hint)
         raise self.failure
 
