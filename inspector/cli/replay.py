@@ -117,7 +117,7 @@ def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
     from inspector.replay.against import Run, TargetFailed, run_against
     from inspector.replay.compare import Verdict
     from inspector.replay.report import Streamed
-    from inspector.replay.volatile import parse_ignore
+    from inspector.replay.volatile import matches, parse_ignore
 
     try:
         ignore = tuple(parse_ignore(text) for text in args.ignore)
@@ -131,9 +131,16 @@ def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
     # its command line: a secret-named flag's value, a value our environment keeps under a secret name
     hide = Redactor.for_environment(os.environ, target).text
 
+    differed, used = [False], set[int]()  # whether an answer differed; the --ignore rules naming a field of one
+
     def judged(verdict: Verdict) -> None:
         if verdict.note:
             verdict.note = hide(verdict.note)
+        if not verdict.passed and verdict.new is not None:
+            differed[0] = True
+            used.update(
+                n for n, rule in enumerate(ignore) if matches(rule, verdict.recorded) or matches(rule, verdict.new)
+            )
         held.append(verdict)
         if verdict.new is not None or verdict.passed:
             for earlier in held:
@@ -151,6 +158,12 @@ def _against(replay, args: argparse.Namespace, target: list[str]) -> int:
         return exit_codes.CONNECTION
     if run.ended:
         run.ended = hide(run.ended)
+    for n, text in enumerate(args.ignore):  # a rule with a typo in its path is said, not silently ignored
+        if differed[0] and n not in used:
+            print(
+                f"mcp-lens replay: warning: --ignore {text!r} named no field of an answer that differed",
+                file=sys.stderr,
+            )
     if run.ended and held and streamed.first:
         print(f"mcp-lens replay: {run.ended}", file=sys.stderr)  # nothing was answered: no text or JSON report
         if args.format != "junit":

@@ -66,6 +66,11 @@ def parse_ignore(text: str) -> Volatile:
     return Volatile(tuple(parts), f"--ignore {text}")
 
 
+def matches(rule: Volatile, message: Any) -> bool:
+    """Whether `rule` names a field `message` has (what it would drop)."""
+    return _drop(message, rule.path) != message
+
+
 def _drop(value: Any, path: tuple[str, ...]) -> Any:
     if not path:
         return value

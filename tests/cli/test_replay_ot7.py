@@ -156,6 +156,25 @@ def test_a_bad_ignore_rule_is_a_usage_error(tmp_path: Path) -> None:
     assert good.returncode == 0, good.stderr
 
 
+def test_an_ignore_rule_that_names_no_field_of_a_differing_answer_is_said(tmp_path: Path) -> None:
+    """Finding 10, its other half: a well-formed path with a typo in it is said, not silently unused."""
+    real = record(tmp_path / "demo.jsonl", "--protocol-era", "legacy", "--method", "tools/list", "--", *DEMO)
+    kept = []
+    for line in real.read_bytes().splitlines()[1:]:
+        entry = json.loads(line)
+        if entry["kind"] in ("request", "response", "notification") and isinstance(entry.get("msg"), dict):
+            message = entry["msg"]
+            if "result" in message and "tools" in message["result"]:
+                message = {**message, "result": {"tools": []}}  # the answer the demo gives no more
+            kept.append((entry["dir"], entry["kind"], message, entry["mono"]))
+    rec = hand_record(tmp_path / "listed.jsonl", kept)
+    typo = run_lens("replay", str(rec), "--ignore", "$.result.tols", "--against", *DEMO, timeout=120)
+    assert typo.returncode == 17, typo.stderr
+    assert "--ignore '$.result.tols' named no field of an answer that differed" in typo.stderr, typo.stderr
+    right = run_lens("replay", str(rec), "--ignore", "$.result.tools", "--against", *DEMO, timeout=120)
+    assert right.returncode == 0 and "named no field" not in right.stderr, right.stdout + right.stderr
+
+
 def test_a_record_of_one_era_says_so_to_a_client_of_the_other(tmp_path: Path) -> None:
     """Finding 15: a 2026-07-28 record cannot answer `initialize`: said at start-up and to the client."""
     rec = record(tmp_path / "modern.jsonl", "--protocol-era", "modern", "--method", "tools/list", "--", *DEMO)
