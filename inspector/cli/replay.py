@@ -56,11 +56,11 @@ def main(argv: list[str]) -> int:
 
     try:
         replay = open_record(args.record, args.server)
-    except ReplayError as exc:
-        print(f"mcp-lens replay: {exc}", file=sys.stderr)
-        return exit_codes.USAGE
-    except OSError as exc:
-        print(f"mcp-lens replay: cannot read {args.record}: {exc.strerror or exc}", file=sys.stderr)
+    except (ReplayError, OSError) as exc:
+        said = str(exc) if isinstance(exc, ReplayError) else f"cannot read {args.record}: {exc.strerror or exc}"
+        print(f"mcp-lens replay: {said}", file=sys.stderr)
+        if target is not None and args.format == "junit":  # CI gets a report saying why, not an empty file
+            _junit_ended(said)
         return exit_codes.USAGE
     if replay.parts:
         print(
@@ -76,6 +76,14 @@ def main(argv: list[str]) -> int:
         return _against(replay, args, target)
     finally:
         replay.close()
+
+
+def _junit_ended(said: str) -> None:
+    """A JUnit report of a run that could not start: one error test case saying why."""
+    from inspector.replay.against import Run
+    from inspector.replay.report import Streamed
+
+    Streamed("junit", sys.stdout).finish(Run(ended=said))
 
 
 def _split(argv: list[str]) -> tuple[list[str], list[str] | None]:

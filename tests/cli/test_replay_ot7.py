@@ -211,9 +211,12 @@ def test_a_junit_report_is_written_when_the_run_cannot_start_or_ends_early(tmp_p
         [f"http://127.0.0.1:{port}/mcp"],
         [sys.executable, "-c", "import sys; sys.exit(4)"],
     )
-    for target in targets:
-        done = run_lens("replay", str(rec), "--format", "junit", "--against", *target, timeout=120)
-        assert done.returncode == 3, (target, done.stderr)
+    (tmp_path / "junk.jsonl").write_text("not a record\n")
+    runs = [(rec, target, 3) for target in targets]
+    runs += [(tmp_path / "junk.jsonl", [*DEMO], 2), (tmp_path / "missing.jsonl", [*DEMO], 2)]
+    for path, target, code in runs:
+        done = run_lens("replay", str(path), "--format", "junit", "--against", *target, timeout=120)
+        assert done.returncode == code, (target, done.stderr)
         suite = ET.fromstring(done.stdout).find("testsuite")
         assert suite is not None, done.stdout
         failing = int(suite.get("errors") or 0) + int(suite.get("failures") or 0)
