@@ -18,6 +18,7 @@ HOSTILE = REPO / "tests/servers/hostile.py"
 DEMO = [sys.executable, "-m", "inspector.demo"]
 # The 2026-07-28 reference servers from PyPI (mcp-server-time, -git, -fetch): scripts/lib.sh ensure_pypi_servers
 PYPI_SERVERS = REPO / "tests/servers/.venv-pypi/bin"
+PYPI_SERVERS_LINUX = "requires the PyPI reference servers' venv, which scripts/test builds on Linux"
 
 
 NEEDS_NODE = "requires Node.js (npm's server-everything or the official Inspector)"
@@ -53,7 +54,7 @@ def pypi_server_argv(name: str, repo: Path | None = None) -> list[str]:
     if os.name != "posix":
         import pytest
 
-        pytest.skip("requires the PyPI reference servers' venv, which scripts/test builds on Linux")
+        pytest.skip(PYPI_SERVERS_LINUX)
     if not path.exists():
         import pytest
 
@@ -62,7 +63,11 @@ def pypi_server_argv(name: str, repo: Path | None = None) -> list[str]:
 
 
 def git_repo(folder: Path) -> Path:
-    """A git repository with one commit, for mcp-server-git to serve."""
+    """A git repository with one commit, for mcp-server-git to serve (skipped where that server is not)."""
+    if os.name != "posix":
+        import pytest
+
+        pytest.skip(PYPI_SERVERS_LINUX)
     folder.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid"}
     env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
