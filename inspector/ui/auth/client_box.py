@@ -134,6 +134,8 @@ class ClientBox(QGroupBox):
         self.dpop.setAccessibleName("DPoP-bound tokens")
         self.dpop.setToolTip("A proof key for this server signs each request; tokens are bound to that key")
         form.addRow(self.dpop)
+        self._registration = ""  # what a modern server says of dynamic registration ("" for none)
+        self.client_id.textChanged.connect(lambda _text: self._show_registration_note())
         self.grant.currentIndexChanged.connect(self._follow_grant)
         self._follow_grant()
         row = QHBoxLayout()
@@ -146,8 +148,14 @@ class ClientBox(QGroupBox):
 
     def mark_registration_deprecated(self, note: str) -> None:
         """A modern server: say that registering dynamically is deprecated (empty: say nothing)."""
+        self._registration = note
         self.registration_note.setText(f"Left empty: {note}" if note else "")
-        self.registration_note.setVisible(bool(note))
+        self._show_registration_note()
+
+    def _show_registration_note(self) -> None:
+        """Only where registration would happen: the browser grant, no client id."""
+        browser = GRANTS[max(0, self.grant.currentIndex())].value is None
+        self.registration_note.setVisible(bool(self._registration) and browser and not self.client_id.text().strip())
 
     def _follow_grant(self) -> None:
         """Show the rows the chosen grant uses; name what its JWT is."""
@@ -159,6 +167,7 @@ class ClientBox(QGroupBox):
         self.labels["assertion_env"].setText(f"{what} variable")
         self.fields["assertion_file"].setAccessibleName(f"{what} file path")
         self.fields["assertion_env"].setAccessibleName(f"{what} environment variable")
+        self._show_registration_note()
 
     def show_profile(self, profile: ServerProfile | None) -> None:
         self.profile = profile
