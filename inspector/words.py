@@ -29,3 +29,10 @@ def counted(count: int, noun: str, many: str | None = None, *, grouped: bool = F
 def noun(count: int, word: str, many: str | None = None) -> str:
     """`word` as `count` of it is said, without the number: noun(1, "field") == "field", noun(2, …) "fields"."""
     return word if count == 1 else many or plural(word)
+
+
+def first_line(text: str) -> str:
+    """The first line of a message MCP Lens wrote, cut at a newline only: ``str.splitlines`` also cuts at CR,
+    U+2028, U+0085 and other separators, which inside a server's name or message are its text (shown as escapes),
+    so ``GitHub\\r(anything)`` would read "GitHub"."""
+    return text.split("\n", 1)[0]

@@ -7,6 +7,8 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.words import first_line
+
 
 class LensError(Exception):
     """Base error: `kind` names what failed, `hint` says what to check."""
@@ -117,7 +119,7 @@ def describe_failure(error: BaseException) -> Failure:
     if isinstance(error, ToolFailed):
         return Failure("Tool error (isError: true)", error.message, "server")
     if isinstance(error, LensError):
-        return Failure(error.message.splitlines()[0], _with_hint(error.message, error.hint), "client")
+        return Failure(first_line(error.message), _with_hint(error.message, error.hint), "client")
     return Failure(f"Failed on the client side: {type(error).__name__}", str(error), "client")
 
 

@@ -67,7 +67,7 @@ from inspector.ui.workspace.space import (
     SessionSpace,
     sidebar_line,
 )
-from inspector.words import counted
+from inspector.words import counted, first_line
 
 # The bottom dock's first height in the 1280×860 first window: ten whole traffic rows beside a detail
 # pane of as many lines; the workbench keeps the rest (a result of a dozen lines below the form).
@@ -439,13 +439,13 @@ class MainWindow(QMainWindow):
             if state == "failed" and was == CONNECTED:
                 self.statusBar().showMessage(disconnected_message(space.name, detail), 15000)
             elif state == "failed" and detail.startswith("sign-in failed: "):  # OAuth's words: who refused, what
-                said = detail.splitlines()[0].removeprefix("sign-in failed: ")
+                said = first_line(detail).removeprefix("sign-in failed: ")
                 self.statusBar().showMessage(f"Sign-in failed: {said} — see the Auth tab", 15000)
             elif state == "failed":
                 self.statusBar().showMessage("Connection failed — see the server panel for what to check", 8000)
 
     def _show_state(self, state: str, detail: str) -> None:
-        said = f"{self.current.name}: {detail.splitlines()[0] if detail else state}"
+        said = f"{self.current.name}: {first_line(detail) if detail else state}"
         set_plain(self.state_label, said, one_line=True)
 
     def _resend(self, method: str, params: Any) -> None:

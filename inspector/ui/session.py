@@ -28,7 +28,8 @@ __all__ = ["CONNECTED", "CONNECTING", "DISCONNECTED", "FAILED", "RECOVER", "Sess
 class SessionController(QObject):
     """One server connection at a time for the window. States: disconnected → connecting → connected | failed."""
 
-    stateChanged = Signal(str, str)  # state, detail (plain text)
+    stateChanged = Signal(str, object)  # state, detail (plain text: a str, never converted to a QString, which drops a
+    # server name's lone surrogate before it can be shown as its escape)
     connected = Signal(object)  # this controller, now connected: read server_info, capabilities, …
     toolsChanged = Signal(object)  # ToolListing
     requestFinished = Signal(str, object)  # method, result dict or LensError

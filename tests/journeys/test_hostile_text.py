@@ -264,6 +264,12 @@ def test_hostile_text_is_plain_everywhere_and_no_file_is_read(lens, tmp_path: Pa
         walk = Walk()
         lens.start("--", sys.executable, str(SERVER), str(fifo.path))
         lens.wait(lambda: lens.window.notifications.model.rowCount() >= 1, 30_000, "the start-up log message")
+        # The server's name whole, its line breaks and invisible characters shown as escapes, in the status bar and
+        # the server panel's State row (a name cut at its CR, or a lone surrogate dropped, hides what it says).
+        state = lens.find("Connection state", QLabel).text()
+        for where, text in (("status bar", lens.status()), ("State row", state)):
+            for escape in ("lone\\ud800sur", "cr\\rret", "ls\\u2028sep", "cgj\\u034fend"):
+                assert escape in text, f"{where}: {escape} not shown in {text[-200:]!r}"
 
         lens.tab("Tools")
         lens.click_item("Tool list", "tool title")

@@ -21,10 +21,11 @@ FIFO = sys.argv[1] if len(sys.argv) > 1 else "/nonexistent/fifo"
 IMG = f'<img src="file://{FIFO}">'
 SPOOF = "rtl\u202eloot"  # reads "rtltool" when the override is obeyed
 # What would be obeyed if shown raw: markup, a terminal's screen clear and OSC 8 link, NUL, C1 CSI,
-# a right-to-left override, an isolate, a zero-width space and a byte-order mark.
+# a right-to-left override, an isolate, a zero-width space, a byte-order mark, a lone surrogate, line breaks that
+# are not newlines (a lone CR, U+2028: a name must not be cut there) and a combining grapheme joiner.
 TAIL = (
     '<b>bold</b> <a href="https://evil.example">link</a> \x1b[2J\x1b]8;;https://evil.example\x07osc8\x1b]8;;\x07'
-    f" nul\x00 c1\x9b {SPOOF} \u2066iso\u2069 zw\u200bsp \ufeffbom lone\ud800sur"
+    f" nul\x00 c1\x9b {SPOOF} \u2066iso\u2069 zw\u200bsp \ufeffbom lone\ud800sur cr\rret ls\u2028sep cgj\u034fend"
 )
 MEGABYTE = "m" * 1_000_000
 

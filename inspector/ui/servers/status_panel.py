@@ -16,7 +16,7 @@ from inspector.core.client_handlers import APP_CAPABILITIES, SKILLS_EXTENSION, a
 from inspector.core.errors import describe_failure
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.plain_text import plain_tooltip, safe_tooltip, set_plain
-from inspector.words import counted
+from inspector.words import counted, first_line
 
 if TYPE_CHECKING:
     from inspector.core.operations import Operations
@@ -96,7 +96,7 @@ def ping_text(outcome: Any) -> str:
     if isinstance(outcome, int | float):
         return f"Ping: {outcome:.1f} ms round trip"
     failure = describe_failure(outcome)
-    return f"Ping failed: {failure.title} — {failure.detail.splitlines()[0] if failure.detail else ''}".rstrip(" —")
+    return f"Ping failed: {failure.title} — {first_line(failure.detail) if failure.detail else ''}".rstrip(" —")
 
 
 def remote_question(hosts: list[str]) -> str:

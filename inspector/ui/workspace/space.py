@@ -37,6 +37,7 @@ from inspector.ui.tools.workbench import ToolWorkbench
 from inspector.ui.traffic.log_level import LogLevelControl
 from inspector.ui.traffic.output_panes import NotificationsPane, ServerOutputPane
 from inspector.ui.widgets.layout_parts import scrolled
+from inspector.words import first_line
 
 # Each panel's title: the tab it sits in (one stack per title in the window).
 SERVER, ROOTS = "Server", "Roots"
@@ -50,7 +51,7 @@ class SessionSpace(QObject):
     """A server's session and its panels (`widgets`, by tab title)."""
 
     statusMessage = Signal(str, int)  # text, milliseconds: for the window's status bar
-    stateChanged = Signal(object, str, str)  # this space, state, detail
+    stateChanged = Signal(object, str, object)  # this space, state, detail (a str kept whole: see session.py)
     rootsCounted = Signal(object, int)  # this space, roots offered
     tasksCounted = Signal(object, int)  # this space, tasks running
     skillsDeclared = Signal(object)  # this space: whether its server declares Skills may have changed
@@ -210,7 +211,7 @@ def sidebar_line(session: SessionController, state: str, detail: str) -> str:
         era = f"{negotiation.era} {negotiation.version or ''}".strip() if negotiation is not None else ""
         return f"connected · {era}" if era else "connected"
     if state == "failed":
-        reason = detail.splitlines()[0].removeprefix("Not connected: ") if detail else "failed"
+        reason = first_line(detail).removeprefix("Not connected: ") if detail else "failed"
         if reason.startswith("disconnected: "):  # a server that went away: why, without how to come back
             return reason.removesuffix(f" {RECOVER}").removesuffix(".")
         return f"error: {reason}"
