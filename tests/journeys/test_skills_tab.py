@@ -54,6 +54,13 @@ def test_the_demo_s_skill_is_read_and_verified_then_one_of_its_files(lens) -> No
     assert isinstance(totals, QLabel)
     lens.wait(lambda: "skills: 2 skills listed" in totals.text(), timeout=WAIT, what="the skills' cost")
     assert "tokens (names and descriptions as a host lists them; exact (" in totals.text()
+    window = lens.find("Context window", QComboBox)  # another window: the skills figure stays
+    before = window.currentText()
+    window.setFocus()
+    lens.key("Down", window)
+    lens.wait(lambda: window.currentText() != before, what="another context window chosen")
+    lens.wait(lambda: f"of a {window.currentText()} window" in totals.text(), timeout=WAIT, what="the share")
+    assert "skills: 2 skills listed" in totals.text(), totals.text()
     # Per host view: the host's own rule for its skills listing, or "not known" where nobody knows it.
     box = lens.find("Host", QComboBox)
     lens.click(box)  # opens the list; Escape closes it, focus stays on the box

@@ -316,7 +316,7 @@ class BudgetPane(QWidget):
             self.recompute()
             return
         if self.report is not None and not self.stale:
-            self.totals.setText(totals_text(self.report, len(self.report.tools), self.window_tokens()))
+            self._show_totals(self.report)  # the share of the new window, the skills figure kept
         self.compare.settings_changed()
 
     def _update_count_button(self) -> None:

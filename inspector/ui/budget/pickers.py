@@ -49,6 +49,7 @@ class BudgetPickers(QWidget):
             self.shape.addItem(SHAPE_LABELS.get(shape, shape), shape)
         self.window = QComboBox()
         self.window.setObjectName("budgetWindow")
+        self.window.setAccessibleName("Context window")
         self.window.setToolTip("The context window the list's share is measured against")
         for label, tokens in CONTEXT_WINDOWS.items():
             self.window.addItem(label, tokens)
