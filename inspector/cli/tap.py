@@ -182,9 +182,13 @@ def _unreplayable(record: str, server: str | None, err: TextIO) -> str | None:
         return str(exc)
     except OSError as exc:
         return f"cannot read {record}: {exc.strerror or exc}"
+    from inspector.replay.mock import era_limit
+
     try:
         for warning in replay.warnings:
             err.write(f"mcp-lens tap: warning: {record}: {warning}\n")
+        if (limit := era_limit(replay)) is not None:  # a host's client sends initialize
+            err.write(f"mcp-lens tap: warning: {record}: {limit}\n")
     finally:
         replay.close()
     return None

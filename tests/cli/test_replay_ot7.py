@@ -188,6 +188,16 @@ def test_a_record_of_one_era_says_so_to_a_client_of_the_other(tmp_path: Path) ->
     assert "recorded from a 2026-07-28 server" in refused and "--protocol-era legacy" in refused, refused
 
 
+def test_installing_a_record_of_one_era_for_a_host_says_what_it_cannot_serve(tmp_path: Path) -> None:
+    """Finding 15, for `tap --install --replay`: a host sends `initialize`; a 2026-07-28 record has no answer."""
+    rec = record(tmp_path / "modern.jsonl", "--protocol-era", "modern", "--method", "tools/list", "--", *DEMO)
+    config = tmp_path / "claude_desktop_config.json"
+    config.write_text(json.dumps({"mcpServers": {"demo": {"command": "python3", "args": ["-m", "inspector.demo"]}}}))
+    installed = run_lens("tap", "--install", str(config), "--server", "demo", "--replay", str(rec), "--yes")
+    assert installed.returncode == 0, installed.stderr
+    assert "warning" in installed.stderr and "no answer to initialize" in installed.stderr, installed.stderr
+
+
 def test_a_secret_on_the_command_line_is_never_echoed(tmp_path: Path) -> None:
     """Finding 16: a secret-named flag's value, and a value the environment holds under a secret name."""
     rec = record(tmp_path / "demo.jsonl", "--method", "tools/list", "--", *DEMO)
