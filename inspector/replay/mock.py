@@ -166,14 +166,16 @@ class MockServer:
 def era_limit(replay: Replay, method: Any = "initialize") -> str | None:
     """Why the record cannot answer the other era's handshake `method` (None: it can, or it is not one):
     a record keeps its era, the mock never translates one into the other."""
+    if (method, replay.era) not in (("initialize", MODERN), ("server/discover", LEGACY)):
+        return None
     recorded = set(replay.methods())
-    if method == "initialize" and replay.era == MODERN and "initialize" not in recorded:
+    if method == "initialize" and "initialize" not in recorded:
         return (
             f"this record was recorded from a {MODERN} server (server/discover) and holds no answer to "
             f"initialize, which a {LEGACY} client sends (most hosts today); to serve one, record the server "
             "with such a client (mcp-lens --cli --protocol-era legacy …, or mcp-lens tap under the host)"
         )
-    if method == "server/discover" and replay.era == LEGACY and "server/discover" not in recorded:
+    if method == "server/discover" and "server/discover" not in recorded:
         return (
             f"this record was recorded from a {LEGACY} server (initialize) and holds no answer to "
             f"server/discover; a {MODERN} client that falls back to initialize is served"
