@@ -7,7 +7,6 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-import pytest
 from core_support import run_with, stdio_profile
 from lens_support import REPO
 
@@ -22,15 +21,15 @@ SLOW_DEMO = [
 ]
 
 
-@pytest.mark.parametrize("lite", [False, True], ids=["sdk", "lite"])
-def test_a_server_slower_than_ten_seconds_is_reached_in_the_modern_era(lite: bool) -> None:
+def test_a_server_slower_than_ten_seconds_is_reached_in_the_modern_era() -> None:
+    """Over the SDK's connection (the lean client never had the SDK's clock)."""
     store = TrafficStore()
 
     async def body(conn: Any) -> Any:
         return conn.negotiation
 
     profile = stdio_profile(SLOW_DEMO, era="modern", PYTHONPATH=str(REPO))
-    negotiation = run_with(profile, body, lite=lite, store=store, connect_timeout=180.0)
+    negotiation = run_with(profile, body, store=store, connect_timeout=180.0)
     assert negotiation.era == "modern"
     sent = [e.method for e in store if e.kind is Kind.REQUEST and e.direction.value == "out"]
     assert sent == ["server/discover"], sent
