@@ -36,15 +36,22 @@ class _InitLater:
 
     def exec_module(self, module: ModuleType) -> None:
         loader = self.loader
+        started: list[bool] = []
 
         def __getattr__(attr: str) -> Any:
             if attr.startswith("__"):
                 raise AttributeError(attr)
-            with _lock:
-                if module.__dict__.get("__getattr__") is __getattr__:
-                    del module.__getattr__
-                    loader.exec_module(module)
-            return getattr(module, attr)
+            with _lock:  # another thread asking meanwhile waits here until the names are there
+                if not started:
+                    started.append(True)  # first: the __init__'s own imports ask the package for names
+                    try:
+                        loader.exec_module(module)
+                    finally:
+                        module.__dict__.pop("__getattr__", None)
+            try:
+                return module.__dict__[attr]
+            except KeyError:
+                raise AttributeError(f"module {module.__name__!r} has no attribute {attr!r}") from None
 
         module.__getattr__ = __getattr__  # type: ignore[method-assign]
 
