@@ -18,7 +18,6 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -45,6 +44,7 @@ from inspector.ui.session import CONNECTED
 from inspector.ui.shortcuts_dialog import show_shortcuts
 from inspector.ui.traffic.view import TrafficView
 from inspector.ui.traffic.viewer_window import ViewerWindow
+from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import set_plain
 from inspector.ui.widgets.plain_text import shown as plain_shown
 from inspector.ui.widgets.screen_fit import fit_screen
@@ -268,8 +268,8 @@ class MainWindow(QMainWindow):
         self.dock.setWidget(self.bottom)
         self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.dock)
-        self.state_label = QLabel()
-        self.state_label.setTextFormat(Qt.TextFormat.PlainText)
+        # one line, elided (whole in its tooltip): a server's name of a few hundred characters widened the window
+        self.state_label = ElidedLabel()
         self.statusBar().addWidget(self.state_label, 1)
 
     def _connect_panels(self) -> None:

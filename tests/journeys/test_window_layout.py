@@ -1062,3 +1062,47 @@ def test_the_skills_tab_gives_the_content_and_the_files_room(lens) -> None:
         while tab.parentWidget() is not None and tab.objectName() != "skillsSplitter":
             tab = tab.parentWidget()
         assert not clipped(tab), (size, clipped(tab))
+
+
+HOSTILE = REPO / "tests/servers/hostile_text.py"
+
+
+def test_a_servers_long_one_line_texts_never_widen_the_window(lens) -> None:
+    """A tool named with a few hundred characters and a 1 MB description, its call's result header and an
+    error's message: each one line, cut to the room there is; the window keeps the size the user gave it."""
+    lens.start("--", sys.executable, str(HOSTILE), "/nonexistent/fifo")
+    lens.wait_connected()
+    at_size(lens, 1264, 812)
+    window = lens.window
+    for tool in ("tool name", "fails", "tool title"):
+        lens.click_item("Tool list", tool)
+        lens.qtbot.wait(200)
+        if tool != "tool title":
+            calls = len(lens.sent("tools/call"))
+            lens.click("Call  (Ctrl+Enter)")
+            lens.wait(lambda calls=calls: len(lens.sent("tools/call")) > calls, what=f"{tool}'s call sent")
+            lens.wait(lambda: "Result" in lens.texts() or "Error" in lens.texts(), 30_000, f"{tool}'s result")
+            lens.qtbot.wait(300)
+        grew = (window.width(), window.height()) != (1264, 812)
+        assert not grew, f"{tool}: the window grew to {window.width()}×{window.height()}: {widest(window)}"
+        hint = window.minimumSizeHint()
+        assert hint.width() <= 1024, f"{tool}: the window now needs {hint.width()} px: {widest(window)}"
+
+
+def widest(window: QWidget) -> str:
+    """The widgets asking the most width (what pushed the window out)."""
+    asks = [
+        (w.minimumSizeHint().width(), where(w), (w.text() if isinstance(w, QLabel) else "")[:40])
+        for w in window.findChildren(QWidget)
+        if w.isVisible()
+    ]
+    return ", ".join(f"{name} {text!r} {width} px" for width, name, text in sorted(asks, reverse=True)[:8])
+
+
+def where(widget: QWidget) -> str:
+    """A widget by its class and name, in its parent's."""
+    names = []
+    while widget is not None and len(names) < 3:
+        names.append(f"{type(widget).__name__}{'#' + widget.objectName() if widget.objectName() else ''}")
+        widget = widget.parentWidget()
+    return " < ".join(names)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from inspector.config.redact import REDACTED, Redactor
 from inspector.core.history import CallRecord
 from inspector.traffic.commands import cli_line
+from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.plain_text import item_text, plain_label, set_plain
 
 
@@ -33,7 +34,7 @@ class _CallRow(QWidget):
     def __init__(self, record: CallRecord, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.record = record
-        self.name = plain_label(f"#{record.id} {record.tool}")
+        self.name = ElidedLabel(f"#{record.id} {record.tool}")  # a long tool name is elided, never widening the window
         self.bar = QProgressBar()
         self.bar.setRange(0, 0)  # busy until the first progress notification says more
         self.bar.setTextVisible(True)

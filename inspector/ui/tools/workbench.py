@@ -37,6 +37,7 @@ from inspector.ui.tools.call_panels import CallsPanel, HistoryView
 from inspector.ui.tools.header import ToolHeader
 from inspector.ui.tools.questions import ask_about_problems, ask_destructive
 from inspector.ui.tools.tool_list import ToolList, ToolRow
+from inspector.ui.widgets.elided_label import ElidedLabel
 from inspector.ui.widgets.icon_images import IconSource
 from inspector.ui.widgets.layout_parts import bare_column, buddy_label, named_splitter, scrolled
 from inspector.ui.widgets.plain_text import plain_label
@@ -106,7 +107,7 @@ class ToolWorkbench(QWidget):
         self.ask_first.toggled.connect(self._remember_ask_first)
         self.calls = CallsPanel()
         self.result = ResultView()
-        self.result_caption = plain_label(wrap=False, selectable=True)
+        self.result_caption = ElidedLabel()  # one line, elided, whole in its tooltip: a long tool name never widens it
         self.result_caption.setAccessibleName("Whose result")
         self.resource = ResourceContentsView()
         self.app_tab = AppTab(session)  # a tool's MCP App beside its result
