@@ -63,6 +63,14 @@ def stretch_request_column(table: QTableView) -> None:
         header.setSectionResizeMode(column, mode)
 
 
+def fit_content_columns(table: QTableView) -> None:
+    """Size the number, verdict and time columns to the rows now there (sized to contents once, when the
+    table was empty, they kept the header's width: "equal after volatile rules" read "equal…")."""
+    for column in range(table.model().columnCount()):
+        if table.horizontalHeader().sectionResizeMode(column) == QHeaderView.ResizeMode.ResizeToContents:
+            table.resizeColumnToContents(column)
+
+
 def verdict_cells(verdict: Verdict) -> tuple[str, ...]:
     """A verdict's row: number, request, verdict (and why there was no answer), both latencies."""
     said = VERDICT_TEXT.get(verdict.verdict, verdict.verdict) + (f" ({verdict.note})" if verdict.note else "")
@@ -258,7 +266,8 @@ class RunAgainstWindow(QWidget):
             self.progress.setRange(0, self.total)
             self.progress.setValue(len(verdicts))
             set_plain(self.summary, f"Sent {len(verdicts)} of {self.total} requests…")
-        self.model.take()
+        if self.model.take():
+            fit_content_columns(self.table)
 
     def select_first_difference(self) -> None:
         verdicts = self.run.verdicts if self.run else []

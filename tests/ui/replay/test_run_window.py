@@ -129,3 +129,29 @@ def test_a_server_that_stops_mid_run_is_said_once(qtbot, qloop, tmp_path: Path) 
     qtbot.waitUntil(lambda: "requests replayed" in window.summary.text(), timeout=60_000)
     text = window.summary.text()
     assert text.lower().count("stopped") == 1, text
+
+
+def test_the_verdict_column_shows_each_verdict_whole(qtbot, qloop, tmp_path: Path) -> None:
+    """OT7 5: the Verdict column kept the width of what it first measured ("equal after volatile rules" cut
+    to "equal…")."""
+
+    def versioned(path: Path, version: str) -> Path:
+        store = TrafficStore()
+        hello = {"protocolVersion": "2025-11-25", "clientInfo": {"name": "host", "version": "1"}, "capabilities": {}}
+        request(store, 1, "initialize", hello)
+        info = {"name": "s", "version": version}
+        response(store, 1, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": info})
+        tool_call(store, 2, "echo", {"text": "hi"})
+        response(store, 2, call_result("hi"))
+        jsonl.save(path, store)
+        return path
+
+    before, after = versioned(tmp_path / "before.jsonl", "1"), versioned(tmp_path / "after.jsonl", "2")
+    window = started(qtbot, before, [sys.executable, "-m", "inspector", "replay", str(after), "--fast"])
+    qtbot.waitUntil(lambda: "requests replayed" in window.summary.text(), timeout=60_000)
+    qtbot.wait(100)
+    table, model = window.table, window.table.model()
+    shown = [str(model.index(row, 2).data()) for row in range(model.rowCount())]
+    assert any(text.startswith("equal") for text in shown), shown
+    widest = max(table.fontMetrics().horizontalAdvance(text) for text in shown)
+    assert table.columnWidth(2) > widest, (shown, table.columnWidth(2), widest)
