@@ -115,8 +115,15 @@ def test_several_calls_in_flight_and_history(qtbot, window: MainWindow) -> None:
     assert protocol.outcome == "protocol error" and bench.result.state == "protocol_error"
     bench.history.table.selectRow(bench.history.records.index(first))
     # a History row's right-click menu holds every action, Save to collection… too (not a button: the row fits)
-    menu = {a.text(): a for a in bench.history.table.actions()}
-    assert list(menu) == ["Re-run", "Replay answers", "Edit and re-run", "Copy as CLI", "Save to collection…"]
+    menu = {a.text(): a for a in bench.history.table.actions() if not a.isSeparator()}
+    assert list(menu) == [
+        "Re-run",
+        "Replay answers",
+        "Edit and re-run",
+        "Copy as CLI",
+        "Save to collection…",
+        "Open as mock server",
+    ]
     with qtbot.waitSignal(bench.history.saveRequested, timeout=2000) as saved:
         menu["Save to collection…"].trigger()
     assert saved.args == [first]
