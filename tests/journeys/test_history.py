@@ -145,3 +145,19 @@ def test_a_damaged_history_is_said_in_the_history_tab_and_its_intact_calls_liste
     assert "intact-call" in path.read_text(encoding="utf-8")
     [aside] = path.parent.glob(path.name + ".damaged-*")
     assert aside.read_bytes() == damaged
+
+
+def test_historys_call_actions_wait_for_a_call_to_be_chosen(lens) -> None:
+    """Outside tester of issue 21, finding 8: Re-run, Replay answers, Edit and re-run and Copy as CLI were
+    enabled with History empty and nothing selected (a click did nothing). They are enabled once a call is picked."""
+    actions = ("Re-run", "Re-run with the same answers", "Edit and re-run", "Copy as mcp-lens --cli")
+    lens.start()
+    table = history(lens)
+    assert not [name for name in actions if lens.find(name).isEnabled()], "enabled with History empty"
+    call_echo(lens, "pick me")
+    table = history(lens)
+    lens.wait(lambda: rows(table) and rows(table)[0][4] == "ok", what="the call finished")
+    table.clearSelection()
+    assert not [name for name in actions if lens.find(name).isEnabled()], "enabled with no call selected"
+    lens.click_item(table, "echo")
+    lens.wait(lambda: all(lens.find(name).isEnabled() for name in actions), what="the actions enabled")

@@ -191,12 +191,15 @@ class HistoryView(QWidget):
             ("Copy as CLI", "Copy as mcp-lens --cli", self.copy_cli),
             ("Save to collection…", "Save the call to a collection", lambda: self._emit(self.saveRequested)),
         )
+        self.call_buttons: list[QPushButton] = []  # enabled while a call is selected (`_on_selection`)
         for text, name, slot in actions[:-1]:  # the last one is in the row's menu only: the row fits
             button = QPushButton(text)
             button.setAccessibleName(name)
             button.setToolTip(name)
+            button.setEnabled(False)
             button.clicked.connect(slot)
             buttons.addWidget(button)
+            self.call_buttons.append(button)
         buttons.addStretch(1)
         # Right-click a call: every action, Save to collection… included.
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
@@ -260,6 +263,9 @@ class HistoryView(QWidget):
             signal.emit(record)
 
     def _on_selection(self) -> None:
+        chosen = self.selected() is not None
+        for button in self.call_buttons:
+            button.setEnabled(chosen)
         self._emit(self.recordSelected)
 
     def copy_cli(self) -> str | None:
