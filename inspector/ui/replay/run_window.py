@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.era import CLIENT_CAPABILITIES_META_KEY
 from inspector.replay.against import Run, TargetFailed, run_against_async
 from inspector.replay.compare import Verdict
 from inspector.replay.record import LEGACY, MODERN, Replay, ReplayError, open_record
@@ -69,6 +70,23 @@ def fit_content_columns(table: QTableView) -> None:
     for column in range(table.model().columnCount()):
         if table.horizontalHeader().sectionResizeMode(column) == QHeaderView.ResizeMode.ResizeToContents:
             table.resizeColumnToContents(column)
+
+
+def client_capabilities(verdicts: list[Verdict]) -> list[str]:
+    """The client capabilities the record's handshake declared (initialize's, or server/discover's `_meta`),
+    but the extensions, which `mcp-lens run` declares too."""
+    for verdict in verdicts:
+        params = verdict.params if isinstance(verdict.params, dict) else {}
+        if verdict.method == "initialize":
+            declared = params.get("capabilities")
+        elif verdict.method == "server/discover":
+            meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+            declared = meta.get(CLIENT_CAPABILITIES_META_KEY)
+        else:
+            continue
+        names = [str(name) for name in declared] if isinstance(declared, dict) else []
+        return [name for name in names if name != "extensions"]  # mcp-lens run declares the same extensions
+    return []
 
 
 def verdict_cells(verdict: Verdict) -> tuple[str, ...]:
@@ -302,7 +320,13 @@ class RunAgainstWindow(QWidget):
             return 0
         era = {LEGACY: " --protocol-era legacy", MODERN: " --protocol-era modern"}.get(self.era or "", "")
         saved = counted(count, "step")
-        set_plain(self.summary, f"Saved {saved} to {path}: mcp-lens run {path.name}{era} -- COMMAND runs them")
+        said = f"Saved {saved} to {path}: mcp-lens run {path.name}{era} -- COMMAND runs them."
+        if declared := client_capabilities(verdicts):
+            said += (
+                f" The record's client declared {', '.join(declared)}; mcp-lens run declares none, so a server"
+                " that lists tools by what its client declares may answer tools/list differently."
+            )
+        set_plain(self.summary, said)
         return count
 
     def closeEvent(self, event: QCloseEvent) -> None:

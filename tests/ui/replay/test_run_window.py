@@ -155,3 +155,24 @@ def test_the_verdict_column_shows_each_verdict_whole(qtbot, qloop, tmp_path: Pat
     assert any(text.startswith("equal") for text in shown), shown
     widest = max(table.fontMetrics().horizontalAdvance(text) for text in shown)
     assert table.columnWidth(2) > widest, (shown, table.columnWidth(2), widest)
+
+
+def test_saving_a_run_says_when_the_records_client_declared_capabilities_mcp_lens_run_does_not(
+    qtbot, qloop, tmp_path: Path
+) -> None:
+    """OT7 14: a collection saved from a run of a client that declared sampling and roots failed under the
+    line the window gave, against the same server: `mcp-lens run` declares none, and the server listed fewer
+    tools. The window says so when it saves."""
+    store = TrafficStore()
+    hello = {"protocolVersion": "2025-11-25", "clientInfo": {"name": "host", "version": "1"}}
+    request(store, 1, "initialize", {**hello, "capabilities": {"sampling": {}, "roots": {"listChanged": True}}})
+    response(store, 1, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "s"}})
+    tool_call(store, 2, "echo", {"text": "hi"})
+    response(store, 2, call_result("hi"))
+    before = tmp_path / "before.jsonl"
+    jsonl.save(before, store)
+    window = started(qtbot, before, [sys.executable, "-m", "inspector", "replay", str(before), "--fast"])
+    qtbot.waitUntil(lambda: "requests replayed" in window.summary.text(), timeout=60_000)
+    assert window.save_collection(tmp_path / "saved.json") == 1  # the tools/call (the handshake is run's own)
+    said = window.summary.text()
+    assert "sampling, roots" in said and "declares none" in said, said
