@@ -122,3 +122,69 @@ def _has_bad_bytes(value: Any) -> bool:
     if isinstance(value, list):
         return any(_has_bad_bytes(v) for v in value)
     return False
+
+
+@dataclass
+class ObjectSalvage:
+    """What is intact of the object a file holds under one key (a config's ``"mcpServers"``)."""
+
+    members: dict[str, Any] = field(default_factory=dict)  # name → value, each read whole and all text
+    lines: dict[str, int] = field(default_factory=dict)  # name → the line its member starts at
+    lost: list[Lost] = field(default_factory=list)  # one per damaged stretch
+
+
+def salvage_members(text: str, key: str, *, noun: str = "entry", start: int = 0) -> ObjectSalvage | None:
+    """The members of the object under `key` in `text` (decoded with ``surrogateescape``) that read whole,
+    one `Lost` per damaged stretch; None when no such object is found after `start`. After a stretch that does not read,
+    the next member is looked for at the first member's indent (as a writer of indented JSON puts it)."""
+    found = re.compile(rf'"{re.escape(key)}"\s*:\s*\{{').search(text, start)
+    if found is None:
+        return None
+    result, decoder = ObjectSalvage(), json.JSONDecoder()
+    pos, after, indent = found.end(), "the start of the object", None
+    while True:
+        while pos < len(text) and text[pos] in _GAP:
+            pos += 1
+        if pos < len(text) and text[pos] == "}":
+            return result
+        if pos >= len(text):
+            line = _line(text, pos)
+            said = f"line {line}: the file ends inside {key!r} (cut after {after})"
+            result.lost.append(Lost(line, b"", said))
+            return result
+        if indent is None:
+            indent = pos - (text.rfind("\n", 0, pos) + 1)
+        name, value, end = _member(decoder, text, pos)
+        if name is not None:
+            label = f"{noun} {name!r}"
+            if _has_bad_bytes(name) or _has_bad_bytes(value):
+                shown = _bytes(name).decode("utf-8", "replace")
+                said = _not_text(text, pos, end, f"{noun} {shown!r}")
+                result.lost.append(Lost(_line(text, pos), _bytes(text[pos:end]), said, 1))
+            else:
+                result.members[name], result.lines[name] = value, _line(text, pos)
+            after, pos = label, end
+            continue
+        resume = re.compile(rf"\n[ \t]{{{indent}}}\"").search(text, pos + 1)
+        stop = resume.start() + 1 if resume else len(text)
+        first, last = _line(text, pos), _line(text, stop - 1)
+        lines = f"line {first}" if first == last else f"lines {first}–{last}"
+        lines = lines if resume else f"line {first} to the end"
+        said = f"{lines} could not be read: what followed {after} is lost"
+        result.lost.append(Lost(first, _bytes(text[pos:stop].rstrip("\n")), said))
+        if resume is None:
+            return result
+        pos = resume.start() + 1
+
+
+def _member(decoder: json.JSONDecoder, text: str, pos: int) -> tuple[str | None, Any, int]:
+    """`"name": value` at `pos`: (name, value, where it ends); name None when it does not read."""
+    try:
+        name, end = decoder.raw_decode(text, pos)
+        colon = re.compile(r"\s*:\s*").match(text, end)
+        if not isinstance(name, str) or colon is None:
+            return None, None, pos
+        value, end = decoder.raw_decode(text, colon.end())
+    except ValueError:
+        return None, None, pos
+    return name, value, end

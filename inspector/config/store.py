@@ -13,12 +13,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from inspector.config import jsonc
 from inspector.config.eras import EraError, parse_era
 from inspector.config.files import folder_lock, private_folder, stamped_sibling, write_atomic
 from inspector.config.locations import app_data_dir
 from inspector.config.profile import ProfileError, ServerProfile
-from inspector.config.text_files import NotUtf8Error, read_utf8
+from inspector.config.servers_damage import Damage, read_config
 
 EXTRAS_KEY = "x-mcp-lens"
 STORE_VERSION = 1
@@ -116,8 +115,10 @@ _CHANGED_MEANWHILE = (
 class ProfileStore:
     """An ordered set of named profiles backed by one JSON file.
 
-    Call `load()` first; mutations change memory only until `save()`. A file that fails to
-    parse is never overwritten: `save()` refuses until `backup_corrupt()` moves it aside.
+    Call `load()` first; mutations change memory only until `save()`. A damaged file (UTF-16, a byte that is
+    not UTF-8, cut) loads with what is intact (`damage` says what was not, `damage_backup` holds its bytes as
+    they were, copied before anything writes the file); one where no server list is found is never
+    overwritten: `save()` refuses until `backup_corrupt()` moves it aside.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
@@ -125,30 +126,45 @@ class ProfileStore:
         self._profiles: dict[str, ServerProfile] = {}
         self._baseline: dict[str, str] = {}  # name → record, as last loaded from or saved to the file
         self._loaded = False
+        self.damage: Damage | None = None
+        self.damage_backup: Path | None = None
 
     # -- reading -------------------------------------------------------------------------
     def load(self) -> list[ServerProfile]:
         """Read the file (a missing file means no profiles); raise `ProfileError` if it is corrupt."""
         self._loaded = False
         self._profiles, self._baseline = {}, {}
+        self.damage, self.damage_backup = None, None
         source = str(self.path)
         try:
-            text = read_utf8(self.path)
+            raw = self.path.read_bytes()
         except FileNotFoundError:
             self._loaded = True
             return []
         except OSError as exc:
             raise ProfileError(f"cannot read file: {exc.strerror or exc}", source=source) from exc
-        except NotUtf8Error as exc:
-            raise ProfileError(exc.reason, source=source) from None
-        data = jsonc.loads(text, source=source)
-        self._profiles = self._parse(data, source)
+        data, damage = read_config(raw, source, lenient=False)
+        if damage is not None:
+            self.damage_backup = self._keep_original(raw)
+        self._profiles = self._parse(data, source, damage)
+        self.damage = damage
         self._baseline = _records(self._profiles)
         self._loaded = True
         return self.profiles()
 
+    def _keep_original(self, raw: bytes) -> Path:
+        """A copy of the damaged file's bytes beside it (``.corrupt-<time>``; one already holding them is reused)."""
+        for old in sorted(self.path.parent.glob(f"{self.path.name}.corrupt-*")):
+            try:
+                if old.stat().st_size == len(raw) and old.read_bytes() == raw:
+                    return old
+            except OSError:
+                continue
+        return write_atomic(stamped_sibling(self.path, "corrupt"), raw)
+
     @staticmethod
-    def _parse(data: Any, source: str) -> dict[str, ServerProfile]:
+    def _parse(data: Any, source: str, damage: Damage | None = None) -> dict[str, ServerProfile]:
+        """The profiles of the file's data; in a damaged file (`damage`) an invalid entry is left out and said."""
         if not isinstance(data, dict):
             raise ProfileError(f"expected a JSON object at the top level, got {type(data).__name__}", source=source)
         table = data.get("mcpServers", {})
@@ -159,8 +175,15 @@ class ProfileStore:
         servers = servers if isinstance(servers, dict) else {}
         out: dict[str, ServerProfile] = {}
         for name, entry in table.items():
-            profile = ServerProfile.from_entry(name, entry, source=source)
-            apply_extras(profile, servers.get(name), source=source)
+            try:
+                profile = ServerProfile.from_entry(name, entry, source=source)
+                apply_extras(profile, servers.get(name), source=source)
+            except ProfileError as exc:
+                if damage is None:
+                    raise
+                damage.said.append(f"server {name!r}: {exc.reason}: it is left out")
+                damage.lost += 1
+                continue
             out[name] = profile
         return out
 
@@ -271,17 +294,20 @@ class ProfileStore:
         """
         source = str(self.path)
         try:
-            text: str | None = read_utf8(self.path)
+            raw: bytes | None = self.path.read_bytes()
         except FileNotFoundError:
-            text = None
+            raw = None
         except OSError as exc:
             raise ProfileError(f"cannot read file before saving: {exc.strerror or exc}", source=source) from exc
-        except NotUtf8Error as exc:
-            raise ProfileError(_CHANGED_MEANWHILE.format(exc.reason), source=source) from None
-        try:
-            on_disk = self._parse(jsonc.loads(text, source=source), source) if text is not None else {}
-        except ProfileError as exc:
-            raise ProfileError(_CHANGED_MEANWHILE.format(exc.reason), source=source) from exc
+        on_disk: dict[str, ServerProfile] = {}
+        if raw is not None:
+            try:
+                data, damage = read_config(raw, source, lenient=False)
+            except ProfileError as exc:
+                raise ProfileError(_CHANGED_MEANWHILE.format(exc.reason), source=source) from exc
+            if damage is not None:  # its bytes kept before it is written over
+                self.damage_backup = self._keep_original(raw)
+            on_disk = self._parse(data, source, damage)
         mine = _records(self._profiles)
         merged: dict[str, ServerProfile] = {}
         for name, profile in self._profiles.items():

@@ -68,6 +68,9 @@ def test_a_damaged_servers_json_is_read_or_refused_in_words_and_never_overwritte
             raise AssertionError("saved over a file it could not read")
         assert path.read_bytes() == damaged
         return
+    if store.damage is not None:  # read for what is intact: told why, and the bytes kept before any write
+        assert store.damage.said and store.damage_backup is not None
+        assert store.damage_backup.read_bytes() == damaged and path.read_bytes() == damaged
     store.add(ServerProfile("added by the test", command="x"))
     store.save()
     assert ProfileStore(path).load()[-1].name == "added by the test"
