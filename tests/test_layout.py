@@ -143,6 +143,7 @@ ACROSS_PACKAGES = {  # test modules that import one package but deliberately tes
     "tests/doctor/test_doctor.py": "inspector/doctor's checks, run through `mcp-lens doctor` (cli.doctor)",
     "tests/doctor/test_doctor_host_names.py": "`mcp-lens doctor --host` as a process; budget builds the expected names",
     "tests/tap/test_install_cli.py": "`mcp-lens tap --install` as a process; config.jsonc reads the host file",
+    "tests/tap/test_tap_secret_arguments.py": "`mcp-lens tap` as a process; traffic's entry names what it noted",
     "tests/core/test_slow_start.py": "the core's connection through core_support; traffic's Kind is what it checks",
     # The demo server run as a process (inspector/demo); `inspector.__version__` is what it must report.
     "tests/demo/test_demo_http.py": "inspector/demo over HTTP as a process; only __version__ imported",

@@ -20,10 +20,10 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any, TextIO
 
-from inspector.config.redact import Redactor
+from inspector.config.redact import Redactor, call_secrets
 from inspector.tap.paths import EXITED_PREFIX, create_record_file
 from inspector.traffic.classify import classify
-from inspector.traffic.entry import Direction, Entry, Kind
+from inspector.traffic.entry import SECRETS_HIDDEN, Direction, Entry, Kind
 from inspector.traffic.jsonl import encode_entry, header
 from inspector.traffic.store import OPPOSITE, id_key
 
@@ -177,8 +177,14 @@ class TapRecorder:
         return Entry(seq, time.time(), time.monotonic(), direction, TRANSPORT, kind, raw, notes=notes)
 
     def _message(self, direction: Direction, raw: bytes, notes: tuple[str, ...]) -> None:
+        if direction is Direction.OUT and b'"tools/call"' in raw:
+            # A value typed into a secret-looking argument (`password`, a nested `apiToken`) is learned
+            # before this line is written: hidden here, in the server's echo and in every later line.
+            self.redactor.learn(call_secrets(raw))
         c = classify(raw)
         entry = self._entry(direction, c.kind, raw, notes)
+        if entry.raw is not raw and entry.raw != raw:  # the record never passes changed bytes off as the wire's
+            entry.note(SECRETS_HIDDEN)
         entry.parse_error, entry.rpc_id, entry.method, entry.error_code = (
             c.parse_error,
             c.rpc_id,
