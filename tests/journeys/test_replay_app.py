@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QListWidget,
     QMenu,
     QPlainTextEdit,
+    QStyle,
+    QTableView,
     QWidget,
 )
 from test_tapped_sessions import rows, sessions_window, sidebar_entries, viewer_for
@@ -229,4 +231,57 @@ def test_history_opened_as_mock_server_answers_a_call_as_recorded(lens) -> None:
         timeout=30_000,
         what="the mock's answer to a call History never made",
     )
+    assert lens.quit() == 0
+
+
+def test_run_against_offers_every_saved_server_and_shows_each_verdict_whole(lens, tmp_path: Path) -> None:
+    """Outside tester of issue 21, finding 10: File › Open session…, Run against…: the Against list offered only
+    the servers selected since the app started, not the saved ones (a record's own server among them); at
+    1024×700 the Verdict column read "differ…" while Request took the width. Every saved server is offered, then
+    "A command or URL…"; a saved server never opened runs, and each verdict reads whole."""
+    from journey_support import strip_mnemonic
+    from test_window_layout import at_size
+    from test_workspace import save_servers
+
+    from inspector.ui.replay.run_window import VERDICT_TEXT
+
+    changed = {"command": sys.executable, "args": CHANGED_DEMO[1:], "env": {"DEMO_CHANGED_ECHO": "1"}}
+    save_servers(lens, {"changed demo": changed, "never opened": changed})
+    record = tmp_path / "demo.jsonl"
+    call = ["--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hello"]
+    done = run_lens("--cli", "--record", str(record), *call, "--", *DEMO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lens.start()
+    at_size(lens, 1024, 700)
+    lens.menu("File", "Open session…")
+    choose_file(lens, record)
+    viewer = next(w for w in QApplication.topLevelWidgets() if w.isVisible() and record.name in w.windowTitle())
+    lens.click(lens.find("Run against", top=viewer))
+    run = lens.find("Requests and verdicts", QAbstractItemView).window()
+    combo = lens.find("Run against", QComboBox, top=run)
+    lens.click(combo)
+    offered = [strip_mnemonic(combo.itemText(row)) for row in range(combo.count())]
+    assert {"changed demo", "never opened"} <= set(offered), offered
+    assert offered[-1] == "A command or URL…", offered
+    for _ in range(offered.index("never opened") - combo.currentIndex()):
+        QTest.keyClick(combo.view(), Qt.Key.Key_Down)
+    QTest.keyClick(combo.view(), Qt.Key.Key_Return)
+    lens.wait(lambda: combo.currentText() == "never opened", what="the saved server chosen")
+    lens.click(lens.find("Run the record", top=run))
+    summary = lens.find("Run summary", top=run)
+    lens.wait(lambda: "requests replayed" in summary.text(), timeout=120_000, what="the run's end")
+    table = lens.find("Requests and verdicts", QTableView, top=run)
+    model, header = table.model(), table.horizontalHeader()
+    lens.qtbot.wait(300)
+    margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)
+    verdicts = [str(model.index(row, 2).data()) for row in range(model.rowCount())]
+    assert VERDICT_TEXT["different"] in verdicts, verdicts
+    cut = [
+        f"{text!r} needs {table.fontMetrics().horizontalAdvance(text) + margin} px, has {header.sectionSize(2)}"
+        for text in verdicts
+        if header.sectionSize(2) < table.fontMetrics().horizontalAdvance(text) + margin
+    ]
+    assert not cut, cut
+    for widget in (run, viewer):
+        widget.close()
     assert lens.quit() == 0

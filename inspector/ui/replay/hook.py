@@ -72,8 +72,13 @@ def add_record_actions(viewer: Any, window: Any) -> tuple[QToolButton, QToolButt
 
 
 def workspace_servers(window: Any) -> dict[str, Any]:
-    """The workspace's servers (name → profile), for a run's target."""
-    return {name: space.profile for name, space in getattr(window, "spaces", {}).items()}
+    """Every server the sidebar lists (name → profile, as saved now: the demo, unsaved entries, every saved
+    server, opened since the app started or not), then any other opened one, for a run's target."""
+    panel = getattr(window, "servers", None)
+    listed = {profile.name: profile for profile in panel.profiles()} if panel is not None else {}
+    for name, space in getattr(window, "spaces", {}).items():
+        listed.setdefault(name, space.profile)
+    return listed
 
 
 def stored_sign_in(window: Any, profile: Any) -> str | None:
