@@ -115,3 +115,53 @@ def test_the_settings_file_is_user_only(lens) -> None:
     assert lens.quit() == 0
     [conf] = (lens.home / ".config").rglob("mcp-lens.conf")
     assert oct(conf.stat().st_mode & 0o777) == "0o600" and "geometry" in conf.read_text()
+
+
+def three_servers(lens) -> Path:
+    """A servers.json as MCP Lens writes it, with three demo servers."""
+    from inspector.config.profile import ServerProfile
+    from inspector.config.store import ProfileStore
+
+    store = ProfileStore(lens.home / SERVERS_FILE)
+    store.load()
+    for name in ("alpha", "memory", "omega"):
+        store.add(ServerProfile(name, command=sys.executable, args=["-m", "inspector", "--demo-server"]))
+    store.save()
+    return store.path
+
+
+def test_a_servers_file_with_a_bad_byte_shows_its_intact_servers_and_names_the_line(lens) -> None:
+    path = three_servers(lens)
+    damaged = path.read_bytes().replace(b'"memory"', b'"me\xffmory"', 1)
+    path.write_bytes(damaged)
+    line = damaged[: damaged.index(b"\xff")].count(b"\n") + 1
+    lens.start(connected=False)
+    lens.wait(lambda: _box(lens, "Saved Servers Were Damaged") is not None, what="the damaged-file message")
+    said = _box(lens, "Saved Servers Were Damaged").text()
+    assert f"line {line}" in said and "0xFF" in said and "Kept: 2 servers" in said and ".corrupt-" in said
+    answer(lens, "Saved Servers Were Damaged", "OK")
+    lens.wait_connected()
+    assert {"alpha", "omega"} <= set(server_rows(lens)) and not any("mory" in row for row in server_rows(lens))
+    assert not lens.shows("Saved servers could not be read")
+    [backup] = path.parent.glob("servers.json.corrupt-*")
+    assert backup.read_bytes() == damaged and path.read_bytes() == damaged  # not written until a save
+    assert lens.quit() == 0
+
+
+def test_a_utf16_servers_file_shows_every_server_and_is_saved_as_utf8_after_a_backup(lens) -> None:
+    path = three_servers(lens)
+    wide = path.read_text(encoding="utf-8").encode("utf-16")  # as Windows PowerShell 5's `>` writes it
+    path.write_bytes(wide)
+    lens.start(connected=False)
+    lens.wait(lambda: _box(lens, "Saved Servers Were Damaged") is not None, what="the damaged-file message")
+    assert "UTF-16 LE" in _box(lens, "Saved Servers Were Damaged").text()
+    answer(lens, "Saved Servers Were Damaged", "OK")
+    lens.wait_connected()
+    assert {"alpha", "memory", "omega"} <= set(server_rows(lens))
+    add_stdio_server(lens, "added later", sys.executable, "-m", "inspector", "--demo-server")
+    lens.wait(lambda: b"added later" in path.read_bytes(), what="the save")
+    text = path.read_bytes().decode("utf-8")
+    assert all(name in text for name in ("alpha", "memory", "omega", "added later"))
+    [backup] = path.parent.glob("servers.json.corrupt-*")
+    assert backup.read_bytes() == wide
+    assert lens.quit() == 0

@@ -36,6 +36,7 @@ from inspector.config.profile import ProfileError, ServerProfile
 from inspector.ui.servers.import_sources import ImportSources, found_host_configs
 from inspector.ui.servers.profile_dialog import ERROR_STYLE, profile_summary
 from inspector.ui.widgets.plain_text import item_text, plain_label, plain_message_box, plain_tooltip, shown
+from inspector.words import counted
 
 if TYPE_CHECKING:
     from inspector.ui.servers.panel import ServersPanel
@@ -230,7 +231,31 @@ class ServersIO:
         self._update_banner()
         self.panel.refresh()
         self.panel.profilesChanged.emit()
+        if store.damage is not None:
+            self.say_damage()
         return True
+
+    def say_damage(self) -> QMessageBox:
+        """What was wrong with the servers file that was read anyway, what was kept, and where its bytes are."""
+        store = self.panel.store
+        assert store.damage is not None
+        said = store.damage.said
+        shown = "\n".join(f"• {line}" for line in said[:10])
+        if len(said) > 10:
+            shown += f"\n• …and {len(said) - 10} more"
+        backup = store.damage_backup.name if store.damage_backup else "a .corrupt-<time> copy"
+        box = message_box(
+            self.panel,
+            QMessageBox.Icon.Warning,
+            "Saved Servers Were Damaged",
+            f"The saved server list ({store.path}) is damaged; MCP Lens opened what is intact:\n{shown}\n\n"
+            f"Kept: {counted(len(store), 'server')}. The file as it was is kept next to it as {backup}; "
+            "the next save writes the servers listed here, as UTF-8 text.",
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        box.finished.connect(box.deleteLater)
+        box.open()
+        return box
 
     def backup_corrupt(self) -> Path | None:
         """Move the unreadable file aside, keeping any server added since, and save those."""
