@@ -51,7 +51,7 @@ POLL_MS = 100  # how often the table takes the verdicts judged since
 
 
 def _ms(value: float | None) -> str:
-    return f"{value:.0f}" if value is not None else "—"
+    return f"{value:,.1f}" if value is not None else "—"  # as the CLI says it (0.3 ms is not 0)
 
 
 def stretch_request_column(table: QTableView) -> None:

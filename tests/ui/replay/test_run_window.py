@@ -5,6 +5,7 @@ that never answers (Cancel)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -176,3 +177,13 @@ def test_saving_a_run_says_when_the_records_client_declared_capabilities_mcp_len
     assert window.save_collection(tmp_path / "saved.json") == 1  # the tools/call (the handshake is run's own)
     said = window.summary.text()
     assert "sampling, roots" in said and "declares none" in said, said
+
+
+def test_latencies_are_shown_to_a_tenth_of_a_millisecond_as_the_cli_says_them(qtbot, qloop, tmp_path: Path) -> None:
+    """OT7 5: the window rounded to whole milliseconds ("0", "1") where the CLI said 0.3 ms."""
+    before = record(tmp_path / "before.jsonl", "hi")
+    window = started(qtbot, before, [sys.executable, "-m", "inspector", "replay", str(before), "--fast"])
+    qtbot.waitUntil(lambda: "requests replayed" in window.summary.text(), timeout=60_000)
+    model = window.table.model()
+    cells = [str(model.index(row, column).data()) for row in range(model.rowCount()) for column in (3, 4)]
+    assert cells and all(re.fullmatch(r"\d[\d,]*\.\d|—", cell) for cell in cells), cells
