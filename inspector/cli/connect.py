@@ -38,8 +38,12 @@ def _profile_of(args: CliArgs) -> Any:
 
     if args.config:
         from inspector.config.formats import choose_server
+        from inspector.content.visible import visible
 
-        profile = choose_server(args.config, args.server)
+        notes: list[str] = []
+        profile = choose_server(args.config, args.server, notes)
+        for note in notes:  # a damaged file read for what is intact: what was left out, by line
+            sys.stderr.write(f"{visible(note)}\n")
         profile.env.update(args.env)
         profile.headers.update(args.headers)
         if args.cwd:

@@ -19,6 +19,7 @@ from inspector.config.expand import (
 )
 from inspector.config.profile import HTTP_KEYS, STDIO_KEYS, ProfileError, ServerProfile
 from inspector.config.references import clean_declaration, needed_inputs
+from inspector.config.servers_damage import read_config
 from inspector.config.store import EXTRAS_KEY, apply_extras
 from inspector.config.text_files import NotUtf8Error, read_utf8
 from inspector.words import counted, noun
@@ -35,6 +36,7 @@ class ImportResult:
     format: str
     source: Path
     names: list[str] = field(default_factory=list)  # every entry name, including skipped ones
+    damaged: list[str] = field(default_factory=list)  # a damaged file read for what is intact: what was wrong
 
 
 def detect_format(path: Path, data: Mapping[str, Any]) -> str:
@@ -124,24 +126,24 @@ def _apply_env_file(entry: dict[str, Any], base: Path, where: str) -> list[str]:
 
 def _entries(
     path: Path, fmt: str | None, environ: Mapping[str, str] | None, workspace: Path | None
-) -> tuple[str, list[str], Iterator[tuple[str, ServerProfile | ProfileError]]]:
-    """Parse a file; return its format, file-level warnings and a lazy stream of per-server results."""
+) -> tuple[str, list[str], Iterator[tuple[str, ServerProfile | ProfileError]], list[str]]:
+    """Parse a file; return its format, file-level warnings, a lazy stream of per-server results and what
+    was wrong with a damaged file read for what is intact (`servers_damage`; also among the warnings)."""
     source = str(path)
     try:
-        text = read_utf8(path)
+        raw = path.read_bytes()
     except OSError as exc:
         raise ProfileError(f"cannot read file: {exc.strerror or exc}", source=source) from exc
-    except NotUtf8Error as exc:
-        raise ProfileError(exc.reason, source=source) from None
-    data = jsonc.loads(text, source=source, jsonc=True)
+    data, damage = read_config(raw, source, ("mcpServers", "servers"))
+    damaged = [f"{source}: {said}" for said in damage.said] if damage else []
     if not isinstance(data, dict):
         raise ProfileError(f"expected a JSON object at the top level, got {type(data).__name__}", source=source)
     fmt = fmt or detect_format(path, data)
     if fmt not in FORMATS:
         raise ProfileError(f"unknown format {fmt!r} (expected one of {', '.join(FORMATS)})", source=source)
     table = _servers_table(data, fmt, source)
-    warnings: list[str] = []
-    if fmt in ("claude-desktop", "claude-code") and jsonc.has_jsonc_extras(text):
+    warnings: list[str] = list(damaged)
+    if not damage and fmt in ("claude-desktop", "claude-code") and jsonc.has_jsonc_extras(raw.decode("utf-8-sig")):
         warnings.append(f"{source}: has comments or trailing commas, which {fmt} rejects; read leniently")
     decls = _input_declarations(data)
     expand = _expander(fmt, path, decls, os.environ if environ is None else environ, workspace)
@@ -172,7 +174,7 @@ def _entries(
                 warnings.append(f"{where}: ignored {noun(len(ignored), 'field')} {', '.join(ignored)}")
             yield name, profile
 
-    return fmt, warnings, stream()
+    return fmt, warnings, stream(), damaged
 
 
 def load_servers(
@@ -191,7 +193,7 @@ def load_servers(
     a warning, or raised as `ProfileError` when `strict`.
     """
     path = Path(path)
-    fmt, warnings, stream = _entries(path, format, environ, workspace)
+    fmt, warnings, stream, damaged = _entries(path, format, environ, workspace)
     profiles: list[ServerProfile] = []
     names: list[str] = []
     for name, item in stream:
@@ -202,7 +204,7 @@ def load_servers(
             warnings.append(f"skipped: {item}")
         else:
             profiles.append(item)
-    return ImportResult(profiles=profiles, warnings=warnings, format=fmt, source=path, names=names)
+    return ImportResult(profiles=profiles, warnings=warnings, format=fmt, source=path, names=names, damaged=damaged)
 
 
 def load_server(
@@ -212,10 +214,14 @@ def load_server(
     environ: Mapping[str, str] | None = None,
     format: str | None = None,
     workspace: Path | None = None,
+    notes: list[str] | None = None,
 ) -> ServerProfile:
-    """Read one named server; `ProfileError` lists the available names when it is not there."""
+    """Read one named server; `ProfileError` lists the available names when it is not there. `notes` gets
+    what was wrong with a damaged file that was read for what is intact."""
     path = Path(path)
-    _, _, stream = _entries(path, format, environ, workspace)
+    _, _, stream, damaged = _entries(path, format, environ, workspace)
+    if notes is not None:
+        notes.extend(damaged)
     names: list[str] = []
     for entry_name, item in stream:
         if entry_name == name:
@@ -252,11 +258,14 @@ def export_file(profiles: Iterable[ServerProfile], *, format: str = "mcp-json") 
     return data
 
 
-def choose_server(path: str | os.PathLike[str], name: str | None) -> ServerProfile:
-    """The server named `name` in a config file, or its only server when no name is given."""
+def choose_server(path: str | os.PathLike[str], name: str | None, notes: list[str] | None = None) -> ServerProfile:
+    """The server named `name` in a config file, or its only server when no name is given; `notes` gets
+    what was wrong with a damaged file that was read for what is intact."""
     if name:
-        return load_server(path, name)
+        return load_server(path, name, notes=notes)
     found = load_servers(path)
+    if notes is not None:
+        notes.extend(found.damaged)
     if len(found.profiles) != 1:
         names = ", ".join(found.names) or "(none)"
         raise ProfileError(f"{path} has {len(found.profiles)} servers; pick one with --server ({names})")

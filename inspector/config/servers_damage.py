@@ -35,16 +35,12 @@ def read_config(
     raw: bytes, source: str, tables: tuple[str, ...] = ("mcpServers",), *, lenient: bool = True
 ) -> tuple[Any, Damage | None]:
     """The JSON(C) data of a config file, and its `Damage` (None when it read as it is). A damaged file gives
-    an object with only what is intact of each of `tables` (and of MCP Lens's own ``x-mcp-lens`` servers);
+    an object with only what is intact of the first of `tables` found (and of MCP Lens's own ``x-mcp-lens`` servers);
     `ProfileError` (the file's reason, as for an unreadable file) when none of them is found, or none of
     their entries is intact. `lenient`:
     comments and trailing commas are read (JSONC)."""
     text, encoding = _wide_text(raw)
-    damage = (
-        Damage(raw, [f"the file is {encoding}; it was read as such (MCP Lens saves UTF-8)"], encoding)
-        if encoding
-        else None
-    )
+    damage = Damage(raw, [f"the file is {encoding}; it was read as such"], encoding) if encoding else None
     try:
         if text is None:
             text = decode_utf8(raw, source=source)
@@ -75,12 +71,13 @@ def _salvage(text: str, tables: tuple[str, ...]) -> tuple[dict[str, Any], list[s
     data: dict[str, Any] = {}
     said: list[str] = []
     lost = 0
-    for key in tables:
+    for key in tables:  # the first one found (a VS Code file's "servers", else "mcpServers")
         found = salvage_members(text, key, noun="server")
         if found is not None:
             data[key] = found.members
             said += [lost_part.said for lost_part in found.lost]
             lost += len(found.lost)
+            break
     if not data:
         return None
     ours = text.find('"x-mcp-lens"')
