@@ -87,7 +87,8 @@ class HostSkillsCost:
 def host_skills_cost(entries: list[Any], count: Callable[[str], int], host: str, window: int) -> HostSkillsCost:
     """The skills as `host` loads them (its rule applied), counted; a host whose way is not known counts 0."""
     distinct = _distinct(entries)
-    skills = len(listed_text(distinct).splitlines())
+    listed = listed_text(distinct)
+    skills = listed.count("\n") + 1 if listed else 0  # one line per skill (a name's U+2028 is not a line)
     label = HOSTS[host].label if host in HOSTS else host
     rule = SKILLS_LISTING.get(host)
     if rule is None or not rule.value.get("loads", True):

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what YAML calls a line break (U+2028 and U+0085 are text)
+
 _BLOCK = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?)(?:\r?\n)?^---[ \t]*(?:\r?\n|\Z)", re.S | re.M)
 _KEY = re.compile(r"^([^\s#'\"\[\]{}&*!|>%@`,:-][^:#]*?|-[^\s:#][^:#]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?:[ \t]+|$)(.*)$")
 _INT = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
@@ -53,7 +55,7 @@ def split(text: str) -> Frontmatter:
 def parse(source: str, *, first_line: int = 1) -> Any:
     """The value of a YAML block (see the module's subset); raises `FrontmatterError`."""
     lines = []
-    for number, raw in enumerate(source.splitlines(), first_line):
+    for number, raw in enumerate(_LINE_BREAK.split(source), first_line):  # YAML's breaks: not U+2028, U+0085
         if "\t" in raw[: len(raw) - len(raw.lstrip())]:
             raise FrontmatterError("a tab in the indentation", number)
         stripped = _strip_comment(raw).rstrip()

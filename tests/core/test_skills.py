@@ -12,7 +12,7 @@ from lens_support import DEMO, REPO
 
 from inspector.core import skills
 from inspector.core.errors import ProtocolError
-from inspector.core.frontmatter import split
+from inspector.core.frontmatter import parse, split
 from inspector.core.operations import Operations
 from inspector.traffic.store import TrafficStore
 
@@ -181,3 +181,8 @@ def test_a_bad_cache_hint_is_a_finding_and_not_said_as_a_cache_rule() -> None:
     assert said["$.ttlMs"] == "ttlMs -5 is not a non-negative integer"
     assert said["$.cacheScope"] == 'cacheScope "<b>weird</b>" is neither public nor private'
     assert listing.cache == "a complete result (resultType complete)"  # the bad hints are not said as a rule
+
+
+def test_a_line_separator_inside_a_frontmatter_value_is_text_not_a_line_break() -> None:
+    """YAML breaks lines at LF and CR only: a U+2028 or U+0085 in a value is part of it (splitlines cut there)."""
+    assert parse("name: a\u2028b\ndescription: c\x85d") == {"name": "a\u2028b", "description": "c\x85d"}

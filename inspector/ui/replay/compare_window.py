@@ -257,7 +257,7 @@ def _file_chosen(source: QComboBox, edit: QLineEdit, browse: QPushButton) -> Non
 
 def _lists_lines(diff: RecordDiff) -> list[str]:
     """The text report's lines after its requests and before its last line: tools and capabilities."""
-    lines = to_text(diff).splitlines()
+    lines = to_text(diff).split("\n")  # not splitlines: a U+2028 or U+0085 in a server's text is not a line of ours
     skip = 2 + sum(1 + len(pair.changes) for pair in diff.pairs)
     return lines[skip:-1]
 

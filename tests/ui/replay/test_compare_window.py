@@ -12,7 +12,7 @@ from inspector.traffic import jsonl
 from inspector.traffic.store import TrafficStore
 from inspector.ui.replay.compare_window import CompareWindow
 
-HOSTILE = "<img src=x>\u202eevil"
+HOSTILE = "<img src=x>\u202eevil\u2028fake line\x85nel"  # a separator must not start a line of its own
 
 
 def session(answer: str, tools: list[dict]) -> TrafficStore:
@@ -51,6 +51,8 @@ def check(window: CompareWindow, summary: str) -> None:
     assert window.table.currentIndex().row() == 1  # the first difference is the one shown
     lists = window.lists.toPlainText()
     assert "added" in lists and "\u202e" not in lists
+    # OT8 11: the report was split at a U+2028 or U+0085 of the server's, so the page began inside an answer's lines
+    assert lists.startswith("tools/list: ") and "fake line" not in lists, lists
     window.table.setCurrentIndex(model.index(2, 0))
     shown = window.sides.changes_list.item(0).text()
     assert "<img src=x>" in shown and "\u202e" not in shown and "\\u202e" in shown
