@@ -60,6 +60,28 @@ def apply_damage(data: bytes, ops: list[tuple]) -> bytes:
     return data
 
 
+def utf16_lines(damaged: bytes, ops: list[tuple]) -> list[tuple[int, bytes]] | None:
+    """For a file the "utf16" damage re-encoded that still starts with UTF-16 LE's mark: (line number, the line
+    as UTF-8) of each line that ends with its newline and decodes; None for any other file."""
+    if not any(op[0] == "utf16" for op in ops) or not damaged.startswith(b"\xff\xfe") or damaged[2:4] == b"\0\0":
+        return None
+    lines, start = [], 2
+    for at in range(2, len(damaged) - 1, 2):
+        if damaged[at : at + 2] == b"\n\0":
+            try:
+                lines.append((len(lines) + 1, damaged[start:at].decode("utf-16-le").encode("utf-8")))
+            except UnicodeError:
+                lines.append((len(lines) + 1, b"\xff"))  # stands for a line that does not decode
+            start = at + 2
+    return lines
+
+
+def utf16_tail(damaged: bytes) -> bytes:
+    """The bytes after the last newline of a UTF-16 LE file (with its mark), a newline at an even offset."""
+    ends = [at for at in range(2, len(damaged) - 1, 2) if damaged[at : at + 2] == b"\n\0"]
+    return damaged[ends[-1] + 2 :] if ends else damaged[2:]
+
+
 def first_difference(original: bytes, damaged: bytes) -> int:
     """The offset of the first byte the damage changed (where the intact prefix ends)."""
     same = 0

@@ -12,10 +12,12 @@ import os
 import re
 import secrets
 import stat
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 from inspector.platform import locks, permissions
 from inspector.platform.folders import user_data_base
@@ -129,6 +131,11 @@ def open_private_append(path: str | os.PathLike[str], *, exclusive: bool = False
     fd = os.open(target, flags, FILE_MODE)
     permissions.file_private(fd)
     return fd
+
+
+def private_temporary() -> IO[bytes]:
+    """A user-only temporary file (read and write, binary), removed when it is closed (on POSIX at once)."""
+    return tempfile.TemporaryFile(prefix="mcp-lens-")  # mkstemp: 0600; Windows: O_TEMPORARY
 
 
 @contextmanager

@@ -51,6 +51,86 @@ def _nul_pattern(head: bytes) -> str | None:
     return None
 
 
+_CODECS = {"UTF-32 LE": "utf-32-le", "UTF-32 BE": "utf-32-be", "UTF-16 LE": "utf-16-le", "UTF-16 BE": "utf-16-be"}
+
+
+def marked_wide(head: bytes) -> tuple[str, str, int] | None:
+    """(name, codec, length of the mark) for a file starting with `head` that is UTF-16 or UTF-32 with its
+    byte-order mark; None otherwise (UTF-8, a wide encoding without its mark, or a mark followed by UTF-8
+    text: stray bytes before a UTF-8 file's first line)."""
+    for mark, name in _BOMS:
+        if head.startswith(mark):  # text after it with a NUL byte in every few (ASCII in it), or not UTF-8
+            rest = head[len(mark) : 64]
+            if rest.count(0) * 4 >= len(rest) > 0 or not _utf8_prefix(rest):
+                return name, _CODECS[name], len(mark)
+            return None
+    return None
+
+
+def wide_lines(data: bytes, codec: str) -> tuple[bytes, list[tuple[int, bytes]], bytes]:
+    """`data` (whole lines of `codec` text, no mark) as UTF-8, line for line: (the UTF-8 lines, each with its
+    newline; the lines that do not decode, as (index from 0, their bytes), an empty line in their place;
+    the bytes after the last newline, not decoded)."""
+    width = 4 if "32" in codec else 2
+    newline = "\n".encode(codec)
+    try:  # the common case: every line decodes
+        end = _last_newline(data, newline, width)
+        return data[:end].decode(codec).encode("utf-8"), [], data[end:]
+    except UnicodeDecodeError:
+        pass
+    out: list[bytes] = []
+    bad: list[tuple[int, bytes]] = []
+    start = 0
+    while (stop := _next_newline(data, newline, width, start)) >= 0:
+        line = data[start:stop]
+        try:
+            out.append(line.decode(codec).encode("utf-8") + b"\n")
+        except UnicodeDecodeError:
+            bad.append((len(out), line))
+            out.append(b"\n")
+        start = stop + width
+    return b"".join(out), bad, data[start:]
+
+
+def _next_newline(data: bytes, newline: bytes, width: int, start: int) -> int:
+    """The offset of the next newline character of a `width`-byte encoding at or after `start` (-1: none)."""
+    at = data.find(newline, start)
+    while at >= 0 and (at - start) % width:
+        at = data.find(newline, at + 1)
+    return at
+
+
+def _last_newline(data: bytes, newline: bytes, width: int) -> int:
+    """The offset just past the last newline character in `data` (0: none)."""
+    at = data.rfind(newline)
+    while at >= 0 and at % width:
+        at = data.rfind(newline, 0, at + width - 1)
+    return at + width if at >= 0 else 0
+
+
+def decode_wide(raw: bytes) -> tuple[str, bytes] | None:
+    """(its encoding's name, the text as UTF-8) for a whole file in UTF-16 or UTF-32 with its byte-order mark;
+    each byte of a character that does not decode becomes 0xFF (not UTF-8: the readers' salvage finds it and
+    says where). None for any other file."""
+    found = marked_wide(raw[:64])
+    if found is None:
+        return None
+    name, codec, mark = found
+    body, out = raw[mark:], []
+    while True:
+        try:
+            out.append(body.decode(codec).encode("utf-8"))
+            return name, b"".join(out)
+        except UnicodeDecodeError as exc:
+            out.append(body[: exc.start].decode(codec).encode("utf-8") + b"\xff" * (exc.end - exc.start))
+            body = body[exc.end :]
+
+
+def wide_note(what: str, encoding: str) -> str:
+    """`this record is UTF-16 LE: read as such`, said once where the file is opened."""
+    return f"this {what} is {encoding} (MCP Lens writes UTF-8): read as {encoding}"
+
+
 def wide_refusal(what: str, encoding: str) -> str:
     """`this record is UTF-16 LE; records are UTF-8: re-save it as UTF-8`."""
     return f"this {what} is {encoding}; {what}s are UTF-8: re-save it as UTF-8"

@@ -195,6 +195,9 @@ def open_record(path: str | os.PathLike[str], server: str | None = None, option:
         raise ReplayError(f"no server {server!r} in {os.fspath(path)}; it holds: " + ", ".join(map(repr, servers)))
     chosen = server if servers else None
     replay = Replay(os.fspath(path), index, chosen, servers)
+    for part, opened in zip(paths, indexes, strict=True):  # an editor re-saved it as UTF-16: said once
+        if opened.wide is not None:
+            replay.warnings.append(f"{part.name}: {opened.wide.note}" if len(paths) > 1 else opened.wide.note)
     if isinstance(index, PartsIndex):
         replay.parts = [p.name for p in paths]
         replay.warnings += [f"{said}; replayed without it" for said in index.described()]

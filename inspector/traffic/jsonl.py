@@ -10,6 +10,7 @@ pretty-printed HTTP bodies) are stored as a ``"raw"`` string or, when not UTF-8,
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
 import stat
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from inspector.config.files import open_private_append, write_atomic
-from inspector.config.text_files import wide_encoding, wide_refusal
+from inspector.config.text_files import marked_wide, wide_encoding, wide_lines, wide_refusal
 from inspector.traffic.entry import Direction, Entry, Kind
 from inspector.traffic.store import TrafficStore
 
@@ -208,10 +209,11 @@ def read(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any], li
     its bytes. Raises `RecordFormatError` when the first line is not a record header and no entry follows."""
     store = TrafficStore()
     bad: list[BadLine] = []
-    with open(path, "rb") as stream:
+    with open(path, "rb") as source:
+        stream, undecoded = _utf8_lines(source)
         first = stream.readline()
         if wide := wide_encoding(first):
-            raise RecordFormatError(wide_refusal("record", wide))  # not a file of damaged lines
+            raise RecordFormatError(wide_refusal("record", wide))  # no mark: not a file of damaged lines
         try:
             head, head_error = read_header(first), None
         except RecordFormatError as exc:  # a record still, if entries follow
@@ -228,6 +230,7 @@ def read(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any], li
             else:
                 if not complete:  # whole JSON, but its newline never came: say so, keep the entry
                     bad.append(BadLine(number, "the entry is whole but its newline is missing", b"", cut=True))
+    bad = sorted(bad + undecoded, key=lambda line: line.number)
     if head_error is not None:
         if not len(store):
             raise head_error
@@ -236,6 +239,24 @@ def read(path: str | os.PathLike[str]) -> tuple[TrafficStore, dict[str, Any], li
         if line.raw:
             store.add_entry(bad_line_entry(line, store.next_seq))
     return store, head.get("meta") or {}, bad
+
+
+def _utf8_lines(source: IO[bytes]) -> tuple[IO[bytes], list[BadLine]]:
+    """`source` itself, or for a UTF-16/32 record with its mark its lines as UTF-8 (`wide_lines`) and the
+    lines that do not decode, told with their bytes (an empty line in their place)."""
+    found = marked_wide(source.read(64))
+    source.seek(0)
+    if found is None:
+        return source, []
+    name, codec, mark = found
+    text, lost, rest = wide_lines(source.read()[mark:], codec)
+    bad = [BadLine(n + 1, f"not {name} text", raw) for n, raw in lost]
+    if rest:
+        try:
+            text += rest.decode(codec).encode("utf-8")
+        except UnicodeDecodeError:
+            bad.append(BadLine(text.count(b"\n") + 1, f"not {name} text", rest, cut=True))
+    return io.BytesIO(text), bad
 
 
 def bad_line_entry(line: BadLine, seq: int) -> Entry:

@@ -23,10 +23,11 @@ from array import array
 from itertools import pairwise
 from typing import Any
 
-from inspector.config.text_files import wide_encoding, wide_refusal
+from inspector.config.text_files import marked_wide, wide_encoding, wide_refusal
 from inspector.platform.files import pread
 from inspector.traffic.entry import Direction, Kind, is_flagged
 from inspector.traffic.jsonl import BadLine, RecordFormatError, line_problem, read_header
+from inspector.traffic.wide_copy import WideCopy
 
 SPLICED = 1  # the message's exact bytes are in the line (after '{"msg":')
 FLAGGED = 2  # `Entry.flagged`
@@ -103,6 +104,10 @@ class RecordIndex:
         self.path = os.fspath(path)
         self.fd = -1
         self.fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))  # Windows: no CRLF translation
+        self.wide: WideCopy | None = None  # a UTF-16/32 record with its mark: read through a UTF-8 copy
+        if (found := marked_wide(pread(self.fd, 64, 0))) is not None:
+            self.wide = WideCopy(self.fd, *found)
+            self.fd = self.wide.fd
         self.meta: dict[str, Any] | None = None  # the header's "meta", once the header was read
         self.offsets = array("q")
         self.lengths = array("q")  # bytes of the line, without its newline
@@ -152,6 +157,9 @@ class RecordIndex:
         return len(self.offsets)
 
     def close(self, *_: object) -> None:
+        if self.wide is not None:
+            self.wide.close()  # the copy's descriptor with it
+            self.fd = -1
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
@@ -183,9 +191,9 @@ class RecordIndex:
         """Whether every whole line written so far is indexed."""
         size = self.file_size()
         if self.end >= size:
-            return True
+            return self.wide is None or self.wide.caught_up()
         tail = pread(self.fd, min(size - self.end, CHUNK), self.end)
-        return b"\n" not in tail
+        return b"\n" not in tail and (self.wide is None or self.wide.caught_up())
 
     def take_repaired(self) -> list[int]:
         repaired, self.repaired = self.repaired, []
@@ -197,8 +205,11 @@ class RecordIndex:
         `max_seconds`); returns how many entries were added. Raises `RecordFormatError` only for a
         bad header."""
         deadline = None if max_seconds is None else time.perf_counter() + max_seconds
-        if self.end == 0 and (wide := wide_encoding(pread(self.fd, 64, 0))):
-            raise RecordFormatError(wide_refusal("record", wide))  # not a file of damaged lines
+        if self.wide is not None:
+            for bad in self.wide.pump(deadline):
+                self._bad(bad.number, bad.reason, bad.raw)
+        elif self.end == 0 and (wide := wide_encoding(pread(self.fd, 64, 0))):
+            raise RecordFormatError(wide_refusal("record", wide))  # no mark: not a file of damaged lines
         before = len(self.offsets)
         limit = math.inf if max_lines is None else max_lines
         fd = self.fd
@@ -388,6 +399,8 @@ class RecordIndex:
     def cut_tail(self) -> BadLine | None:
         """The bytes after the last whole line (a last line whose newline never came), once every whole
         line is indexed; None when there are none. While a writer still runs, the line may yet end."""
+        if self.wide is not None:
+            return self.wide.cut_tail(self.line_number + 1) if self.caught_up() else None
         size = self.file_size()
         if self.end >= size or not self.caught_up():
             return None

@@ -3,7 +3,8 @@ re-encoded at random still opens with every intact entry, and each damaged line 
 
 Both readers: `jsonl.read` (a record re-opened into memory) and `RecordStore` (the app's viewer and the
 Tapped sessions window). An intact entry is a line of the original record found whole, with its newline,
-in the damaged file."""
+in the damaged file; in a file re-encoded as UTF-16 (with its mark, as an editor saves it), a line that
+decodes from UTF-16 to one of the original's."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from damage_support import apply_damage, damages, demo_record
+from damage_support import apply_damage, damages, demo_record, utf16_lines, utf16_tail
 from hypothesis import HealthCheck, given, settings
 
 from inspector.traffic import jsonl
@@ -36,10 +37,23 @@ def whole_lines(data: bytes) -> list[tuple[int, bytes]]:
     return [(n, line) for n, line in enumerate(lines[:-1], start=1)]
 
 
-def intact(original: bytes, damaged: bytes) -> dict[bytes, int]:
+def lines_of(damaged: bytes, ops: list[tuple]) -> list[tuple[int, bytes]]:
+    """(line number, bytes as UTF-8) of each whole line: decoded from UTF-16 when the damage re-encoded it."""
+    wide = utf16_lines(damaged, ops)
+    return whole_lines(damaged) if wide is None else wide
+
+
+def tail_of(damaged: bytes, ops: list[tuple]) -> bytes:
+    """What follows the last newline (a cut last line), in the file's own encoding."""
+    if utf16_lines(damaged, ops) is not None:
+        return utf16_tail(damaged).replace(b"\0", b"")
+    return damaged.rsplit(b"\n", 1)[-1] if b"\n" in damaged else b""
+
+
+def intact(original: bytes, damaged: bytes, ops: list[tuple]) -> dict[bytes, int]:
     """The original entry lines found whole in the damaged file → their line number there."""
     entries = set(original.split(b"\n")[1:-1])
-    return {line: n for n, line in whole_lines(damaged) if line in entries and n > 1}
+    return {line: n for n, line in lines_of(damaged, ops) if line in entries and n > 1}
 
 
 def decodes(line: bytes) -> bool:
@@ -56,7 +70,7 @@ def test_read_returns_every_intact_entry_and_keeps_each_damaged_line(record: byt
     damaged = apply_damage(record, ops)
     path = tmp_path / "damaged.jsonl"
     path.write_bytes(damaged)
-    kept = intact(record, damaged)
+    kept = intact(record, damaged, ops)
     try:
         store, _meta, bad = jsonl.read(path)
     except jsonl.RecordFormatError:
@@ -67,11 +81,11 @@ def test_read_returns_every_intact_entry_and_keeps_each_damaged_line(record: byt
         entry = jsonl.decode_entry(line)
         assert (entry.seq, entry.raw) in shown
     told = {b.number: b for b in bad}
-    for number, line in whole_lines(damaged):
+    wide = utf16_lines(damaged, ops) is not None
+    for number, line in lines_of(damaged, ops):
         if number > 1 and line and not decodes(line):
-            assert number in told and told[number].raw == line, f"line {number} not told"
-    tail = damaged.rsplit(b"\n", 1)[-1] if b"\n" in damaged else b""
-    if tail.strip() and b"\n" in damaged:
+            assert number in told and (wide or told[number].raw == line), f"line {number} not told"
+    if tail_of(damaged, ops).strip() and (wide or b"\n" in damaged):
         assert any(b.cut for b in bad), "a cut last line was not noted"
     flagged = [e for e in store if e.transport == jsonl.BAD_LINE_TRANSPORT]
     assert all(e.flagged and e.parse_error and "line" in e.parse_error for e in flagged)
@@ -85,7 +99,7 @@ def test_the_viewer_store_indexes_every_intact_entry_and_never_fails_to_show_one
     damaged = apply_damage(record, ops)
     path = tmp_path / "damaged.jsonl"
     path.write_bytes(damaged)
-    kept = intact(record, damaged)
+    kept = intact(record, damaged, ops)
     store = RecordStore(path)
     try:
         try:
@@ -102,12 +116,13 @@ def test_the_viewer_store_indexes_every_intact_entry_and_never_fails_to_show_one
             if entry.transport == jsonl.BAD_LINE_TRANSPORT:
                 assert entry.flagged and entry.raw == store.index.line(i)
         told = {b.number: b for b in store.index.damaged}
-        for number, line in whole_lines(damaged):
+        wide = utf16_lines(damaged, ops) is not None
+        for number, line in lines_of(damaged, ops):
             if line.strip() and line not in indexed and number > 1:
-                assert number in told and told[number].raw == line, f"line {number} neither shown nor told"
-        tail = damaged.rsplit(b"\n", 1)[-1] if b"\n" in damaged else b""
-        if tail.strip() and b"\n" in damaged:
+                assert number in told and (wide or told[number].raw == line), f"line {number} neither shown nor told"
+        tail = tail_of(damaged, ops)
+        if tail.strip() and (wide or b"\n" in damaged):
             cut = store.index.cut_tail()
-            assert cut is not None and cut.raw == tail
+            assert cut is not None and (wide or cut.raw == tail)
     finally:
         store.close()

@@ -1,5 +1,6 @@
-"""A record that is not UTF-8: UTF-16 or UTF-32 (byte-order mark, or NULs between ASCII characters) is
-refused at once naming its encoding (never read as a file of damaged lines); a UTF-8 byte-order mark
+"""A record that is not UTF-8: UTF-16 or UTF-32 with its byte-order mark (an editor re-saved it) is read as
+such, whole, its encoding said once, the file left as it is; without the mark (NULs between ASCII characters)
+it is refused at once naming its encoding (never read as a file of damaged lines); a UTF-8 byte-order mark
 is skipped; a Latin-1 line is a damaged line whose reason says it is not UTF-8. Both readers: the
 indexed one (the viewer's) and `jsonl.read`."""
 
@@ -32,9 +33,49 @@ def indexed(path) -> RecordStore:
 
 @pytest.mark.parametrize(
     ("codec", "named"),
-    [("utf-16", "UTF-16 LE"), ("utf-16-le", "UTF-16 LE"), ("utf-16-be", "UTF-16 BE"), ("utf-32", "UTF-32 LE")],
+    [("utf-16", "UTF-16 LE"), ("utf-16-be", "UTF-16 BE"), ("utf-32", "UTF-32 LE"), ("utf-32-be", "UTF-32 BE")],
 )
-def test_a_utf16_or_utf32_record_is_refused_naming_its_encoding(tmp_path, codec: str, named: str) -> None:
+def test_a_utf16_or_utf32_record_with_its_mark_reads_whole_and_says_so(tmp_path, codec: str, named: str) -> None:
+    path = a_record(tmp_path)
+    original = path.read_bytes()
+    mark = "\ufeff".encode(codec) if codec.endswith("-be") else b""
+    path.write_bytes(mark + original.decode("utf-8").encode(codec))
+    wide = path.read_bytes()
+    record = indexed(path)
+    try:
+        assert len(record) == 20 and not record.index.damaged and record.index.cut_tail() is None
+        assert [record[n].raw for n in range(20)] == [e.raw for e in jsonl.load(a_record(tmp_path / "a"))[0]]
+        assert record.index.wide is not None and f"this record is {named}" in record.index.wide.note
+    finally:
+        record.close()
+    store, _meta, bad = jsonl.read(path)
+    assert len(store) == 20 and not bad and store[1].raw == "note 0: café".encode()
+    assert path.read_bytes() == wide  # only read
+
+
+def test_lines_of_a_utf16_record_that_do_not_decode_are_told_with_their_bytes(tmp_path) -> None:
+    lines = a_record(tmp_path).read_text(encoding="utf-8").split("\n")
+    lone = "\ud800".encode("utf-16-le", "surrogatepass")
+    data = "\n".join(lines[:5]).encode("utf-16") + lone + ("\n" + "\n".join(lines[5:])).encode("utf-16-le")
+    path = tmp_path / "wide.jsonl"
+    path.write_bytes(data[:-3])  # and the last line cut mid-character
+    record = indexed(path)
+    try:
+        [damaged] = record.index.damaged
+        assert damaged.number == 5 and "not UTF-16 LE text" in damaged.reason
+        assert damaged.raw == lines[4].encode("utf-16-le") + lone
+        cut = record.index.cut_tail()
+        assert cut is not None and cut.number == 21 and cut.raw == data[:-3][-len(cut.raw) :]
+        assert len(record) == 18
+    finally:
+        record.close()
+    store, _meta, bad = jsonl.read(path)
+    assert [(b.number, b.cut) for b in bad] == [(5, False), (21, True)]
+    assert len([e for e in store if e.transport != jsonl.BAD_LINE_TRANSPORT]) == 18
+
+
+@pytest.mark.parametrize(("codec", "named"), [("utf-16-le", "UTF-16 LE"), ("utf-32-le", "UTF-32 LE")])
+def test_a_wide_record_without_its_mark_is_refused_naming_its_encoding(tmp_path, codec: str, named: str) -> None:
     path = a_record(tmp_path)
     path.write_bytes(path.read_text(encoding="utf-8").encode(codec))
     for read in (indexed, jsonl.read):

@@ -136,6 +136,8 @@ class ViewerWindow(QMainWindow):
             size = max(1, index.file_size())
             shown = f"{counted(count, 'entry', grouped=True)} so far ({100 * index.end // size}%)"
             text = f"Reading {item_text(self.path.name)}: {shown}"
+        if index.wide is not None:  # an editor re-saved it: read through a UTF-8 copy, the file left as it is
+            text += f"; {index.wide.note}"
         cut = index.cut_tail() if self.caught_up else None
         if damaged := index.damaged:
             self._problems_told = len(damaged)
