@@ -138,9 +138,9 @@ class Replay:
                 continue
             http = entry.http or {}
             status = http.get("status")
-            if http.get("request_seq") == seq and isinstance(status, int) and status >= 400:
-                if isinstance(entry.parsed(), dict):  # the body (the status line's own entry is text)
-                    return row
+            body = http.get("request_seq") == seq and isinstance(status, int) and status >= 400
+            if body and isinstance(entry.parsed(), dict):  # the body (the status line's own entry is text)
+                return row
         return None
 
     def client_answer(self, m: int) -> Message | None:
