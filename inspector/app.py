@@ -270,6 +270,10 @@ async def run(app: object, args: AppArgs) -> int:
 
     startup.mark("window-imported")
 
+    from inspector.config.settings_check import repair_settings
+
+    # before Qt reads it: a settings file that is not UTF-8 is kept aside and made UTF-8 (said in the status bar)
+    repaired = repair_settings(QSettings(ORGANIZATION, "mcp-lens").fileName())
     settings = QSettings(ORGANIZATION, "mcp-lens")
     user_only_settings(settings.fileName())
     # Qt's file dialogs (every QFileDialog, static or not) remember the folders visited in QtProject.conf
@@ -281,6 +285,8 @@ async def run(app: object, args: AppArgs) -> int:
     window.show()
     startup.mark("window-shown")
     window.servers.load()  # the saved servers; a damaged file is explained (and offered for backup) in the window
+    if repaired:
+        window.statusBar().showMessage(repaired, 60_000)
     install_startup_markers(window)
     try:
         profile = initial_profile(args, profiles, settings.value("session/lastServer"), window.servers.demo)

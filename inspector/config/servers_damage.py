@@ -39,7 +39,7 @@ def read_config(
     `ProfileError` (the file's reason, as for an unreadable file) when none of them is found, or none of
     their entries is intact. `lenient`:
     comments and trailing commas are read (JSONC)."""
-    text, encoding = _wide_text(raw)
+    text, encoding = wide_text(raw)
     damage = Damage(raw, [f"the file is {encoding}; it was read as such"], encoding) if encoding else None
     try:
         if text is None:
@@ -59,8 +59,9 @@ def read_config(
     return data, damage
 
 
-def _wide_text(raw: bytes) -> tuple[str | None, str | None]:
-    """(the text, its encoding's name) for a file that starts with a UTF-16 or UTF-32 byte-order mark."""
+def wide_text(raw: bytes) -> tuple[str | None, str | None]:
+    """(the text, its encoding's name) for a file that starts with a UTF-16 or UTF-32 byte-order mark, else
+    (None, None); a character that does not decode becomes U+FFFD."""
     for mark, codec, name in _WIDE_BOMS:
         if raw.startswith(mark):
             return raw.decode(codec, "replace"), name

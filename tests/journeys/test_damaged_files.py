@@ -7,10 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from factories import request, response
 from journey_support import shown_text
 from PySide6.QtWidgets import QAbstractItemView
-from test_servers import SERVERS_FILE, _box, add_stdio_server, answer, server_rows
+from test_servers import SERVERS_FILE, _box, add_stdio_server, answer, current_server, server_rows
 from test_tapped_sessions import DEMO, TapFile, rows, sessions_window, taps_folder, viewer_for
 from test_traffic import choose_file, shown_rows, viewer_window, without_blocking
 
@@ -165,3 +166,25 @@ def test_a_utf16_servers_file_shows_every_server_and_is_saved_as_utf8_after_a_ba
     [backup] = path.parent.glob("servers.json.corrupt-*")
     assert backup.read_bytes() == wide
     assert lens.quit() == 0
+
+
+SETTINGS_FILE = Path(".config/mcp-lens/mcp-lens.conf")
+
+
+@pytest.mark.parametrize("damage", ["utf-16", "bad byte"])
+def test_a_damaged_settings_file_is_kept_aside_said_and_its_intact_settings_used(lens, damage: str) -> None:
+    three_servers(lens)
+    path = lens.home / SETTINGS_FILE
+    conf = "[session]\nlastServer=omega\n\n[other]\nbroken=1\n"
+    raw = conf.encode("utf-16") if damage == "utf-16" else conf.encode().replace(b"broken", b"bro\xffken")
+    path.write_bytes(raw)
+    lens.start(connected=False)
+    lens.wait(lambda: "mcp-lens.conf" in lens.window.statusBar().currentMessage(), what="the settings message")
+    said = lens.window.statusBar().currentMessage()
+    [copy] = path.parent.glob("mcp-lens.conf.damaged-*")
+    assert str(path) in said and copy.name in said and copy.read_bytes() == raw
+    assert ("UTF-16 LE" in said) if damage == "utf-16" else ("(5)" in said)
+    lens.wait(lambda: current_server(lens) == "omega", what="the last server, from the intact settings")
+    assert lens.quit() == 0
+    text = path.read_bytes().decode("utf-8")  # written by Qt at quit: UTF-8, the settings kept
+    assert "lastServer=omega" in text and "\x00" not in text
