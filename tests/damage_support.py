@@ -82,6 +82,14 @@ def utf16_tail(damaged: bytes) -> bytes:
     return damaged[ends[-1] + 2 :] if ends else damaged[2:]
 
 
+def as_utf8(damaged: bytes, ops: list[tuple]) -> bytes:
+    """A file the "utf16" damage re-encoded (still with its mark) as UTF-8, a character that does not decode
+    as U+FFFD; any other file as it is."""
+    if utf16_lines(damaged, ops) is None:
+        return damaged
+    return damaged[2:].decode("utf-16-le", "replace").encode("utf-8")
+
+
 def first_difference(original: bytes, damaged: bytes) -> int:
     """The offset of the first byte the damage changed (where the intact prefix ends)."""
     same = 0

@@ -21,7 +21,7 @@ from inspector.checks.collection_salvage import Lost, salvage
 from inspector.checks.secret_references import env_name, own_names, reach_entry, redacted_fields, with_references
 from inspector.config.files import folder_lock, write_atomic
 from inspector.config.redact import is_secret_env, is_secret_value
-from inspector.config.text_files import NotUtf8Error, decode_utf8
+from inspector.config.text_files import NotUtf8Error, decode_utf8, decode_wide, wide_note
 from inspector.words import noun
 
 FORMAT = "mcp-lens-collection"
@@ -65,6 +65,8 @@ class Collection:
     # Read from a damaged file: what was wrong and what was lost, one sentence each (not saved; `update` refuses).
     damage: list[str] = field(default_factory=list)
     lost: list[Lost] = field(default_factory=list)  # the damaged stretches, each with its line and raw bytes
+    # Read from a UTF-16/32 file with its byte-order mark ("UTF-16 LE"): said, and never saved over (`update`).
+    encoding: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": self.name}
@@ -161,19 +163,33 @@ def load(path: str | Path) -> Collection:
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise CollectionError(f"cannot read collection {path}: {exc}") from None
+    encoding = None
+    if (wide := decode_wide(raw)) is not None:  # an editor re-saved it as UTF-16: read as such
+        encoding, raw = wide
     try:
-        return from_json(json.loads(decode_utf8(raw, source=str(path))), str(path))
+        collection = from_json(json.loads(decode_utf8(raw, source=str(path))), str(path))
     except NotUtf8Error as exc:
-        problem = exc.reason
+        problem = exc.reason if encoding is None else f"not {encoding} text at line {exc.line}"
     except json.JSONDecodeError as exc:
         problem = f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
     except ValueError as exc:  # a CollectionError too: a step (or the header) that is not what we write
         problem = str(exc).removeprefix(f"{path}: ")
+    else:
+        collection.encoding = encoding
+        return collection
     collection = _salvaged(raw, str(path), problem)
     if collection is None or not collection.steps:  # nothing to run: refused, what was found said too
         found = "".join(f"; {note}" for note in (collection.damage[1:] if collection else []))
         raise CollectionError(f"cannot read collection {path}: {problem}{found}")
+    collection.encoding = encoding
     return collection
+
+
+def encoding_note(collection: Collection) -> str:
+    """What a collection read from a UTF-16/32 file says once ("" for a UTF-8 one)."""
+    if collection.encoding is None:
+        return ""
+    return f"{wide_note('file', collection.encoding)}; not saved over (save to a new file to change it)"
 
 
 def _salvaged(raw: bytes, source: str, problem: str) -> Collection | None:
@@ -233,6 +249,11 @@ def update[T](path: str | Path, change: Callable[[Collection], T]) -> tuple[Coll
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     with folder_lock(target.parent):
         collection = load(target) if target.exists() else Collection(name=target.stem)
+        if collection.encoding is not None and not collection.damage:
+            raise CollectionError(
+                f"{target} is {collection.encoding} (MCP Lens writes UTF-8): not changed, so that its bytes are "
+                "kept; save to a new file"
+            )
         if collection.damage:
             raise CollectionError(
                 f"{target} is damaged ({collection.damage[0].removeprefix('damaged: ')}): not changed, so that "

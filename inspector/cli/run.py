@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         _parser().print_help()
         return exit_codes.OK if argv else exit_codes.USAGE
-    from inspector.checks.collection import CollectionError, env_references, load
+    from inspector.checks.collection import CollectionError, encoding_note, env_references, load
 
     try:
         collection = load(argv[0])
@@ -73,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"the collection needs {named}: give it with --input NAME=VALUE or set it in the environment"
             )
         opener, one_server = opener_of(args, collection.servers, values)
-        for note in collection.damage:  # a damaged file: its intact steps run, what was lost is said
+        notes = [encoding_note(collection)] if collection.encoding else []  # read as UTF-16, said once
+        for note in notes + collection.damage:  # a damaged file: its intact steps run, what was lost is said
             sys.stderr.write(f"mcp-lens run: {argv[0]}: {visible(note)}\n")
     except (UsageError, CollectionError, ValueError) as exc:
         return fail({"error": "usage", "message": str(exc)}, exit_codes.USAGE)

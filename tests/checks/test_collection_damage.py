@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from damage_support import apply_damage, damages, first_difference
+import pytest
+from damage_support import apply_damage, as_utf8, damages, first_difference
 from hypothesis import HealthCheck, given, settings
 
-from inspector.checks.collection import Collection, CollectionError, load, update
+from inspector.checks.collection import Collection, CollectionError, encoding_note, load, update
 
 SETTINGS = settings(
     max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -51,7 +52,7 @@ def test_a_damaged_collection_keeps_every_step_before_the_damage_and_a_save_neve
     damaged = apply_damage(data, ops)
     path = tmp_path / "smoke.json"
     path.write_bytes(damaged)
-    intact_before = first_difference(data, damaged)
+    intact_before = first_difference(data, as_utf8(damaged, ops))  # re-encoded as UTF-16: read as such
     whole = [
         s.to_json() for s, end in zip(original.steps, step_ends(data, original), strict=True) if end <= intact_before
     ]
@@ -78,6 +79,15 @@ def test_a_damaged_collection_keeps_every_step_before_the_damage_and_a_save_neve
             assert "damaged" in str(exc) and "new file" in str(exc)
         else:
             raise AssertionError("a save replaced a damaged collection")
+        assert path.read_bytes() == damaged
+        return
+    if opened.encoding:  # read from UTF-16: said, and never overwritten
+        try:
+            update(path, lambda c: c.add_step("ping", {}))
+        except CollectionError as exc:
+            assert opened.encoding in str(exc) and "new file" in str(exc)
+        else:
+            raise AssertionError("a save replaced a UTF-16 collection")
         assert path.read_bytes() == damaged
         return
     steps = len(opened.steps)
@@ -128,15 +138,43 @@ def test_run_runs_the_intact_steps_of_a_cut_collection_says_what_was_lost_and_do
     assert "what followed step s3 is lost" in result.stderr and "invalid JSON at line" in result.stderr
 
 
-def test_a_utf16_collection_is_refused_naming_its_encoding(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("codec", "named"), [("utf-16", "UTF-16 LE"), ("utf-16-be", "UTF-16 BE"), ("utf-32", "UTF-32 LE")]
+)
+def test_a_utf16_collection_opens_whole_says_so_and_is_never_saved_over(tmp_path: Path, codec, named) -> None:
     path = tmp_path / "wide.json"
-    path.write_bytes(a_collection().dumps().encode("utf-16"))
+    mark = "\ufeff".encode(codec) if codec.endswith("-be") else b""
+    path.write_bytes(mark + a_collection().dumps().encode(codec))
+    wide = path.read_bytes()
+    opened = load(path)
+    assert [s.to_json() for s in opened.steps] == [s.to_json() for s in a_collection().steps]
+    assert opened.encoding == named and not opened.damage
+    assert f"this file is {named}" in encoding_note(opened)
     try:
-        load(path)
+        update(path, lambda c: c.add_step("ping", {}))
     except CollectionError as exc:
-        assert "this file is UTF-16 LE; files are UTF-8: re-save it as UTF-8" in str(exc), exc
+        assert named in str(exc) and "new file" in str(exc), exc
     else:
-        raise AssertionError("a UTF-16 collection was read")
+        raise AssertionError("a save replaced a UTF-16 collection")
+    assert path.read_bytes() == wide
+
+
+def test_run_runs_a_utf16_collection_and_says_its_encoding_once(tmp_path: Path) -> None:
+    import sys
+
+    from lens_support import run_lens
+
+    from inspector.cli import exit_codes
+
+    collection = Collection("wide")
+    for number in range(3):
+        collection.add_step("tools/call", {"name": "echo", "arguments": {"message": f"m{number} ✓"}})
+    path = tmp_path / "wide.json"
+    path.write_bytes(collection.dumps().encode("utf-16"))
+    result = run_lens("run", str(path), "--format", "json", "--", sys.executable, "-m", "inspector.demo")
+    assert result.returncode == exit_codes.OK, result.stdout + result.stderr
+    assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["passed"] * 3
+    assert result.stderr.count("this file is UTF-16 LE") == 1, result.stderr
 
 
 ONE_STEP_PER_LINE = (

@@ -28,6 +28,7 @@ from inspector.checks.collection import (
     Collection,
     CollectionError,
     checked_expect,
+    encoding_note,
     env_references,
     load,
     steps_lost,
@@ -174,6 +175,8 @@ class CollectionsView(QWidget):
             self.running.setText("")
         if collection.damage:  # opened from what was intact: said, steps lost named by line
             self.running.setText(self._damage_said(path, collection))
+        elif collection.encoding is not None:  # an editor re-saved it as UTF-16: read as such, said
+            self.running.setText(shown(f"{path.name}: {encoding_note(collection)}."))
         self.damaged.setPlainText(damaged_text(collection))
         self.damaged.setVisible(bool(collection.damage))
         row = max(self.steps.currentRow(), 0)
@@ -186,7 +189,8 @@ class CollectionsView(QWidget):
     def _damage_said(path: Path, collection: Collection) -> str:
         """The file opened from what was intact: the steps shown and the lost ones named by line."""
         intact = counted(len(collection.steps), "intact step")
-        return shown(f"{path.name}: {intact} shown. " + " ".join(f"{d}." for d in collection.damage))
+        wide = f" {encoding_note(collection)}." if collection.encoding else ""
+        return shown(f"{path.name}: {intact} shown.{wide} " + " ".join(f"{d}." for d in collection.damage))
 
     def _fill(self) -> None:
         row = self.steps.currentRow()
