@@ -248,6 +248,17 @@ def call_secrets(raw: bytes, message: Any = None) -> list[str]:
     return secret_arguments(params.get("arguments")) if isinstance(params, dict) else []
 
 
+def hide_json_strings(raw: bytes, values: Iterable[str]) -> bytes:
+    """`raw` (one JSON message's bytes) with each of `values` written as a whole JSON string (`"pw1"`,
+    quotes included) replaced by `"<redacted>"`: the by-name fallback for a secret argument's value too
+    short to hide by value (the same string elsewhere in that one message is hidden with it)."""
+    for value in values:
+        if value and is_secret_value(value):
+            for form in {json.dumps(value), json.dumps(value, ensure_ascii=False)}:
+                raw = raw.replace(form.encode("utf-8"), f'"{REDACTED}"'.encode())
+    return raw
+
+
 def _forms(value: str) -> set[str]:
     """The spellings a value takes in what we write: as is, URL-encoded, JSON-escaped."""
     escaped = json.dumps(value)[1:-1]

@@ -20,7 +20,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any, TextIO
 
-from inspector.config.redact import Redactor, call_secrets
+from inspector.config.redact import Redactor, call_secrets, hide_json_strings
 from inspector.tap.paths import EXITED_PREFIX, create_record_file
 from inspector.traffic.classify import classify
 from inspector.traffic.entry import SECRETS_HIDDEN, Direction, Entry, Kind
@@ -177,12 +177,14 @@ class TapRecorder:
         return Entry(seq, time.time(), time.monotonic(), direction, TRANSPORT, kind, raw, notes=notes)
 
     def _message(self, direction: Direction, raw: bytes, notes: tuple[str, ...]) -> None:
-        if direction is Direction.OUT and b'"tools/call"' in raw:
-            # A value typed into a secret-looking argument (`password`, a nested `apiToken`) is learned
-            # before this line is written: hidden here, in the server's echo and in every later line.
-            self.redactor.learn(call_secrets(raw))
         c = classify(raw)
         entry = self._entry(direction, c.kind, raw, notes)
+        if direction is Direction.OUT and b'"tools/call"' in raw and (typed := call_secrets(raw)):
+            # A value typed into a secret-looking argument (`password`, a nested `apiToken`) is learned
+            # before this line is written: hidden here, in the server's echo and in every later line;
+            # one too short to learn, in this request only (by name).
+            self.redactor.learn(typed)
+            entry.raw = hide_json_strings(self.redactor.data(raw), typed)
         if entry.raw is not raw and entry.raw != raw:  # the record never passes changed bytes off as the wire's
             entry.note(SECRETS_HIDDEN)
         entry.parse_error, entry.rpc_id, entry.method, entry.error_code = (

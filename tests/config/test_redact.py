@@ -174,3 +174,20 @@ def test_tool_arguments_under_secret_names_are_found_and_hidden_but_numbers_are_
         "password": "<redacted>",
         "auth": {"apiToken": "<redacted>"},
     }
+
+
+def test_a_short_secret_argument_is_hidden_as_a_whole_json_string_in_its_message() -> None:
+    """The tap's by-name fallback: a typed value too short to learn is hidden in its own request, in
+    either spelling a host's JSON encoder may use, and only where it is a whole string."""
+    from inspector.config.redact import hide_json_strings
+
+    raw = b'{"arguments":{"user":"pwd","password":"pwd","pin":"\\u00e9t\\"e","note":"pwd2 pwd"}}'
+    hidden = hide_json_strings(raw, ["pwd", 'ét"e'])
+    assert json.loads(hidden)["arguments"] == {
+        "user": REDACTED,  # the same string in that one message goes with it
+        "password": REDACTED,
+        "pin": REDACTED,
+        "note": "pwd2 pwd",
+    }
+    assert hide_json_strings('{"p":"ét"}'.encode(), ["ét"]) == f'{{"p":"{REDACTED}"}}'.encode()
+    assert hide_json_strings(b'{"p":""}', [""]) == b'{"p":""}'

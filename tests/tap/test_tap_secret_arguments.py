@@ -46,6 +46,7 @@ def test_a_secret_named_argument_and_its_echo_are_hidden_in_the_record(tmp_path:
         # nested under a secret-looking name, then the same value under a plain name in a later call
         _call(3, "echo", {"message": "hi", "auth": {"apiToken": password}}),
         _call(4, "echo", {"message": f"again: {password}"}),
+        _call(5, "sign_in", {"user": "u", "password": "pw1"}),  # too short to hide by value: hidden by name
     ]
     answers = []
     for line in lines:  # one at a time: each answer read before the next request goes
@@ -65,15 +66,18 @@ def test_a_secret_named_argument_and_its_echo_are_hidden_in_the_record(tmp_path:
     assert not loose_permissions([Path(env["XDG_DATA_HOME"]) / "mcp-lens"])
     entries, _ = load_entries(record)
     calls = [e for e in entries if e.method == "tools/call" and e.kind in (Kind.REQUEST, Kind.RESPONSE)]
-    assert len(calls) == 6, [(e.direction, e.kind, e.method) for e in entries]
+    assert len(calls) == 8, [(e.direction, e.kind, e.method) for e in entries]
     sign_in, signed_in = calls[0], calls[1]
     assert sign_in.direction is Direction.OUT
     assert sign_in.parsed()["params"]["arguments"] == {"user": "u", "password": "<redacted>"}
     assert signed_in.parsed()["result"]["content"][0]["text"] == "signed in u with <redacted>"
     assert calls[2].parsed()["params"]["arguments"]["auth"] == {"apiToken": "<redacted>"}
     assert calls[4].parsed()["params"]["arguments"] == {"message": "again: <redacted>"}
+    assert calls[6].parsed()["params"]["arguments"] == {"user": "u", "password": "<redacted>"}
+    # its echo keeps it: a value under 6 characters is never hidden by value (every "pw1" in the record)
+    assert calls[7].parsed()["result"]["content"][0]["text"] == "signed in u with pw1"
     hidden = [SECRETS_HIDDEN in e.notes for e in calls]  # as the app says it; echo's "hi" carries no secret
-    assert hidden == [True, True, True, False, True, True], [e.notes for e in calls]
+    assert hidden == [True, True, True, False, True, True, True, False], [e.notes for e in calls]
     untouched = [e for e in entries if e.method == "initialize"]
     assert untouched and not [e for e in untouched if SECRETS_HIDDEN in e.notes]
 
