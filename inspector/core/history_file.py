@@ -16,7 +16,7 @@ from typing import Any
 from inspector.config.files import data_dir, private_folder, stamped_sibling, utf8, write_atomic
 from inspector.config.json_salvage import salvage_list
 from inspector.config.redact import Redactor, hide_secret_arguments, secret_arguments
-from inspector.config.text_files import decode_utf8
+from inspector.config.text_files import decode_utf8, decode_wide, wide_note
 from inspector.core.history import PENDING, CallRecord
 from inspector.words import counted
 
@@ -34,12 +34,22 @@ class HistoryDamaged(Exception):
     place), `kept` the calls it still held intact (listed; the next save writes only them)."""
 
     def __init__(
-        self, path: Path, moved_to: Path | None, cause: Exception | str, kept: list[CallRecord] | None = None
+        self,
+        path: Path,
+        moved_to: Path | None,
+        cause: Exception | str,
+        kept: list[CallRecord] | None = None,
+        *,
+        whole: bool = False,
     ) -> None:
         where = f"set aside as {moved_to.name}" if moved_to else "left where it is"
         self.kept = kept or []
         intact = f"; {counted(len(self.kept), 'intact call')} listed" if self.kept else ""
-        super().__init__(f"the kept History in {path} could not be read ({cause}); {where}{intact}")
+        if whole:  # read whole, but not a file the next save may replace (UTF-16): its bytes kept aside
+            said = f"the kept History in {path}: {cause}{intact}; {where}, so that its bytes are kept"
+        else:
+            said = f"the kept History in {path} could not be read ({cause}); {where}{intact}"
+        super().__init__(said)
         self.path, self.moved_to = path, moved_to
 
 
@@ -117,10 +127,10 @@ def save_history(path: Path, records: list[CallRecord], redactor: Redactor) -> N
     write_atomic(path, json.dumps({"version": VERSION, "calls": done}, ensure_ascii=False, indent=1))
 
 
-def set_aside(path: Path) -> Path | None:
-    """Move a history file that cannot be read to ``<name>.damaged-<time>`` (the next save would replace
-    it, and what it held with it); returns where it went, None if it could not be moved."""
-    target = stamped_sibling(path, "damaged")
+def set_aside(path: Path, label: str = "damaged") -> Path | None:
+    """Move a history file that cannot be read (or not saved over: UTF-16) to ``<name>.<label>-<time>`` (the next
+    save would replace it, and what it held with it); returns where it went, None if it could not be moved."""
+    target = stamped_sibling(path, label)
     try:
         os.replace(path, target)
     except OSError:
@@ -157,6 +167,9 @@ def load_history(path: Path) -> list[CallRecord]:
         return []
     except OSError as exc:
         raise HistoryDamaged(path, set_aside(path), exc) from exc
+    encoding = None
+    if (wide := decode_wide(raw)) is not None:  # an editor re-saved it as UTF-16: read as such
+        encoding, raw = wide
     try:
         data = json.loads(decode_utf8(raw))
     except ValueError as exc:  # not UTF-8 or not JSON: the calls that still read whole are kept
@@ -164,6 +177,8 @@ def load_history(path: Path) -> list[CallRecord]:
         records = [r for r in (_record_or_none(item) for _, item, _ in found.items) if r] if found else []
         said = "; ".join(lost.said for lost in found.lost) if found else ""
         cause = f"{exc}; {said}" if said else str(exc)
+        if encoding is not None:
+            cause = f"{wide_note('file', encoding)}; {cause}"
         raise HistoryDamaged(path, set_aside(path), cause, records[:KEPT]) from exc
     calls = data.get("calls") if isinstance(data, dict) else None
     if not isinstance(calls, list):
@@ -172,7 +187,12 @@ def load_history(path: Path) -> list[CallRecord]:
     records = [r for r in (_record_or_none(entry) for entry in calls) if r]
     if bad := len(calls) - len(records):  # the file is set aside whole before the next save writes only the rest
         moved = set_aside(path)
-        raise HistoryDamaged(path, moved, f"{counted(bad, 'damaged entry', 'damaged entries')}", records[:KEPT])
+        damaged = counted(bad, "damaged entry", "damaged entries")
+        cause = damaged if encoding is None else f"{wide_note('file', encoding)}; {damaged}"
+        raise HistoryDamaged(path, moved, cause, records[:KEPT])
+    if encoding is not None:  # every call read; the next save writes UTF-8, so the file is set aside first
+        label = encoding.lower().replace(" ", "-")
+        raise HistoryDamaged(path, set_aside(path, label), wide_note("file", encoding), records[:KEPT], whole=True)
     return records[:KEPT]
 
 
