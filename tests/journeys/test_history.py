@@ -147,6 +147,32 @@ def test_a_damaged_history_is_said_in_the_history_tab_and_its_intact_calls_liste
     assert aside.read_bytes() == damaged
 
 
+def test_a_utf16_history_lists_its_calls_says_so_and_keeps_its_bytes(lens) -> None:
+    """Outside tester of issue 21, finding 7: a History file re-saved as UTF-16 (with its mark) was refused
+    whole, 0 of its calls listed. It is read as UTF-16: the call listed, the encoding said above the calls,
+    and a new call's save (UTF-8) leaves the UTF-16 bytes set aside."""
+    from PySide6.QtWidgets import QLabel
+
+    from inspector.core.history_file import history_path
+
+    path = history_path("Demo server", {"XDG_DATA_HOME": str(lens.home / ".local/share"), "HOME": str(lens.home)})
+    path.parent.mkdir(parents=True, mode=0o700)
+    good = {"tool": "echo", "arguments": {"message": "wide-call ✓"}, "started": 1.0, "outcome": "ok"}
+    wide = json.dumps({"version": 1, "calls": [good]}, ensure_ascii=False, indent=1).encode("utf-16")
+    path.write_bytes(wide)
+    lens.start()
+    table = history(lens)
+    note = lens.find("History file damaged", QLabel)
+    lens.wait(lambda: note.isVisible() and "UTF-16 LE" in note.text(), 30_000, "the History tab says so")
+    assert "could not be read" not in note.text(), note.text()
+    assert any("wide-call ✓" in row[5] for row in rows(table)), rows(table)
+    call_echo(lens, "after-the-wide-file")
+    lens.wait(lambda: path.exists() and "after-the-wide-file" in path.read_text(encoding="utf-8"), 30_000, "saved")
+    assert "wide-call ✓" in path.read_text(encoding="utf-8")
+    [aside] = path.parent.glob(path.name + ".utf-16-le-*")
+    assert aside.read_bytes() == wide
+
+
 def test_historys_call_actions_wait_for_a_call_to_be_chosen(lens) -> None:
     """Outside tester of issue 21, finding 8: Re-run, Replay answers, Edit and re-run and Copy as CLI were
     enabled with History empty and nothing selected (a click did nothing). They are enabled once a call is picked."""
