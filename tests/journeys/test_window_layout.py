@@ -1106,3 +1106,41 @@ def where(widget: QWidget) -> str:
         names.append(f"{type(widget).__name__}{'#' + widget.objectName() if widget.objectName() else ''}")
         widget = widget.parentWidget()
     return " < ".join(names)
+
+
+def test_after_a_call_the_form_keeps_its_field_and_another_servers_header_reads(lens, everything: str) -> None:
+    """Outside tester of issue 21, finding 8 (server-everything at 1024×700): after echo's call the form side
+    was ~50 px, the box typed into hidden under the result's room; then a saved server not connected showed
+    "Select a tool" and the line under it cut, in a ~30 px pane with a scroll bar. After the call the box typed
+    into is whole (a squeezed form side scrolls to it; the result keeps its lines); the other server's header
+    and its "Choose a tool" line read whole, with the Result tab and with History shown."""
+    from inspector.ui.results import ResultView
+    from inspector.ui.tools.workbench import NO_TOOL
+
+    save_servers(lens, {"everything": {"command": "node", "args": [everything]}, "not connected": {"command": "true"}})
+    lens.start()
+    at_size(lens, 1024, 700)
+    open_server(lens, "everything")
+    lens.wait(lambda: announced(lens, "everything").startswith("everything, connected"), 60_000, "connected")
+    lens.click_item("Tool list", "echo", timeout=60_000)
+    box = lens.type("message", "hello <b>x</b>")
+    lens.key("Ctrl+Return", box)
+    view = next(w for w in lens.widgets(ResultView) if w.isVisible())
+    lens.wait(lambda: view.state == "ok", 60_000, "echo's result")
+    lens.qtbot.wait(300)
+    assert wholly_shown(box), f"the message box after the call: {box.visibleRegion().boundingRect()} of {box.size()}"
+    assert wholly_shown(lens.find("Call  (Ctrl+Enter)"))
+    shown, line = result_room(lens)
+    assert shown >= RESULT_LINES * line, f"the result shows {shown} px ({shown // line} lines)"
+
+    lens.click_item("Servers", "not connected")
+    lens.wait(lambda: any(w.isVisible() and w.text() == NO_TOOL for w in lens.widgets(QLabel)), what="no tool")
+    lens.qtbot.wait(300)
+    title = next(w for w in lens.widgets(QLabel) if w.isVisible() and w.text() == "Select a tool")
+    line = next(w for w in lens.widgets(QLabel) if w.isVisible() and w.text() == NO_TOOL)
+    assert wholly_shown(title), f"'Select a tool': {title.visibleRegion().boundingRect()} of {title.size()}"
+    assert wholly_shown(line), f"the line under it: {line.visibleRegion().boundingRect()} of {line.size()}"
+    lens.tab("History")  # its rows take the room below: the header still reads
+    lens.qtbot.wait(300)
+    assert wholly_shown(title), f"with History: {title.visibleRegion().boundingRect()} of {title.size()}"
+    assert wholly_shown(line), f"with History, the line: {line.visibleRegion().boundingRect()} of {line.size()}"

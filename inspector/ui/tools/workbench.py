@@ -215,6 +215,7 @@ class ToolWorkbench(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.right and event.type() == QEvent.Type.Resize:
             self.share_height()
+            QTimer.singleShot(0, self, self.share_height)  # again once the splitter has shared out its new size
         return super().eventFilter(watched, event)
 
     def focusNextPrevChild(self, next: bool) -> bool:
@@ -261,6 +262,18 @@ class ToolWorkbench(QWidget):
             top = min(top, max(total - wanted, min(first, total - least)))
         if top != sizes[0]:
             self.right.setSizes([top, total - top])
+        self._keep_field_in_view()
+
+    def _keep_field_in_view(self) -> None:
+        """A squeezed form side (a short window, a result below) scrolls to the field being typed into, or the
+        first field: the box the user typed in stays in sight, not only the header above it."""
+        fields = self.form.fields() if self.form is not None and self.form.isVisible() else []
+        if not fields:
+            return
+        focus = self.focusWidget()
+        field = next((f for f in fields if focus is not None and (f is focus or f.isAncestorOf(focus))), fields[0])
+        if field.isVisibleTo(self.form):
+            self.form_scroll.ensureWidgetVisible(field, 0, 4)
 
     def _lower_needs(self) -> tuple[int, int] | None:
         """What the result side wants (its whole content) and the least it keeps (`RESULT_LINES` lines, or
