@@ -195,6 +195,13 @@ class RecordIndex:
         tail = pread(self.fd, min(size - self.end, CHUNK), self.end)
         return b"\n" not in tail and (self.wide is None or self.wide.caught_up())
 
+    def percent_read(self) -> int:
+        """How much of the file is indexed, in percent (of the file itself, not of a UTF-8 copy)."""
+        indexed = 100 * self.end // max(1, self.file_size())
+        if self.wide is None:
+            return indexed
+        return min(indexed, 100 * self.wide.read // max(1, os.fstat(self.wide.source_fd).st_size))
+
     def take_repaired(self) -> list[int]:
         repaired, self.repaired = self.repaired, []
         return repaired
@@ -240,6 +247,9 @@ class RecordIndex:
     def _check_header(self) -> None:
         """A damaged first line is one damaged line of a record whose entries follow; with no entry in the
         first batch of lines (or in the whole file) it is not a record: `RecordFormatError`."""
+        if self.wide is not None:  # the lines that did not decode were told first: in line order again
+            self.damaged.sort(key=lambda bad: bad.number)
+            self.problems.sort()
         undecided = self._header_error is not None and not len(self.offsets)
         if undecided and (self.line_number > BATCH or self.caught_up()):
             raise self._header_error
@@ -272,7 +282,8 @@ class RecordIndex:
                     self.meta = read_header(buf[pos:stop]).get("meta") or {}
                 except RecordFormatError as exc:  # damaged: a record still, if entries follow (`_check_header`)
                     self.meta, self._header_error = {}, exc
-                    self._bad(self.line_number, str(exc), buf[pos:stop])
+                    if stop > pos or not any(bad.number == 1 for bad in self.damaged):  # else told as not UTF-16
+                        self._bad(self.line_number, str(exc), buf[pos:stop])
             elif stop > pos:
                 size = -1
                 if startswith(_MSG, pos) and buf[stop - 1] == 0x7D:  # '}'

@@ -104,3 +104,27 @@ def test_a_latin1_line_is_a_damaged_line_said_not_utf8(tmp_path) -> None:
     assert damaged.number == 7 and "not UTF-8" in damaged.reason and "0xE9" in damaged.reason, damaged.reason
     _store, _meta, [bad] = jsonl.read(path)
     assert bad.number == 7 and "not UTF-8" in bad.reason and "0xE9" in bad.reason, bad.reason
+
+
+def test_a_utf16_records_damaged_lines_are_told_once_each_in_line_order(tmp_path) -> None:
+    lines = a_record(tmp_path).read_text(encoding="utf-8").split("\n")
+    lone = "\ud800".encode("utf-16-le", "surrogatepass")
+    parts = [line.encode("utf-16-le") for line in lines]
+    parts[6] += lone  # line 7 does not decode
+    parts[2] = b"{\x00n\x00o\x00"  # line 3 decodes, but is not JSON
+    path = tmp_path / "wide.jsonl"
+    path.write_bytes(b"\xff\xfe" + "\n".encode("utf-16-le").join(parts))
+    record = indexed(path)
+    try:
+        assert [bad.number for bad in record.index.damaged] == [3, 7], record.index.damaged
+        assert len(record) == 18
+    finally:
+        record.close()
+    parts[0] += lone  # and the header does not decode: told once
+    path.write_bytes(b"\xff\xfe" + "\n".encode("utf-16-le").join(parts))
+    record = indexed(path)
+    try:
+        assert [bad.number for bad in record.index.damaged] == [1, 3, 7], record.index.damaged
+        assert len(record) == 18
+    finally:
+        record.close()

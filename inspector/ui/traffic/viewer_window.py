@@ -133,8 +133,7 @@ class ViewerWindow(QMainWindow):
         elif self.caught_up:
             text = f"{entries}; new entries appear as the record grows"
         else:
-            size = max(1, index.file_size())
-            shown = f"{counted(count, 'entry', grouped=True)} so far ({100 * index.end // size}%)"
+            shown = f"{counted(count, 'entry', grouped=True)} so far ({index.percent_read()}%)"
             text = f"Reading {item_text(self.path.name)}: {shown}"
         if index.wide is not None:  # an editor re-saved it: read through a UTF-8 copy, the file left as it is
             text += f"; {index.wide.note}"
