@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 from pathlib import Path
 
@@ -116,14 +117,17 @@ def decode_wide(raw: bytes) -> tuple[str, bytes] | None:
     if found is None:
         return None
     name, codec, mark = found
-    body, out = raw[mark:], []
-    while True:
-        try:
-            out.append(body.decode(codec).encode("utf-8"))
-            return name, b"".join(out)
-        except UnicodeDecodeError as exc:
-            out.append(body[: exc.start].decode(codec).encode("utf-8") + b"\xff" * (exc.end - exc.start))
-            body = body[exc.end :]
+    return name, raw[mark:].decode(codec, _AS_FF).encode("utf-8", "surrogateescape")
+
+
+def _as_ff(exc: UnicodeError) -> tuple[str, int]:
+    """A decoding error handler: each byte that does not decode as U+DCFF, which `surrogateescape` writes as 0xFF."""
+    assert isinstance(exc, UnicodeDecodeError)
+    return "\udcff" * (exc.end - exc.start), exc.end
+
+
+_AS_FF = "mcp-lens-as-0xff"
+codecs.register_error(_AS_FF, _as_ff)
 
 
 def wide_note(what: str, encoding: str) -> str:
