@@ -81,6 +81,21 @@ def test_a_secret_named_argument_and_its_echo_are_hidden_in_the_record(tmp_path:
     untouched = [e for e in entries if e.method == "initialize"]
     assert untouched and not [e for e in untouched if SECRETS_HIDDEN in e.notes]
 
+    # The record as a mock server (`mcp-lens replay`): the host's same calls, passwords and all, are answered
+    # as recorded (a recorded `<redacted>` argument stands for whatever the host types there).
+    replayed = subprocess.run(
+        [sys.executable, "-m", "inspector", "replay", str(record)],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        env={**env, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
+    answered = {m["id"]: m for m in map(json.loads, replayed.stdout.splitlines()) if "id" in m}
+    assert answered[2].get("result", answered[2])["content"][0]["text"] == "signed in u with <redacted>"
+    assert answered[3].get("result", answered[3])["content"][0]["text"] == "hi"
+    assert answered[5].get("result", answered[5])["content"][0]["text"] == "signed in u with pw1"
+
 
 def test_the_testers_steps_installed_tap_and_the_cli_as_host_leave_no_canary(tmp_path: Path) -> None:
     """Outside tester's finding 9: `tap --install` into a host config, then `mcp-lens --cli` as that host
