@@ -244,7 +244,7 @@ def test_a_damaged_one_step_per_line_collection_keeps_every_intact_line(tmp_path
     damaged = apply_damage(data, ops)
     path = tmp_path / "lines.json"
     path.write_bytes(damaged)
-    damaged_lines = damaged.split(b"\n")
+    damaged_lines = as_utf8(damaged, ops).split(b"\n")  # re-encoded as UTF-16: its lines as read
     header_intact = damaged_lines[0] == data.split(b"\n")[0]
     intact = [
         json.loads(line)["id"]
