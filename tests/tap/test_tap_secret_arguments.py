@@ -106,7 +106,8 @@ def test_the_testers_steps_installed_tap_and_the_cli_as_host_leave_no_canary(tmp
     entry = canaries.stdio_entry()
     del entry["env"]["FOO_SETTING"]  # a `${input:…}` the CLI would ask for; the host's own business
     entry["env"]["PYTHONPATH"] = str(REPO)
-    config.write_text(json.dumps({"mcpServers": {"c": entry}}, indent=2))
+    original = json.dumps({"mcpServers": {"c": entry}}, indent=2)
+    config.write_text(original)
     installed = run_lens("tap", "--install", str(config), "--server", "c", "--yes", env=env)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     assert not canaries.found_in((installed.stdout + installed.stderr).encode()), installed.stdout
@@ -131,3 +132,10 @@ def test_the_testers_steps_installed_tap_and_the_cli_as_host_leave_no_canary(tmp
     only_password = Canaries({"tool-password": password})
     assert not leaks(only_password, [tmp_path / "home"])
     assert not loose_permissions([data_home / "mcp-lens"])
+    written = [p for p in host_files if p.name != "host.json"]  # the backup and the sidecar hold the secrets
+    assert len(written) == 2 and not loose_permissions(written), written
+
+    removed = run_lens("tap", "--uninstall", str(config), "--server", "c", "--yes", env=env)
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+    assert not canaries.found_in((removed.stdout + removed.stderr).encode()), removed.stdout
+    assert config.read_text() == original
