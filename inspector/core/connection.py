@@ -142,7 +142,7 @@ class Connection(Operations):
             try:
                 await stack.aclose()  # not in a new scope: the stack's task groups must exit in theirs
             except Exception as close_exc:  # the transport's own failure says more than "closed"
-                if not isinstance(exc, OSError | ConnectFailed):
+                if not isinstance(exc, OSError | ConnectFailed) and not _server_answered(exc):
                     cause = close_exc
             raise self._connect_error(cause) from cause
         self._stack = stack
@@ -182,7 +182,7 @@ class Connection(Operations):
                     session.adopt(result)
                     await session.send_notification(types.InitializedNotification())
             except MCPError as exc:
-                if exc.code == types.CONNECTION_CLOSED:
+                if _closed(exc):
                     raise
                 raise ProtocolError(exc.message, code=exc.code, data=exc.error.data, method="initialize") from exc
             return result.model_dump(by_alias=True, mode="json", exclude_none=True)
@@ -314,7 +314,7 @@ class Connection(Operations):
                 else era_hint(self.era_setting, exc.code),
             )
         if isinstance(exc, MCPError):
-            if exc.code == types.CONNECTION_CLOSED:
+            if _closed(exc):
                 return ConnectFailed(f"connection closed during initialize: {self.describe_exit()}")
             status = self.transport.last_status
             http = f", after HTTP {status}" if status is not None and status >= 400 else ""
@@ -423,7 +423,7 @@ class Connection(Operations):
             try:
                 result = await self._dispatcher.send_raw_request(method, params, opts)  # type: ignore[arg-type]
             except MCPError as exc:
-                if exc.code == types.CONNECTION_CLOSED and exc.message == "Connection closed":
+                if _closed(exc):
                     if self.closed and self._orderly_close and self.lost is None:  # we closed it
                         raise ConnectFailed(f"{method} was still waiting when the connection closed") from exc
                     raise self._lost_error(f"connection lost during {method}") from exc
@@ -450,6 +450,19 @@ class Connection(Operations):
             strays = [entry.rpc_id for entry in self.store.unknown_id_answers(since)]
             raise with_unknown_ids(timeout, strays, sent.rpc_id if sent is not None else None)
         return result
+
+
+def _server_answered(exc: BaseException) -> bool:
+    """Whether `exc` is the server's own error answer (initialize refused): what it said, not the closing that
+    followed (the server ends when its stdin closes, and "exited with code 0" would hide its refusal)."""
+    exc = _leaf_exception(exc)
+    return isinstance(exc, ProtocolError) or (isinstance(exc, MCPError) and not _closed(exc))
+
+
+def _closed(exc: MCPError) -> bool:
+    """The SDK's own "the connection closed" (-32000, "Connection closed"), not a server's answer with the same
+    code: -32000 is also the code servers use most for their own errors."""
+    return exc.code == types.CONNECTION_CLOSED and exc.message == "Connection closed"
 
 
 def _leaf_exception(exc: BaseException) -> BaseException:

@@ -43,6 +43,7 @@ SHORT_WAIT, LONG_WAIT = "1.5", "120"
 # mode → exit code, per front. Modes where the server never answers properly meet short request timeouts.
 CLI_LIST = {
     "dies-at-start": CONNECTION,
+    "refuse-initialize": CONNECTION,
     "crash-handshake": CONNECTION,
     "hang-then-die": CONNECTION,
     "wrong-id": TIMEOUT,

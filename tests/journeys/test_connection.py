@@ -163,6 +163,18 @@ def test_crash_mid_call_says_the_server_process_exited(lens) -> None:
     assert_not_connected(lens, "Server process exited with code 3")
 
 
+def test_a_refused_initialize_says_the_server_refused_and_what_it_said(lens) -> None:
+    """OT8 12: a server answering initialize with a JSON-RPC error read 'the server exited with code 0' (it exited
+    because the app closed its stdin after the error); the CLI said the refusal. The app says it too, escaped."""
+    lens.start("--", sys.executable, str(HOSTILE), "refuse-initialize", connected=False)
+    lens.wait(lambda: "refused" in lens.find("Connection state", QLabel).text(), 60_000, "the refusal in the State row")
+    state = lens.find("Connection state", QLabel).text()
+    assert "exited with code" not in state, state
+    assert "Trusted Server OK\\rHIDDEN: this server refused you\\u2028and more" in state, state
+    assert "-32000" in state, state
+    assert "refused" in lens.status(), lens.status()
+
+
 def slow_task(lens, steps: int, delay: float) -> None:
     lens.click_item("Tool list", "slow_task")
     lens.type("steps", str(steps))

@@ -20,6 +20,8 @@
   many-tools    5,000 tools in one tools/list answer
   invalid-json  answers tools/list and tools/call with a cut JSON line (never a valid answer)
   huge-line     a 30 MB line that is not JSON (a screen clear repeated in it) on stdout before its initialize answer
+  refuse-initialize  answers every request (initialize first) with JSON-RPC error -32000, its message holding a CR
+                and U+2028; exits only when stdin closes
 Every line written to stdout is also appended to the file named by $HOSTILE_LOG, if set.
 """
 
@@ -122,6 +124,10 @@ def before_answer(method: str, rpc_id: object) -> bool:
         write_raw(b'{"jsonrpc": "2.0", "id": ', end=b"")
         stderr("hostile: crashing on purpose in the middle of the handshake")
         os._exit(2)
+    if MODE == "refuse-initialize" and rpc_id is not None:
+        error = {"code": -32000, "message": "Trusted Server OK\rHIDDEN: this server refused you\u2028and more"}
+        send({"jsonrpc": "2.0", "id": rpc_id, "error": error})
+        return True
     if MODE == "hang-then-die" and method == "initialize":
         time.sleep(1.0)
         stderr("hostile: hung for a second, now dying")
