@@ -38,6 +38,7 @@ def test_task_methods_and_an_unknown_task() -> None:
     assert usage.returncode != 0 and "--task-id" in usage.stderr
 
 
+@pytest.mark.npm
 def test_server_everything_research_query_as_a_task() -> None:
     done = run_lens(
         "--cli",
