@@ -136,12 +136,16 @@ class ObjectSalvage:
 def salvage_members(text: str, key: str, *, noun: str = "entry", start: int = 0) -> ObjectSalvage | None:
     """The members of the object under `key` in `text` (decoded with ``surrogateescape``) that read whole,
     one `Lost` per damaged stretch; None when no such object is found after `start`. After a stretch that does not read,
-    the next member is looked for at the first member's indent (as a writer of indented JSON puts it)."""
-    found = re.compile(rf'"{re.escape(key)}"\s*:\s*\{{').search(text, start)
+    the next member is looked for at the members' indent: a whole member's, else twice the key's (as a writer
+    of indented JSON puts them)."""
+    spelled = "[\udc80-\udcff]*".join(["", *(re.escape(c) for c in key), ""])  # a bad byte in the key too
+    found = re.compile(rf'"{spelled}"[\s\udc80-\udcff]*:[\s\udc80-\udcff]*\{{').search(text, start)
     if found is None:
         return None
     result, decoder = ObjectSalvage(), json.JSONDecoder()
-    pos, after, indent = found.end(), "the start of the object", None
+    pos, after = found.end(), "the start of the object"
+    key_indent = found.start() - (text.rfind("\n", 0, found.start()) + 1)
+    indent, measured = (2 * key_indent if key_indent else None), False
     while True:
         while pos < len(text) and text[pos] in _GAP:
             pos += 1
@@ -152,9 +156,9 @@ def salvage_members(text: str, key: str, *, noun: str = "entry", start: int = 0)
             said = f"line {line}: the file ends inside {key!r} (cut after {after})"
             result.lost.append(Lost(line, b"", said))
             return result
-        if indent is None:
-            indent = pos - (text.rfind("\n", 0, pos) + 1)
         name, value, end = _member(decoder, text, pos)
+        if name is not None and not measured:
+            indent, measured = pos - (text.rfind("\n", 0, pos) + 1), True
         if name is not None:
             label = f"{noun} {name!r}"
             if _has_bad_bytes(name) or _has_bad_bytes(value):
@@ -165,13 +169,20 @@ def salvage_members(text: str, key: str, *, noun: str = "entry", start: int = 0)
                 result.members[name], result.lines[name] = value, _line(text, pos)
             after, pos = label, end
             continue
-        resume = re.compile(rf"\n[ \t]{{{indent}}}\"").search(text, pos + 1)
+        at = indent if indent is not None else pos - (text.rfind("\n", 0, pos) + 1)
+        resume = re.compile(rf"\n[ \t]{{{at}}}\"").search(text, pos + 1)
         stop = resume.start() + 1 if resume else len(text)
         first, last = _line(text, pos), _line(text, stop - 1)
         lines = f"line {first}" if first == last else f"lines {first}–{last}"
         lines = lines if resume else f"line {first} to the end"
-        said = f"{lines} could not be read: what followed {after} is lost"
-        result.lost.append(Lost(first, _bytes(text[pos:stop].rstrip("\n")), said))
+        stray = text[pos:stop]
+        if resume and not _BYTES_NOT_TEXT.sub("", stray).strip(_GAP):  # only bytes between two members
+            shown = " ".join(f"0x{ord(c) - 0xDC00:02X}" for c in _BYTES_NOT_TEXT.findall(stray)[0][:8])
+            said = f"{lines}: bytes that are not UTF-8 ({shown}) between entries were skipped; nothing was lost"
+            result.lost.append(Lost(first, _bytes(stray.rstrip("\n")), said, 0))
+        else:
+            said = f"{lines} could not be read: what followed {after} is lost"
+            result.lost.append(Lost(first, _bytes(stray.rstrip("\n")), said))
         if resume is None:
             return result
         pos = resume.start() + 1
