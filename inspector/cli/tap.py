@@ -32,8 +32,9 @@ Both directions and the server's stderr are recorded, flushed per message, in th
 Lines format under $XDG_DATA_HOME/mcp-lens/taps/ (else ~/.local/share/mcp-lens/taps/): a 0700 folder of
 0600 files named <UTC time>-<name>-<pid>.jsonl. The environment is not recorded, and the values of
 its secret-looking variables and of the command's secret flags (--api-key=..., --token ...) are
-redacted wherever they appear in the record, as is a value sent in a tool's secret-looking argument
-(password, apiToken) from that request on. The app lists these records and follows a live one.
+redacted wherever they appear in the record, as is a value sent in a secret-looking field (a tool's
+or prompt's argument such as password or apiToken, a form's answer) from there on. The app lists these
+records and follows a live one.
 If recording fails, the tap says so once on stderr and keeps relaying.
 
 --install rewrites one server entry of a host's config (Claude Desktop, Claude Code .mcp.json, Cursor,

@@ -248,6 +248,19 @@ def call_secrets(raw: bytes, message: Any = None) -> list[str]:
     return secret_arguments(params.get("arguments")) if isinstance(params, dict) else []
 
 
+# Where a host sends what its user typed: a method → the member of its message that holds it (a request's
+# params, or the result of the host's answer to that request from the server).
+TYPED_BY_USER = {"tools/call": ("params", "arguments"), "prompts/get": ("params", "arguments")}
+ANSWERED_BY_USER = {"elicitation/create": ("result", "content")}
+
+
+def typed_secrets(message: Any, where: tuple[str, str]) -> list[str]:
+    """The secret-named values (`password`, a nested `apiToken`) in `message[where[0]][where[1]]`, one of
+    the places `TYPED_BY_USER` and `ANSWERED_BY_USER` name."""
+    part = message.get(where[0]) if isinstance(message, dict) else None
+    return secret_arguments(part.get(where[1])) if isinstance(part, dict) else []
+
+
 def hide_json_strings(raw: bytes, values: Iterable[str]) -> bytes:
     """`raw` (one JSON message's bytes) with each of `values` written as a whole JSON string (`"pw1"`,
     quotes included) replaced by `"<redacted>"`: the by-name fallback for a secret argument's value too

@@ -12,6 +12,7 @@ relay never depends on the recorder.
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
@@ -20,9 +21,9 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any, TextIO
 
-from inspector.config.redact import Redactor, call_secrets, hide_json_strings
+from inspector.config.redact import ANSWERED_BY_USER, TYPED_BY_USER, Redactor, hide_json_strings, typed_secrets
 from inspector.tap.paths import EXITED_PREFIX, create_record_file
-from inspector.traffic.classify import classify
+from inspector.traffic.classify import Classified, classify
 from inspector.traffic.entry import SECRETS_HIDDEN, Direction, Entry, Kind
 from inspector.traffic.jsonl import encode_entry, header
 from inspector.traffic.store import OPPOSITE, id_key
@@ -178,11 +179,12 @@ class TapRecorder:
 
     def _message(self, direction: Direction, raw: bytes, notes: tuple[str, ...]) -> None:
         c = classify(raw)
+        typed = self._typed(raw, c) if direction is Direction.OUT else []
         entry = self._entry(direction, c.kind, raw, notes)
-        if direction is Direction.OUT and b'"tools/call"' in raw and (typed := call_secrets(raw)):
-            # A value typed into a secret-looking argument (`password`, a nested `apiToken`) is learned
-            # before this line is written: hidden here, in the server's echo and in every later line;
-            # one too short to learn, in this request only (by name).
+        if typed:
+            # A value typed into a secret-looking field (a tool's or prompt's `password`, a form's) is learned
+            # before this line is written: hidden here, in the server's echo and in every later line; one
+            # too short to learn, in this line only (by name).
             self.redactor.learn(typed)
             entry.raw = hide_json_strings(self.redactor.data(raw), typed)
         if entry.raw is not raw and entry.raw != raw:  # the record never passes changed bytes off as the wire's
@@ -204,6 +206,22 @@ class TapRecorder:
         elif c.method == "notifications/cancelled":
             self._cancelled(entry, direction)
         self._write(entry)
+
+    def _typed(self, raw: bytes, c: Classified) -> list[str]:
+        """What the host's user typed into secret-named fields of this host → server line (parsed only for
+        the methods that carry such fields)."""
+        where = None
+        if c.kind is Kind.REQUEST:
+            where = TYPED_BY_USER.get(c.method or "")
+        elif c.kind is Kind.RESPONSE and c.rpc_id is not None:
+            asked = self._pending.get((Direction.IN, id_key(c.rpc_id)))
+            where = ANSWERED_BY_USER.get(asked[2]) if asked is not None else None
+        if where is None:
+            return []
+        try:
+            return typed_secrets(json.loads(raw), where)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            return []
 
     def _pair(self, entry: Entry, direction: Direction, tool_error: bool) -> None:
         if entry.rpc_id is None:

@@ -139,3 +139,60 @@ def test_the_testers_steps_installed_tap_and_the_cli_as_host_leave_no_canary(tmp
     assert removed.returncode == 0, removed.stdout + removed.stderr
     assert not canaries.found_in((removed.stdout + removed.stderr).encode()), removed.stdout
     assert config.read_text() == original
+
+
+# A server that says back what it is given: a prompt's arguments, and the answer to the form it asks for.
+ECHO_SERVER = r"""
+import json, sys
+def rpc(**fields):
+    print(json.dumps({"jsonrpc": "2.0", **fields}), flush=True)
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("method") == "prompts/get":
+        text = "args: " + json.dumps(m["params"]["arguments"])
+        rpc(id=m["id"], result={"messages": [{"role": "user", "content": {"type": "text", "text": text}}]})
+    elif m.get("method") == "tools/call":
+        schema = {"type": "object", "properties": {"passphrase": {"type": "string"}}}
+        rpc(id="form-1", method="elicitation/create", params={"message": "sign in", "requestedSchema": schema})
+    elif m.get("id") == "form-1":
+        rpc(method="notifications/message", params={"level": "info", "data": "got " + json.dumps(m["result"])})
+"""
+
+
+def test_a_secret_typed_into_a_prompts_argument_or_a_form_is_hidden_too(tmp_path: Path) -> None:
+    """The other places a host sends what its user typed: a prompt's arguments (`prompts/get`) and the
+    answer to a server's form (`elicitation/create`): a secret-named one hidden from there on."""
+    key, phrase = "canary prompt key 5f0c2a9e71", "canary form phrase 83be0d4c16"
+    server = tmp_path / "echo_server.py"
+    server.write_text(ECHO_SERVER)
+    env = fresh_home(tmp_path)
+    tap = subprocess.Popen(
+        [sys.executable, "-m", "inspector", "tap", "--name", "echo", "--", sys.executable, str(server)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**env, "PYTHONPATH": str(REPO)},
+        cwd=tmp_path,
+    )
+    assert tap.stdin is not None and tap.stdout is not None
+    prompt = {"jsonrpc": "2.0", "id": 1, "method": "prompts/get"}
+    prompt["params"] = {"name": "p", "arguments": {"topic": "x", "apiKey": key}}
+    said = []
+    for line in (prompt, _call(2, "sign_in", {})):
+        tap.stdin.write(json.dumps(line).encode() + b"\n")
+        tap.stdin.flush()
+        said.append(json.loads(tap.stdout.readline()))
+    assert said[1]["method"] == "elicitation/create"
+    answer = {"jsonrpc": "2.0", "id": "form-1", "result": {"action": "accept", "content": {"passphrase": phrase}}}
+    tap.stdin.write(json.dumps(answer).encode() + b"\n")
+    tap.stdin.flush()
+    assert phrase in tap.stdout.readline().decode()  # the server's log line says it back, unchanged on the wire
+    tap.stdin.close()
+    assert tap.wait(60) == 0
+    path = only_record(Path(env["XDG_DATA_HOME"]))
+    record = path.read_bytes()
+    assert b"prompts/get" in record and b"form-1" in record
+    assert key.encode() not in record and phrase.encode() not in record, record.decode()
+    hidden = [(e.direction, e.kind) for e in load_entries(path)[0] if SECRETS_HIDDEN in e.notes]
+    out, back = (Direction.OUT, Kind.RESPONSE), (Direction.IN, Kind.NOTIFICATION)  # the form's answer, said back
+    assert hidden == [(Direction.OUT, Kind.REQUEST), (Direction.IN, Kind.RESPONSE), out, back], hidden
