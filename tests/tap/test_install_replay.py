@@ -70,8 +70,9 @@ def two_servers(path: Path) -> Path:
 
 
 def test_install_checks_the_record_as_replay_does_and_writes_the_chosen_server(tmp_path: Path) -> None:
-    """OT7 #8: a record replay refuses (several servers and none chosen, UTF-16, a server it lacks) is refused
-    before the host's config is touched, in replay's words; a chosen server goes into the entry's command line."""
+    """OT7 #8: a record replay refuses (several servers and none chosen, also re-saved as UTF-16, a server it
+    lacks) is refused before the host's config is touched, in replay's words; a chosen server goes into the
+    entry's command line."""
     config = tmp_path / "claude_desktop_config.json"
     config.write_text(CONFIG)
     multi = two_servers(tmp_path / "multi.jsonl")
@@ -80,7 +81,7 @@ def test_install_checks_the_record_as_replay_does_and_writes_the_chosen_server(t
     for record, extra, said in (
         (multi, [], "holds 2 servers; choose one with --replay-server NAME: 'alpha', 'beta'"),
         (multi, ["--replay-server", "gamma"], "no server 'gamma'"),
-        (wide, [], "UTF-16"),
+        (wide, [], "utf16.jsonl holds 2 servers"),  # a UTF-16 record is read as such (finding 7 of issue 21)
     ):
         refused = run_lens(
             "tap", "--install", str(config), "--server", "demo", "--replay", str(record), *extra, "--yes"
