@@ -59,7 +59,15 @@ class WideCopy:
 
     def caught_up(self) -> bool:
         """Whether every whole line of the file is in the copy."""
-        return not wide_lines(pread(self.source_fd, CHUNK, self.read), self.codec)[0]
+        size, pos = os.fstat(self.source_fd).st_size, self.read
+        while pos < size:  # a long last line may span chunks (each starts on a character: CHUNK is a multiple of 4)
+            data = pread(self.source_fd, CHUNK, pos)
+            if not data:
+                break
+            if wide_lines(data, self.codec)[0]:
+                return False
+            pos += len(data)
+        return True
 
     def cut_tail(self, number: int) -> BadLine | None:
         """The bytes after the file's last newline, as UTF-8 when they decode, else as they are in the file."""

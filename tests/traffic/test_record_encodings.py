@@ -128,3 +128,25 @@ def test_a_utf16_records_damaged_lines_are_told_once_each_in_line_order(tmp_path
         assert len(record) == 18
     finally:
         record.close()
+
+
+def test_a_utf16_record_with_a_line_longer_than_a_chunk_is_read_in_slices(tmp_path) -> None:
+    from inspector.traffic import wide_copy
+
+    store = TrafficStore()
+    request(store, 0, "ping")
+    store.record(Direction.IN, "stdio", Kind.STDERR, "é".encode() * (wide_copy.CHUNK // 2 + 10))  # over 2 chunks
+    request(store, 1, "ping")
+    path = tmp_path / "long.jsonl"
+    jsonl.save(path, store)
+    path.write_bytes(path.read_text(encoding="utf-8").encode("utf-16"))
+    record = RecordStore(path)
+    try:
+        record.update(max_seconds=0)  # one slice: the first two lines
+        assert not record.index.caught_up(), "a long line still to read was taken for the end"
+        while record.update(max_seconds=0) or not record.index.caught_up():
+            pass
+        assert len(record) == 3 and not record.index.damaged and record.index.cut_tail() is None
+        assert record[1].raw == "é".encode() * (wide_copy.CHUNK // 2 + 10)
+    finally:
+        record.close()
