@@ -100,14 +100,18 @@ def command_line_profile(command: list[str], transport: str | None = None) -> Se
 
 
 def initial_profile(
-    args: AppArgs, profiles: object, last: str | None, demo: ServerProfile | None = None
+    args: AppArgs,
+    profiles: object,
+    last: str | None,
+    demo: ServerProfile | None = None,
+    notes: list[str] | None = None,
 ) -> ServerProfile:
     """What to connect to first: the command line, else the last server used, else the demo (`demo`, the
-    server list's own entry, when given)."""
+    server list's own entry, when given). `notes` gets what a damaged `--config` file lost."""
     if args.config:
         from inspector.config.formats import choose_server
 
-        return _with_era(choose_server(args.config, args.server), args.protocol_era)
+        return _with_era(choose_server(args.config, args.server, notes), args.protocol_era)
     if args.command:
         return _with_era(command_line_profile(args.command, args.transport), args.protocol_era)
     names = getattr(profiles, "names", lambda: [])()
@@ -288,13 +292,17 @@ async def run(app: object, args: AppArgs) -> int:
     if repaired:
         window.statusBar().showMessage(repaired, 60_000)
     install_startup_markers(window)
+    notes: list[str] = []
     try:
-        profile = initial_profile(args, profiles, settings.value("session/lastServer"), window.servers.demo)
+        profile = initial_profile(args, profiles, settings.value("session/lastServer"), window.servers.demo, notes)
         if args.config or args.command:  # listed as the current server, unsaved until the user saves it
             profile = window.servers.show_unsaved(profile)
     except (ProfileError, ValueError, OSError) as exc:
         window.servers.io.error("Cannot Open That Server", str(exc))  # does not block the loop
         profile = window.servers.demo
+    if notes:  # a damaged --config file, read for what is intact
+        lines = "\n".join(f"• {note}" for note in notes[:10])
+        window.servers.io.error("Config File Was Damaged", f"MCP Lens read what is intact in {args.config}:\n{lines}")
     reopen_servers(window, profile)
     mark_first_connect(window.session)  # the first server's session: the one shown
     loop = asyncio.get_running_loop()

@@ -3,6 +3,7 @@ whose tap was killed, servers added after Keep File. The app opens what is intac
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -188,3 +189,20 @@ def test_a_damaged_settings_file_is_kept_aside_said_and_its_intact_settings_used
     assert lens.quit() == 0
     text = path.read_bytes().decode("utf-8")  # written by Qt at quit: UTF-8, the settings kept
     assert "lastServer=omega" in text and "\x00" not in text
+
+
+def test_a_damaged_config_on_the_command_line_connects_its_intact_server_and_says_what_was_left_out(
+    lens, tmp_path: Path
+) -> None:
+    demo = {"command": sys.executable, "args": ["-m", "inspector", "--demo-server"]}
+    text = json.dumps({"mcpServers": {"memory": {"command": "node"}, "demo": demo}}, indent=2)
+    config = tmp_path / "mcp.json"
+    config.write_bytes(text.encode().replace(b'"memory"', b'"me\xffmory"'))
+    lens.start("--config", str(config), "--server", "demo", connected=False)
+    lens.wait(lambda: _box(lens, "Config File Was Damaged") is not None, what="the damaged-config message")
+    said = _box(lens, "Config File Was Damaged").text()
+    assert str(config) in said and "line 3" in said and "0xFF" in said
+    answer(lens, "Config File Was Damaged", "OK")
+    lens.wait_connected()
+    assert "demo" in lens.status()
+    assert lens.quit() == 0
