@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 from inspector.config.redact import ANSWERED_BY_USER, TYPED_BY_USER, Redactor, hide_json_strings, typed_secrets
 from inspector.tap.paths import EXITED_PREFIX, create_record_file
-from inspector.traffic.classify import Classified, classify
+from inspector.traffic.classify import Classified, classify, classify_value
 from inspector.traffic.entry import SECRETS_HIDDEN, Direction, Entry, Kind
 from inspector.traffic.jsonl import encode_entry, header
 from inspector.traffic.store import OPPOSITE, id_key
@@ -209,19 +209,32 @@ class TapRecorder:
 
     def _typed(self, raw: bytes, c: Classified) -> list[str]:
         """What the host's user typed into secret-named fields of this host → server line (parsed only for
-        the methods that carry such fields)."""
-        where = None
-        if c.kind is Kind.REQUEST:
-            where = TYPED_BY_USER.get(c.method or "")
-        elif c.kind is Kind.RESPONSE and c.rpc_id is not None:
-            asked = self._pending.get((Direction.IN, id_key(c.rpc_id)))
-            where = ANSWERED_BY_USER.get(asked[2]) if asked is not None else None
-        if where is None:
+        the methods that carry such fields, or a batch: each member looked at)."""
+        batch = raw.lstrip()[:1] == b"["
+        if not batch and self._where(c.kind, c.method, c.rpc_id) is None:
             return []
         try:
-            return typed_secrets(json.loads(raw), where)
+            value = json.loads(raw)
         except (ValueError, UnicodeDecodeError, RecursionError):
             return []
+        found: list[str] = []
+        for message in value if isinstance(value, list) else [value]:
+            if isinstance(message, dict) and (where := self._where_in(message)) is not None:
+                found += typed_secrets(message, where)
+        return found
+
+    def _where_in(self, message: dict[str, Any]) -> tuple[str, str] | None:
+        c = classify_value(message)
+        return self._where(c.kind, c.method, c.rpc_id)
+
+    def _where(self, kind: Kind, method: str | None, rpc_id: int | str | None) -> tuple[str, str] | None:
+        """Where a host → server message of this kind carries what the user typed, if anywhere."""
+        if kind is Kind.REQUEST:
+            return TYPED_BY_USER.get(method or "")
+        if kind is Kind.RESPONSE and rpc_id is not None:
+            asked = self._pending.get((Direction.IN, id_key(rpc_id)))
+            return ANSWERED_BY_USER.get(asked[2]) if asked is not None else None
+        return None
 
     def _pair(self, entry: Entry, direction: Direction, tool_error: bool) -> None:
         if entry.rpc_id is None:

@@ -148,6 +148,8 @@ def rpc(**fields):
     print(json.dumps({"jsonrpc": "2.0", **fields}), flush=True)
 for line in sys.stdin:
     m = json.loads(line)
+    if isinstance(m, list):  # a batch (2025-03-26): not answered
+        continue
     if m.get("method") == "prompts/get":
         text = "args: " + json.dumps(m["params"]["arguments"])
         rpc(id=m["id"], result={"messages": [{"role": "user", "content": {"type": "text", "text": text}}]})
@@ -187,12 +189,17 @@ def test_a_secret_typed_into_a_prompts_argument_or_a_form_is_hidden_too(tmp_path
     tap.stdin.write(json.dumps(answer).encode() + b"\n")
     tap.stdin.flush()
     assert phrase in tap.stdout.readline().decode()  # the server's log line says it back, unchanged on the wire
+    batched = "canary batched token 0d9e4b7a52"  # a 2025-03-26 batch: each member looked at
+    batch = [{"jsonrpc": "2.0", "method": "notifications/initialized"}, _call(3, "sign_in", {"password": batched})]
+    tap.stdin.write(json.dumps(batch).encode() + b"\n")
     tap.stdin.close()
     assert tap.wait(60) == 0
     path = only_record(Path(env["XDG_DATA_HOME"]))
     record = path.read_bytes()
     assert b"prompts/get" in record and b"form-1" in record
+    assert b"batched token" not in record and b"0d9e4b7a52" not in record, record.decode()
     assert key.encode() not in record and phrase.encode() not in record, record.decode()
     hidden = [(e.direction, e.kind) for e in load_entries(path)[0] if SECRETS_HIDDEN in e.notes]
     out, back = (Direction.OUT, Kind.RESPONSE), (Direction.IN, Kind.NOTIFICATION)  # the form's answer, said back
-    assert hidden == [(Direction.OUT, Kind.REQUEST), (Direction.IN, Kind.RESPONSE), out, back], hidden
+    batch_entry = (Direction.OUT, Kind.NOTIFICATION)  # a batch is classified by its first member
+    assert hidden == [(Direction.OUT, Kind.REQUEST), (Direction.IN, Kind.RESPONSE), out, back, batch_entry], hidden
