@@ -12,7 +12,6 @@ relay never depends on the recorder.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
@@ -23,7 +22,7 @@ from typing import Any, TextIO
 
 from inspector.config.redact import ANSWERED_BY_USER, TYPED_BY_USER, Redactor, hide_json_strings, typed_secrets
 from inspector.tap.paths import EXITED_PREFIX, create_record_file
-from inspector.traffic.classify import Classified, classify, classify_value
+from inspector.traffic.classify import Classified, classify_value, parse
 from inspector.traffic.entry import SECRETS_HIDDEN, Direction, Entry, Kind
 from inspector.traffic.jsonl import encode_entry, header
 from inspector.traffic.store import OPPOSITE, id_key
@@ -178,8 +177,8 @@ class TapRecorder:
         return Entry(seq, time.time(), time.monotonic(), direction, TRANSPORT, kind, raw, notes=notes)
 
     def _message(self, direction: Direction, raw: bytes, notes: tuple[str, ...]) -> None:
-        c = classify(raw)
-        typed = self._typed(raw, c) if direction is Direction.OUT else []
+        value, c = parse(raw)
+        typed = self._typed(value, c) if direction is Direction.OUT else []
         entry = self._entry(direction, c.kind, raw, notes)
         if typed:
             # A value typed into a secret-looking field (a tool's or prompt's `password`, a form's) is learned
@@ -207,18 +206,14 @@ class TapRecorder:
             self._cancelled(entry, direction)
         self._write(entry)
 
-    def _typed(self, raw: bytes, c: Classified) -> list[str]:
-        """What the host's user typed into secret-named fields of this host → server line (parsed only for
-        the methods that carry such fields, or a batch: each member looked at)."""
-        batch = raw.lstrip()[:1] == b"["
+    def _typed(self, value: Any, c: Classified) -> list[str]:
+        """What the host's user typed into secret-named fields of this host → server message (`value`: its
+        JSON), looked for only in the methods that carry such fields, in each member of a batch."""
+        batch = (c.note or "").startswith("batch of") and isinstance(value, list)
         if not batch and self._where(c.kind, c.method, c.rpc_id) is None:
             return []
-        try:
-            value = json.loads(raw)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            return []
         found: list[str] = []
-        for message in value if isinstance(value, list) else [value]:
+        for message in value if batch else [value]:
             if isinstance(message, dict) and (where := self._where_in(message)) is not None:
                 found += typed_secrets(message, where)
         return found
