@@ -4,21 +4,13 @@ the server entries it touches (`json_salvage.salvage_members`), each named with 
 
 from __future__ import annotations
 
-import codecs
 from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.config import jsonc
 from inspector.config.json_salvage import salvage_members
 from inspector.config.profile import ProfileError
-from inspector.config.text_files import NotUtf8Error, decode_utf8
-
-_WIDE_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32", "UTF-32 LE"),
-    (codecs.BOM_UTF32_BE, "utf-32", "UTF-32 BE"),
-    (codecs.BOM_UTF16_LE, "utf-16", "UTF-16 LE"),
-    (codecs.BOM_UTF16_BE, "utf-16", "UTF-16 BE"),
-)
+from inspector.config.text_files import NotUtf8Error, decode_utf8, wide_encoding
 
 
 @dataclass
@@ -60,12 +52,13 @@ def read_config(
 
 
 def wide_text(raw: bytes) -> tuple[str | None, str | None]:
-    """(the text, its encoding's name) for a file that starts with a UTF-16 or UTF-32 byte-order mark, else
-    (None, None); a character that does not decode becomes U+FFFD."""
-    for mark, codec, name in _WIDE_BOMS:
-        if raw.startswith(mark):
-            return raw.decode(codec, "replace"), name
-    return None, None
+    """(the text, its encoding's name) for a file written in UTF-16 or UTF-32 (`text_files.wide_encoding`: its
+    byte-order mark followed by that encoding's text, or NUL bytes between ASCII characters), else (None, None);
+    a character that does not decode becomes U+FFFD."""
+    name = wide_encoding(raw[:256])
+    if name is None:
+        return None, None
+    return raw.decode(name.replace(" ", "-").lower(), "replace").removeprefix("\ufeff"), name
 
 
 def _salvage(text: str, tables: tuple[str, ...]) -> tuple[dict[str, Any], list[str], int] | None:

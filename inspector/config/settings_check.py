@@ -39,7 +39,8 @@ def repair_settings(path: str | os.PathLike[str]) -> str | None:
     backup = write_atomic(stamped_sibling(target, "damaged"), raw)
     write_atomic(target, text)
     if encoding:
-        done = f"it was {encoding} and is now UTF-8, every setting kept"
+        kept = "every setting kept" if "\ufffd" not in text else "characters that did not decode shown as \ufffd"
+        done = f"it was {encoding} and is now UTF-8, {kept}"
     else:
         lines = ", ".join(str(n) for n in dropped[:10]) + (", …" if len(dropped) > 10 else "")
         done = f"{counted(len(dropped), 'line')} not UTF-8 text ({lines}) left out, the other settings kept"

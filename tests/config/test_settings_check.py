@@ -6,8 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from damage_support import apply_damage, damages
+from hypothesis import HealthCheck, given, settings
 
 from inspector.config.settings_check import repair_settings
+from inspector.config.text_files import wide_encoding
 
 CONF = "[General]\nfolder=/home/zoë/sessions\n\n[session]\nlastServer=canary\nreopen=true\n"
 
@@ -48,3 +51,38 @@ def test_a_utf8_or_missing_or_plist_settings_file_is_left_alone(tmp_path: Path) 
     plist = tmp_path / "com.mcp-lens.plist"
     plist.write_bytes(b"bplist00\xff\xfe")
     assert repair_settings(plist) is None and plist.read_bytes() == b"bplist00\xff\xfe"
+
+
+@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=damages())
+def test_a_damaged_settings_file_keeps_every_intact_line_and_its_bytes(tmp_path: Path, ops) -> None:
+    folder = tmp_path / str(len(list(tmp_path.iterdir())))  # hypothesis runs every example in one tmp_path
+    folder.mkdir()
+    path = folder / "mcp-lens.conf"
+    damaged = apply_damage(CONF.encode(), ops)
+    path.write_bytes(damaged)
+    said = repair_settings(path)
+    text = path.read_bytes().decode("utf-8")  # UTF-8 afterwards, whatever it was
+    copies = damaged_copies(path)
+    try:
+        damaged.decode("utf-8")
+    except UnicodeDecodeError:
+        assert said is not None and str(path) in said
+        assert [c.read_bytes() for c in copies] == [damaged]
+    else:
+        assert said is None and copies == [] and path.read_bytes() == damaged
+        return
+    if encoding := wide_encoding(damaged[:256]):  # UTF-16: every line, re-encoded
+        assert encoding in said
+        assert text == damaged.decode(encoding.replace(" ", "-").lower(), "replace").removeprefix("\ufeff")
+        return
+    intact = [line.decode() for line in damaged.split(b"\n") if _utf8(line)]
+    assert text == "\n".join(intact)
+
+
+def _utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
