@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.config.redact import hide_secret_arguments
+from inspector.config.redact import TYPED_BY_USER, hide_secret_arguments
 from inspector.core.era import CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, SERVER_INFO_META_KEY
 
 
@@ -123,12 +123,13 @@ def canonical(value: Any) -> bytes:
 
 def request_key(message: dict[str, Any]) -> int:
     """The matcher's key: method and normalised params, as a signed 64-bit hash. No params and empty params
-    (``{}``, or only a `_meta` the rules drop) are one key: clients differ in which they send. A tool call's
-    secret-named argument (`password`) counts by name only: a record keeps it as `<redacted>`."""
+    (``{}``, or only a `_meta` the rules drop) are one key: clients differ in which they send. A tool's or
+    prompt's secret-named argument (`password`) counts by name only: a record keeps it as `<redacted>`."""
     method = message.get("method")
     shown = normalise({"method": method, "params": message.get("params")}, method)
     params = shown.get("params")
-    if method == "tools/call" and isinstance(params, dict) and isinstance(params.get("arguments"), dict):
+    typed = TYPED_BY_USER.get(method) if isinstance(method, str) else None
+    if typed == ("params", "arguments") and isinstance(params, dict) and isinstance(params.get("arguments"), dict):
         shown["params"] = {**params, "arguments": hide_secret_arguments(params["arguments"])}
     if shown.get("params") == {}:
         shown["params"] = None

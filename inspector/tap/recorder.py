@@ -179,6 +179,7 @@ class TapRecorder:
     def _message(self, direction: Direction, raw: bytes, notes: tuple[str, ...]) -> None:
         value, c = parse(raw)
         typed = self._typed(value, c) if direction is Direction.OUT else []
+        del value  # a huge message's tree is not held while its line is written
         entry = self._entry(direction, c.kind, raw, notes)
         if typed:
             # A value typed into a secret-looking field (a tool's or prompt's `password`, a form's) is learned

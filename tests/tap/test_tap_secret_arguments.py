@@ -203,3 +203,12 @@ def test_a_secret_typed_into_a_prompts_argument_or_a_form_is_hidden_too(tmp_path
     out, back = (Direction.OUT, Kind.RESPONSE), (Direction.IN, Kind.NOTIFICATION)  # the form's answer, said back
     batch_entry = (Direction.OUT, Kind.NOTIFICATION)  # a batch is classified by its first member
     assert hidden == [(Direction.OUT, Kind.REQUEST), (Direction.IN, Kind.RESPONSE), out, back, batch_entry], hidden
+    replayed = subprocess.run(  # the record as a mock: the same prompt, its key and all, answered as recorded
+        [sys.executable, "-m", "inspector", "replay", str(path)],
+        input=json.dumps(prompt) + "\n",
+        capture_output=True,
+        text=True,
+        env={**env, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
+    assert '\\"apiKey\\": \\"<redacted>\\"' in replayed.stdout, replayed.stdout + replayed.stderr
