@@ -390,3 +390,16 @@ def test_compare_sessions(lens) -> None:
     assert compare.grab().save(str(SHOTS / "replay-compare.png"))
     compare.close()
     assert lens.quit() == 0
+
+
+def test_damaged_servers(lens) -> None:
+    from test_damaged_files import three_servers
+    from test_servers import _box
+
+    path = three_servers(lens)
+    path.write_bytes(path.read_bytes().replace(b'"memory"', b'"me\xffmory"', 1))
+    lens.start(connected=False).resize(*SIZE)
+    lens.wait(lambda: _box(lens, "Saved Servers Were Damaged") is not None, what="the damaged-file message")
+    lens.qtbot.wait(400)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    assert _box(lens, "Saved Servers Were Damaged").grab().save(str(SHOTS / "damaged-servers.png"))
