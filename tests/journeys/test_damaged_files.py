@@ -160,6 +160,11 @@ def test_a_utf16_servers_file_shows_every_server_and_is_saved_as_utf8_after_a_ba
     answer(lens, "Saved Servers Were Damaged", "OK")
     lens.wait_connected()
     assert {"alpha", "memory", "omega"} <= set(server_rows(lens))
+    assert "omega" in path.read_bytes().decode("utf-8")  # saved again as UTF-8 at once: said once
+    assert lens.quit() == 0
+    lens.start(connected=False)
+    lens.wait_connected()
+    assert _box(lens, "Saved Servers Were Damaged") is None and {"alpha", "omega"} <= set(server_rows(lens))
     add_stdio_server(lens, "added later", sys.executable, "-m", "inspector", "--demo-server")
     lens.wait(lambda: b"added later" in path.read_bytes(), what="the save")
     text = path.read_bytes().decode("utf-8")

@@ -232,10 +232,12 @@ class ServersIO:
         self.panel.refresh()
         self.panel.profilesChanged.emit()
         if store.damage is not None:
-            self.say_damage()
+            # only re-encoded (UTF-16, UTF-32): saved as UTF-8 now, its bytes already kept, so it is said once
+            resaved = store.damage.lost == 0 and store.damage.encoding is not None and self.save()
+            self.say_damage(resaved)
         return True
 
-    def say_damage(self) -> QMessageBox:
+    def say_damage(self, resaved: bool = False) -> QMessageBox:
         """What was wrong with the servers file that was read anyway, what was kept, and where its bytes are."""
         store = self.panel.store
         assert store.damage is not None
@@ -250,7 +252,11 @@ class ServersIO:
             "Saved Servers Were Damaged",
             f"The saved server list ({store.path}) is damaged; MCP Lens opened what is intact:\n{shown}\n\n"
             f"Kept: {counted(len(store), 'server')}. The file as it was is kept next to it as {backup}; "
-            "the next save writes the servers listed here, as UTF-8 text.",
+            + (
+                "the servers listed here are saved in it again as UTF-8 text."
+                if resaved
+                else "the next save writes the servers listed here, as UTF-8 text."
+            ),
         )
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
         box.finished.connect(box.deleteLater)
