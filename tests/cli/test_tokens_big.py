@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from lens_support import REPO
+from lens_support import REPO, posix_only
 
 BIG = str(REPO / "tests/servers/big.py")
 ICON_CHARS = 6_000_000
@@ -31,6 +31,7 @@ def tokens(*server: str) -> tuple[subprocess.CompletedProcess[str], float]:
     return proc, int(peak[-1].split()[1]) / 1024.0
 
 
+@posix_only("resource (the child's peak memory)")
 def test_a_huge_icon_is_flagged_and_counted_without_a_copy_per_token() -> None:
     _, small_mb = tokens("small")
     big, big_mb = tokens("icon", str(ICON_CHARS))
