@@ -57,14 +57,12 @@ _CODECS = {"UTF-32 LE": "utf-32-le", "UTF-32 BE": "utf-32-be", "UTF-16 LE": "utf
 
 def marked_wide(head: bytes) -> tuple[str, str, int] | None:
     """(name, codec, length of the mark) for a file starting with `head` that is UTF-16 or UTF-32 with its
-    byte-order mark; None otherwise (UTF-8, a wide encoding without its mark, or a mark followed by UTF-8
-    text: stray bytes before a UTF-8 file's first line)."""
+    byte-order mark; None otherwise (UTF-8, a wide encoding without its mark, or a mark followed by text
+    without NUL bytes: stray bytes before a UTF-8 file's first line, whose intact lines are read as UTF-8)."""
     for mark, name in _BOMS:
-        if head.startswith(mark):  # text after it with a NUL byte in every few (ASCII in it), or not UTF-8
+        if head.startswith(mark):  # and then a NUL byte in every few (the ASCII our files start with)
             rest = head[len(mark) : 64]
-            if rest.count(0) * 4 >= len(rest) > 0 or not _utf8_prefix(rest):
-                return name, _CODECS[name], len(mark)
-            return None
+            return (name, _CODECS[name], len(mark)) if rest.count(0) * 4 >= len(rest) > 0 else None
     return None
 
 
