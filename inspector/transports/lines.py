@@ -10,7 +10,8 @@ from inspector.traffic.sliced_json import HUGE
 
 
 class LineProtocol(asyncio.Protocol):
-    """Collects complete lines (without the ``\\n``) into a queue, pausing the pipe when it fills.
+    """Collects complete lines (without the ``\\n``, or the ``\\r\\n`` a Windows program's text-mode output ends
+    them with) into a queue, pausing the pipe when it fills.
 
     Partial data is kept as a list of chunks and joined once, so a 20 MB line costs one copy; a line
     of `HUGE` bytes or more is joined on a worker thread by `next_line` (bytes.join lets go of the GIL).
@@ -79,7 +80,7 @@ class LineProtocol(asyncio.Protocol):
     def take(self) -> bytes | None:
         """The next complete line, or None if none is queued."""
         line = self._take()
-        return b"".join(line) if isinstance(line, list) else line
+        return _without_cr(b"".join(line) if isinstance(line, list) else line)
 
     def _take(self) -> bytes | list[bytes] | None:
         if not self.lines:
@@ -95,10 +96,16 @@ class LineProtocol(asyncio.Protocol):
         while True:
             line = self._take()
             if isinstance(line, list):
-                return await asyncio.to_thread(b"".join, line)
+                return _without_cr(await asyncio.to_thread(b"".join, line))
             if line is not None:
-                return line
+                return _without_cr(line)
             if self.eof:
                 return None
             self.changed.clear()
             await self.changed.wait()
+
+
+def _without_cr(line: bytes | None) -> bytes | None:
+    """A line ended by CRLF without its CR: the CR is the line ending's (the message is the same bytes either way;
+    kept, it made every message of a Windows server unreadable as a record's verbatim "msg")."""
+    return line[:-1] if line is not None and line.endswith(b"\r") else line

@@ -20,6 +20,7 @@
   many-tools    5,000 tools in one tools/list answer
   invalid-json  answers tools/list and tools/call with a cut JSON line (never a valid answer)
   huge-line     a 30 MB line that is not JSON (a screen clear repeated in it) on stdout before its initialize answer
+  crlf          ends every line it writes with CRLF, as a Python server on Windows does (text-mode stdout)
   refuse-initialize  answers every request (initialize first) with JSON-RPC error -32000, its message holding a CR
                 and U+2028; exits only when stdin closes
 Every line written to stdout is also appended to the file named by $HOSTILE_LOG, if set.
@@ -38,7 +39,7 @@ LOG = os.environ.get("HOSTILE_LOG")
 
 
 def write_raw(line: bytes, end: bytes = b"\n") -> None:
-    sys.stdout.buffer.write(line + end)
+    sys.stdout.buffer.write(line + (b"\r\n" if MODE == "crlf" and end == b"\n" else end))
     sys.stdout.buffer.flush()
     if LOG:
         with open(LOG, "ab") as log:
