@@ -6,6 +6,7 @@ import sys
 
 from budget_ui_support import show_budget, wait_report
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from inspector.ui.budget import budget_menu, budget_panel
 from inspector.ui.main_window import MainWindow
@@ -72,6 +73,6 @@ def test_a_broken_install_gets_an_explaining_tab(qtbot, window: MainWindow, monk
     monkeypatch.setitem(sys.modules, "inspector.ui.budget.pane", None)  # makes the import fail
     widget = budget_panel(window.session, window.settings, window.servers.profiles)
     assert budget_menu(widget, window, lambda: None) is None, "no Budget menu for it"
-    label = widget.findChildren(type(window.state_label))[0]
+    label = widget.findChildren(QLabel)[0]
     assert label.textFormat() == Qt.TextFormat.PlainText
     assert label.text().startswith("The token budget is unavailable")
