@@ -178,9 +178,13 @@ def main(mode: str, size: str) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    from inspector.app import freeze_start_up_heap
     from inspector.platform.allocator import one_malloc_arena
+    from inspector.ui.pyside_features import skip_feature_scan
 
     one_malloc_arena()  # as `inspector.app.main` does first (the probe starts the app through `app.run`)
+    freeze_start_up_heap()  # as `main` does: the probe's process is the app's own
+    skip_feature_scan()  # as `app._run_app` does before the QApplication
     outcome = main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "0")
     print(json.dumps(outcome), flush=True)
     os._exit(0)  # the app and its server are torn down with the process
