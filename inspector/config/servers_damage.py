@@ -10,7 +10,7 @@ from typing import Any
 from inspector.config import jsonc
 from inspector.config.json_salvage import salvage_members
 from inspector.config.profile import ProfileError
-from inspector.config.text_files import NotUtf8Error, decode_utf8, wide_encoding
+from inspector.config.text_files import NotUtf8Error, decode_utf8, wide_text
 
 
 @dataclass
@@ -49,16 +49,6 @@ def read_config(
     damage.said += said or [reason]
     damage.lost += lost
     return data, damage
-
-
-def wide_text(raw: bytes) -> tuple[str | None, str | None]:
-    """(the text, its encoding's name) for a file written in UTF-16 or UTF-32 (`text_files.wide_encoding`: its
-    byte-order mark followed by that encoding's text, or NUL bytes between ASCII characters), else (None, None);
-    a character that does not decode becomes U+FFFD."""
-    name = wide_encoding(raw[:256])
-    if name is None:
-        return None, None
-    return raw.decode(name.replace(" ", "-").lower(), "replace").removeprefix("\ufeff"), name
 
 
 def _salvage(text: str, tables: tuple[str, ...]) -> tuple[dict[str, Any], list[str], int] | None:

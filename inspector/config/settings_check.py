@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from inspector.config.files import stamped_sibling, write_atomic
-from inspector.config.servers_damage import wide_text
+from inspector.config.text_files import wide_text
 from inspector.words import counted
 
 

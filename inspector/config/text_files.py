@@ -118,6 +118,16 @@ def decode_wide(raw: bytes) -> tuple[str, bytes] | None:
     return name, raw[mark:].decode(codec, _AS_FF).encode("utf-8", "surrogateescape")
 
 
+def wide_text(raw: bytes) -> tuple[str | None, str | None]:
+    """(the text, its encoding's name) for a file written in UTF-16 or UTF-32 (`wide_encoding`: its
+    byte-order mark followed by that encoding's text, or NUL bytes between ASCII characters), else (None, None);
+    a character that does not decode becomes U+FFFD."""
+    name = wide_encoding(raw[:256])
+    if name is None:
+        return None, None
+    return raw.decode(_CODECS[name], "replace").removeprefix("\ufeff"), name
+
+
 def _as_ff(exc: UnicodeError) -> tuple[str, int]:
     """A decoding error handler: each byte that does not decode as U+DCFF, which `surrogateescape` writes as 0xFF."""
     assert isinstance(exc, UnicodeDecodeError)
